@@ -1,0 +1,360 @@
+// The only C++ that knows about Emscripten: converts between JavaScript values and the core's
+// xtensor containers. Every export takes and returns plain JS values (typed arrays, objects); no
+// Embind handle reaches the user. Bad input comes back as a JS Error *value* (not thrown across
+// the wasm boundary, which would skip C++ destructors and leak); web/engine/index.js throws it.
+//
+// Each numeric export exists twice, suffixed _f64 and _f32; the wrapper picks by input type.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <new>
+#include <string>
+
+#include "attention/attention.hpp"
+#include "attention/numpy_random.hpp"
+#include "attention/scoring.hpp"
+#include "attention/walkthrough.hpp"
+
+using emscripten::typed_memory_view;
+using emscripten::val;
+namespace at = attention;
+
+namespace {
+
+template <class F> val guarded(F &&compute) {
+  const char *kind = "Error";
+  std::string message;
+  try {
+    return compute();
+  } catch (const at::InputError &error) {
+    message = error.what();
+  } catch (const std::bad_alloc &) {
+    kind = "RangeError";
+    message = "out of memory: the inputs are too large for WebAssembly memory";
+  } catch (const std::exception &error) {
+    message = error.what();
+  }
+  return val::global(kind).new_(val(message));
+}
+
+// Copies a JS typed array into a container in one bulk TypedArray.set (no per-element calls).
+template <class Container> void fill_from(Container &out, const val &typed_array) {
+  val(typed_memory_view(out.size(), out.data())).call<void>("set", typed_array);
+}
+
+template <class T> at::Vector<T> to_vector(const val &typed_array) {
+  auto out = at::Vector<T>::from_shape({typed_array["length"].as<std::size_t>()});
+  fill_from(out, typed_array);
+  return out;
+}
+
+// {rows, cols, data}; the wrapper has checked that data.length == rows * cols.
+template <class T> at::Matrix<T> to_matrix(const val &matrix) {
+  auto out = at::Matrix<T>::from_shape(
+      {matrix["rows"].as<std::size_t>(), matrix["cols"].as<std::size_t>()});
+  fill_from(out, matrix["data"]);
+  return out;
+}
+
+at::MaskMatrix to_mask(const val &mask) {
+  if (mask.isNull() || mask.isUndefined())
+    return {};
+  return to_matrix<std::uint8_t>(mask);
+}
+
+template <class E> val typed_copy(const E &e) {
+  return val(typed_memory_view(e.size(), e.data())).call<val>("slice");
+}
+
+template <class T> val from_matrix(const at::Matrix<T> &m) {
+  val out = val::object();
+  out.set("rows", m.shape()[0]);
+  out.set("cols", m.shape()[1]);
+  out.set("data", typed_copy(m));
+  return out;
+}
+
+template <class T> std::optional<T> optional_number(const val &v) {
+  if (v.isUndefined() || v.isNull())
+    return std::nullopt;
+  return v.as<T>();
+}
+
+val strings(const std::vector<std::string> &items) {
+  val out = val::array();
+  for (const auto &item : items)
+    out.call<void>("push", item);
+  return out;
+}
+
+std::vector<std::string> from_strings(const val &items) {
+  std::vector<std::string> out;
+  if (items.isUndefined() || items.isNull())
+    return out;
+  const auto n = items["length"].as<std::size_t>();
+  for (std::size_t i = 0; i < n; ++i)
+    out.push_back(items[i].as<std::string>());
+  return out;
+}
+
+// ---- numeric API, per precision --------------------------------------------------------------
+
+template <class T> val dot_score(val query, val key) {
+  return guarded([&] { return val(at::dot_score(to_vector<T>(query), to_vector<T>(key))); });
+}
+
+template <class T> val dot_scores(val query, val keys) {
+  return guarded(
+      [&] { return typed_copy(at::dot_scores(to_vector<T>(query), to_matrix<T>(keys))); });
+}
+
+template <class T> val general_scores(val query, val keys, val wa) {
+  return guarded([&] {
+    return typed_copy(
+        at::general_scores(to_vector<T>(query), to_matrix<T>(keys), to_matrix<T>(wa)));
+  });
+}
+
+template <class T> val concat_scores(val query, val keys, val wa, val va) {
+  return guarded([&] {
+    return typed_copy(at::concat_scores(to_vector<T>(query), to_matrix<T>(keys), to_matrix<T>(wa),
+                                        to_vector<T>(va)));
+  });
+}
+
+template <class T> val additive_scores(val query, val keys, val wa, val ua, val va) {
+  return guarded([&] {
+    return typed_copy(at::additive_scores(to_vector<T>(query), to_matrix<T>(keys), to_matrix<T>(wa),
+                                          to_matrix<T>(ua), to_vector<T>(va)));
+  });
+}
+
+template <class T, bool log> val softmax(val x, val scale, val mask) {
+  return guarded([&] {
+    const T s = optional_number<T>(scale).value_or(T(1));
+    const at::Mask m =
+        mask.isNull() || mask.isUndefined() ? at::Mask{} : to_vector<std::uint8_t>(mask);
+    const auto values = to_vector<T>(x);
+    return typed_copy(log ? at::log_softmax(values, s, m) : at::softmax(values, s, m));
+  });
+}
+
+template <class T> val apply_weights(val weights, val annotations) {
+  return guarded([&] {
+    return from_matrix(at::apply_weights(to_vector<T>(weights), to_matrix<T>(annotations)));
+  });
+}
+
+template <class T> val context_vector(val weighted) {
+  return guarded([&] { return typed_copy(at::context_vector(to_matrix<T>(weighted))); });
+}
+
+template <class T> val attentional_hidden_state(val context, val state, val wc) {
+  return guarded([&] {
+    return typed_copy(
+        at::attentional_hidden_state(to_vector<T>(context), to_vector<T>(state), to_matrix<T>(wc)));
+  });
+}
+
+template <class T> at::AttentionOptions<T> attention_options(const val &options) {
+  at::AttentionOptions<T> out;
+  out.scale = optional_number<T>(options["scale"]);
+  out.causal = options["causal"].as<bool>();
+  out.mask = to_mask(options["mask"]);
+  return out;
+}
+
+template <class T> val attention(val q, val k, val v, val options) {
+  return guarded([&] {
+    const auto r = at::attention(to_matrix<T>(q), to_matrix<T>(k), to_matrix<T>(v),
+                                 attention_options<T>(options));
+    val out = val::object();
+    out.set("output", from_matrix(r.output));
+    out.set("weights", from_matrix(r.weights));
+    return out;
+  });
+}
+
+template <class T> val self_attention(val x, val wq, val wk, val wv, val options) {
+  return guarded([&] {
+    const auto r = at::self_attention(to_matrix<T>(x), to_matrix<T>(wq), to_matrix<T>(wk),
+                                      to_matrix<T>(wv), attention_options<T>(options));
+    val out = val::object();
+    out.set("queries", from_matrix(r.queries));
+    out.set("keys", from_matrix(r.keys));
+    out.set("values", from_matrix(r.values));
+    out.set("scores", from_matrix(r.scores));
+    out.set("weights", from_matrix(r.weights));
+    out.set("output", from_matrix(r.output));
+    return out;
+  });
+}
+
+template <class T> val multi_head_attention(val x, val params) {
+  return guarded([&] {
+    at::MultiHeadParams<T> p;
+    p.heads = params["heads"].as<std::size_t>();
+    p.wq = to_matrix<T>(params["Wq"]);
+    p.wk = to_matrix<T>(params["Wk"]);
+    p.wv = to_matrix<T>(params["Wv"]);
+    p.wo = to_matrix<T>(params["Wo"]);
+    for (auto [bias, name] : {std::pair{&p.bq, "bq"}, {&p.bk, "bk"}, {&p.bv, "bv"}, {&p.bo, "bo"}})
+      if (!params[name].isUndefined() && !params[name].isNull())
+        *bias = to_vector<T>(params[name]);
+    p.causal = params["causal"].as<bool>();
+    p.mask = to_mask(params["mask"]);
+    const auto r = at::multi_head_attention(to_matrix<T>(x), p);
+    val out = val::object();
+    out.set("output", from_matrix(r.output));
+    val weights = val::array();
+    for (const auto &w : r.weights)
+      weights.call<void>("push", from_matrix(w));
+    out.set("weights", weights);
+    return out;
+  });
+}
+
+// ---- numpy's RandomState, its state held by the caller ----------------------------------------
+
+val random_state_to_js(const at::NumpyRandomStateData &state) {
+  val out = val::object();
+  out.set("key", typed_copy(state.key));
+  out.set("pos", state.pos);
+  out.set("hasGauss", state.has_gauss);
+  out.set("gauss", state.gauss);
+  return out;
+}
+
+val random_seed(double seed) {
+  return guarded([&] {
+    return random_state_to_js(at::NumpyRandomState(static_cast<std::int64_t>(seed)).state());
+  });
+}
+
+val random_draw(val state, std::string kind, double high, std::size_t rows, std::size_t cols) {
+  return guarded([&] {
+    at::NumpyRandomStateData data;
+    fill_from(data.key, state["key"]);
+    data.pos = state["pos"].as<std::uint32_t>();
+    data.has_gauss = state["hasGauss"].as<bool>();
+    data.gauss = state["gauss"].as<double>();
+    at::NumpyRandomState random(data);
+    const at::Matrix<double> values =
+        kind == "randint" ? random.randint(static_cast<std::int64_t>(high), rows, cols)
+        : kind == "rand"  ? random.rand(rows, cols)
+                          : random.randn(rows, cols);
+    val out = val::object();
+    out.set("values", from_matrix(values));
+    out.set("state", random_state_to_js(random.state()));
+    return out;
+  });
+}
+
+// ---- walkthrough traces -----------------------------------------------------------------------
+
+val trace_to_js(const at::Trace &trace) {
+  val stages = val::array();
+  for (const auto &stage : trace.stages) {
+    val panels = val::array();
+    for (const auto &panel : stage.panels) {
+      val p = from_matrix(panel.values);
+      p.set("name", panel.name);
+      p.set("palette", panel.palette);
+      p.set("rowLabels", strings(panel.row_labels));
+      p.set("colLabels", strings(panel.col_labels));
+      if (!panel.exact.empty())
+        p.set("exact", strings(panel.exact));
+      panels.call<void>("push", p);
+    }
+    val s = val::object();
+    s.set("id", stage.id);
+    s.set("title", stage.title);
+    s.set("formula", stage.formula);
+    s.set("code", stage.code);
+    s.set("panels", panels);
+    stages.call<void>("push", s);
+  }
+  val out = val::object();
+  out.set("walkthrough", trace.walkthrough);
+  out.set("stages", stages);
+  out.set("output", from_matrix(trace.output));
+  return out;
+}
+
+template <class Field, class Convert>
+void read(const val &inputs, const char *name, Field &field, Convert convert) {
+  const val value = inputs[name];
+  if (!value.isUndefined() && !value.isNull())
+    field = convert(value);
+}
+
+val walkthrough(std::string name, val inputs) {
+  return guarded([&] {
+    const auto integer = [](const val &v) { return static_cast<std::int64_t>(v.as<double>()); };
+    const auto size = [](const val &v) { return v.as<std::size_t>(); };
+    if (name == "basics") {
+      at::BasicsInputs in;
+      read(inputs, "decoderState", in.decoder_state, to_vector<double>);
+      read(inputs, "annotations", in.annotations, to_matrix<double>);
+      read(inputs, "seed", in.seed, integer);
+      return trace_to_js(at::basics_walkthrough(in));
+    }
+    if (name == "self-attention") {
+      at::SelfAttentionInputs in;
+      read(inputs, "embeddings", in.embeddings, to_matrix<double>);
+      read(inputs, "seed", in.seed, integer);
+      read(inputs, "high", in.high, integer);
+      read(inputs, "word", in.word, size);
+      return trace_to_js(at::self_attention_walkthrough(in));
+    }
+    if (name == "scoring") {
+      at::ScoringInputs in;
+      read(inputs, "seed", in.seed, integer);
+      read(inputs, "length", in.length, size);
+      read(inputs, "width", in.width, size);
+      read(inputs, "attentionWidth", in.attention_width, size);
+      read(inputs, "score", in.score,
+           [](const val &v) { return at::parse_score_function(v.as<std::string>()); });
+      read(inputs, "encoderStates", in.encoder_states, to_matrix<double>);
+      read(inputs, "decoderStates", in.decoder_states, to_matrix<double>);
+      read(inputs, "sourceTokens", in.source_tokens, from_strings);
+      read(inputs, "targetTokens", in.target_tokens, from_strings);
+      return trace_to_js(at::scoring_walkthrough(in));
+    }
+    throw at::InputError("walkthrough name (\"" + name +
+                         "\") must be one of basics, self-attention, scoring");
+  });
+}
+
+val decimal_from_log(double log_magnitude, bool negative, int digits) {
+  return guarded([&] { return val(at::decimal_from_log(log_magnitude, negative, digits)); });
+}
+
+template <class T> void register_precision(const std::string &suffix) {
+  using emscripten::function;
+  const auto name = [&](const char *base) { return std::string(base) + suffix; };
+  function(name("dotScore").c_str(), &dot_score<T>);
+  function(name("dotScores").c_str(), &dot_scores<T>);
+  function(name("generalScores").c_str(), &general_scores<T>);
+  function(name("concatScores").c_str(), &concat_scores<T>);
+  function(name("additiveScores").c_str(), &additive_scores<T>);
+  function(name("softmax").c_str(), &softmax<T, false>);
+  function(name("logSoftmax").c_str(), &softmax<T, true>);
+  function(name("applyWeights").c_str(), &apply_weights<T>);
+  function(name("contextVector").c_str(), &context_vector<T>);
+  function(name("attentionalHiddenState").c_str(), &attentional_hidden_state<T>);
+  function(name("attention").c_str(), &attention<T>);
+  function(name("selfAttention").c_str(), &self_attention<T>);
+  function(name("multiHeadAttention").c_str(), &multi_head_attention<T>);
+}
+
+} // namespace
+
+EMSCRIPTEN_BINDINGS(attention_engine) {
+  register_precision<double>("_f64");
+  register_precision<float>("_f32");
+  emscripten::function("randomSeed", &random_seed);
+  emscripten::function("randomDraw", &random_draw);
+  emscripten::function("walkthrough", &walkthrough);
+  emscripten::function("decimalFromLog", &decimal_from_log);
+}

@@ -1,0 +1,73 @@
+// Input validation shared by every public function of the core.
+// Each failure throws InputError with a message that names the argument and the shapes involved,
+// so that callers (C++, or JavaScript through the bindings) can tell what to fix.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include <xtensor/xtensor.hpp>
+
+namespace attention {
+
+template <class T> using Matrix = xt::xtensor<T, 2>;
+template <class T> using Vector = xt::xtensor<T, 1>;
+
+class InputError : public std::invalid_argument {
+public:
+  using std::invalid_argument::invalid_argument;
+};
+
+template <class E> std::string shape_of(const E &e) {
+  std::ostringstream out;
+  out << '[';
+  for (std::size_t i = 0; i < e.dimension(); ++i)
+    out << (i ? "x" : "") << e.shape()[i];
+  out << ']';
+  return out.str();
+}
+
+namespace detail {
+
+template <class... Parts> [[noreturn]] void fail(const Parts &...parts) {
+  std::ostringstream out;
+  (out << ... << parts);
+  throw InputError(out.str());
+}
+
+template <class E> void require_finite(const E &e, const char *name) {
+  const auto *data = e.data();
+  for (std::size_t i = 0; i < e.size(); ++i)
+    if (!std::isfinite(data[i]))
+      fail(name, " ", shape_of(e), " holds a non-finite value (", data[i], ") at flat index ", i);
+}
+
+template <class E> void require_non_empty(const E &e, const char *name) {
+  if (e.size() == 0)
+    fail(name, " ", shape_of(e), " is empty");
+}
+
+// Validates the usual argument: finite and not empty.
+template <class E> void require_values(const E &e, const char *name) {
+  require_non_empty(e, name);
+  require_finite(e, name);
+}
+
+template <class A, class B>
+void require_equal_length(std::size_t left, const char *left_what, const A &a, std::size_t right,
+                          const char *right_what, const B &b) {
+  if (left != right)
+    fail(left_what, " (", left, ", from ", shape_of(a), ") must equal ", right_what, " (", right,
+         ", from ", shape_of(b), ")");
+}
+
+template <class T> void require_finite_scalar(T value, const char *name) {
+  if (!std::isfinite(value))
+    fail(name, " must be a finite number, got ", value);
+}
+
+} // namespace detail
+} // namespace attention

@@ -1,0 +1,46 @@
+// numpy's legacy global generator (np.random.seed / randint / rand / randn), reproduced bit for
+// bit so that seeded weights in the notebooks come out of the engine unchanged. Consecutive calls
+// continue one stream, as they do on numpy's global RandomState.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "errors.hpp"
+
+namespace attention {
+
+// The whole generator state, plain data so that callers (the JavaScript wrapper) can hold it
+// between calls: the MT19937 key and position, and numpy's cached second normal deviate.
+struct NumpyRandomStateData {
+  std::array<std::uint32_t, 624> key{};
+  std::uint32_t pos = 624;
+  bool has_gauss = false;
+  double gauss = 0;
+};
+
+class NumpyRandomState {
+public:
+  // np.random.seed(seed); numpy accepts 0 <= seed <= 2**32 - 1.
+  explicit NumpyRandomState(std::int64_t seed);
+  explicit NumpyRandomState(const NumpyRandomStateData &state);
+  const NumpyRandomStateData &state() const { return state_; }
+
+  // np.random.randint(high, size=(rows, cols)): integers in [0, high), high >= 1.
+  Matrix<double> randint(std::int64_t high, std::size_t rows, std::size_t cols);
+  // np.random.rand(rows, cols): uniform doubles in [0, 1) with 53 random bits.
+  Matrix<double> rand(std::size_t rows, std::size_t cols);
+  // np.random.randn(rows, cols): standard normal by the polar method, as numpy's legacy_gauss.
+  Matrix<double> randn(std::size_t rows, std::size_t cols);
+
+private:
+  std::uint32_t next_uint32();
+  std::uint64_t next_uint64();
+  double next_double();
+  double next_gauss();
+  std::uint64_t bounded(std::uint64_t max);
+
+  NumpyRandomStateData state_;
+};
+
+} // namespace attention

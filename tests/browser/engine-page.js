@@ -1,0 +1,41 @@
+// Loads the engine the way a static page does (plain ES module import, .wasm found next to the
+// loader) and publishes the seed numbers for the test to read.
+import { loadAttention } from '../../web/engine/index.js';
+
+const output = document.getElementById('result');
+try {
+  const attn = await loadAttention();
+  const annotations = [
+    [3, 12, 45],
+    [59, 2, 5],
+    [1, 43, 5],
+    [4, 3, 45.3],
+  ];
+  const scores = attn.dotScores([5, 1, 20], annotations);
+  const context = attn.contextVector(attn.applyWeights(attn.softmax(scores), annotations));
+  const random = attn.randomState(42);
+  const words = [
+    [1, 0, 0],
+    [0, 1, 0],
+    [1, 1, 0],
+    [0, 0, 1],
+  ];
+  const self = attn.selfAttention(words, random.randint(3, 3, 3), random.randint(3, 3, 3), random.randint(3, 3, 3));
+  let error = '';
+  try {
+    attn.dotScores([1, 2], annotations);
+  } catch (e) {
+    error = e.message;
+  }
+  output.textContent = JSON.stringify({
+    scores: Array.from(scores),
+    context: Array.from(context),
+    tiny: attn.decimalFromLog(attn.logSoftmax(scores)[2]),
+    word1: Array.from(self.output.data.slice(0, 3)),
+    stages: attn.walkthrough('basics').stages.length,
+    error,
+    afterError: attn.dotScore([5, 1, 20], [3, 12, 45]),
+  });
+} catch (error) {
+  output.textContent = JSON.stringify({ failed: String(error) });
+}

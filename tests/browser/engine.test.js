@@ -1,0 +1,45 @@
+// The engine in Debian's Chromium, served as static files, with and without a strict
+// Content-Security-Policy (the module must not need eval).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { serve } from '../../scripts/serve.js';
+import { collectErrors, launchChromium } from './chromium.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+let browser;
+const servers = [];
+
+before(async () => {
+  browser = await launchChromium();
+  servers.push(await serve(root), await serve(root, 0, { 'content-security-policy': STRICT_CSP }));
+});
+after(async () => {
+  await browser?.close();
+  servers.forEach((server) => server.close());
+});
+
+for (const [index, label] of [
+  [0, 'served as static files'],
+  [1, 'under a strict Content-Security-Policy'],
+]) {
+  test(`the seed numbers in Chromium, ${label}`, async () => {
+    const page = await browser.newPage();
+    const errors = collectErrors(page);
+    await page.goto(`http://127.0.0.1:${servers[index].address().port}/tests/browser/engine.html`);
+    await page.waitForFunction(() => document.getElementById('result').textContent !== 'loading');
+    const result = JSON.parse(await page.textContent('#result'));
+    assert.equal(result.failed, undefined, result.failed);
+    assert.deepEqual(result.scores, [927, 397, 148, 929]);
+    assert.ok(Math.abs(result.context[0] - 3.88079708) < 1e-8);
+    assert.equal(result.tiny, '5.7661442e-340');
+    result.word1.forEach((value, i) => assert.ok(Math.abs(value - [0.98522025, 1.74174051, 0.75652026][i]) < 1e-8));
+    assert.equal(result.stages, 9);
+    assert.match(result.error, /query length \(2, from \[2\]\) must equal keys columns \(3, from \[4x3\]\)/);
+    assert.equal(result.afterError, 927);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}

@@ -1,0 +1,113 @@
+// The numeric API against numpy fixtures, in float64 and float32.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { loadAttention } from 'attention-stepper';
+
+import { assertClose, assertMatrixClose, fixtures as f, flat } from './helpers.js';
+
+const attn = await loadAttention();
+const f32 = (rows) => ({ rows: rows.length, cols: rows[0].length, data: Float32Array.from(flat(rows)) });
+
+test('loadAttention shares one instance unless given options', async () => {
+  assert.equal(await loadAttention(), attn);
+});
+
+test('the four scoring functions and scaled dot match numpy', () => {
+  const s = f.scoring;
+  assertClose(attn.dotScores(s.s, s.H), s.dot);
+  assertClose(attn.generalScores(s.s, s.H, s.W_general), s.general);
+  assertClose(attn.concatScores(s.s, s.H, s.W_concat, s.v_concat), s.concat);
+  assertClose(attn.additiveScores(s.s, s.H, s.W_additive, s.U_additive, s.v_additive), s.additive);
+});
+
+test('Float32 in, Float32 out', () => {
+  const s = f.scoring;
+  const scores = attn.additiveScores(Float32Array.from(s.s), f32(s.H), s.W_additive, s.U_additive, s.v_additive);
+  assert.ok(scores instanceof Float32Array);
+  assertClose(scores, s.additive, 1e-5);
+  const { output } = attn.attention(f32(f.attention.Q), f.attention.K, f.attention.V);
+  assert.ok(output.data instanceof Float32Array);
+  assertMatrixClose(output, f.attention.plain_output, 1e-5);
+  assert.ok(attn.dotScores(s.s, s.H) instanceof Float64Array);
+});
+
+test('softmax and log-softmax with scale and mask', () => {
+  const s = f.softmax;
+  assertClose(attn.softmax(s.x), s.plain);
+  assertClose(attn.logSoftmax(s.x), s.log);
+  assertClose(attn.softmax(s.x, { scale: 0.5, mask: s.mask }), s.scaled_masked);
+  const log = attn.logSoftmax(s.x, { scale: 0.5, mask: s.mask.map(Boolean) });
+  s.mask.forEach((keep, j) =>
+    keep ? assertClose([log[j]], [s.log_scaled_masked[j]]) : assert.equal(log[j], -Infinity),
+  );
+});
+
+test('attention: plain, causal and key padding', () => {
+  const a = f.attention;
+  const plain = attn.attention(a.Q, a.K, a.V);
+  assertMatrixClose(plain.weights, a.plain_weights);
+  assertMatrixClose(plain.output, a.plain_output);
+  const causal = attn.attention(a.Qc, a.K, a.V, { causal: true });
+  assertMatrixClose(causal.output, a.causal_output);
+  const padded = attn.attention(a.Q, a.K, a.V, { mask: a.key_keep });
+  assertMatrixClose(padded.weights, a.padded_weights);
+  const perPair = attn.attention(a.Q, a.K, a.V, { mask: a.Q.map(() => a.key_keep) });
+  assertMatrixClose(perPair.output, a.padded_output);
+});
+
+test('multi-head attention matches torch.nn.MultiheadAttention given transposed weights', () => {
+  const m = f.multi_head;
+  const E = m.X[0].length;
+  const transpose = (rows) => rows[0].map((_, j) => rows.map((row) => row[j]));
+  const block = (i) => transpose(m.in_proj_weight.slice(i * E, (i + 1) * E));
+  const params = {
+    heads: m.heads,
+    Wq: block(0),
+    Wk: block(1),
+    Wv: block(2),
+    Wo: transpose(m.out_proj_weight),
+    bq: m.in_proj_bias.slice(0, E),
+    bk: m.in_proj_bias.slice(E, 2 * E),
+    bv: m.in_proj_bias.slice(2 * E),
+    bo: m.out_proj_bias,
+  };
+  for (const causal of [false, true]) {
+    const result = attn.multiHeadAttention(m.X, { ...params, causal });
+    assertMatrixClose(result.output, causal ? m.causal_output : m.plain_output);
+    assert.equal(result.weights.length, m.heads);
+    result.weights.forEach((w, h) => assertMatrixClose(w, (causal ? m.causal_weights : m.plain_weights)[h]));
+  }
+});
+
+test("Luong's attentional hidden state", () => {
+  const a = f.attentional;
+  assertClose(attn.attentionalHiddenState(a.c, a.s, a.W_c), a.h_tilde);
+});
+
+test('randomState continues one stream bit for bit, as numpy', () => {
+  const r = attn.randomState(0);
+  const seed0 = f.random_seed0;
+  assert.deepEqual(Array.from(r.randint(10, 3, 4).data), flat(seed0.randint10));
+  assert.deepEqual(Array.from(r.rand(2, 3).data), flat(seed0.rand));
+  assert.deepEqual(Array.from(r.randn(3, 3).data), flat(seed0.randn));
+  assert.deepEqual(Array.from(r.randn(1, 1).data), flat(seed0.randn_after));
+  assert.deepEqual(Array.from(r.randint(2 ** 40, 2, 2).data), flat(seed0.randint_big));
+  assert.deepEqual(Array.from(r.randint(1, 2, 2).data), flat(seed0.randint1));
+  assert.deepEqual(Array.from(r.rand(1, 2).data), flat(seed0.rand_after));
+  const max = attn.randomState(2 ** 32 - 1);
+  assert.deepEqual(Array.from(max.randn(50, 40).data), flat(f.random_seed_max.randn));
+  assert.deepEqual(Array.from(max.randint(1000003, 10, 10).data), flat(f.random_seed_max.randint));
+});
+
+test('matrices come in as number[][] or {rows, cols, data}; results belong to the caller', () => {
+  const rows = [
+    [1, 2],
+    [3, 4],
+  ];
+  const a = attn.applyWeights([1, 2], rows);
+  const b = attn.applyWeights([1, 2], { rows: 2, cols: 2, data: new Float64Array([1, 2, 3, 4]) });
+  assert.deepEqual(a, b);
+  a.data[0] = 99; // a copy: the next call is unaffected
+  assert.equal(attn.applyWeights([1, 2], rows).data[0], 1);
+});

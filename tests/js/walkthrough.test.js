@@ -1,0 +1,68 @@
+// The walkthrough traces the page draws from.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { loadAttention, WALKTHROUGHS } from 'attention-stepper';
+
+import { assertClose, assertMatrixClose, fixtures as f } from './helpers.js';
+
+const attn = await loadAttention();
+const stage = (trace, id) => trace.stages.find((s) => s.id === id);
+
+test('three walkthroughs, every stage well formed', () => {
+  assert.deepEqual(WALKTHROUGHS, ['basics', 'self-attention', 'scoring']);
+  for (const name of WALKTHROUGHS) {
+    const trace = attn.walkthrough(name);
+    assert.equal(trace.walkthrough, name);
+    assert.equal(new Set(trace.stages.map((s) => s.id)).size, trace.stages.length);
+    for (const s of trace.stages) {
+      assert.ok(s.title && s.formula && s.code, s.id);
+      for (const p of s.panels) {
+        assert.equal(p.data.length, p.rows * p.cols);
+        assert.equal(p.rowLabels.length, p.rows);
+        assert.equal(p.colLabels.length, p.cols);
+      }
+    }
+  }
+});
+
+test("basics: the notebook's numbers, including 5.7661442e-340 as text", () => {
+  const trace = attn.walkthrough('basics');
+  assert.equal(stage(trace, 'single-score').panels[0].data[0], 927);
+  assert.deepEqual(stage(trace, 'softmax').panels[0].exact, ['', '', '5.7661442e-340', '']);
+  const applied = stage(trace, 'applied').panels[0];
+  assert.deepEqual(
+    [0, 1, 2].map((i) => applied.exact[i * 4 + 2]),
+    f.basics_applied_text.map((row) => row[2]),
+  );
+  assertClose(trace.output.data, [3.88079708, 4.0728263, 45.26423912], 1e-8);
+});
+
+test('basics recomputes from edited inputs', () => {
+  const trace = attn.walkthrough('basics', { decoderState: [1, 0, 0] });
+  assertClose(stage(trace, 'scores').panels[0].data, [3, 59, 1, 4]);
+});
+
+test('self-attention: seed 42 and the output [0.98522025, 1.74174051, 0.75652026]', () => {
+  const trace = attn.walkthrough('self-attention');
+  assertMatrixClose(stage(trace, 'weight-matrices').panels[0], f.self_attention.W_Q, 0);
+  assertClose(stage(trace, 'word-output').panels[1].data, [0.98522025, 1.74174051, 0.75652026], 1e-8);
+  assertMatrixClose(trace.output, f.self_attention.output);
+  const reseeded = attn.walkthrough('self-attention', { seed: 1 });
+  assert.notDeepEqual(
+    stage(reseeded, 'weight-matrices').panels[0].data,
+    stage(trace, 'weight-matrices').panels[0].data,
+  );
+});
+
+test('scoring: the alignment matrix from the code the stages show', () => {
+  const trace = attn.walkthrough('scoring');
+  assertMatrixClose(trace.output, f.scoring_walkthrough.alignment);
+  assert.deepEqual(
+    stage(trace, 'compare-scores').panels.map((p) => p.name),
+    ['additive', 'dot', 'general', 'concat'],
+  );
+  const longer = attn.walkthrough('scoring', { length: 7, score: 'concat' });
+  assert.equal(longer.output.rows, 7);
+  assert.equal(longer.stages.filter((s) => s.id.startsWith('step-')).length, 7);
+});

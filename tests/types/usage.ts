@@ -1,0 +1,64 @@
+// Compiled by `tsc -p tests/types` in npm test: the declarations accept real usage and reject
+// misuse (each @ts-expect-error fails the build if the line becomes valid).
+import { loadAttention, WALKTHROUGHS, type Matrix, type Stage, type Trace } from 'attention-stepper';
+
+const attn = await loadAttention({ locateFile: (path) => `/assets/${path}` });
+
+const score: number = attn.dotScore([5, 1, 20], [3, 12, 45]);
+const scores: Float64Array = attn.dotScores([5, 1, 20], [[3, 12, 45]]);
+const scores32: Float32Array = attn.dotScores(new Float32Array([5, 1, 20]), [[3, 12, 45]]);
+const weights: Float64Array = attn.softmax(scores, { scale: 0.5, mask: [true, false] });
+const logWeights: Float32Array = attn.logSoftmax(scores32, { mask: new Uint8Array([1, 1]) });
+const applied: Matrix = attn.applyWeights(weights, { rows: 1, cols: 3, data: new Float64Array(3) });
+const context: Float64Array = attn.contextVector(applied);
+const { output, weights: w }: { output: Matrix; weights: Matrix } = attn.attention([[1]], [[1]], [[1]], {
+  causal: true,
+});
+const f32: Matrix<Float32Array> = attn.attention({ rows: 1, cols: 1, data: new Float32Array(1) }, [[1]], [[1]]).output;
+const self = attn.selfAttention(
+  [[1, 0]],
+  [
+    [1, 0],
+    [0, 1],
+  ],
+  [
+    [1, 0],
+    [0, 1],
+  ],
+  [
+    [1, 0],
+    [0, 1],
+  ],
+  { scale: 1 },
+);
+const queries: Matrix = self.queries;
+const heads: Matrix[] = attn.multiHeadAttention([[1, 2]], {
+  heads: 1,
+  Wq: [[1]],
+  Wk: [[1]],
+  Wv: [[1]],
+  Wo: [[1]],
+}).weights;
+const draws: Matrix = attn.randomState(42).randint(3, 3, 3);
+const trace: Trace = attn.walkthrough('scoring', { score: 'general', length: 6 });
+const first: Stage = trace.stages[0];
+const exact: string[] | undefined = first.panels[0].exact;
+const text: string = attn.decimalFromLog(-781.126928011043);
+const names: readonly string[] = WALKTHROUGHS;
+
+// @ts-expect-error a string is not a vector
+attn.dotScores('5 1 20', [[1]]);
+// @ts-expect-error the option is `mask`, not `masked`
+attn.softmax([1, 2], { masked: [1, 0] });
+// @ts-expect-error a Float64 call does not return Float32
+const wrong: Float32Array = attn.softmax([1, 2]);
+// @ts-expect-error heads is required
+attn.multiHeadAttention([[1]], { Wq: [[1]], Wk: [[1]], Wv: [[1]], Wo: [[1]] });
+// @ts-expect-error unknown walkthrough
+attn.walkthrough('transformer');
+// @ts-expect-error basics takes no `score`
+attn.walkthrough('basics', { score: 'dot' });
+// @ts-expect-error score functions are named
+attn.walkthrough('scoring', { score: 'cosine' });
+
+export { score, logWeights, context, output, w, f32, queries, heads, draws, exact, text, names, wrong };

@@ -1,0 +1,320 @@
+// The JavaScript face of the engine: validates and converts arguments, calls the WebAssembly
+// module, and hands back plain values the caller owns. Nothing here needs .delete().
+// index.js (browsers, bundlers) and index.node.js (Node) only differ in how they load the .wasm.
+
+const MAX_SEED = 2 ** 32 - 1;
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of length ${value.length}`;
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+function fail(message) {
+  throw new TypeError(message);
+}
+
+function isFloat32(value) {
+  return value instanceof Float32Array || (value != null && value.data instanceof Float32Array);
+}
+
+function checkNumber(value, where) {
+  if (typeof value !== 'number') fail(`${where} must be a number, got ${describe(value)}`);
+  return value;
+}
+
+function integer(value, name, min, max) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    fail(`${name} must be an integer from ${min} to ${max}, got ${describe(value)}`);
+  }
+  return value;
+}
+
+function toVector(value, name, Type) {
+  if (value instanceof Type) return value;
+  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return Type.from(value);
+  if (!Array.isArray(value))
+    fail(`${name} must be a vector (an array of numbers or a typed array), got ${describe(value)}`);
+  const out = new Type(value.length);
+  value.forEach((entry, i) => (out[i] = checkNumber(entry, `${name}[${i}]`)));
+  return out;
+}
+
+function toMatrix(value, name, Type) {
+  if (Array.isArray(value)) {
+    const cols = value.length > 0 && Array.isArray(value[0]) ? value[0].length : 0;
+    const data = new Type(value.length * cols);
+    value.forEach((row, i) => {
+      if (!Array.isArray(row) && !ArrayBuffer.isView(row))
+        fail(`${name}[${i}] must be a row (an array of numbers), got ${describe(row)}`);
+      if (row.length !== cols) fail(`${name} is ragged: row ${i} has ${row.length} entries but row 0 has ${cols}`);
+      for (let j = 0; j < cols; j++) data[i * cols + j] = checkNumber(row[j], `${name}[${i}][${j}]`);
+    });
+    return { rows: value.length, cols, data };
+  }
+  if (value && typeof value === 'object' && 'data' in value) {
+    const rows = integer(value.rows, `${name}.rows`, 0, 2 ** 31);
+    const cols = integer(value.cols, `${name}.cols`, 0, 2 ** 31);
+    const data = toVector(value.data, `${name}.data`, Type);
+    if (data.length !== rows * cols)
+      fail(`${name}.data has ${data.length} values but rows x cols is ${rows}x${cols} = ${rows * cols}`);
+    return { rows, cols, data };
+  }
+  return fail(`${name} must be a matrix (an array of rows, or { rows, cols, data }), got ${describe(value)}`);
+}
+
+function toMask(value, name, length) {
+  const mask = toVector(value, name, Array).map((keep, i) => {
+    if (typeof keep !== 'boolean' && keep !== 0 && keep !== 1)
+      fail(`${name}[${i}] must be true/false or 1/0, got ${describe(keep)}`);
+    return keep ? 1 : 0;
+  });
+  if (length !== undefined && mask.length !== length)
+    fail(`${name} has ${mask.length} entries but there are ${length} keys`);
+  return Uint8Array.from(mask);
+}
+
+// A key-padding vector (one entry per key) or a queries x keys matrix.
+function toMaskMatrix(value, name) {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value) && Array.isArray(value[0])) {
+    const m = toMatrix(
+      value.map((row) => Array.from(toMask(row, name))),
+      name,
+      Uint8Array,
+    );
+    return m;
+  }
+  const data = toMask(value, name);
+  return { rows: 1, cols: data.length, data };
+}
+
+function options(value, name, allowed) {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    fail(`${name} must be an object, got ${describe(value)}`);
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) fail(`${name}.${key} is not an option; expected one of ${allowed.join(', ')}`);
+  }
+  return value;
+}
+
+function optionalScale(value) {
+  return value === undefined ? undefined : checkNumber(value, 'options.scale');
+}
+
+function optionalBoolean(value, name) {
+  if (value !== undefined && typeof value !== 'boolean') fail(`${name} must be true or false, got ${describe(value)}`);
+  return value === true;
+}
+
+/** Builds the public API over an instantiated Emscripten module. */
+export function createEngine(module) {
+  const call = (name, ...args) => {
+    const result = module[name](...args);
+    if (result instanceof Error) throw result;
+    return result;
+  };
+  // Float32 in, Float32 out: the first argument decides the precision of the whole call.
+  const precise = (first) => (isFloat32(first) ? [Float32Array, '_f32'] : [Float64Array, '_f64']);
+
+  const engine = {
+    dotScore(query, key) {
+      const [T, p] = precise(query);
+      return call('dotScore' + p, toVector(query, 'query', T), toVector(key, 'key', T));
+    },
+    dotScores(query, keys) {
+      const [T, p] = precise(query);
+      return call('dotScores' + p, toVector(query, 'query', T), toMatrix(keys, 'keys', T));
+    },
+    generalScores(query, keys, Wa) {
+      const [T, p] = precise(query);
+      return call('generalScores' + p, toVector(query, 'query', T), toMatrix(keys, 'keys', T), toMatrix(Wa, 'Wa', T));
+    },
+    concatScores(query, keys, Wa, va) {
+      const [T, p] = precise(query);
+      return call(
+        'concatScores' + p,
+        toVector(query, 'query', T),
+        toMatrix(keys, 'keys', T),
+        toMatrix(Wa, 'Wa', T),
+        toVector(va, 'va', T),
+      );
+    },
+    additiveScores(query, keys, Wa, Ua, va) {
+      const [T, p] = precise(query);
+      return call(
+        'additiveScores' + p,
+        toVector(query, 'query', T),
+        toMatrix(keys, 'keys', T),
+        toMatrix(Wa, 'Wa', T),
+        toMatrix(Ua, 'Ua', T),
+        toVector(va, 'va', T),
+      );
+    },
+    softmax(x, opts) {
+      return softmaxLike('softmax', x, opts);
+    },
+    logSoftmax(x, opts) {
+      return softmaxLike('logSoftmax', x, opts);
+    },
+    applyWeights(weights, annotations) {
+      const [T, p] = precise(weights);
+      return call('applyWeights' + p, toVector(weights, 'weights', T), toMatrix(annotations, 'annotations', T));
+    },
+    contextVector(weighted) {
+      const [T, p] = precise(weighted);
+      return call('contextVector' + p, toMatrix(weighted, 'weighted', T));
+    },
+    attentionalHiddenState(context, state, Wc) {
+      const [T, p] = precise(context);
+      return call(
+        'attentionalHiddenState' + p,
+        toVector(context, 'context', T),
+        toVector(state, 'state', T),
+        toMatrix(Wc, 'Wc', T),
+      );
+    },
+    attention(Q, K, V, opts) {
+      const [T, p] = precise(Q);
+      const o = options(opts, 'options', ['scale', 'causal', 'mask']);
+      return call('attention' + p, toMatrix(Q, 'Q', T), toMatrix(K, 'K', T), toMatrix(V, 'V', T), attentionOptions(o));
+    },
+    selfAttention(X, Wq, Wk, Wv, opts) {
+      const [T, p] = precise(X);
+      const o = options(opts, 'options', ['scale', 'causal', 'mask']);
+      return call(
+        'selfAttention' + p,
+        toMatrix(X, 'X', T),
+        toMatrix(Wq, 'Wq', T),
+        toMatrix(Wk, 'Wk', T),
+        toMatrix(Wv, 'Wv', T),
+        attentionOptions(o),
+      );
+    },
+    multiHeadAttention(X, params) {
+      const [T, p] = precise(X);
+      const o = options(params, 'params', ['heads', 'Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo', 'causal', 'mask']);
+      const converted = {
+        heads: integer(o.heads, 'params.heads', 1, 2 ** 31),
+        causal: optionalBoolean(o.causal, 'params.causal'),
+        mask: toMaskMatrix(o.mask, 'params.mask'),
+      };
+      for (const w of ['Wq', 'Wk', 'Wv', 'Wo']) converted[w] = toMatrix(o[w], `params.${w}`, T);
+      for (const b of ['bq', 'bk', 'bv', 'bo']) if (o[b] != null) converted[b] = toVector(o[b], `params.${b}`, T);
+      return call('multiHeadAttention' + p, toMatrix(X, 'X', T), converted);
+    },
+    randomState(seed) {
+      let state = call('randomSeed', integer(seed, 'seed', 0, MAX_SEED));
+      const draw = (kind, high, rows, cols) => {
+        const result = call(
+          'randomDraw',
+          state,
+          kind,
+          high,
+          integer(rows, 'rows', 1, 2 ** 26),
+          integer(cols, 'cols', 1, 2 ** 26),
+        );
+        state = result.state;
+        return result.values;
+      };
+      return {
+        randint: (high, rows, cols) => draw('randint', integer(high, 'high', 1, 2 ** 53), rows, cols),
+        rand: (rows, cols) => draw('rand', 0, rows, cols),
+        randn: (rows, cols) => draw('randn', 0, rows, cols),
+      };
+    },
+    walkthrough(name, inputs) {
+      const spec = WALKTHROUGH_INPUTS[name];
+      if (!spec)
+        fail(`walkthrough name must be one of ${Object.keys(WALKTHROUGH_INPUTS).join(', ')}, got ${describe(name)}`);
+      const given = options(inputs, 'inputs', Object.keys(spec));
+      const converted = {};
+      for (const [key, convert] of Object.entries(spec)) {
+        if (given[key] !== undefined && given[key] !== null) converted[key] = convert(given[key], `inputs.${key}`);
+      }
+      return call('walkthrough', name, converted);
+    },
+    decimalFromLog(logMagnitude, negative = false, digits = 8) {
+      return call(
+        'decimalFromLog',
+        checkNumber(logMagnitude, 'logMagnitude'),
+        optionalBoolean(negative, 'negative'),
+        integer(digits, 'digits', 1, 17),
+      );
+    },
+  };
+
+  function softmaxLike(name, x, opts) {
+    const [T, p] = precise(x);
+    const o = options(opts, 'options', ['scale', 'mask']);
+    const values = toVector(x, 'x', T);
+    const mask = o.mask == null ? null : toMask(o.mask, 'options.mask');
+    return call(name + p, values, optionalScale(o.scale), mask);
+  }
+
+  function attentionOptions(o) {
+    return {
+      scale: optionalScale(o.scale),
+      causal: optionalBoolean(o.causal, 'options.causal'),
+      mask: toMaskMatrix(o.mask, 'options.mask'),
+    };
+  }
+
+  return Object.freeze(engine);
+}
+
+const seedInput = (v, name) => integer(v, name, 0, MAX_SEED);
+const sizeInput = (v, name) => integer(v, name, 1, 256);
+const matrixInput = (v, name) => toMatrix(v, name, Float64Array);
+const tokensInput = (v, name) => {
+  if (!Array.isArray(v) || v.some((t) => typeof t !== 'string'))
+    fail(`${name} must be an array of strings, got ${describe(v)}`);
+  return v;
+};
+
+const WALKTHROUGH_INPUTS = {
+  basics: { decoderState: (v, name) => toVector(v, name, Float64Array), annotations: matrixInput, seed: seedInput },
+  'self-attention': {
+    embeddings: matrixInput,
+    seed: seedInput,
+    high: (v, name) => integer(v, name, 1, 2 ** 31),
+    word: (v, name) => integer(v, name, 0, 511),
+  },
+  scoring: {
+    seed: seedInput,
+    length: sizeInput,
+    width: sizeInput,
+    attentionWidth: sizeInput,
+    score: (v, name) =>
+      typeof v === 'string' ? v : fail(`${name} must be one of additive, dot, general, concat, got ${describe(v)}`),
+    encoderStates: matrixInput,
+    decoderStates: matrixInput,
+    sourceTokens: tokensInput,
+    targetTokens: tokensInput,
+  },
+};
+
+/** The walkthrough names, in the page's order. */
+export const WALKTHROUGHS = Object.freeze(Object.keys(WALKTHROUGH_INPUTS));
+
+/**
+ * Makes loadAttention over a function that instantiates the Emscripten module. Calls without
+ * options share one instance; a failed load is not cached, so a later call can retry.
+ */
+export function makeLoader(instantiate) {
+  let shared;
+  return function loadAttention(options = {}) {
+    const { wasmBinary, locateFile } = options;
+    if (wasmBinary || locateFile) return instantiate({ wasmBinary, locateFile }).then(createEngine);
+    shared ??= instantiate({})
+      .then(createEngine)
+      .catch((error) => {
+        shared = undefined;
+        throw error;
+      });
+    return shared;
+  };
+}

@@ -1,0 +1,236 @@
+// Types of the public API of attention-stepper's engine. Hand-written (Emscripten 3.1.6 has no
+// --emit-tsd) and checked by tests/types.
+
+/** A row-major matrix as the engine returns it. */
+export interface Matrix<D extends Float64Array | Float32Array = Float64Array> {
+  rows: number;
+  cols: number;
+  data: D;
+}
+
+/** A matrix argument: an array of equal-length rows, or rows/cols with row-major data. */
+export type MatrixInput = ReadonlyArray<ReadonlyArray<number>> | Matrix<Float64Array> | Matrix<Float32Array>;
+/** A vector argument. */
+export type VectorInput = ReadonlyArray<number> | Float64Array | Float32Array;
+/** 1 (or true) keeps a position, 0 (or false) masks it out. */
+export type MaskVector = ReadonlyArray<number | boolean> | Uint8Array;
+/** Float32 in, Float32 out: the first argument's type decides the precision of a call. */
+type Out<First, D64, D32> = First extends Float32Array | Matrix<Float32Array> ? D32 : D64;
+
+export interface SoftmaxOptions {
+  /** Multiplies the scores before the softmax (default 1). */
+  scale?: number;
+  /** Per position; masked positions get weight 0 (log-weight -Infinity). All masked: all zero. */
+  mask?: MaskVector;
+}
+
+export interface AttentionOptions {
+  /** Multiplies Q K^T before the softmax (default 1 / sqrt(d_k)). */
+  scale?: number;
+  /** Query i attends to keys 0..i only. */
+  causal?: boolean;
+  /** One entry per key (key padding), or a queries x keys matrix. A fully masked row gives zeros. */
+  mask?: MaskVector | ReadonlyArray<ReadonlyArray<number | boolean>>;
+}
+
+export interface AttentionResult<M> {
+  output: M;
+  weights: M;
+}
+
+export interface SelfAttentionResult<M> {
+  /** X W_Q, X W_K, X W_V */
+  queries: M;
+  keys: M;
+  values: M;
+  /** Q K^T before scaling */
+  scores: M;
+  /** row softmax of the scaled, masked scores */
+  weights: M;
+  /** weights V */
+  output: M;
+}
+
+/**
+ * Weights in the x @ W convention. torch.nn.MultiheadAttention stores the transposes:
+ * Wq = in_proj_weight[0:E].T, ..., Wo = out_proj.weight.T.
+ */
+export interface MultiHeadParams {
+  heads: number;
+  Wq: MatrixInput;
+  Wk: MatrixInput;
+  Wv: MatrixInput;
+  Wo: MatrixInput;
+  bq?: VectorInput;
+  bk?: VectorInput;
+  bv?: VectorInput;
+  bo?: VectorInput;
+  causal?: boolean;
+  mask?: AttentionOptions['mask'];
+}
+
+export interface MultiHeadResult<M> {
+  output: M;
+  /** one N x N matrix per head */
+  weights: M[];
+}
+
+/** numpy's legacy global RandomState after np.random.seed(seed); calls continue one stream. */
+export interface RandomState {
+  /** np.random.randint(high, size=(rows, cols)) */
+  randint(high: number, rows: number, cols: number): Matrix;
+  /** np.random.rand(rows, cols) */
+  rand(rows: number, cols: number): Matrix;
+  /** np.random.randn(rows, cols) */
+  randn(rows: number, cols: number): Matrix;
+}
+
+export type WalkthroughName = 'basics' | 'self-attention' | 'scoring';
+export type ScoreFunctionName = 'additive' | 'dot' | 'general' | 'concat';
+
+export interface BasicsInputs {
+  /** default [5, 1, 20] */
+  decoderState?: VectorInput;
+  /** one annotation per row; default [[3,12,45],[59,2,5],[1,43,5],[4,3,45.3]] */
+  annotations?: MatrixInput;
+  /** seed of W_c for the attentional hidden state (default 0) */
+  seed?: number;
+}
+
+export interface SelfAttentionInputs {
+  /** one word per row; default the notebook's four words */
+  embeddings?: MatrixInput;
+  /** np.random.seed for W_Q, W_K, W_V (default 42) */
+  seed?: number;
+  /** np.random.randint(high, ...) (default 3) */
+  high?: number;
+  /** 0-based index of the word followed step by step (default 0: word_1) */
+  word?: number;
+}
+
+export interface ScoringInputs {
+  seed?: number;
+  /** source and target length of generated states (default 4, at most 256) */
+  length?: number;
+  /** hidden size of generated states (default 4) */
+  width?: number;
+  /** d_a of the additive and concat scores (default 4) */
+  attentionWidth?: number;
+  /** the function used for the decoding steps (default 'dot') */
+  score?: ScoreFunctionName;
+  encoderStates?: MatrixInput;
+  decoderStates?: MatrixInput;
+  sourceTokens?: string[];
+  targetTokens?: string[];
+}
+
+export interface WalkthroughInputs {
+  basics: BasicsInputs;
+  'self-attention': SelfAttentionInputs;
+  scoring: ScoringInputs;
+}
+
+/** One heatmap of a stage, in the orientation the notebook draws it. */
+export interface Panel extends Matrix {
+  name: string;
+  /** colour role: decoder, annotation, context, weights, scores or neutral */
+  palette: string;
+  rowLabels: string[];
+  colLabels: string[];
+  /**
+   * Present when some cell is too small for a double: per cell (row-major), the decimal text of
+   * the exact value ("5.7661442e-340", computed from log-weights) or "" where `data` is exact.
+   */
+  exact?: string[];
+}
+
+export interface Stage {
+  /** stable id, used in URLs */
+  id: string;
+  /** English title; the page translates by id */
+  title: string;
+  /** LaTeX */
+  formula: string;
+  /** the notebook's code for this step */
+  code: string;
+  panels: Panel[];
+}
+
+export interface Trace {
+  walkthrough: WalkthroughName;
+  stages: Stage[];
+  /** context vector (basics), attention output (self-attention), alignment matrix (scoring) */
+  output: Matrix;
+}
+
+export interface AttentionEngine {
+  dotScore(query: VectorInput, key: VectorInput): number;
+  dotScores<Q extends VectorInput>(query: Q, keys: MatrixInput): Out<Q, Float64Array, Float32Array>;
+  generalScores<Q extends VectorInput>(
+    query: Q,
+    keys: MatrixInput,
+    Wa: MatrixInput,
+  ): Out<Q, Float64Array, Float32Array>;
+  concatScores<Q extends VectorInput>(
+    query: Q,
+    keys: MatrixInput,
+    Wa: MatrixInput,
+    va: VectorInput,
+  ): Out<Q, Float64Array, Float32Array>;
+  additiveScores<Q extends VectorInput>(
+    query: Q,
+    keys: MatrixInput,
+    Wa: MatrixInput,
+    Ua: MatrixInput,
+    va: VectorInput,
+  ): Out<Q, Float64Array, Float32Array>;
+  softmax<X extends VectorInput>(x: X, options?: SoftmaxOptions): Out<X, Float64Array, Float32Array>;
+  /** Exact where softmax underflows: log-weights of 5.7661442e-340 are about -781.13. */
+  logSoftmax<X extends VectorInput>(x: X, options?: SoftmaxOptions): Out<X, Float64Array, Float32Array>;
+  /** Row j of annotations (one per row) scaled by weight j. */
+  applyWeights<W extends VectorInput>(
+    weights: W,
+    annotations: MatrixInput,
+  ): Out<W, Matrix<Float64Array>, Matrix<Float32Array>>;
+  /** The sum of the weighted annotations (of the rows). */
+  contextVector<M extends MatrixInput>(weighted: M): Out<M, Float64Array, Float32Array>;
+  /** Luong's tanh(W_c [c; s]). */
+  attentionalHiddenState<C extends VectorInput>(
+    context: C,
+    state: VectorInput,
+    Wc: MatrixInput,
+  ): Out<C, Float64Array, Float32Array>;
+  attention<M extends MatrixInput>(
+    Q: M,
+    K: MatrixInput,
+    V: MatrixInput,
+    options?: AttentionOptions,
+  ): AttentionResult<Out<M, Matrix<Float64Array>, Matrix<Float32Array>>>;
+  selfAttention<M extends MatrixInput>(
+    X: M,
+    Wq: MatrixInput,
+    Wk: MatrixInput,
+    Wv: MatrixInput,
+    options?: AttentionOptions,
+  ): SelfAttentionResult<Out<M, Matrix<Float64Array>, Matrix<Float32Array>>>;
+  multiHeadAttention<M extends MatrixInput>(
+    X: M,
+    params: MultiHeadParams,
+  ): MultiHeadResult<Out<M, Matrix<Float64Array>, Matrix<Float32Array>>>;
+  randomState(seed: number): RandomState;
+  walkthrough<N extends WalkthroughName>(name: N, inputs?: WalkthroughInputs[N]): Trace;
+  /** The decimal text of exp(logMagnitude): decimalFromLog(-781.1269280110430) is "5.7661442e-340". */
+  decimalFromLog(logMagnitude: number, negative?: boolean, digits?: number): string;
+}
+
+export interface LoadOptions {
+  /** The bytes of attention-engine.wasm, when you load them yourself. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Maps the file name "attention-engine.wasm" to its URL. */
+  locateFile?: (path: string, prefix: string) => string;
+}
+
+/** Loads the engine. Calls without options share one WebAssembly instance. */
+export function loadAttention(options?: LoadOptions): Promise<AttentionEngine>;
+
+export const WALKTHROUGHS: readonly WalkthroughName[];
