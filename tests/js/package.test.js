@@ -1,14 +1,11 @@
 // The published package: `npm pack`, install the tarball in a scratch folder, import it by name.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const npm = (args, cwd) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+import { installPackedPackage, npm, root } from '../pack.js';
 
 test('the tarball holds the engine, its wasm and types, and nothing of the sources', () => {
   const [{ files }] = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], root));
@@ -27,10 +24,7 @@ test('the tarball holds the engine, its wasm and types, and nothing of the sourc
 });
 
 test('installed from the tarball, a plain Node import reproduces the seed numbers', () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'attention-stepper-pack-'));
-  const tarball = npm(['pack', '--ignore-scripts', '--pack-destination', scratch], root).trim().split('\n').pop();
-  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
-  npm(['install', '--offline', '--no-audit', '--no-fund', `./${tarball}`], scratch);
+  const scratch = installPackedPackage('node-scratch');
   writeFileSync(
     join(scratch, 'check.js'),
     `import { loadAttention } from 'attention-stepper';
