@@ -7,8 +7,7 @@ echo "== C++ core (doctest, native)"
 ctest --test-dir build/native --output-on-failure -j "$(nproc)" | tail -n 3
 
 echo "== formatting and types"
-npx prettier --check web scripts tests/js tests/browser tests/types tests/pack.js
-npx tsc -p tests/types
+npm run --silent lint
 
 echo "== JavaScript API (node:test, WebAssembly in Node)"
 node --test tests/js/

@@ -5,9 +5,10 @@
 
 #include <cmath>
 #include <cstddef>
-#include <sstream>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include <xtensor/xtensor.hpp>
 
@@ -22,20 +23,31 @@ public:
 };
 
 template <class E> std::string shape_of(const E &e) {
-  std::ostringstream out;
-  out << '[';
+  std::string out = "[";
   for (std::size_t i = 0; i < e.dimension(); ++i)
-    out << (i ? "x" : "") << e.shape()[i];
-  out << ']';
-  return out.str();
+    out += (i ? "x" : "") + std::to_string(e.shape()[i]);
+  return out + "]";
 }
 
 namespace detail {
 
+// Message parts as text. (Not iostreams: they would add a third to the WebAssembly module.)
+inline std::string text(const std::string &value) { return value; }
+inline std::string text(const char *value) { return value; }
+inline std::string text(char value) { return std::string(1, value); }
+template <class Number> std::string text(Number value) {
+  static_assert(std::is_arithmetic_v<Number>);
+  if constexpr (std::is_floating_point_v<Number>) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g", static_cast<double>(value));
+    return buffer;
+  } else {
+    return std::to_string(value);
+  }
+}
+
 template <class... Parts> [[noreturn]] void fail(const Parts &...parts) {
-  std::ostringstream out;
-  (out << ... << parts);
-  throw InputError(out.str());
+  throw InputError((std::string() + ... + text(parts)));
 }
 
 template <class E> void require_finite(const E &e, const char *name) {
