@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Everything `npm test` and `npm start` need on a fresh Debian bookworm machine (root, Node 20):
-# Debian packages, npm packages, then the native and WebAssembly builds. Safe to re-run: each step
-# is skipped when already done.
+# Installs everything `npm test`, `npm start` and `npm run build` need on a fresh Debian bookworm
+# machine (root, Node 20): Debian packages, then npm packages. Safe to re-run: each step is
+# skipped when already done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEBIAN_PACKAGES=(cmake g++ make emscripten node-acorn libxtensor-dev xtl-dev doctest-dev chromium)
+# fonts-wqy-microhei: Chinese glyphs for the browser tests' screenshots of the zh page.
+DEBIAN_PACKAGES=(cmake g++ make emscripten node-acorn libxtensor-dev xtl-dev doctest-dev chromium fonts-wqy-microhei)
 missing=()
 for package in "${DEBIAN_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -23,5 +24,3 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   echo "setup: installing npm packages"
   npm ci --no-audit --no-fund
 fi
-
-bash scripts/build.sh

@@ -1,0 +1,209 @@
+// An annotated heatmap of one matrix, drawn as a CSS grid of cells (each with data-row, data-col
+// and data-value), with a colour legend, a tooltip on hover and keyboard focus, and a table
+// alternative for screen readers. Values print as seaborn's annot=True does ('.2g').
+import { el } from './dom.js';
+import { cellText, fullValue } from './format.js';
+import { interpolatorFor, textColourOn } from './palettes.js';
+
+const MAX_CELL = 58; // px; seaborn-like square cells for small matrices
+const MIN_CELL = 4;
+const MIN_TEXT_CELL = 30; // below this the annotation no longer fits
+const MIN_LABEL_CELL = 12;
+const SR_TABLE_LIMIT = 1024; // cells; larger tables are built when asked for
+
+let nextId = 0;
+
+/**
+ * Draws `matrix` ({ rows, cols, data, name?, palette?, rowLabels?, colLabels?, exact? }) into
+ * `element`, replacing its content.
+ * options: palette ('notebook' | 'colourblind'), role (colour role, default matrix.palette),
+ * annotate (default true), precision (significant digits, default 2), width (px available),
+ * text (labels of the UI: { table, hideTable, value, legend }).
+ */
+export function renderHeatmap(element, matrix, options = {}) {
+  const { rows, cols } = matrix;
+  const text = { table: 'Table', hideTable: 'Hide table', legend: 'Colour scale', ...options.text };
+  const rowLabels = matrix.rowLabels ?? Array.from({ length: rows }, (_, i) => String(i));
+  const colLabels = matrix.colLabels ?? Array.from({ length: cols }, (_, j) => String(j));
+  const interpolate = interpolatorFor(options.palette ?? 'notebook', options.role ?? matrix.palette);
+  const { min, max } = range(matrix.data);
+  const scale = (value) => interpolate(max > min ? (value - min) / (max - min) : 0);
+
+  const width = options.width ?? element.clientWidth ?? 600;
+  const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor((width - 140) / Math.max(cols, 1))));
+  const id = `hm${++nextId}`;
+
+  const figure = el('figure', 'heatmap');
+  const caption = el('figcaption', 'hm-caption');
+  caption.append(el('span', 'hm-name', matrix.name ?? ''), el('span', 'hm-shape', ` ${rows}×${cols}`));
+  figure.append(caption);
+
+  const body = el('div', 'hm-body');
+  const grid = el('div', 'hm-grid');
+  grid.classList.toggle('hm-no-text', options.annotate === false || cell < MIN_TEXT_CELL);
+  grid.classList.toggle('hm-no-labels', cell < MIN_LABEL_CELL);
+  grid.style.gridTemplateColumns = `auto repeat(${cols}, ${cell}px)`;
+  grid.style.gridAutoRows = `${cell}px`;
+  grid.tabIndex = 0;
+  grid.setAttribute('role', 'grid');
+  grid.setAttribute('aria-label', `${matrix.name ?? ''} ${rows}×${cols}`);
+  grid.setAttribute('aria-rowcount', String(rows + 1));
+  grid.setAttribute('aria-colcount', String(cols + 1));
+
+  const header = el('div', 'hm-row');
+  header.setAttribute('role', 'row');
+  header.append(el('div', 'hm-corner'));
+  colLabels.forEach((label) => header.append(withRole(el('div', 'hm-col-label', label), 'columnheader')));
+  grid.append(header);
+
+  const fragment = document.createDocumentFragment();
+  for (let r = 0; r < rows; r++) {
+    const row = el('div', 'hm-row');
+    row.setAttribute('role', 'row');
+    row.append(withRole(el('div', 'hm-row-label', rowLabels[r]), 'rowheader'));
+    for (let c = 0; c < cols; c++) {
+      const index = r * cols + c;
+      const colour = scale(matrix.data[index]);
+      const cellElement = el('div', 'hm-cell', cellText(matrix, index, options.precision));
+      cellElement.setAttribute('role', 'gridcell');
+      cellElement.dataset.row = String(r);
+      cellElement.dataset.col = String(c);
+      cellElement.dataset.value = fullValue(matrix, index);
+      cellElement.style.backgroundColor = colour;
+      cellElement.style.color = textColourOn(colour);
+      if (matrix.exact?.[index]) cellElement.classList.add('hm-exact');
+      row.append(cellElement);
+    }
+    fragment.append(row);
+  }
+  grid.append(fragment);
+
+  const tooltip = el('div', 'hm-tooltip');
+  tooltip.id = `${id}-tip`;
+  tooltip.hidden = true;
+  body.append(grid, legend(min, max, matrix, interpolate, text.legend), tooltip);
+  figure.append(body);
+
+  const tableToggle = el('button', 'hm-table-toggle', text.table);
+  tableToggle.type = 'button';
+  tableToggle.setAttribute('aria-expanded', 'false');
+  let table = rows * cols <= SR_TABLE_LIMIT ? buildTable(matrix, rowLabels, colLabels) : null;
+  if (table) figure.append(table);
+  tableToggle.addEventListener('click', () => {
+    table ??= figure.appendChild(buildTable(matrix, rowLabels, colLabels));
+    const show = tableToggle.getAttribute('aria-expanded') !== 'true';
+    table.classList.toggle('sr-only', !show);
+    tableToggle.setAttribute('aria-expanded', String(show));
+    tableToggle.textContent = show ? text.hideTable : text.table;
+  });
+  figure.append(tableToggle);
+
+  wireInteraction(grid, tooltip, matrix, rowLabels, colLabels, id);
+  element.replaceChildren(figure);
+  return figure;
+}
+
+function wireInteraction(grid, tooltip, matrix, rowLabels, colLabels, id) {
+  let active = null;
+  const show = (cellElement) => {
+    const r = Number(cellElement.dataset.row);
+    const c = Number(cellElement.dataset.col);
+    tooltip.textContent = `${rowLabels[r]} · ${colLabels[c]}: ${cellElement.dataset.value}`;
+    tooltip.hidden = false;
+    tooltip.style.left = `${cellElement.offsetLeft + cellElement.offsetWidth / 2}px`;
+    tooltip.style.top = `${cellElement.offsetTop}px`;
+  };
+  const activate = (r, c) => {
+    const next = grid.children[r + 1]?.children[c + 1];
+    if (!next) return;
+    if (active) {
+      active.classList.remove('hm-active');
+      active.removeAttribute('id');
+      active.removeAttribute('aria-label');
+    }
+    active = next;
+    active.id = `${id}-active`;
+    active.classList.add('hm-active');
+    active.setAttribute('aria-label', `${rowLabels[r]}, ${colLabels[c]}: ${active.dataset.value}`);
+    grid.setAttribute('aria-activedescendant', active.id);
+    active.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    show(active);
+  };
+  grid.addEventListener('mouseover', (event) => {
+    const target = event.target.closest('.hm-cell');
+    if (target) show(target);
+  });
+  grid.addEventListener('mouseleave', () => {
+    if (document.activeElement !== grid) tooltip.hidden = true;
+    else if (active) show(active);
+  });
+  grid.addEventListener('focus', () =>
+    activate(active ? Number(active.dataset.row) : 0, active ? Number(active.dataset.col) : 0),
+  );
+  grid.addEventListener('blur', () => (tooltip.hidden = true));
+  grid.addEventListener('keydown', (event) => {
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const move = moves[event.key];
+    if (!move || !active) return;
+    event.preventDefault();
+    event.stopPropagation(); // arrows move the cell here, not the stage
+    const r = Math.min(matrix.rows - 1, Math.max(0, Number(active.dataset.row) + move[0]));
+    const c = Math.min(matrix.cols - 1, Math.max(0, Number(active.dataset.col) + move[1]));
+    activate(r, c);
+  });
+}
+
+function legend(min, max, matrix, interpolate, label) {
+  const box = el('div', 'hm-legend');
+  box.setAttribute('aria-label', `${label}: ${min} … ${max}`);
+  box.setAttribute('role', 'img');
+  const bar = el('div', 'hm-legend-bar');
+  const stops = Array.from({ length: 11 }, (_, i) => interpolate(1 - i / 10));
+  bar.style.background = `linear-gradient(${stops.join(', ')})`;
+  const exactMin = matrix.exact?.find(Boolean);
+  box.append(
+    el('span', 'hm-legend-max', shortNumber(max)),
+    bar,
+    el('span', 'hm-legend-min', exactMin && min === 0 ? exactMin : shortNumber(min)),
+  );
+  return box;
+}
+
+function buildTable(matrix, rowLabels, colLabels) {
+  const table = el('table', 'hm-table sr-only');
+  table.append(el('caption', '', `${matrix.name ?? ''} (${matrix.rows}×${matrix.cols})`));
+  const head = table.createTHead().insertRow();
+  head.append(el('td'));
+  colLabels.forEach((label) => head.append(withScope(el('th', '', label), 'col')));
+  const body = table.createTBody();
+  for (let r = 0; r < matrix.rows; r++) {
+    const row = body.insertRow();
+    row.append(withScope(el('th', '', rowLabels[r]), 'row'));
+    for (let c = 0; c < matrix.cols; c++) row.append(el('td', '', fullValue(matrix, r * matrix.cols + c)));
+  }
+  return table;
+}
+
+function range(data) {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const value of data) {
+    if (value < min) min = value;
+    if (value > max) max = value;
+  }
+  return { min, max };
+}
+
+function shortNumber(value) {
+  return Number.isInteger(value) ? String(value) : value.toPrecision(4).replace(/\.?0+(e|$)/, '$1');
+}
+
+function withRole(element, role) {
+  element.setAttribute('role', role);
+  return element;
+}
+
+function withScope(element, scope) {
+  element.scope = scope;
+  return element;
+}
