@@ -45,5 +45,6 @@ function send(response, status, text) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const server = await serve(process.argv[2] ?? '.', Number(process.env.PORT ?? 8080));
-  console.log(`Serving ${resolve(process.argv[2] ?? '.')} at http://localhost:${server.address().port}/`);
+  const { port } = server.address();
+  console.log(`Serving ${resolve(process.argv[2] ?? '.')} at http://localhost:${port}/ (http://127.0.0.1:${port}/)`);
 }

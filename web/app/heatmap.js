@@ -5,7 +5,7 @@ import { el } from './dom.js';
 import { cellText, fullValue } from './format.js';
 import { interpolatorFor, textColourOn } from './palettes.js';
 
-const MAX_CELL = 58; // px; seaborn-like square cells for small matrices
+const MAX_CELL = 64; // px; seaborn-like square cells for small matrices
 const MIN_CELL = 4;
 const MIN_TEXT_CELL = 30; // below this the annotation no longer fits
 const MIN_LABEL_CELL = 12;
@@ -42,6 +42,7 @@ export function renderHeatmap(element, matrix, options = {}) {
   const grid = el('div', 'hm-grid');
   grid.classList.toggle('hm-no-text', options.annotate === false || cell < MIN_TEXT_CELL);
   grid.classList.toggle('hm-no-labels', cell < MIN_LABEL_CELL);
+  grid.classList.toggle('hm-dense', cell < MIN_LABEL_CELL); // 1px gaps would wash out tiny cells
   grid.style.gridTemplateColumns = `auto repeat(${cols}, ${cell}px)`;
   grid.style.gridAutoRows = `${cell}px`;
   grid.tabIndex = 0;

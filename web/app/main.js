@@ -66,8 +66,18 @@ const stageIndex = () =>
     trace().stages.findIndex((stage) => stage.id === state.stageId),
   );
 
+// Navigation renders at once and pushes a history entry; hashchange covers typed URLs and Back.
 function goTo(walkthrough, stageId) {
-  location.hash = stageId ? `${walkthrough}/${stageId}` : walkthrough;
+  const hash = `#${stageId ? `${walkthrough}/${stageId}` : walkthrough}`;
+  if (hash !== location.hash) history.pushState(null, '', hash);
+  applyHash();
+  announceStage();
+}
+
+function announceStage() {
+  const stage = trace().stages[stageIndex()];
+  $('#announcer').textContent =
+    `${t('stageOf', { n: stageIndex() + 1, total: trace().stages.length })}: ${stageTitle(stage)}`;
 }
 
 function step(delta) {
@@ -382,8 +392,14 @@ function reset() {
 function wire() {
   addEventListener('hashchange', () => {
     applyHash();
-    $('#announcer').textContent =
-      `${t('stageOf', { n: stageIndex() + 1, total: trace().stages.length })}: ${stageTitle(trace().stages[stageIndex()])}`;
+    announceStage();
+  });
+  document.addEventListener('click', (event) => {
+    const link = event.target.closest?.('a.stage-link, a.walkthrough-tab');
+    if (!link || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    const [walkthrough, stageId] = link.getAttribute('href').slice(1).split('/');
+    goTo(walkthrough, stageId);
   });
   $('#previous').addEventListener('click', () => step(-1));
   $('#next').addEventListener('click', () => step(1));
@@ -433,6 +449,7 @@ async function start() {
   wire();
   writeSettingsToUrl();
   applyHash();
+  performance.mark('first-heatmap'); // read by the page benchmark
   document.body.dataset.ready = 'true';
 }
 

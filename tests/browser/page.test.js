@@ -1,0 +1,244 @@
+// The step-through page in Debian's Chromium, served from dist/site as any static host would.
+// Saves a screenshot of every stage to test-results/screenshots/.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { serve } from '../../scripts/serve.js';
+import { collectErrors, launchChromium } from './chromium.js';
+
+const site = fileURLToPath(new URL('../../dist/site', import.meta.url));
+const shots = fileURLToPath(new URL('../../test-results/screenshots', import.meta.url));
+let browser;
+let server;
+let base;
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  browser = await launchChromium();
+  server = await serve(site);
+  base = `http://127.0.0.1:${server.address().port}/`;
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** Opens the page at `path`; every test checks afterwards that nothing reached the console. */
+async function open(t, path, viewport = { width: 1360, height: 900 }) {
+  const page = await browser.newPage({ viewport });
+  const errors = collectErrors(page);
+  t.after(async () => {
+    assert.deepEqual(errors, [], 'console errors');
+    await page.close();
+  });
+  await page.goto(base + path);
+  await page.waitForSelector('body[data-ready]');
+  return page;
+}
+
+/** Same-document navigation to a stage's hash, waiting until that stage is on screen. */
+async function go(page, hash) {
+  await page.goto(base + hash);
+  await page.waitForSelector(`[data-stage="${hash.split('#')[1]}"][aria-current="step"]`);
+}
+
+const current = (page) => page.getAttribute('[data-stage][aria-current="step"]', 'data-stage');
+const cellValues = (page, stage, panel = 0) =>
+  page.$$eval(`[data-stage="${stage}"] .panel:nth-child(${panel + 1}) .hm-cell`, (cells) =>
+    cells.map((cell) => cell.dataset.value),
+  );
+const near = (actual, expected, tolerance = 1e-8) =>
+  expected.forEach((value, i) =>
+    assert.ok(Math.abs(Number(actual[i]) - value) < tolerance, `${actual[i]} vs ${value}`),
+  );
+
+test('opens on the Attention Basics walkthrough with the notebook numbers', async (t) => {
+  const page = await open(t, '');
+  assert.equal(await current(page), 'basics/decoder-state');
+  assert.deepEqual(await cellValues(page, 'basics/decoder-state'), ['5', '1', '20']);
+  assert.equal(await page.locator('[data-stage]').count(), 9);
+});
+
+test('steps through every stage of every walkthrough with the buttons, one screenshot each', async (t) => {
+  const page = await open(t, '');
+  for (const walkthrough of ['basics', 'self-attention', 'scoring']) {
+    await page.click(`.walkthrough-tab[href="#${walkthrough}"]`);
+    const ids = await page.$$eval('[data-stage]', (sections) => sections.map((s) => s.dataset.stage));
+    for (const [i, id] of ids.entries()) {
+      assert.equal(await current(page), id);
+      assert.equal(await page.locator('[aria-current="step"][data-stage]').count(), 1);
+      assert.ok((await page.locator(`[data-stage="${id}"] .hm-cell`).count()) > 0, `${id} has cells`);
+      assert.equal(await page.isDisabled('#next'), i === ids.length - 1);
+      await page.screenshot({ path: `${shots}/${id.replace('/', '--')}.png`, fullPage: true });
+      if (i < ids.length - 1) await page.click('#next');
+    }
+    for (let i = ids.length - 1; i > 0; i--) await page.click('#previous');
+    assert.equal(await current(page), ids[0]);
+  }
+});
+
+test('steps by keyboard: arrows, Home and End, with focus outside the fields', async (t) => {
+  const page = await open(t, '#basics');
+  await page.locator('#stages').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await current(page), 'basics/annotation');
+  await page.keyboard.press('End');
+  assert.equal(await current(page), 'basics/attentional-state');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await current(page), 'basics/context');
+  await page.keyboard.press('Home');
+  assert.equal(await current(page), 'basics/decoder-state');
+  // Tab reaches the next button and Enter presses it
+  await page.locator('#next').focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await current(page), 'basics/annotation');
+  // arrows inside a heatmap move between cells, not between stages
+  await page.locator('[aria-current="step"] .hm-grid').focus();
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await current(page), 'basics/annotation');
+  assert.match(await page.textContent('[aria-current="step"] .hm-tooltip'), /1 · h1: 12/);
+});
+
+test("the seeds' numbers are in the DOM, 5.7661442e-340 included", async (t) => {
+  const page = await open(t, '#basics/single-score');
+  assert.deepEqual(await cellValues(page, 'basics/single-score'), ['927']);
+  await go(page, '#basics/scores');
+  assert.deepEqual(await cellValues(page, 'basics/scores'), ['927', '397', '148', '929']);
+  await go(page, '#basics/softmax');
+  const weights = await cellValues(page, 'basics/softmax');
+  assert.equal(weights[2], '5.7661442e-340');
+  near([weights[0], weights[1], weights[3]], [0.11920292, 7.9471515e-232, 0.88079708]);
+  await go(page, '#basics/applied');
+  const applied = await cellValues(page, 'basics/applied');
+  assert.deepEqual([applied[2], applied[6], applied[10]], ['5.7661442e-340', '2.479442e-338', '2.8830721e-339']);
+  await go(page, '#basics/context');
+  near(await cellValues(page, 'basics/context'), [3.88079708, 4.0728263, 45.26423912]);
+  await go(page, '#self-attention/weight-matrices');
+  assert.deepEqual(await cellValues(page, 'self-attention/weight-matrices', 0), [
+    '2',
+    '0',
+    '2',
+    '2',
+    '0',
+    '0',
+    '2',
+    '1',
+    '2',
+  ]);
+  assert.deepEqual(await cellValues(page, 'self-attention/weight-matrices', 2), [
+    '1',
+    '1',
+    '0',
+    '0',
+    '1',
+    '1',
+    '0',
+    '0',
+    '0',
+  ]);
+  await go(page, '#self-attention/word-output');
+  near(await cellValues(page, 'self-attention/word-output', 1), [0.98522025, 1.74174051, 0.75652026]);
+});
+
+test('deep links open their stage and survive a reload', async (t) => {
+  const page = await open(t, '#self-attention/word-weights');
+  assert.equal(await current(page), 'self-attention/word-weights');
+  await page.reload();
+  await page.waitForSelector('body[data-ready]');
+  assert.equal(await current(page), 'self-attention/word-weights');
+  await page.goto(base + '#scoring');
+  assert.equal(await current(page), 'scoring/encoder-states');
+  await page.click('.stage-link[href="#scoring/alignment"]');
+  assert.equal(await current(page), 'scoring/alignment');
+  assert.equal(new URL(page.url()).hash, '#scoring/alignment');
+});
+
+test('editing an input recomputes downstream stages; a bad entry is marked and nothing else is lost', async (t) => {
+  const page = await open(t, '#basics/scores');
+  await page.fill('#input-decoderState', '1, 0, 0');
+  assert.deepEqual(await cellValues(page, 'basics/scores'), ['3', '59', '1', '4']);
+  await page.fill('#input-decoderState', '1, x, 0');
+  assert.equal(await page.getAttribute('#input-decoderState', 'aria-invalid'), 'true');
+  assert.match(await page.textContent('#input-decoderState-error'), /“x” is not a number/);
+  assert.equal(await page.inputValue('#input-decoderState'), '1, x, 0');
+  assert.deepEqual(await cellValues(page, 'basics/scores'), ['3', '59', '1', '4']); // last valid inputs
+  assert.equal(await page.isVisible('#stale'), true);
+  await page.fill('#input-annotations', '1, 2\n3');
+  assert.match(await page.textContent('#input-annotations-error'), /Line 2 has 1 numbers, but line 1 has 2/);
+  assert.equal(await page.inputValue('#input-decoderState'), '1, x, 0');
+  await page.fill('#input-annotations', '3, 12, 45\n59, 2, 5');
+  await page.fill('#input-decoderState', '5, 1');
+  assert.match(
+    await page.textContent('#input-annotations-error'),
+    /annotation length \(3, from \[2x3\]\) must equal decoderState length \(2/,
+  );
+  await page.click('#reset');
+  assert.equal(await page.inputValue('#input-decoderState'), '5, 1, 20');
+  assert.deepEqual(await cellValues(page, 'basics/scores'), ['927', '397', '148', '929']);
+  assert.equal(await page.isVisible('#stale'), false);
+
+  await go(page, '#self-attention/weight-matrices');
+  await page.fill('#input-seed', '7');
+  assert.notDeepEqual(await cellValues(page, 'self-attention/weight-matrices'), [
+    '2',
+    '0',
+    '2',
+    '2',
+    '0',
+    '0',
+    '2',
+    '1',
+    '2',
+  ]);
+  await go(page, '#scoring/alignment');
+  await page.fill('#input-length', '6');
+  assert.equal(await page.locator('[data-stage="scoring/alignment"] .hm-cell').count(), 36);
+  assert.equal(await page.locator('[data-stage^="scoring/step-"]').count(), 6);
+});
+
+test('exercise mode asks before it reveals', async (t) => {
+  const page = await open(t, '?exercise=1#basics/scores');
+  assert.equal(await page.locator('[aria-current="step"] .hm-cell').count(), 0);
+  await page.click('.question-choice[value="h4"]');
+  assert.match(await page.textContent('.question-feedback'), /h4/);
+  assert.equal(await page.locator('[aria-current="step"] .hm-cell').count(), 4);
+  await page.click('#next');
+  assert.equal(await page.locator('[aria-current="step"] .question-choice').count(), 2);
+});
+
+test('Simplified Chinese by ?lang=zh and by the language menu; dark theme and colourblind palette', async (t) => {
+  const page = await open(t, '?lang=zh#basics/softmax');
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-Hans');
+  assert.match(await page.textContent('#next'), /下一步/);
+  assert.match(await page.textContent('[aria-current="step"] .stage-title'), /softmax/i);
+  await page.screenshot({ path: `${shots}/zh--basics--softmax.png`, fullPage: true });
+  await page.selectOption('#language', 'en');
+  assert.match(await page.textContent('#next'), /Next/);
+  assert.match(page.url(), /lang=en/);
+  await page.selectOption('#theme', 'dark');
+  await page.selectOption('#palette', 'colourblind');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  await page.screenshot({ path: `${shots}/dark-colourblind--basics--softmax.png`, fullPage: true });
+  await page.reload();
+  await page.waitForSelector('body[data-ready]');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+});
+
+test('every heatmap has a table alternative; a 256x256 matrix draws and answers hover', async (t) => {
+  const page = await open(t, '#basics/annotations');
+  assert.equal(await page.locator('[aria-current="step"] table.hm-table th[scope="col"]').count(), 4);
+  await page.click('[aria-current="step"] .hm-table-toggle');
+  assert.equal(await page.isVisible('[aria-current="step"] table.hm-table'), true);
+
+  await go(page, '#scoring/alignment');
+  await page.fill('#input-length', '256');
+  await page.waitForFunction(
+    () => document.querySelectorAll('[data-stage="scoring/alignment"] .hm-cell').length === 65536,
+  );
+  const cell = page.locator('[data-stage="scoring/alignment"] .hm-cell[data-row="200"][data-col="100"]');
+  await cell.hover();
+  assert.match(await page.textContent('[aria-current="step"] .hm-tooltip'), /^y201 · x101: \d/);
+  await page.screenshot({ path: `${shots}/scoring--alignment-256.png` });
+});
