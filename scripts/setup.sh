@@ -19,8 +19,10 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# npm ci when node_modules is missing or older than the lock file.
+# npm packages, from the committed lock file, when node_modules is missing or older than it.
+# `npm install`, not `npm ci`: this registry lacks the other platforms' optional binaries of
+# rollup, which npm leaves out of the lock file and `npm ci` then reports as missing.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm packages"
-  npm ci --no-audit --no-fund
+  npm install --no-audit --no-fund
 fi
