@@ -29,8 +29,11 @@ after(async () => {
 async function open(t, path, viewport = { width: 1360, height: 900 }) {
   const page = await browser.newPage({ viewport });
   const errors = collectErrors(page);
+  const elsewhere = [];
+  page.on('request', (request) => request.url().startsWith(base) || elsewhere.push(request.url()));
   t.after(async () => {
     assert.deepEqual(errors, [], 'console errors');
+    assert.deepEqual(elsewhere, [], 'requests outside the page origin');
     await page.close();
   });
   await page.goto(base + path);
@@ -79,7 +82,26 @@ test('steps through every stage of every walkthrough with the buttons, one scree
   }
 });
 
-test('steps by keyboard: arrows, Home and End, with focus outside the fields', async (t) => {
+test('steps through every stage of every walkthrough by keyboard', async (t) => {
+  const page = await open(t, '');
+  for (const walkthrough of ['basics', 'self-attention', 'scoring']) {
+    await page.locator(`.walkthrough-tab[href="#${walkthrough}"]`).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#stages').focus();
+    const ids = await page.$$eval('[data-stage]', (sections) => sections.map((s) => s.dataset.stage));
+    for (const id of ids) {
+      assert.equal(await current(page), id);
+      await page.keyboard.press('ArrowRight');
+    }
+    assert.equal(await current(page), ids.at(-1)); // stays on the last stage
+    for (const id of ids.slice().reverse()) {
+      assert.equal(await current(page), id);
+      await page.keyboard.press('ArrowLeft');
+    }
+  }
+});
+
+test('keyboard details: Home and End, buttons by Enter, arrows inside a heatmap', async (t) => {
   const page = await open(t, '#basics');
   await page.locator('#stages').focus();
   await page.keyboard.press('ArrowRight');
