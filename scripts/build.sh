@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Builds the C++ core natively (with its doctest suite), as WebAssembly (web/engine/wasm/), and
-# the page into dist/site/. `build.sh wasm` builds only the WebAssembly module; `build.sh site`
-# skips the native build.
+# Builds, in order: the C++ core natively with its doctest suite; the WebAssembly module
+# (web/engine/wasm/); the components bundle (dist/components/); the page (dist/site/).
+#   build.sh          everything
+#   build.sh package  what `npm pack` ships: the WebAssembly module and the components
+#   build.sh site     everything but the native build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,4 +18,5 @@ if [ "$target" = all ]; then
 fi
 [ -f build/wasm/CMakeCache.txt ] || emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/wasm -j "$jobs"
-[ "$target" = wasm ] || npx vite build --config web/vite.config.js
+npx vite build --config web/components/vite.config.js
+[ "$target" = package ] || npx vite build --config web/vite.config.js

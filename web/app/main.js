@@ -1,12 +1,13 @@
-// The step-through page: state (walkthrough, stage, inputs, settings) lives in the URL and in
-// memory; every change recomputes the walkthrough trace through the WebAssembly engine and
-// redraws the stage on screen. Built on the engine's public API only.
+// The step-through page. Its whole state lives in the URL (walkthrough and stage in the hash;
+// language, theme, palette, exercise mode, embed mode and edited inputs in the query), so a link
+// or an iframe reproduces exactly what is on screen. Built on the engine's public API.
 import { loadAttention, WALKTHROUGHS } from '../engine/index.js';
-import { el } from './dom.js';
-import { LANGUAGES, translator } from './i18n.js';
-import { DEFAULT_INPUTS, FIELDS, FieldError, fieldOfMessage } from './inputs.js';
-import { PALETTES } from './palettes.js';
-import { renderStage } from './stage-view.js';
+import { el } from '../components/dom.js';
+import { LANGUAGES, translator } from '../components/i18n.js';
+import { renderInputForm } from '../components/input-form.js';
+import { PALETTES } from '../components/palettes.js';
+import { WalkthroughSession } from '../components/session.js';
+import { exerciseQuestion, renderStage, stageTitle } from '../components/stage-view.js';
 
 const query = new URLSearchParams(location.search);
 const state = {
@@ -20,95 +21,88 @@ const state = {
   ),
   palette: pick(query.get('palette'), PALETTES, 'notebook'),
   exercise: query.get('exercise') === '1',
-  inputs: structuredClone(DEFAULT_INPUTS),
-  fieldTexts: {}, // walkthrough -> key -> text the user typed (kept even when invalid)
-  parseErrors: {}, // walkthrough -> key -> message, while the field's text does not parse
-  engineErrors: {}, // walkthrough -> key -> the engine's message about that field
-  formError: {}, // walkthrough -> engine message not tied to one field
-  traces: {},
-  answers: {},
+  embedded: query.get('embed') === '1',
+  sessions: {},
+  answers: {}, // "walkthrough/stage" -> the learner's answer in exercise mode
 };
-let attn;
 let t = translator(state.lang);
+let showFieldErrors = () => {};
 const $ = (selector) => document.querySelector(selector);
 
 function pick(value, allowed, fallback) {
   return allowed.includes(value) ? value : fallback;
 }
 
-// ---- computing -----------------------------------------------------------------------------
-
-function compute(walkthrough) {
-  const inputs = state.inputs[walkthrough];
-  const converted = walkthrough === 'scoring' ? withoutEmptyTokens(inputs) : inputs;
-  state.engineErrors[walkthrough] = {};
-  state.formError[walkthrough] = null;
-  try {
-    state.traces[walkthrough] = attn.walkthrough(walkthrough, converted);
-  } catch (error) {
-    const field = fieldOfMessage(walkthrough, error.message);
-    if (field) state.engineErrors[walkthrough][field] = error.message;
-    else state.formError[walkthrough] = error.message;
-  }
-}
-
-function withoutEmptyTokens(inputs) {
-  const { sourceTokens, targetTokens, ...rest } = inputs;
-  return { ...rest, ...(sourceTokens.length && { sourceTokens }), ...(targetTokens.length && { targetTokens }) };
-}
-
-// ---- navigation ------------------------------------------------------------------------------
-
-const trace = () => state.traces[state.walkthrough];
+const session = () => state.sessions[state.walkthrough];
+const trace = () => session().trace;
 const stageIndex = () =>
   Math.max(
     0,
     trace().stages.findIndex((stage) => stage.id === state.stageId),
   );
 
+function sessionsFromUrl(attn) {
+  let fromUrl = {};
+  try {
+    fromUrl = JSON.parse(query.get('inputs') ?? '{}') ?? {};
+  } catch {
+    // a damaged link: keep the notebook's inputs
+  }
+  for (const walkthrough of WALKTHROUGHS) {
+    state.sessions[walkthrough] = new WalkthroughSession(attn, walkthrough);
+    state.sessions[walkthrough].applyGiven(fromUrl[walkthrough]);
+  }
+}
+
+// ---- navigation ------------------------------------------------------------------------------
+
 // Navigation renders at once and pushes a history entry; hashchange covers typed URLs and Back.
 function goTo(walkthrough, stageId) {
   const hash = `#${stageId ? `${walkthrough}/${stageId}` : walkthrough}`;
-  if (hash !== location.hash) history.pushState(null, '', hash);
+  if (hash !== location.hash) history.pushState(null, '', `${location.search}${hash}`);
   applyHash();
-  announceStage();
-}
-
-function announceStage() {
-  const stage = trace().stages[stageIndex()];
   $('#announcer').textContent =
-    `${t('stageOf', { n: stageIndex() + 1, total: trace().stages.length })}: ${stageTitle(stage)}`;
+    `${t('stageOf', { n: stageIndex() + 1, total: trace().stages.length })}: ${currentTitle()}`;
 }
 
 function step(delta) {
   const stages = trace().stages;
-  const index = Math.min(stages.length - 1, Math.max(0, stageIndex() + delta));
-  goTo(state.walkthrough, stages[index].id);
+  goTo(state.walkthrough, stages[Math.min(stages.length - 1, Math.max(0, stageIndex() + delta))].id);
 }
 
 function applyHash() {
   const [walkthrough, stageId] = decodeURIComponent(location.hash.slice(1)).split('/');
   state.walkthrough = WALKTHROUGHS.includes(walkthrough) ? walkthrough : 'basics';
-  if (!state.traces[state.walkthrough]) compute(state.walkthrough);
   const stages = trace().stages;
   state.stageId = stages.some((stage) => stage.id === stageId) ? stageId : stages[0].id;
   render();
 }
 
-function writeSettingsToUrl() {
-  const params = new URLSearchParams(location.search);
+function writeUrl() {
+  const params = new URLSearchParams();
   params.set('lang', state.lang);
   params.set('theme', state.theme);
-  state.palette === 'notebook' ? params.delete('palette') : params.set('palette', state.palette);
-  state.exercise ? params.set('exercise', '1') : params.delete('exercise');
+  if (state.palette !== 'notebook') params.set('palette', state.palette);
+  if (state.exercise) params.set('exercise', '1');
+  if (state.embedded) params.set('embed', '1');
+  const changed = Object.fromEntries(
+    WALKTHROUGHS.map((name) => [name, state.sessions[name].changedInputs()]).filter(
+      ([, inputs]) => Object.keys(inputs).length,
+    ),
+  );
+  if (Object.keys(changed).length) params.set('inputs', JSON.stringify(changed));
   history.replaceState(null, '', `?${params}${location.hash}`);
 }
 
 // ---- rendering -------------------------------------------------------------------------------
 
+const params = () => ({ word: `word_${state.sessions['self-attention'].inputs.word + 1}` });
+const currentTitle = () => stageTitle(trace().stages[stageIndex()], state.walkthrough, t, params());
+
 function render() {
   document.documentElement.lang = state.lang === 'zh' ? 'zh-Hans' : 'en';
   document.documentElement.dataset.theme = state.theme;
+  document.body.classList.toggle('embedded', state.embedded);
   document.title = `${t(`${state.walkthrough}.title`)} · ${t('appTitle')}`;
   renderChrome();
   renderStageList();
@@ -120,13 +114,14 @@ function renderChrome() {
   $('#app-title').textContent = t('appTitle');
   $('#tagline').textContent = t('tagline');
   $('#walkthrough-nav').setAttribute('aria-label', t('walkthroughs'));
-  const tabs = WALKTHROUGHS.map((name) => {
-    const link = el('a', 'walkthrough-tab', t(`${name}.title`));
-    link.href = `#${name}`;
-    if (name === state.walkthrough) link.setAttribute('aria-current', 'page');
-    return el('li').appendChild(link).parentElement;
-  });
-  $('#walkthrough-tabs').replaceChildren(...tabs);
+  $('#walkthrough-tabs').replaceChildren(
+    ...WALKTHROUGHS.map((name) => {
+      const link = el('a', 'walkthrough-tab', t(`${name}.title`));
+      link.href = `#${name}`;
+      if (name === state.walkthrough) link.setAttribute('aria-current', 'page');
+      return el('li').appendChild(link).parentElement;
+    }),
+  );
   for (const [id, key] of [
     ['#language-label', 'language'],
     ['#theme-label', 'theme'],
@@ -137,6 +132,8 @@ function renderChrome() {
     ['#inputs-hint', 'inputsHint'],
     ['#reset', 'reset'],
     ['#keyboard-hint', 'keyboardHint'],
+    ['#copy-link', 'copyLink'],
+    ['#copy-embed', 'copyEmbed'],
   ]) {
     $(id).textContent = t(key);
   }
@@ -178,25 +175,12 @@ function option(value, label, selected) {
 
 function renderStageList() {
   const items = trace().stages.map((stage, i) => {
-    const link = el('a', 'stage-link', `${i + 1}. ${stageTitle(stage)}`);
+    const link = el('a', 'stage-link', `${i + 1}. ${stageTitle(stage, state.walkthrough, t, params())}`);
     link.href = `#${state.walkthrough}/${stage.id}`;
     if (stage.id === state.stageId) link.setAttribute('aria-current', 'step');
     return el('li').appendChild(link).parentElement;
   });
   $('#stage-list').replaceChildren(...items);
-}
-
-function stageTitle(stage) {
-  const key = `${state.walkthrough}.stages.${stage.id.startsWith('step-') ? 'step' : stage.id}.title`;
-  const title = t(key, {
-    t: stage.id.replace('step-', ''),
-    word: stage.id.startsWith('step-') ? stage.panels[0].colLabels[0] : followedWord(),
-  });
-  return title === key ? stage.title : title;
-}
-
-function followedWord() {
-  return `word_${(state.inputs['self-attention'].word ?? 0) + 1}`;
 }
 
 function renderStages() {
@@ -215,161 +199,37 @@ function renderStages() {
         t,
         palette: state.palette,
         width: container.clientWidth || 800,
-        params: { word: followedWord() },
-        question: questionFor(stage),
+        params: params(),
+        question: state.exercise
+          ? exerciseQuestion(stage, trace(), session().isDefault(), state.answers, t, renderStages)
+          : null,
       });
     }
     return section;
   });
   container.replaceChildren(...sections);
-  const error = state.formError[state.walkthrough];
   const banner = $('#stale');
-  const fieldErrors = [state.parseErrors, state.engineErrors].flatMap((errors) =>
-    Object.values(errors[state.walkthrough] ?? {}),
-  );
-  banner.hidden = !error && !fieldErrors.some(Boolean);
-  banner.textContent = [error, t('staleInputs')].filter(Boolean).join(' ');
+  banner.hidden = !session().hasErrors();
+  banner.textContent = [session().formError, t('staleInputs')].filter(Boolean).join(' ');
 }
 
-// Exercise edition (seed 001): the learner answers before the values are shown.
-function questionFor(stage) {
-  if (!state.exercise || state.walkthrough !== 'basics') return null;
-  const key = `basics/${stage.id}`;
-  const answered = state.answers[key];
-  const scores = trace().stages.find((s) => s.id === 'scores').panels[0];
-  if (stage.id === 'scores') {
-    const best = scores.data.indexOf(Math.max(...scores.data));
-    const answer = scores.colLabels[best];
-    return question(
-      'most-attention',
-      key,
-      answered,
-      scores.colLabels.map((label) => [label, label]),
-      answered === answer,
-      { answer },
-    );
-  }
-  if (stage.id === 'softmax' && isDefault('basics')) {
-    const [first, last] = [stage.panels[0].data[0], stage.panels[0].data.at(-1)];
-    const equal = Math.abs(first - last) < 0.1 ? 'yes' : 'no';
-    return question(
-      'softmax-share',
-      key,
-      answered,
-      [
-        ['yes', t('yes')],
-        ['no', t('no')],
-      ],
-      answered === equal,
-      {},
-    );
-  }
-  return null;
-}
-
-function question(id, key, answered, choices, right, params) {
-  return {
-    prompt: t(`questions.${id}.prompt`, params),
-    choices,
-    answered: answered !== undefined,
-    feedback: t(`questions.${id}.${right ? 'right' : 'wrong'}`, params),
-    onAnswer: (value) => {
-      state.answers[key] = value;
-      renderStages();
-      document.querySelector('[aria-current="step"] .question-feedback')?.focus();
-    },
-  };
-}
-
-function isDefault(walkthrough) {
-  return JSON.stringify(state.inputs[walkthrough]) === JSON.stringify(DEFAULT_INPUTS[walkthrough]);
-}
-
-// ---- the inputs form ---------------------------------------------------------------------------
-
+let formFor = null;
 function renderForm() {
-  const form = $('#inputs');
-  const walkthrough = state.walkthrough;
-  if (form.dataset.for === `${walkthrough}/${state.lang}`) return updateFieldErrors();
-  form.dataset.for = `${walkthrough}/${state.lang}`;
-  const fields = FIELDS[walkthrough].map(([key, spec, labelKey, hintKey]) => {
-    const id = `input-${key}`;
-    const wrapper = el('div', 'field');
-    const label = el('label', '', t(labelKey));
-    label.htmlFor = id;
-    const control = spec.kind === 'textarea' ? el('textarea') : spec.kind === 'select' ? el('select') : el('input');
-    control.id = id;
-    control.name = key;
-    if (spec.kind === 'number') Object.assign(control, { type: 'number', min: spec.min, max: spec.max, step: 1 });
-    else if (spec.kind === 'text') control.type = 'text';
-    if (spec.kind === 'textarea') control.rows = Math.min(8, state.inputs[walkthrough][key].length + 1);
-    if (spec.kind === 'select') {
-      control.replaceChildren(
-        ...spec
-          .options(state.inputs[walkthrough])
-          .map(([value, labelKeyOrText]) =>
-            option(String(value), t(labelKeyOrText), String(state.inputs[walkthrough][key])),
-          ),
-      );
-    } else {
-      control.value = state.fieldTexts[walkthrough]?.[key] ?? spec.format(state.inputs[walkthrough][key]);
-    }
-    control.spellcheck = false;
-    const describedBy = [];
-    if (hintKey) {
-      const hint = el('p', 'field-hint', t(hintKey));
-      hint.id = `${id}-hint`;
-      describedBy.push(hint.id);
-      wrapper.append(label, control, hint);
-    } else {
-      wrapper.append(label, control);
-    }
-    const error = el('p', 'field-error');
-    error.id = `${id}-error`;
-    error.setAttribute('aria-live', 'polite');
-    describedBy.push(error.id);
-    control.setAttribute('aria-describedby', describedBy.join(' '));
-    wrapper.append(error);
-    control.addEventListener(spec.kind === 'select' ? 'change' : 'input', () =>
-      onFieldInput(walkthrough, key, spec, control),
-    );
-    return wrapper;
-  });
-  $('#fields').replaceChildren(...fields);
-  updateFieldErrors();
+  const key = `${state.walkthrough}/${state.lang}`;
+  if (formFor !== key) {
+    formFor = key;
+    showFieldErrors = renderInputForm($('#fields'), session(), t, onFieldChange);
+  }
+  showFieldErrors();
 }
 
-function onFieldInput(walkthrough, key, spec, control) {
-  (state.fieldTexts[walkthrough] ??= {})[key] = control.value;
-  const parseErrors = (state.parseErrors[walkthrough] ??= {});
-  try {
-    state.inputs[walkthrough][key] = spec.parse(control.value);
-    parseErrors[key] = null;
-  } catch (error) {
-    if (!(error instanceof FieldError)) throw error;
-    parseErrors[key] = t(`errors.${error.key}`, error.params);
-    return render();
-  }
-  if (key === 'embeddings')
-    state.inputs[walkthrough].word = Math.min(
-      state.inputs[walkthrough].word,
-      state.inputs[walkthrough].embeddings.length - 1,
-    );
+function onFieldChange(key) {
   clearAnswers();
-  compute(walkthrough);
   const stages = trace().stages;
   if (!stages.some((stage) => stage.id === state.stageId)) state.stageId = stages.at(-1).id;
-  if (key === 'embeddings') delete $('#inputs').dataset.for; // the word list changes
+  if (key === 'embeddings') formFor = null; // the list of words to follow changes
+  writeUrl();
   render();
-}
-
-function updateFieldErrors() {
-  for (const [key] of FIELDS[state.walkthrough]) {
-    const message = state.parseErrors[state.walkthrough]?.[key] || state.engineErrors[state.walkthrough]?.[key] || '';
-    const control = document.getElementById(`input-${key}`);
-    control.setAttribute('aria-invalid', String(Boolean(message)));
-    document.getElementById(`input-${key}-error`).textContent = message;
-  }
 }
 
 function clearAnswers() {
@@ -377,23 +237,54 @@ function clearAnswers() {
 }
 
 function reset() {
-  const walkthrough = state.walkthrough;
-  state.inputs[walkthrough] = structuredClone(DEFAULT_INPUTS[walkthrough]);
-  state.fieldTexts[walkthrough] = {};
-  state.parseErrors[walkthrough] = {};
+  session().reset();
   clearAnswers();
-  compute(walkthrough);
-  delete $('#inputs').dataset.for;
+  formFor = null;
+  writeUrl();
   applyHash();
+}
+
+// ---- sharing and embedding ---------------------------------------------------------------------
+
+async function copy(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+    $('#copy-status').textContent = t('copied');
+  } catch {
+    $('#copy-status').textContent = t('copyFailed');
+  }
+  button.focus();
+}
+
+function embedCode() {
+  const url = new URL(location.href);
+  url.searchParams.set('embed', '1');
+  const title = `attention-stepper: ${t(`${state.walkthrough}.title`)}`.replaceAll('"', '&quot;');
+  return `<iframe src="${url.href.replaceAll('"', '%22')}" title="${title}" style="width:100%;height:640px;border:0" loading="lazy"></iframe>
+<script>
+  addEventListener('message', (event) => {
+    if (event.data?.type !== 'attention-stepper:resize') return;
+    for (const frame of document.querySelectorAll('iframe'))
+      if (frame.contentWindow === event.source) frame.style.height = event.data.height + 'px';
+  });
+</script>`;
+}
+
+// Inside an iframe the page tells its parent how tall it is, so the frame can fit it.
+function reportHeight() {
+  if (window.parent === window) return;
+  let last = 0;
+  new ResizeObserver(() => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height !== last) window.parent.postMessage({ type: 'attention-stepper:resize', height }, '*');
+    last = height;
+  }).observe(document.documentElement);
 }
 
 // ---- wiring ------------------------------------------------------------------------------------
 
 function wire() {
-  addEventListener('hashchange', () => {
-    applyHash();
-    announceStage();
-  });
+  addEventListener('hashchange', applyHash);
   document.addEventListener('click', (event) => {
     const link = event.target.closest?.('a.stage-link, a.walkthrough-tab');
     if (!link || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
@@ -405,11 +296,13 @@ function wire() {
   $('#next').addEventListener('click', () => step(1));
   $('#reset').addEventListener('click', reset);
   $('#inputs').addEventListener('submit', (event) => event.preventDefault());
+  $('#copy-link').addEventListener('click', (event) => copy(location.href, event.currentTarget));
+  $('#copy-embed').addEventListener('click', (event) => copy(embedCode(), event.currentTarget));
   const setting = (id, apply) =>
     $(id).addEventListener('change', (event) => {
       apply(event.target);
       t = translator(state.lang);
-      writeSettingsToUrl();
+      writeUrl();
       render();
     });
   setting('#language', (target) => (state.lang = target.value));
@@ -419,13 +312,10 @@ function wire() {
   addEventListener('keydown', (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey || event.target.closest?.('input, textarea, select, .hm-grid'))
       return;
-    const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1 };
+    const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1, Home: -Infinity, End: Infinity };
     if (event.key in moves) {
       event.preventDefault();
       step(moves[event.key]);
-    } else if (event.key === 'Home' || event.key === 'End') {
-      event.preventDefault();
-      step(event.key === 'Home' ? -Infinity : Infinity);
     }
   });
   let resizeTimer;
@@ -439,7 +329,7 @@ async function start() {
   const status = $('#status');
   status.textContent = t('loading');
   try {
-    attn = await loadAttention();
+    sessionsFromUrl(await loadAttention());
   } catch (error) {
     status.textContent = t('loadFailed', { error: error.message });
     status.classList.add('error');
@@ -447,10 +337,11 @@ async function start() {
   }
   status.hidden = true;
   wire();
-  writeSettingsToUrl();
+  writeUrl();
   applyHash();
   performance.mark('first-heatmap'); // read by the page benchmark
   document.body.dataset.ready = 'true';
+  reportHeight();
 }
 
 start();

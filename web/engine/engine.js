@@ -42,7 +42,7 @@ function toVector(value, name, Type) {
   return out;
 }
 
-function toMatrix(value, name, Type) {
+export function toMatrix(value, name, Type) {
   if (Array.isArray(value)) {
     const cols = value.length > 0 && Array.isArray(value[0]) ? value[0].length : 0;
     const data = new Type(value.length * cols);

@@ -2,6 +2,15 @@
 // and data-value), with a colour legend, a tooltip on hover and keyboard focus, and a table
 // alternative for screen readers. Values print as seaborn's annot=True does ('.2g').
 import { el } from './dom.js';
+import {
+  downloadFile,
+  matrixToCsv,
+  matrixToJson,
+  matrixToNumpy,
+  matrixToPngBlob,
+  matrixToSvg,
+  safeFileName,
+} from './export.js';
 import { cellText, fullValue } from './format.js';
 import { interpolatorFor, textColourOn } from './palettes.js';
 
@@ -13,6 +22,20 @@ const SR_TABLE_LIMIT = 1024; // cells; larger tables are built when asked for
 
 let nextId = 0;
 
+const ENGLISH = {
+  table: 'Table',
+  hideTable: 'Hide table',
+  legend: 'Colour scale',
+  export: 'Export',
+  exportPng: 'PNG image',
+  exportSvg: 'SVG image',
+  exportCsv: 'CSV',
+  exportJson: 'JSON',
+  exportNumpy: 'Copy as numpy',
+  copied: 'Copied to the clipboard.',
+  copyFailed: 'Could not copy.',
+};
+
 /**
  * Draws `matrix` ({ rows, cols, data, name?, palette?, rowLabels?, colLabels?, exact? }) into
  * `element`, replacing its content.
@@ -22,7 +45,7 @@ let nextId = 0;
  */
 export function renderHeatmap(element, matrix, options = {}) {
   const { rows, cols } = matrix;
-  const text = { table: 'Table', hideTable: 'Hide table', legend: 'Colour scale', ...options.text };
+  const text = { ...ENGLISH, ...options.text };
   const rowLabels = matrix.rowLabels ?? Array.from({ length: rows }, (_, i) => String(i));
   const colLabels = matrix.colLabels ?? Array.from({ length: cols }, (_, j) => String(j));
   const interpolate = interpolatorFor(options.palette ?? 'notebook', options.role ?? matrix.palette);
@@ -97,11 +120,58 @@ export function renderHeatmap(element, matrix, options = {}) {
     tableToggle.setAttribute('aria-expanded', String(show));
     tableToggle.textContent = show ? text.hideTable : text.table;
   });
-  figure.append(tableToggle);
+  figure.append(tableToggle, exportMenu(figure, matrix, options, text));
 
   wireInteraction(grid, tooltip, matrix, rowLabels, colLabels, id);
   element.replaceChildren(figure);
   return figure;
+}
+
+// PNG and SVG of what is shown (in the current theme's colours), the numbers as CSV and JSON, and
+// the matrix as numpy source for the notebook.
+function exportMenu(figure, matrix, options, text) {
+  const menu = el('details', 'hm-export');
+  menu.append(el('summary', '', text.export));
+  const status = el('span', 'hm-export-status');
+  status.setAttribute('role', 'status');
+  const style = getComputedStyle(figure.isConnected ? figure : document.documentElement);
+  const imageOptions = () => ({
+    palette: options.palette,
+    role: options.role ?? matrix.palette,
+    annotate: options.annotate,
+    precision: options.precision,
+    background: style.getPropertyValue('--as-bg').trim() || '#ffffff',
+    foreground: style.getPropertyValue('--as-text').trim() || '#1d1d24',
+  });
+  const file = safeFileName(matrix.name);
+  const actions = [
+    [
+      'png',
+      text.exportPng,
+      async () => downloadFile(`${file}.png`, await matrixToPngBlob(matrix, imageOptions()), 'image/png'),
+    ],
+    ['svg', text.exportSvg, () => downloadFile(`${file}.svg`, matrixToSvg(matrix, imageOptions()), 'image/svg+xml')],
+    ['csv', text.exportCsv, () => downloadFile(`${file}.csv`, matrixToCsv(matrix), 'text/csv')],
+    ['json', text.exportJson, () => downloadFile(`${file}.json`, matrixToJson(matrix), 'application/json')],
+    [
+      'numpy',
+      text.exportNumpy,
+      () =>
+        navigator.clipboard.writeText(matrixToNumpy(matrix)).then(
+          () => (status.textContent = text.copied),
+          () => (status.textContent = text.copyFailed),
+        ),
+    ],
+  ];
+  for (const [format, label, run] of actions) {
+    const button = el('button', 'hm-export-button', label);
+    button.type = 'button';
+    button.dataset.format = format;
+    button.addEventListener('click', run);
+    menu.append(button);
+  }
+  menu.append(status);
+  return menu;
 }
 
 function wireInteraction(grid, tooltip, matrix, rowLabels, colLabels, id) {

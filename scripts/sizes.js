@@ -1,0 +1,21 @@
+// Prints the gzip size of each package entry, as the README reports them: node scripts/sizes.js
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+
+const entries = {
+  'attention-stepper (engine JS: index.js, engine.js, loader)': [
+    'web/engine/index.js',
+    'web/engine/engine.js',
+    'web/engine/wasm/attention-engine.mjs',
+  ],
+  'attention-stepper/wasm (attention-engine.wasm)': ['web/engine/wasm/attention-engine.wasm'],
+  'attention-stepper/components (with KaTeX and palettes; loads the engine)': ['dist/components/attention-stepper.js'],
+  'attention-stepper/styles.css': ['dist/components/styles.css'],
+};
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+for (const [name, files] of Object.entries(entries)) {
+  const raw = files.reduce((sum, file) => sum + readFileSync(file).length, 0);
+  const gzip = files.reduce((sum, file) => sum + gzipSync(readFileSync(file), { level: 9 }).length, 0);
+  console.log(`${name}: ${kb(gzip)} gzip (${kb(raw)} raw)`);
+}

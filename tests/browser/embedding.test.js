@@ -1,0 +1,220 @@
+// Embedding, as tutorial authors and app developers do it: the plain-HTML tutorial page in
+// examples/, the README's snippets run verbatim, a Vite app built from the `npm pack` tarball, an
+// iframe that sizes itself, and every export of a heatmap.
+import assert from 'node:assert/strict';
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { build } from 'vite';
+
+import { installPackedPackage, root } from '../pack.js';
+import { serve } from '../../scripts/serve.js';
+import { collectErrors, launchChromium } from './chromium.js';
+
+const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+let browser;
+let server;
+let base;
+const servers = [];
+
+before(async () => {
+  browser = await launchChromium();
+  server = await serve(root);
+  servers.push(server);
+  base = `http://127.0.0.1:${server.address().port}/`;
+});
+after(async () => {
+  await browser?.close();
+  servers.forEach((s) => s.close());
+});
+
+async function open(t, url, contextOptions = {}) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...contextOptions });
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  const wasm = [];
+  page.on('request', (request) => request.url().endsWith('.wasm') && wasm.push(request.url()));
+  t.after(async () => {
+    assert.deepEqual(errors, [], 'console errors');
+    await context.close();
+  });
+  await page.goto(url);
+  return { page, wasm };
+}
+
+const ready = (page, selector) => page.waitForFunction((s) => document.querySelector(s)?.stage, selector);
+
+test('the tutorial page: two independent steppers and a heatmap, one shared WebAssembly instance', async (t) => {
+  const { page, wasm } = await open(t, `${base}examples/tutorial/index.html`);
+  await ready(page, '#basics');
+  await ready(page, '#self');
+  assert.equal(wasm.length, 1, `one .wasm request: ${wasm}`);
+  assert.equal(await page.locator('#basics [aria-current="step"]').getAttribute('data-stage'), 'basics/scores');
+  assert.deepEqual(
+    await page.locator('#basics .hm-cell').evaluateAll((cells) => cells.map((cell) => cell.dataset.value)),
+    ['927', '397', '148', '929'],
+  );
+  assert.equal(await page.locator('attention-heatmap .hm-cell').count(), 16);
+
+  // stepping one stepper leaves the other alone, and emits stagechange
+  await page.locator('#basics .as-next').click();
+  assert.equal(await page.evaluate(() => document.querySelector('#basics').stage), 'softmax');
+  assert.equal(await page.evaluate(() => document.querySelector('#self').stage), 'embeddings');
+  assert.equal(await page.textContent('#log'), 'basics: softmax (6/9)');
+  await page.evaluate(() => document.querySelector('#self').goTo('word-output'));
+  assert.equal(await page.textContent('#log'), 'self: word-output (7/10)');
+  await page.evaluate(() => document.querySelector('#self').prev());
+  assert.equal(await page.getAttribute('#self', 'stage'), 'word-weights');
+  assert.equal(await page.evaluate(() => document.querySelector('#basics').stage), 'softmax');
+
+  // keyboard inside a stepper
+  await page.locator('#basics .as-next').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.querySelector('#basics').stage), 'applied');
+
+  // inline inputs (seed 7) and editing them, in Chinese
+  await page.evaluate(() => document.querySelector('#self').goTo('weight-matrices'));
+  const weights = () => page.locator('#self .hm-cell').evaluateAll((cells) => cells.map((c) => c.dataset.value).join());
+  const seeded7 = await weights();
+  await page.locator('#self #input-seed').fill('42');
+  assert.notEqual(await weights(), seeded7);
+  assert.equal((await weights()).split(',').slice(0, 9).join(), '2,0,2,2,0,0,2,1,2');
+  assert.match(await page.locator('#self .as-next').textContent(), /下一步/);
+  await page.locator('#self #input-embeddings').fill('1, 0\n1');
+  assert.match(await page.locator('#self #input-embeddings-error').textContent(), /第 2 行/);
+
+  // styles stay on their side of the shadow boundary; custom properties theme the inside
+  const colours = await page.evaluate(() => {
+    const inside = (host, selector) =>
+      getComputedStyle(document.querySelector(host).shadowRoot.querySelector(selector));
+    return {
+      hostH2: getComputedStyle(document.querySelector('h2')).color,
+      stageTitle: inside('#basics', '.stage-title').color,
+      button: inside('#basics', '.as-next').backgroundColor,
+      accent: inside('#basics', '.as-walkthrough').color,
+      hostBody: getComputedStyle(document.body).fontFamily,
+    };
+  });
+  assert.equal(colours.hostH2, 'rgb(176, 0, 32)');
+  assert.notEqual(colours.stageTitle, 'rgb(176, 0, 32)');
+  assert.notEqual(colours.button, 'rgb(255, 105, 180)');
+  assert.equal(colours.accent, 'rgb(10, 110, 92)');
+  assert.match(colours.hostBody, /Georgia/);
+  await page.screenshot({ path: join(root, 'test-results/screenshots/examples--tutorial.png'), fullPage: true });
+});
+
+test("the README's embedding snippets work verbatim", async (t) => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const section = readme.split('## Embed it in your tutorial')[1].split('\n## ')[0];
+  const snippets = [...section.matchAll(/```html\n([\s\S]*?)```/g)].map((match) => match[1]);
+  assert.equal(snippets.length, 5);
+  const host = await serve(root, 0, {});
+  servers.push(host);
+  const hostBase = `http://127.0.0.1:${host.address().port}/`;
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  t.after(() => context.close());
+  // the CDN and the page's host, served from this checkout's build
+  await context.route(`https://cdn.jsdelivr.net/npm/attention-stepper@${version}/**`, (route) =>
+    route.fulfill({ path: join(root, new URL(route.request().url()).pathname.split(`@${version}/`)[1]) }),
+  );
+  await context.route('https://example.org/attention-stepper/**', (route) => {
+    const path = new URL(route.request().url()).pathname.replace('/attention-stepper/', '') || 'index.html';
+    return route.fulfill({ path: join(root, 'dist/site', path) });
+  });
+  await context.route(`${hostBase}snippets.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body>${snippets.join('\n')}</body></html>`,
+    }),
+  );
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  const logs = [];
+  page.on('console', (message) => logs.push(message.text()));
+  await page.goto(`${hostBase}snippets.html`);
+  await page.waitForFunction(() => document.querySelector('#mine')?.stage === 'word-weights');
+  assert.ok(logs.includes('stage word-weights'), logs.join(' | '));
+  assert.equal(
+    await page.locator('attention-stepper[walkthrough="basics"] [data-stage="basics/softmax"] .hm-cell').count(),
+    4,
+  );
+  assert.equal(
+    await page.locator('attention-stepper[walkthrough="basics"] .hm-cell[data-col="2"]').getAttribute('data-value'),
+    '5.7661442e-340',
+  );
+  assert.equal(await page.locator('#mine [data-stage="self-attention/word-weights"] .hm-cell').count(), 3);
+  assert.equal(await page.locator('attention-heatmap .hm-cell').count(), 4);
+  assert.equal(await page.locator('attention-heatmap .hm-cell').first().textContent(), '0.119');
+  // the iframe fits its content: its height changes from 640px to what the page reports
+  const frame = page.locator('iframe');
+  await page.waitForFunction(() => document.querySelector('iframe').style.height !== '640px');
+  const reported = await frame.evaluate((element) => parseInt(element.style.height, 10));
+  const inner = await page
+    .frameLocator('iframe')
+    .locator('html')
+    .evaluate((html) => Math.ceil(html.getBoundingClientRect().height));
+  assert.equal(reported, inner);
+  assert.equal(
+    await page.frameLocator('iframe').locator('[data-stage="basics/context"][aria-current="step"]').count(),
+    1,
+  );
+  assert.equal(await page.frameLocator('iframe').locator('.topbar').isVisible(), false);
+  await page.screenshot({ path: join(root, 'test-results/screenshots/examples--readme-snippets.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+});
+
+test('a Vite app built from the npm pack tarball imports the engine and the components', async (t) => {
+  const app = installPackedPackage('vite-app');
+  for (const file of ['index.html', 'main.js']) cpSync(join(root, 'examples/vite-app', file), join(app, file));
+  await build({ root: app, logLevel: 'warn', build: { outDir: join(app, 'dist'), target: 'es2022' } });
+  const appServer = await serve(join(app, 'dist'));
+  servers.push(appServer);
+  const { page, wasm } = await open(t, `http://127.0.0.1:${appServer.address().port}/`);
+  await page.waitForFunction(() => document.getElementById('result').textContent !== 'loading');
+  await ready(page, '#stepper');
+  const result = JSON.parse(await page.textContent('#result'));
+  assert.deepEqual(result.scores, [927, 397, 148, 929]);
+  result.word1.forEach((value, i) => assert.ok(Math.abs(value - [0.98522025, 1.74174051, 0.75652026][i]) < 1e-8));
+  assert.equal(await page.locator('#stepper [data-stage="scoring/alignment"] .hm-cell').count(), 16);
+  assert.equal(wasm.length, 1, 'the app and the components share one instance');
+});
+
+test('every export of a heatmap downloads valid PNG, SVG, CSV and JSON, and copies numpy', async (t) => {
+  const { page } = await open(t, `${base}dist/site/#basics/applied`, {
+    acceptDownloads: true,
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
+  await page.waitForSelector('body[data-ready]');
+  await page.click('[aria-current="step"] .hm-export summary');
+  const saved = {};
+  for (const format of ['png', 'svg', 'csv', 'json']) {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click(`[aria-current="step"] .hm-export-button[data-format="${format}"]`),
+    ]);
+    assert.equal(download.suggestedFilename(), `applied_attention.${format}`);
+    saved[format] = readFileSync(await download.path());
+  }
+  assert.deepEqual([...saved.png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const svg = saved.svg.toString();
+  assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.equal(svg.match(/<rect class="cell"/g).length, 12);
+  assert.match(svg, /h4/);
+  assert.match(svg, /5\.8e-340/);
+  const csv = saved.csv.toString().trim().split('\n');
+  assert.equal(csv.length, 4);
+  assert.equal(csv[0], ',h1,h2,h3,h4');
+  assert.equal(csv[1].split(',')[3], '5.7661442e-340');
+  const json = JSON.parse(saved.json.toString());
+  assert.equal(json.rows, 3);
+  assert.equal(json.exact[1][2], '2.479442e-338');
+  await page.click('[aria-current="step"] .hm-export-button[data-format="numpy"]');
+  await page.waitForFunction(
+    () => document.querySelector('[aria-current="step"] .hm-export-status').textContent !== '',
+  );
+  const numpy = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(numpy, /^np\.array\(\[\[0\.3576087/);
+  assert.match(numpy, /'5\.7661442e-340'/);
+  assert.match(numpy, /dtype=np\.float128\)$/);
+});
