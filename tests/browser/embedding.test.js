@@ -56,6 +56,10 @@ test('the tutorial page: two independent steppers and a heatmap, one shared WebA
     ['927', '397', '148', '929'],
   );
   assert.equal(await page.locator('attention-heatmap .hm-cell').count(), 16);
+  assert.deepEqual(
+    await page.locator('#weights .hm-cell').evaluateAll((cells) => cells.map((cell) => cell.textContent)),
+    ['0.119', '7.9e-232', '0', '0.881'],
+  );
 
   // stepping one stepper leaves the other alone, and emits stagechange
   await page.locator('#basics .as-next').click();

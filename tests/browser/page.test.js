@@ -27,14 +27,15 @@ after(async () => {
 
 /** Opens the page at `path`; every test checks afterwards that nothing reached the console. */
 async function open(t, path, viewport = { width: 1360, height: 900 }) {
-  const page = await browser.newPage({ viewport });
+  const context = await browser.newContext({ viewport, permissions: ['clipboard-read', 'clipboard-write'] });
+  const page = await context.newPage();
   const errors = collectErrors(page);
   const elsewhere = [];
   page.on('request', (request) => request.url().startsWith(base) || elsewhere.push(request.url()));
   t.after(async () => {
     assert.deepEqual(errors, [], 'console errors');
     assert.deepEqual(elsewhere, [], 'requests outside the page origin');
-    await page.close();
+    await context.close();
   });
   await page.goto(base + path);
   await page.waitForSelector('body[data-ready]');
@@ -263,4 +264,34 @@ test('every heatmap has a table alternative; a 256x256 matrix draws and answers 
   await cell.hover();
   assert.match(await page.textContent('[aria-current="step"] .hm-tooltip'), /^y201 · x101: \d/);
   await page.screenshot({ path: `${shots}/scoring--alignment-256.png` });
+});
+
+test('the URL carries the whole state: a copied link reopens the same stage, inputs, language and theme', async (t) => {
+  const page = await open(t, '?lang=zh&theme=dark#basics/scores');
+  await page.fill('#input-decoderState', '1, 0, 0');
+  await page.click('#copy-link');
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(link, page.url());
+  assert.match(decodeURIComponent(link), /inputs=\{"basics":\{"decoderState":\[1,0,0\]\}\}/);
+  const again = await open(t, link.slice(base.length));
+  assert.equal(await current(again), 'basics/scores');
+  assert.deepEqual(await cellValues(again, 'basics/scores'), ['3', '59', '1', '4']);
+  assert.equal(await again.inputValue('#input-decoderState'), '1, 0, 0');
+  assert.equal(await again.getAttribute('html', 'lang'), 'zh-Hans');
+  assert.equal(await again.getAttribute('html', 'data-theme'), 'dark');
+
+  await again.click('#copy-embed');
+  const embed = await again.evaluate(() => navigator.clipboard.readText());
+  assert.match(embed, /^<iframe src="[^"]*embed=1[^"]*#basics\/scores" title="attention-stepper: /);
+  assert.match(embed, /attention-stepper:resize/);
+});
+
+test('a damaged link falls back to the notebook and marks what it could not use', async (t) => {
+  const bad = encodeURIComponent(JSON.stringify({ basics: { decoderState: 'five, one', annotations: [[1, 2], [3]] } }));
+  const page = await open(t, `?inputs=${bad}#basics/scores`);
+  assert.match(await page.textContent('#input-decoderState-error'), /“five” is not a number/);
+  assert.match(await page.textContent('#input-annotations-error'), /Line 2 has 1 numbers/);
+  assert.deepEqual(await cellValues(page, 'basics/scores'), ['927', '397', '148', '929']);
+  const broken = await open(t, '?inputs=%7Bnot-json#self-attention');
+  assert.equal(await current(broken), 'self-attention/embeddings');
 });
