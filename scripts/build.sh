@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds, in order: the C++ core natively with its doctest suite; the WebAssembly module
+# Builds, in order: the C++ core natively with its doctest suite (plain, and with sanitizers and
+# the fuzzer); the WebAssembly module
 # (web/engine/wasm/); the components bundle (dist/components/); the page (dist/site/).
 #   build.sh          everything
 #   build.sh package  what `npm pack` ships: the WebAssembly module and the components
@@ -15,6 +16,10 @@ target=${1:-all}
 if [ "$target" = all ]; then
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/native -j "$jobs"
+  # ASan + UBSan doctest suite and the libFuzzer target: clang 14 (Debian's, as emscripten uses)
+  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
+    -DATTENTION_SANITIZE=ON >/dev/null
+  cmake --build build/sanitize -j "$jobs"
 fi
 [ -f build/wasm/CMakeCache.txt ] || emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/wasm -j "$jobs"

@@ -5,7 +5,10 @@
 //
 // Each numeric export exists twice, suffixed _f64 and _f32; the wrapper picks by input type.
 #include <emscripten/bind.h>
+#include <emscripten/heap.h>
 #include <emscripten/val.h>
+
+#include <unistd.h>
 
 #include <new>
 #include <string>
@@ -326,6 +329,15 @@ val walkthrough(std::string name, val inputs) {
   });
 }
 
+// The WebAssembly heap: its size (it only grows, so it is also the peak), and the top of the
+// memory malloc has claimed (static data and stack included), which a leak would push up.
+val memory_stats() {
+  val out = val::object();
+  out.set("heapBytes", static_cast<double>(emscripten_get_heap_size()));
+  out.set("arenaBytes", static_cast<double>(reinterpret_cast<std::uintptr_t>(sbrk(0))));
+  return out;
+}
+
 val decimal_from_log(double log_magnitude, bool negative, int digits) {
   return guarded([&] { return val(at::decimal_from_log(log_magnitude, negative, digits)); });
 }
@@ -357,4 +369,5 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
   emscripten::function("randomDraw", &random_draw);
   emscripten::function("walkthrough", &walkthrough);
   emscripten::function("decimalFromLog", &decimal_from_log);
+  emscripten::function("memoryStats", &memory_stats);
 }

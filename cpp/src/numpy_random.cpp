@@ -7,10 +7,9 @@ namespace attention {
 namespace {
 // Sizes are checked before anything is drawn, so a bad call leaves the stream untouched.
 void check_size(std::size_t rows, std::size_t cols) {
-  constexpr std::size_t max_elements = std::size_t(1) << 26;
-  if (rows == 0 || cols == 0 || rows > max_elements / cols)
-    detail::fail("size (", rows, ", ", cols, ") must be positive with at most ", max_elements,
-                 " elements");
+  if (rows == 0 || cols == 0)
+    detail::fail("size (", rows, ", ", cols, ") must be positive");
+  detail::require_fits(rows, cols, "size");
 }
 } // namespace
 

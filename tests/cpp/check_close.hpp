@@ -27,7 +27,7 @@ template <class Call> void check_input_error(Call &&call, const std::string &wor
     call();
     FAIL("expected an InputError mentioning: " << words);
   } catch (const attention::InputError &error) {
-    INFO("message: ", error.what());
+    INFO("message: ", std::string(error.what()));
     CHECK(std::string(error.what()).find(words) != std::string::npos);
   }
 }

@@ -45,7 +45,8 @@ TEST_CASE("bad seeds and sizes are refused before anything is drawn") {
   NumpyRandomState random(42);
   check_input_error([&] { random.randint(0, 2, 2); }, "high (0) must be between 1 and 2**53");
   check_input_error([&] { random.rand(0, 2); }, "size (0, 2) must be positive");
-  check_input_error([&] { random.randn(1 << 20, 1 << 20); }, "size (1048576, 1048576)");
+  check_input_error([&] { random.randn(1 << 20, 1 << 20); },
+                    "size would be 1048576x1048576, more than");
   CHECK(random.randint(3, 3, 3) == Matrix<double>{{2, 0, 2}, {2, 0, 0}, {2, 1, 2}});
   NumpyRandomStateData broken;
   broken.pos = 625;

@@ -1,4 +1,6 @@
-// Bad input: a clear Error that names the argument and the shapes, and the engine keeps working.
+// Bad input: each call throws an Error that names the argument (and the shapes, where shapes are
+// the problem) before any work, and the engine answers correctly on the next call. Never an
+// abort() or "RuntimeError: unreachable".
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -9,51 +11,253 @@ const H = [
   [1, 2],
   [3, 4],
 ];
+const W = { heads: 1, Wq: H, Wk: H, Wv: H, Wo: H };
+const f32 = (rows) => ({ rows: rows.length, cols: rows[0].length, data: Float32Array.from(rows.flat()) });
 
+// [what, call, the message must match]
 const cases = [
+  // wrong shapes
   [
     'query longer than the keys',
     () => attn.dotScores([1, 2, 3], H),
     /query length \(3, from \[3\]\) must equal keys columns \(2, from \[2x2\]\)/,
   ],
-  ['ragged matrix', () => attn.dotScores([1, 2], [[1, 2], [3]]), /keys is ragged: row 1 has 1 entries but row 0 has 2/],
-  ['string in a vector', () => attn.dotScores([1, '2'], H), /query\[1\] must be a number, got the string "2"/],
-  ['null matrix', () => attn.dotScores([1, 2], null), /keys must be a matrix .* got null/],
-  ['NaN', () => attn.softmax([1, NaN]), /x \[2\] holds a non-finite value \(nan\) at flat index 1/],
+  [
+    'dotScore lengths',
+    () => attn.dotScore([1, 2], [1, 2, 3]),
+    /query length \(2, from \[2\]\) must equal key length \(3, from \[3\]\)/,
+  ],
+  [
+    'general Wa rows',
+    () => attn.generalScores([1, 2], H, [[1, 2]]),
+    /query length \(2, from \[2\]\) must equal Wa rows \(1, from \[1x2\]\)/,
+  ],
+  [
+    'concat Wa columns',
+    () => attn.concatScores([1, 2], H, H, [1, 2]),
+    /Wa columns \(2, from \[2x2\]\) must equal query length \+ keys columns/,
+  ],
+  [
+    'concat va length',
+    () => attn.concatScores([1, 2], H, [[1, 2, 3, 4]], [1, 2]),
+    /va length \(2, from \[2\]\) must equal Wa rows \(1, from \[1x4\]\)/,
+  ],
+  [
+    'additive Ua columns',
+    () =>
+      attn.additiveScores(
+        [1, 2],
+        H,
+        H,
+        [
+          [1, 2, 3],
+          [1, 2, 3],
+        ],
+        [1, 2],
+      ),
+    /Ua columns \(3, from \[2x3\]\) must equal keys columns \(2, from \[2x2\]\)/,
+  ],
+  [
+    'applyWeights lengths',
+    () => attn.applyWeights([1, 2, 3], H),
+    /weights length \(3, from \[3\]\) must equal annotations rows \(2, from \[2x2\]\)/,
+  ],
+  [
+    'attentional Wc columns',
+    () => attn.attentionalHiddenState([1], [2], [[1, 2, 3]]),
+    /Wc \(3, from \[1x3\]\) must equal \[c; s\] \(2, from \[2\]\)/,
+  ],
+  [
+    'attention Q/K widths',
+    () => attn.attention(H, [[1, 2, 3]], [[1]]),
+    /Q columns \(2, from \[2x2\]\) must equal K columns \(3, from \[1x3\]\)/,
+  ],
+  [
+    'attention K/V rows',
+    () => attn.attention(H, H, [[1]]),
+    /K rows \(2, from \[2x2\]\) must equal V rows \(1, from \[1x1\]\)/,
+  ],
+  [
+    'selfAttention X/Wq',
+    () => attn.selfAttention([[1, 2, 3]], H, H, H),
+    /X columns \(3, from \[1x3\]\) must equal Wq rows \(2, from \[2x2\]\)/,
+  ],
+  [
+    'selfAttention Wq/Wk widths',
+    () => attn.selfAttention(H, H, [[1], [1]], H),
+    /Wq columns \(2, from \[2x2\]\) must equal Wk columns \(1, from \[2x1\]\)/,
+  ],
+  [
+    'multi-head Wo rows',
+    () => attn.multiHeadAttention(H, { ...W, Wo: [[1, 2]] }),
+    /Wo rows \(1, from \[1x2\]\) must equal Wq columns \(2, from \[2x2\]\)/,
+  ],
+  [
+    'multi-head bias length',
+    () => attn.multiHeadAttention(H, { ...W, bq: [1, 2, 3] }),
+    /bq length \(3, from \[3\]\) must equal projection width \(2/,
+  ],
+  [
+    'mask of the wrong shape',
+    () => attn.attention(H, H, H, { mask: [[1, 1, 1]] }),
+    /mask \[1x3\] must be 1x2 \(one entry per key\) or 2x2/,
+  ],
+  // ragged rows
+  ['ragged keys', () => attn.dotScores([1, 2], [[1, 2], [3]]), /keys is ragged: row 1 has 1 entries but row 0 has 2/],
+  ['ragged Q', () => attn.attention([[1], [1, 2]], H, H), /Q is ragged: row 1 has 2 entries but row 0 has 1/],
+  ['ragged mask', () => attn.attention(H, H, H, { mask: [[1, 1], [1]] }), /options.mask is ragged/],
+  [
+    'a row that is not an array',
+    () => attn.dotScores([1, 2], [[1, 2], 3]),
+    /keys\[1\] must be a row \(an array of numbers\), got number 3/,
+  ],
+  // empty
   ['empty vector', () => attn.softmax([]), /x \[0\] is empty/],
+  ['empty matrix', () => attn.dotScores([1], []), /keys \[0x0\] is empty/],
+  ['matrix of empty rows', () => attn.attention([[], []], [[]], [[]]), /Q \[2x0\] is empty/],
+  ['empty walkthrough input', () => attn.walkthrough('basics', { decoderState: [] }), /decoderState \[0\] is empty/],
+  // heads
+  ['zero heads', () => attn.multiHeadAttention(H, { ...W, heads: 0 }), /params.heads must be an integer from 1/],
+  [
+    'heads that do not divide',
+    () => attn.multiHeadAttention(H, { ...W, heads: 3 }),
+    /heads \(3\) must be a positive divisor of the projection width \(2, from Wq \[2x2\]\)/,
+  ],
+  ['fractional heads', () => attn.multiHeadAttention(H, { ...W, heads: 1.5 }), /params.heads must be an integer/],
+  [
+    'missing heads',
+    () => attn.multiHeadAttention(H, { Wq: H, Wk: H, Wv: H, Wo: H }),
+    /params.heads must be an integer from 1 .* got undefined/,
+  ],
+  // NaN and Infinity
+  ['NaN in a vector', () => attn.softmax([1, NaN]), /x \[2\] holds a non-finite value \(nan\) at flat index 1/],
+  [
+    'Infinity in a matrix',
+    () => attn.dotScores([1, 2], [[1, Infinity]]),
+    /keys \[1x2\] holds a non-finite value \(inf\) at flat index 1/,
+  ],
+  [
+    '-Infinity in a typed array',
+    () => attn.attention(f32([[1]]), [[-Infinity]], [[1]]),
+    /K \[1x1\] holds a non-finite value \(-inf\)/,
+  ],
+  ['NaN scale', () => attn.softmax([1, 2], { scale: NaN }), /scale must be a finite number, got nan/],
+  [
+    'NaN in a bias',
+    () => attn.multiHeadAttention(H, { ...W, bv: [0, NaN] }),
+    /bv length \[2\] holds a non-finite value/,
+  ],
+  // strings, null, undefined where numbers go
+  ['string in a vector', () => attn.dotScores([1, '2'], H), /query\[1\] must be a number, got the string "2"/],
+  [
+    'string as a matrix',
+    () => attn.dotScores([1, 2], '1 2; 3 4'),
+    /keys must be a matrix .* got the string "1 2; 3 4"/,
+  ],
+  ['null matrix', () => attn.dotScores([1, 2], null), /keys must be a matrix .* got null/],
+  ['undefined vector', () => attn.softmax(undefined), /x must be a vector .* got undefined/],
+  ['null in a row', () => attn.attention([[null]], [[1]], [[1]]), /Q\[0\]\[0\] must be a number, got null/],
+  [
+    'string scale',
+    () => attn.attention(H, H, H, { scale: '0.5' }),
+    /options.scale must be a number, got the string "0.5"/,
+  ],
+  ['string causal', () => attn.attention(H, H, H, { causal: 'yes' }), /options.causal must be true or false/],
+  ['object where options go', () => attn.softmax([1, 2], [1, 2]), /options must be an object, got an array/],
+  [
+    'bad mask value',
+    () => attn.softmax([1, 2], { mask: [1, 2] }),
+    /options.mask\[1\] must be true\/false or 1\/0, got number 2/,
+  ],
+  [
+    'unknown option',
+    () => attn.softmax([1, 2], { temperature: 2 }),
+    /options.temperature is not an option; expected one of scale, mask/,
+  ],
+  // negative or fractional sizes
+  [
+    'negative rows',
+    () => attn.contextVector({ rows: -1, cols: 2, data: new Float64Array(2) }),
+    /weighted.rows must be an integer from 0 to 2147483648, got number -1/,
+  ],
+  [
+    'fractional cols',
+    () => attn.contextVector({ rows: 1, cols: 1.5, data: new Float64Array(2) }),
+    /weighted.cols must be an integer/,
+  ],
   [
     'data length',
     () => attn.contextVector({ rows: 2, cols: 2, data: new Float64Array(3) }),
     /weighted.data has 3 values but rows x cols is 2x2 = 4/,
   ],
-  ['bad mask value', () => attn.softmax([1, 2], { mask: [1, 2] }), /options.mask\[1\] must be true\/false or 1\/0/],
+  ['fractional random size', () => attn.randomState(1).rand(1.5, 2), /rows must be an integer from 1/],
+  ['zero random size', () => attn.randomState(1).randn(2, 0), /cols must be an integer from 1/],
+  ['randint high 0', () => attn.randomState(1).randint(0, 2, 2), /high must be an integer from 1/],
   [
-    'mask length',
-    () => attn.softmax([1, 2], { mask: [1] }),
-    /mask length \(1, from \[1\]\) must equal x length \(2, from \[2\]\)/,
+    'negative sequence length',
+    () => attn.walkthrough('scoring', { length: -4 }),
+    /inputs.length must be an integer from 1 to 256, got number -4/,
   ],
-  ['unknown option', () => attn.softmax([1, 2], { temperature: 2 }), /options.temperature is not an option/],
-  [
-    'heads do not divide',
-    () => attn.multiHeadAttention(H, { heads: 3, Wq: H, Wk: H, Wv: H, Wo: H }),
-    /heads \(3\) must be a positive divisor of the projection width \(2/,
-  ],
-  [
-    'zero heads',
-    () => attn.multiHeadAttention(H, { heads: 0, Wq: H, Wk: H, Wv: H, Wo: H }),
-    /params.heads must be an integer from 1/,
-  ],
-  [
-    'attention shapes',
-    () => attn.attention(H, [[1, 2, 3]], [[1]]),
-    /Q columns \(2, from \[2x2\]\) must equal K columns \(3, from \[1x3\]\)/,
-  ],
+  // seeds outside numpy's range
   ['negative seed', () => attn.randomState(-1), /seed must be an integer from 0 to 4294967295, got number -1/],
-  ['fractional size', () => attn.randomState(1).rand(1.5, 2), /rows must be an integer from 1/],
+  [
+    'seed of 2**32',
+    () => attn.randomState(2 ** 32),
+    /seed must be an integer from 0 to 4294967295, got number 4294967296/,
+  ],
+  ['fractional seed', () => attn.randomState(4.2), /seed must be an integer/],
+  [
+    'string seed',
+    () => attn.walkthrough('self-attention', { seed: '42' }),
+    /inputs.seed must be an integer .* got the string "42"/,
+  ],
+  // sizes that would not fit in memory
+  [
+    'attention weights too large',
+    () =>
+      attn.attention(
+        f32([[1]]).rows && { rows: 9000, cols: 1, data: new Float32Array(9000) },
+        { rows: 9000, cols: 1, data: new Float32Array(9000) },
+        { rows: 9000, cols: 1, data: new Float32Array(9000) },
+      ),
+    /the attention weights \(queries x keys\) would be 9000x9000, more than the 67108864 elements/,
+  ],
+  [
+    'random matrix too large',
+    () => attn.randomState(1).randn(2 ** 26, 2 ** 26),
+    /rows must be an integer from 1 to 67108864|size would be/,
+  ],
+  [
+    'multi-head weights too large',
+    () =>
+      attn.multiHeadAttention(
+        { rows: 4100, cols: 8, data: new Float64Array(4100 * 8) },
+        {
+          heads: 8,
+          Wq: { rows: 8, cols: 8, data: new Float64Array(64) },
+          Wk: { rows: 8, cols: 8, data: new Float64Array(64) },
+          Wv: { rows: 8, cols: 8, data: new Float64Array(64) },
+          Wo: { rows: 8, cols: 8, data: new Float64Array(64) },
+        },
+      ),
+    /the weights of all heads would be 4100x32800/,
+  ],
+  // overflow of the scalar type
+  [
+    'float32 scores overflow',
+    () => attn.dotScores(new Float32Array([1e30]), f32([[1e30]])),
+    /scores \[1\] overflows float32 at flat index 0: scale the inputs down or pass Float64Array/,
+  ],
+  [
+    'float64 projection overflow',
+    () => attn.selfAttention([[1e200]], [[1e200]], [[1]], [[1]]),
+    /queries X Wq \[1x1\] overflows float64/,
+  ],
+  // walkthroughs
   [
     'unknown walkthrough',
     () => attn.walkthrough('transformer'),
-    /walkthrough name must be one of basics, self-attention, scoring/,
+    /walkthrough name must be one of basics, self-attention, scoring, got the string "transformer"/,
   ],
   [
     'unknown score function',
@@ -63,13 +267,35 @@ const cases = [
   [
     'walkthrough shapes',
     () => attn.walkthrough('basics', { decoderState: [1, 2] }),
-    /annotation length \(3, from \[4x3\]\) must equal decoderState length \(2/,
+    /annotation length \(3, from \[4x3\]\) must equal decoderState length \(2, from \[2\]\)/,
+  ],
+  [
+    'tokens that do not match',
+    () => attn.walkthrough('scoring', { sourceTokens: ['a'] }),
+    /sourceTokens has 1 tokens but there are 4 states/,
+  ],
+  [
+    'unknown walkthrough input',
+    () => attn.walkthrough('basics', { decoder: [1] }),
+    /inputs.decoder is not an option; expected one of decoderState, annotations, seed/,
+  ],
+  [
+    'word out of range',
+    () => attn.walkthrough('self-attention', { word: 9 }),
+    /word \(9\) must be below the number of words \(4\)/,
   ],
 ];
 
+test(`${cases.length} kinds of bad input`, () => assert.ok(cases.length >= 60));
+
 for (const [name, run, message] of cases) {
   test(`bad input: ${name}`, () => {
-    assert.throws(run, (error) => error instanceof Error && message.test(error.message));
-    assert.equal(attn.dotScore([5, 1, 20], [3, 12, 45]), 927); // still answers correctly
+    assert.throws(run, (error) => {
+      assert.ok(error instanceof Error, `not an Error: ${error}`);
+      assert.doesNotMatch(error.message, /unreachable|Aborted|RuntimeError/);
+      assert.match(error.message, message);
+      return true;
+    });
+    assert.equal(attn.dotScore([5, 1, 20], [3, 12, 45]), 927); // the engine still answers, and correctly
   });
 }

@@ -8,6 +8,7 @@ import { loadAttention, WALKTHROUGHS } from '../engine/index.js';
 import { el } from './dom.js';
 import { LANGUAGES, translator } from './i18n.js';
 import { renderInputForm } from './input-form.js';
+import { FIELDS } from './inputs.js';
 import { WalkthroughSession } from './session.js';
 import { exerciseQuestion, renderStage, stageTitle } from './stage-view.js';
 import { linkStyles } from './styles-link.js';
@@ -224,7 +225,19 @@ export class AttentionStepperElement extends HTMLElement {
 
     const problems = el('p', 'as-error');
     problems.setAttribute('role', 'alert');
-    const message = [this.#inputsProblem, this.#session.formError, this.#session.hasErrors() && t('staleInputs')]
+    // Without the form on screen, the message itself says which input is wrong and why.
+    const fieldProblems = this.hasAttribute('editable')
+      ? []
+      : FIELDS[walkthrough]
+          .map(([key, , labelKey]) => [t(labelKey), this.#session.fieldError(key, t)])
+          .filter(([, problem]) => problem)
+          .map(([label, problem]) => `${label}: ${problem}.`);
+    const message = [
+      this.#inputsProblem,
+      ...fieldProblems,
+      this.#session.formError,
+      this.#session.hasErrors() && t('staleInputs'),
+    ]
       .filter(Boolean)
       .join(' ');
     problems.textContent = message;

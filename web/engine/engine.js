@@ -237,6 +237,9 @@ export function createEngine(module) {
       }
       return call('walkthrough', name, converted);
     },
+    memory() {
+      return call('memoryStats');
+    },
     decimalFromLog(logMagnitude, negative = false, digits = 8) {
       return call(
         'decimalFromLog',

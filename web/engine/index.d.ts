@@ -219,6 +219,11 @@ export interface AttentionEngine {
   ): MultiHeadResult<Out<M, Matrix<Float64Array>, Matrix<Float32Array>>>;
   randomState(seed: number): RandomState;
   walkthrough<N extends WalkthroughName>(name: N, inputs?: WalkthroughInputs[N]): Trace;
+  /**
+   * WebAssembly memory: the heap size (it only grows, so it is also the peak) and the top of the
+   * memory malloc has claimed, which stays put when nothing leaks.
+   */
+  memory(): { heapBytes: number; arenaBytes: number };
   /** The decimal text of exp(logMagnitude): decimalFromLog(-781.1269280110430) is "5.7661442e-340". */
   decimalFromLog(logMagnitude: number, negative?: boolean, digits?: number): string;
 }

@@ -21,13 +21,17 @@ template <class T> Matrix<T> apply_weights(const Vector<T> &weights, const Matri
   detail::require_values(annotations, "annotations");
   detail::require_equal_length(weights.size(), "weights length", weights, annotations.shape()[0],
                                "annotations rows", annotations);
-  return annotations * xt::view(weights, xt::all(), xt::newaxis());
+  Matrix<T> weighted = annotations * xt::view(weights, xt::all(), xt::newaxis());
+  detail::require_finite_result(weighted, "weighted annotations");
+  return weighted;
 }
 
 // The sum of the weighted annotations (Attention Basics, calculate_attention_vector).
 template <class T> Vector<T> context_vector(const Matrix<T> &weighted) {
   detail::require_values(weighted, "weighted");
-  return xt::sum(weighted, {0});
+  Vector<T> context = xt::sum(weighted, {0});
+  detail::require_finite_result(context, "context vector");
+  return context;
 }
 
 // Luong's attentional hidden state tanh(W_c [c; s]), W_c of shape (d_out x (|c| + |s|)).
@@ -37,7 +41,9 @@ Vector<T> attentional_hidden_state(const Vector<T> &context, const Vector<T> &st
   detail::require_values(context, "context");
   detail::require_values(state, "state");
   detail::require_values(wc, "Wc");
-  return xt::tanh(matvec(wc, concatenate(context, state), "Wc", "[c; s]"));
+  Vector<T> attentional = xt::tanh(matvec(wc, concatenate(context, state), "Wc", "[c; s]"));
+  detail::require_finite_result(attentional, "attentional hidden state");
+  return attentional;
 }
 
 using MaskMatrix = xt::xtensor<std::uint8_t, 2>;
@@ -70,7 +76,11 @@ template <class T>
 AttentionResult<T> attend(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T> &v, T scale,
                           bool causal, const MaskMatrix &mask) {
   const std::size_t nq = q.shape()[0], nk = k.shape()[0];
+  require_fits(nq, nk, "the attention weights (queries x keys)");
   Matrix<T> weights = matmul_transposed(q, k, "Q columns", "K columns");
+  for (std::size_t i = 0; i < weights.size(); ++i)
+    if (!std::isfinite(scale * weights.data()[i]))
+      require_finite_result(Matrix<T>(scale * weights), "the scaled scores Q K^T");
   std::vector<std::uint8_t> keep(nk, 1);
   for (std::size_t i = 0; i < nq; ++i) {
     T *row = weights.data() + i * nk;
@@ -81,7 +91,10 @@ AttentionResult<T> attend(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T
     }
     softmax_into(row, nk, scale, keep.data(), row);
   }
-  return {matmul(weights, v, "weights columns", "V rows"), std::move(weights)};
+  // Weights sum to 1, but rounding can still carry values near the type's maximum past it.
+  Matrix<T> output = matmul(weights, v, "weights columns", "V rows");
+  require_finite_result(output, "the attention output (weights V)");
+  return {std::move(output), std::move(weights)};
 }
 
 template <class T> T checked_scale(const std::optional<T> &scale, std::size_t key_width) {
@@ -128,7 +141,11 @@ SelfAttentionResult<T> self_attention(const Matrix<T> &x, const Matrix<T> &wq, c
   r.queries = matmul(x, wq, "X columns", "Wq rows");
   r.keys = matmul(x, wk, "X columns", "Wk rows");
   r.values = matmul(x, wv, "X columns", "Wv rows");
+  detail::require_finite_result(r.queries, "queries X Wq");
+  detail::require_finite_result(r.keys, "keys X Wk");
+  detail::require_finite_result(r.values, "values X Wv");
   detail::check_mask<T>(options.mask, x.shape()[0], x.shape()[0]);
+  detail::require_fits(x.shape()[0], x.shape()[0], "the scores (words x words)");
   r.scores = matmul_transposed(r.queries, r.keys, "Q columns", "K columns");
   auto attended = detail::attend(r.queries, r.keys, r.values,
                                  detail::checked_scale(options.scale, wk.shape()[1]),
@@ -156,14 +173,15 @@ template <class T> struct MultiHeadResult {
 
 namespace detail {
 template <class T>
-Matrix<T> project(const Matrix<T> &x, const Matrix<T> &w, const Vector<T> &bias, const char *w_rows,
-                  const char *bias_name) {
-  Matrix<T> out = matmul(x, w, "X columns", w_rows);
-  if (bias.size() == 0)
-    return out;
-  require_finite(bias, bias_name);
-  require_equal_length(bias.size(), bias_name, bias, out.shape()[1], "projection width", w);
-  out += xt::view(bias, xt::newaxis(), xt::all());
+Matrix<T> project(const Matrix<T> &x, const char *x_columns, const Matrix<T> &w,
+                  const Vector<T> &bias, const char *w_rows, const char *bias_name) {
+  Matrix<T> out = matmul(x, w, x_columns, w_rows);
+  if (bias.size() != 0) {
+    require_finite(bias, bias_name);
+    require_equal_length(bias.size(), bias_name, bias, out.shape()[1], "projection width", w);
+    out += xt::view(bias, xt::newaxis(), xt::all());
+  }
+  require_finite_result(out, "a projection");
   return out;
 }
 } // namespace detail
@@ -182,9 +200,10 @@ MultiHeadResult<T> multi_head_attention(const Matrix<T> &x, const MultiHeadParam
   detail::require_equal_length(p.wo.shape()[0], "Wo rows", p.wo, width, "Wq columns", p.wq);
   detail::check_mask<T>(p.mask, x.shape()[0], x.shape()[0]);
 
-  const Matrix<T> q = detail::project(x, p.wq, p.bq, "Wq rows", "bq length");
-  const Matrix<T> k = detail::project(x, p.wk, p.bk, "Wk rows", "bk length");
-  const Matrix<T> v = detail::project(x, p.wv, p.bv, "Wv rows", "bv length");
+  detail::require_fits(x.shape()[0], x.shape()[0] * p.heads, "the weights of all heads");
+  const Matrix<T> q = detail::project(x, "X columns", p.wq, p.bq, "Wq rows", "bq length");
+  const Matrix<T> k = detail::project(x, "X columns", p.wk, p.bk, "Wk rows", "bk length");
+  const Matrix<T> v = detail::project(x, "X columns", p.wv, p.bv, "Wv rows", "bv length");
   const std::size_t head_width = width / p.heads;
   const T scale = T(1) / std::sqrt(static_cast<T>(head_width));
 
@@ -198,7 +217,8 @@ MultiHeadResult<T> multi_head_attention(const Matrix<T> &x, const MultiHeadParam
     xt::view(concatenated, xt::all(), columns) = attended.output;
     r.weights.push_back(std::move(attended.weights));
   }
-  r.output = detail::project(concatenated, p.wo, p.bo, "Wo rows", "bo length");
+  r.output =
+      detail::project(concatenated, "heads concatenated", p.wo, p.bo, "Wo rows", "bo length");
   return r;
 }
 

@@ -57,6 +57,28 @@ template <class E> void require_finite(const E &e, const char *name) {
       fail(name, " ", shape_of(e), " holds a non-finite value (", data[i], ") at flat index ", i);
 }
 
+// Results overflow when finite inputs are too large for the scalar type (1e30 * 1e30 in float).
+// They are refused rather than passed on as Infinity or NaN.
+template <class E> void require_finite_result(const E &e, const char *what) {
+  using T = std::decay_t<decltype(*e.data())>;
+  const auto *data = e.data();
+  for (std::size_t i = 0; i < e.size(); ++i)
+    if (!std::isfinite(data[i]))
+      fail(what, " ", shape_of(e), " overflows ", sizeof(T) == 4 ? "float32" : "float64",
+           " at flat index ", i, ": scale the inputs down",
+           sizeof(T) == 4 ? " or pass Float64Array" : "");
+}
+
+// The largest matrix the engine makes: 2^26 elements (512 MB of doubles), well inside the
+// 2 GB a WebAssembly module can grow to, so a request that would not fit fails before any work.
+constexpr std::size_t max_elements = std::size_t(1) << 26;
+
+inline void require_fits(std::size_t rows, std::size_t cols, const char *what) {
+  if (cols != 0 && rows > max_elements / cols)
+    fail(what, " would be ", rows, "x", cols, ", more than the ", max_elements,
+         " elements the engine allocates for one matrix");
+}
+
 template <class E> void require_non_empty(const E &e, const char *name) {
   if (e.size() == 0)
     fail(name, " ", shape_of(e), " is empty");

@@ -11,6 +11,13 @@
 
 namespace attention {
 
+namespace detail {
+template <class T> Vector<T> finite_scores(Vector<T> scores) {
+  require_finite_result(scores, "scores");
+  return scores;
+}
+} // namespace detail
+
 // s . h : one annotation (Attention Basics, single_dot_attention_score).
 template <class T> T dot_score(const Vector<T> &query, const Vector<T> &key) {
   detail::require_values(query, "query");
@@ -19,6 +26,7 @@ template <class T> T dot_score(const Vector<T> &query, const Vector<T> &key) {
   T sum = 0;
   for (std::size_t i = 0; i < query.size(); ++i)
     sum += query(i) * key(i);
+  detail::require_finite_result(Vector<T>{sum}, "score");
   return sum;
 }
 
@@ -28,7 +36,7 @@ template <class T> Vector<T> dot_scores(const Vector<T> &query, const Matrix<T> 
   detail::require_values(keys, "keys");
   detail::require_equal_length(query.size(), "query length", query, keys.shape()[1], "keys columns",
                                keys);
-  return matvec(keys, query, "keys", "query");
+  return detail::finite_scores(matvec(keys, query, "keys", "query"));
 }
 
 // s . h_j / sqrt(d_k): the scaled dot product of the Transformer.
@@ -54,7 +62,7 @@ Vector<T> general_scores(const Vector<T> &query, const Matrix<T> &keys, const Ma
       sum += query(i) * wa(i, j);
     projected(j) = sum;
   }
-  return matvec(keys, projected, "keys", "s^T Wa");
+  return detail::finite_scores(matvec(keys, projected, "keys", "s^T Wa"));
 }
 
 // v_a^T tanh(pre_j) for pre_j = base + M h_j: the shared tail of concat and additive scoring.
@@ -101,7 +109,7 @@ Vector<T> concat_scores(const Vector<T> &query, const Matrix<T> &keys, const Mat
       sum += wa(a, i) * query(i);
     base(a) = sum;
   }
-  return detail::tanh_projection_scores(base, keys, wa, query.size(), va);
+  return detail::finite_scores(detail::tanh_projection_scores(base, keys, wa, query.size(), va));
 }
 
 // Bahdanau additive: v_a^T tanh(W_a s + U_a h_j), W_a (d_a x |s|), U_a (d_a x |h|), v_a (d_a).
@@ -119,7 +127,8 @@ Vector<T> additive_scores(const Vector<T> &query, const Matrix<T> &keys, const M
                                keys);
   detail::require_equal_length(ua.shape()[0], "Ua rows", ua, wa.shape()[0], "Wa rows", wa);
   detail::require_equal_length(va.size(), "va length", va, wa.shape()[0], "Wa rows", wa);
-  return detail::tanh_projection_scores(matvec(wa, query, "Wa", "query"), keys, ua, 0, va);
+  return detail::finite_scores(
+      detail::tanh_projection_scores(matvec(wa, query, "Wa", "query"), keys, ua, 0, va));
 }
 
 } // namespace attention

@@ -1,0 +1,165 @@
+// libFuzzer target: arbitrary shapes, values (NaN, +-Infinity, +-1e308 included), masks, scales
+// and head counts for the scoring, softmax, attention and multi-head functions, in double and
+// float. Bad input must end in InputError; anything else that returns must keep the invariants
+// below. Built natively with clang: -fsanitize=fuzzer,address,undefined.
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "attention/attention.hpp"
+#include "attention/scoring.hpp"
+
+using namespace attention;
+
+namespace {
+
+template <class T> class Inputs {
+public:
+  explicit Inputs(FuzzedDataProvider &in) : in_(in) {}
+
+  std::size_t size() { return in_.ConsumeIntegralInRange<std::size_t>(0, 6); }
+
+  T value() {
+    switch (in_.ConsumeIntegralInRange(0, 11)) {
+    case 0:
+      return std::numeric_limits<T>::quiet_NaN();
+    case 1:
+      return std::numeric_limits<T>::infinity();
+    case 2:
+      return -std::numeric_limits<T>::infinity();
+    case 3:
+      return std::numeric_limits<T>::max();
+    case 4:
+      return std::numeric_limits<T>::lowest();
+    case 5:
+      return 0;
+    default:
+      return static_cast<T>(in_.ConsumeFloatingPointInRange<double>(-1e4, 1e4));
+    }
+  }
+
+  Vector<T> vector(std::size_t n) {
+    auto out = Vector<T>::from_shape({n});
+    for (auto &x : out)
+      x = value();
+    return out;
+  }
+
+  Matrix<T> matrix(std::size_t rows, std::size_t cols) {
+    auto out = Matrix<T>::from_shape({rows, cols});
+    for (auto &x : out)
+      x = value();
+    return out;
+  }
+
+  MaskMatrix mask(std::size_t rows, std::size_t cols) {
+    auto out = MaskMatrix::from_shape({rows, cols});
+    for (auto &x : out)
+      x = in_.ConsumeBool();
+    return out;
+  }
+
+  FuzzedDataProvider &in_;
+};
+
+void require(bool condition) {
+  if (!condition)
+    __builtin_trap();
+}
+
+template <class E> void require_finite(const E &e) {
+  for (auto x : e)
+    require(std::isfinite(x));
+}
+
+// Weights are probabilities: each row sums to 1, or to 0 when all of its keys were masked.
+template <class T> void require_weights(const Matrix<T> &w) {
+  const T tolerance = sizeof(T) == 4 ? T(1e-4) : T(1e-9);
+  for (std::size_t i = 0; i < w.shape()[0]; ++i) {
+    T sum = 0;
+    for (std::size_t j = 0; j < w.shape()[1]; ++j) {
+      require(w(i, j) >= 0 && w(i, j) <= 1);
+      sum += w(i, j);
+    }
+    require(sum == 0 || std::fabs(sum - 1) < tolerance);
+  }
+}
+
+template <class T> void exercise(FuzzedDataProvider &in) {
+  Inputs<T> make(in);
+  const std::size_t n = make.size(), d = make.size(), a = make.size();
+  switch (in.ConsumeIntegralInRange(0, 6)) {
+  case 0:
+    require_finite(dot_scores(make.vector(make.size()), make.matrix(n, d)));
+    break;
+  case 1:
+    require_finite(general_scores(make.vector(d), make.matrix(n, make.size()), make.matrix(d, d)));
+    break;
+  case 2:
+    require_finite(
+        concat_scores(make.vector(d), make.matrix(n, d), make.matrix(a, 2 * d), make.vector(a)));
+    break;
+  case 3:
+    require_finite(additive_scores(make.vector(d), make.matrix(n, d), make.matrix(a, d),
+                                   make.matrix(a, make.size()), make.vector(a)));
+    break;
+  case 4: {
+    const Vector<T> x = make.vector(n);
+    const T scale = make.value();
+    const Mask mask = in.ConsumeBool() ? Mask{} : xt::view(make.mask(1, n), 0, xt::all());
+    const Vector<T> w = softmax(x, scale, mask);
+    require_weights(Matrix<T>(xt::view(w, xt::newaxis(), xt::all())));
+    for (auto l : log_softmax(x, scale, mask))
+      require(l <= T(1e-6) && !std::isnan(l));
+    break;
+  }
+  case 5: {
+    AttentionOptions<T> options;
+    options.causal = in.ConsumeBool();
+    if (in.ConsumeBool())
+      options.scale = make.value();
+    const std::size_t nq = make.size();
+    if (in.ConsumeBool())
+      options.mask = make.mask(in.ConsumeBool() ? 1 : nq, n);
+    const auto r = attention::attention(make.matrix(nq, d), make.matrix(n, d),
+                                        make.matrix(n, make.size()), options);
+    require_weights(r.weights);
+    require_finite(r.output);
+    break;
+  }
+  case 6: {
+    MultiHeadParams<T> p;
+    p.heads = in.ConsumeIntegralInRange<std::size_t>(0, 4);
+    const std::size_t width = make.size();
+    p.wq = make.matrix(d, width);
+    p.wk = make.matrix(d, width);
+    p.wv = make.matrix(d, width);
+    p.wo = make.matrix(width, make.size());
+    if (in.ConsumeBool())
+      p.bq = make.vector(make.size());
+    p.causal = in.ConsumeBool();
+    const auto r = multi_head_attention(make.matrix(n, d), p);
+    for (const auto &w : r.weights)
+      require_weights(w);
+    require_finite(r.output);
+    break;
+  }
+  }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
+  FuzzedDataProvider in(data, size);
+  try {
+    if (in.ConsumeBool())
+      exercise<double>(in);
+    else
+      exercise<float>(in);
+  } catch (const InputError &) {
+    // refusing bad input is the expected outcome for most inputs
+  }
+  return 0;
+}
