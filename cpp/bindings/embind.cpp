@@ -164,6 +164,7 @@ template <class T> at::AttentionOptions<T> attention_options(const val &options)
   out.scale = optional_number<T>(options["scale"]);
   out.causal = options["causal"].as<bool>();
   out.mask = to_mask(options["mask"]);
+  out.weights = options["weights"].as<bool>();
   return out;
 }
 
@@ -173,7 +174,7 @@ template <class T> val attention(val q, val k, val v, val options) {
                                  attention_options<T>(options));
     val out = val::object();
     out.set("output", from_matrix(r.output));
-    out.set("weights", from_matrix(r.weights));
+    out.set("weights", r.weights.size() ? from_matrix(r.weights) : val::null());
     return out;
   });
 }

@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <array>
+#include <random>
+
 #include <xtensor/xmanipulation.hpp>
 
 #include "attention/attention.hpp"
@@ -172,4 +175,49 @@ TEST_CASE("multi-head attention rejects head counts and biases that do not fit")
   p.bk = {1, 2};
   check_input_error([&] { multi_head_attention(f::multi_head_X, p); },
                     "bk length (2, from [2]) must equal projection width (8");
+}
+
+namespace {
+Matrix<float> random_float(std::size_t rows, std::size_t cols, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal;
+  auto m = Matrix<float>::from_shape({rows, cols});
+  for (auto &x : m)
+    x = normal(rng);
+  return m;
+}
+} // namespace
+
+TEST_CASE(
+    "the fused path gives the materialised output to 1e-5 in float32: random, causal, masked") {
+  for (auto [nq, nk, d, dv] : {std::array<std::size_t, 4>{1, 1, 1, 1},
+                               {5, 7, 3, 2},
+                               {64, 128, 64, 64},
+                               {200, 333, 16, 8},
+                               {300, 300, 64, 64}}) {
+    CAPTURE(nq);
+    CAPTURE(nk);
+    const Matrix<float> q = random_float(nq, d, 1), k = random_float(nk, d, 2) * 3.f,
+                        v = random_float(nk, dv, 3);
+    std::mt19937 rng(4);
+    MaskMatrix mask = MaskMatrix::from_shape({nq, nk});
+    for (auto &keep : mask)
+      keep = rng() % 4 != 0;
+    mask(0, 0) = 1; // row 0 keeps a key...
+    if (nq > 1)
+      std::fill(&mask(nq - 1, 0), &mask(nq - 1, 0) + nk, 0); // ...the last row keeps none
+    for (int variant = 0; variant < 3; ++variant) {
+      CAPTURE(variant);
+      AttentionOptions<float> materialised;
+      materialised.causal = variant == 1 && nq == nk;
+      if (variant == 2)
+        materialised.mask = mask;
+      AttentionOptions<float> fused = materialised;
+      fused.weights = false;
+      const auto expected = attention::attention(q, k, v, materialised);
+      const auto got = attention::attention(q, k, v, fused);
+      CHECK(got.weights.size() == 0);
+      check_close(got.output, expected.output, 1e-5);
+    }
+  }
 }

@@ -111,3 +111,14 @@ test('matrices come in as number[][] or {rows, cols, data}; results belong to th
   a.data[0] = 99; // a copy: the next call is unaffected
   assert.equal(attn.applyWeights([1, 2], rows).data[0], 1);
 });
+
+test('weights: false takes the fused path: the same output, no weights', () => {
+  const a = f.attention;
+  for (const options of [{}, { mask: a.key_keep }]) {
+    const fused = attn.attention(a.Q, a.K, a.V, { ...options, weights: false });
+    assert.equal(fused.weights, null);
+    assertClose(fused.output.data, attn.attention(a.Q, a.K, a.V, options).output.data, 1e-12);
+  }
+  const causal = attn.attention(a.Qc, a.K, a.V, { causal: true, weights: false });
+  assertMatrixClose(causal.output, a.causal_output);
+});

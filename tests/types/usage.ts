@@ -62,3 +62,7 @@ attn.walkthrough('basics', { score: 'dot' });
 attn.walkthrough('scoring', { score: 'cosine' });
 
 export { score, logWeights, context, output, w, f32, queries, heads, draws, exact, text, names, wrong };
+
+const fused: null = attn.attention([[1]], [[1]], [[1]], { weights: false }).weights;
+const materialised: Matrix = attn.attention([[1]], [[1]], [[1]], { weights: true }).weights;
+export { fused, materialised };

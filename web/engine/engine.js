@@ -179,7 +179,7 @@ export function createEngine(module) {
     },
     attention(Q, K, V, opts) {
       const [T, p] = precise(Q);
-      const o = options(opts, 'options', ['scale', 'causal', 'mask']);
+      const o = options(opts, 'options', ['scale', 'causal', 'mask', 'weights']);
       return call('attention' + p, toMatrix(Q, 'Q', T), toMatrix(K, 'K', T), toMatrix(V, 'V', T), attentionOptions(o));
     },
     selfAttention(X, Wq, Wk, Wv, opts) {
@@ -263,6 +263,8 @@ export function createEngine(module) {
       scale: optionalScale(o.scale),
       causal: optionalBoolean(o.causal, 'options.causal'),
       mask: toMaskMatrix(o.mask, 'options.mask'),
+      // weights: false takes the fused path, which never forms the N x N weights
+      weights: o.weights === undefined || optionalBoolean(o.weights, 'options.weights'),
     };
   }
 

@@ -33,6 +33,14 @@ export interface AttentionOptions {
   mask?: MaskVector | ReadonlyArray<ReadonlyArray<number | boolean>>;
 }
 
+export interface FusedAttentionOptions extends AttentionOptions {
+  /**
+   * false: the fused path (tiles of keys, online softmax), which never forms the N x N weights,
+   * so memory grows as O(N d); `weights` comes back null.
+   */
+  weights: false;
+}
+
 export interface AttentionResult<M> {
   output: M;
   weights: M;
@@ -204,7 +212,13 @@ export interface AttentionEngine {
     Q: M,
     K: MatrixInput,
     V: MatrixInput,
-    options?: AttentionOptions,
+    options: FusedAttentionOptions,
+  ): { output: Out<M, Matrix<Float64Array>, Matrix<Float32Array>>; weights: null };
+  attention<M extends MatrixInput>(
+    Q: M,
+    K: MatrixInput,
+    V: MatrixInput,
+    options?: AttentionOptions & { weights?: true },
   ): AttentionResult<Out<M, Matrix<Float64Array>, Matrix<Float32Array>>>;
   selfAttention<M extends MatrixInput>(
     X: M,

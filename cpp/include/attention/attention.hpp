@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -52,11 +53,12 @@ template <class T> struct AttentionOptions {
   std::optional<T> scale; // default 1 / sqrt(d_k)
   bool causal = false;    // query i sees keys 0..i only
   MaskMatrix mask;        // empty, 1 x N_k (key padding) or N_q x N_k; 1 keeps, 0 masks
+  bool weights = true;    // false: the fused path, which never forms the N_q x N_k weights
 };
 
 template <class T> struct AttentionResult {
   Matrix<T> output;  // N_q x d_v
-  Matrix<T> weights; // N_q x N_k
+  Matrix<T> weights; // N_q x N_k; empty from the fused path
 };
 
 namespace detail {
@@ -97,6 +99,68 @@ AttentionResult<T> attend(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T
   return {std::move(output), std::move(weights)};
 }
 
+// softmax(scale * Q K^T) V in tiles of keys with an online softmax (a running maximum and sum per
+// query, as in FlashAttention): memory grows as O(N d), never O(N^2). Same results as attend().
+template <class T>
+Matrix<T> attend_fused(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T> &v, T scale,
+                       bool causal, const MaskMatrix &mask) {
+  constexpr std::size_t query_tile = 64, key_tile = 128;
+  constexpr T none = -std::numeric_limits<T>::infinity();
+  const std::size_t nq = q.shape()[0], nk = k.shape()[0], d = q.shape()[1], dv = v.shape()[1];
+  require_fits(nq, dv, "the attention output");
+  Matrix<T> out = xt::zeros<T>({nq, dv});
+  std::vector<T> running_max(nq, none), running_sum(nq, T(0));
+  std::vector<T> tile(query_tile * key_tile);
+  for (std::size_t q0 = 0; q0 < nq; q0 += query_tile) {
+    const std::size_t rows = std::min(query_tile, nq - q0);
+    // causal: no query of this tile sees a key beyond the tile's last query
+    const std::size_t key_end = causal ? std::min(nk, q0 + rows) : nk;
+    for (std::size_t k0 = 0; k0 < key_end; k0 += key_tile) {
+      const std::size_t cols = std::min(key_tile, key_end - k0);
+      kernels::gemm<T>(rows, cols, d, {q.data() + q0 * d, d}, {k.data() + k0 * d, d, true},
+                       tile.data(), cols);
+      for (std::size_t r = 0; r < rows; ++r) {
+        const std::size_t i = q0 + r;
+        T *s = tile.data() + r * cols;
+        T tile_max = none;
+        for (std::size_t c = 0; c < cols; ++c) {
+          const std::size_t j = k0 + c;
+          const bool keep =
+              !(causal && j > i) &&
+              (mask.size() == 0 || mask.data()[(mask.shape()[0] == 1 ? 0 : i) * nk + j]);
+          s[c] = keep ? scale * s[c] : none;
+          if (keep && !std::isfinite(s[c]))
+            require_finite_result(Vector<T>{s[c]}, "the scaled scores Q K^T");
+          tile_max = std::max(tile_max, s[c]);
+        }
+        const T new_max = std::max(running_max[i], tile_max);
+        if (new_max == none) { // nothing kept in this row yet: add nothing
+          std::fill(s, s + cols, T(0));
+          continue;
+        }
+        const T rescale = std::exp(running_max[i] - new_max); // 0 while the row was empty
+        T sum = 0;
+        for (std::size_t c = 0; c < cols; ++c) {
+          s[c] = std::exp(s[c] - new_max);
+          sum += s[c];
+        }
+        running_sum[i] = running_sum[i] * rescale + sum;
+        running_max[i] = new_max;
+        if (rescale != T(1))
+          for (std::size_t x = 0; x < dv; ++x)
+            out(i, x) *= rescale;
+      }
+      kernels::gemm<T>(rows, dv, cols, {tile.data(), cols}, {v.data() + k0 * dv, dv},
+                       out.data() + q0 * dv, dv, true);
+    }
+  }
+  for (std::size_t i = 0; i < nq; ++i)
+    for (std::size_t x = 0; x < dv; ++x)
+      out(i, x) = running_sum[i] > 0 ? out(i, x) / running_sum[i] : T(0);
+  require_finite_result(out, "the attention output (weights V)");
+  return out;
+}
+
 template <class T> T checked_scale(const std::optional<T> &scale, std::size_t key_width) {
   if (!scale)
     return T(1) / std::sqrt(static_cast<T>(key_width));
@@ -116,8 +180,10 @@ AttentionResult<T> attention(const Matrix<T> &q, const Matrix<T> &k, const Matri
   detail::require_equal_length(q.shape()[1], "Q columns", q, k.shape()[1], "K columns", k);
   detail::require_equal_length(k.shape()[0], "K rows", k, v.shape()[0], "V rows", v);
   detail::check_mask<T>(options.mask, q.shape()[0], k.shape()[0]);
-  return detail::attend(q, k, v, detail::checked_scale(options.scale, k.shape()[1]), options.causal,
-                        options.mask);
+  const T scale = detail::checked_scale(options.scale, k.shape()[1]);
+  if (!options.weights)
+    return {detail::attend_fused(q, k, v, scale, options.causal, options.mask), {}};
+  return detail::attend(q, k, v, scale, options.causal, options.mask);
 }
 
 template <class T> struct SelfAttentionResult {

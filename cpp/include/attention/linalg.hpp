@@ -1,11 +1,11 @@
-// The few matrix products the core needs, written as plain loops over the containers' contiguous
-// row-major data: xtensor 0.24 has no BLAS-free dot, and element access through operator() is
-// several times slower than a loop the compiler can vectorise.
+// The matrix products the core needs, over the containers' contiguous row-major data: xtensor
+// 0.24 has no BLAS-free dot, so the products run on the packed SIMD kernels of kernels.hpp.
 #pragma once
 
 #include <cstddef>
 
 #include "errors.hpp"
+#include "kernels.hpp"
 
 namespace attention {
 
@@ -15,17 +15,8 @@ Matrix<T> matmul(const Matrix<T> &a, const Matrix<T> &b, const char *a_name = "A
                  const char *b_name = "B") {
   const std::size_t m = a.shape()[0], k = a.shape()[1], n = b.shape()[1];
   detail::require_equal_length(k, a_name, a, b.shape()[0], b_name, b);
-  Matrix<T> out = xt::zeros<T>({m, n});
-  const T *pa = a.data(), *pb = b.data();
-  T *po = out.data();
-  for (std::size_t i = 0; i < m; ++i)
-    for (std::size_t p = 0; p < k; ++p) {
-      const T aip = pa[i * k + p];
-      const T *brow = pb + p * n;
-      T *orow = po + i * n;
-      for (std::size_t j = 0; j < n; ++j)
-        orow[j] += aip * brow[j];
-    }
+  auto out = Matrix<T>::from_shape({m, n});
+  kernels::gemm<T>(m, n, k, {a.data(), k}, {b.data(), n}, out.data(), n);
   return out;
 }
 
@@ -36,15 +27,7 @@ Matrix<T> matmul_transposed(const Matrix<T> &a, const Matrix<T> &b, const char *
   const std::size_t m = a.shape()[0], k = a.shape()[1], n = b.shape()[0];
   detail::require_equal_length(k, a_name, a, b.shape()[1], b_name, b);
   auto out = Matrix<T>::from_shape({m, n});
-  const T *pa = a.data(), *pb = b.data();
-  T *po = out.data();
-  for (std::size_t i = 0; i < m; ++i)
-    for (std::size_t j = 0; j < n; ++j) {
-      T sum = 0;
-      for (std::size_t p = 0; p < k; ++p)
-        sum += pa[i * k + p] * pb[j * k + p];
-      po[i * n + j] = sum;
-    }
+  kernels::gemm<T>(m, n, k, {a.data(), k}, {b.data(), k, true}, out.data(), n);
   return out;
 }
 
