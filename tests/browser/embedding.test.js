@@ -152,6 +152,7 @@ test("the README's embedding snippets work verbatim", async (t) => {
   assert.equal(await page.locator('attention-heatmap .hm-cell').first().textContent(), '0.119');
   // the iframe fits its content: its height changes from 640px to what the page reports
   const frame = page.locator('iframe');
+  await frame.scrollIntoViewIfNeeded(); // the snippet's iframe loads lazily, as a reader scrolls to it
   await page.waitForFunction(() => document.querySelector('iframe').style.height !== '640px');
   const reported = await frame.evaluate((element) => parseInt(element.style.height, 10));
   const inner = await page
