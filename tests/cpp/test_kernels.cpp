@@ -2,6 +2,8 @@
 // blocking (partial panels, several KC / MC / NC blocks), both layouts of B, and accumulation.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <limits>
 #include <random>
 
 #include "attention/kernels.hpp"
@@ -62,4 +64,21 @@ TEST_CASE("a product over k = 0 is zero, or leaves C as it was when accumulating
   CHECK(c(0, 0) == 5);
   kernels::gemm<double>(1, 1, 0, {nullptr, 0}, {nullptr, 1}, c.data(), 1, false);
   CHECK(c(0, 0) == 0);
+}
+
+TEST_CASE("the vectorised float exp is within 3e-7 of std::exp; below exp(-87.3), and at -inf, 0") {
+  std::vector<float> x, expected;
+  for (float v = -100.f; v <= 0.f; v += 0.0137f)
+    x.push_back(v);
+  x.push_back(-std::numeric_limits<float>::infinity());
+  x.push_back(0.f);
+  for (float v : x)
+    expected.push_back(v < -87.3f ? 0.f : std::exp(v)); // below exp(-87.3): flushed to 0
+  kernels::exp_in_place(x.data(), x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    CAPTURE(i);
+    CHECK(std::fabs(x[i] - expected[i]) <= 3e-7f * expected[i]);
+  }
+  CHECK(x[x.size() - 2] == 0.f);
+  CHECK(x.back() == 1.f);
 }

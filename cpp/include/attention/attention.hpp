@@ -139,11 +139,12 @@ Matrix<T> attend_fused(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T> &
           continue;
         }
         const T rescale = std::exp(running_max[i] - new_max); // 0 while the row was empty
+        for (std::size_t c = 0; c < cols; ++c)
+          s[c] -= new_max;
+        kernels::exp_in_place(s, cols);
         T sum = 0;
-        for (std::size_t c = 0; c < cols; ++c) {
-          s[c] = std::exp(s[c] - new_max);
+        for (std::size_t c = 0; c < cols; ++c)
           sum += s[c];
-        }
         running_sum[i] = running_sum[i] * rescale + sum;
         running_max[i] = new_max;
         if (rescale != T(1))

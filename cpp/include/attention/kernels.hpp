@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <vector>
@@ -139,6 +140,49 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const Operand<T> &a, cons
       }
     }
   }
+}
+
+// exp(x) in place for x <= 0 (max-shifted scores), -Infinity giving exactly 0. Float runs four
+// lanes at a time with Cephes' expf polynomial (relative error about 2e-7), since a libm call
+// per score would cost as much as the products; double keeps std::exp.
+inline void exp_in_place(float *x, std::size_t n) {
+  using V = Simd<float>::Vector;
+  typedef int I __attribute__((vector_size(16)));
+  const std::size_t vector_end = n / 4 * 4;
+  for (std::size_t i = 0; i < vector_end; i += 4) {
+    V v;
+    std::memcpy(&v, x + i, sizeof v);
+    const I underflow = v < -87.3f; // exp below the smallest normal float: 0
+    v = v < -87.3f ? V{} - 87.3f : v;
+    const V magic = V{} + 12582912.0f; // 1.5 * 2^23: adding it rounds to an integer
+    const V shifted = v * 1.44269504088896341f + magic;
+    const V k = shifted - magic;
+    const V r = v - k * 0.693359375f + k * 2.12194440e-4f;
+    V p = V{} + 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    p = p * r * r + r + 1.0f;
+    I exponent;
+    std::memcpy(&exponent, &shifted, sizeof exponent);
+    exponent = (exponent - 0x4B400000 + 127) << 23;
+    V scale;
+    std::memcpy(&scale, &exponent, sizeof scale);
+    I bits;
+    V result = p * scale;
+    std::memcpy(&bits, &result, sizeof bits);
+    bits &= ~underflow;
+    std::memcpy(x + i, &bits, sizeof bits);
+  }
+  for (std::size_t i = vector_end; i < n; ++i)
+    x[i] = std::exp(x[i]);
+}
+
+inline void exp_in_place(double *x, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    x[i] = std::exp(x[i]);
 }
 
 } // namespace attention::kernels

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "errors.hpp"
+#include "kernels.hpp"
 
 namespace attention {
 
@@ -51,11 +52,12 @@ void softmax_into(const T *x, std::size_t n, T scale, const std::uint8_t *keep, 
     std::fill(out, out + n, T(0));
     return;
   }
+  for (std::size_t j = 0; j < n; ++j)
+    out[j] = (!keep || keep[j]) ? scale * x[j] - max : -std::numeric_limits<T>::infinity();
+  kernels::exp_in_place(out, n);
   T sum = 0;
-  for (std::size_t j = 0; j < n; ++j) {
-    out[j] = (!keep || keep[j]) ? std::exp(scale * x[j] - max) : T(0);
+  for (std::size_t j = 0; j < n; ++j)
     sum += out[j];
-  }
   for (std::size_t j = 0; j < n; ++j)
     out[j] /= sum;
 }

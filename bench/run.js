@@ -1,0 +1,194 @@
+// `npm run bench`: scaled dot-product attention, float32, single-threaded, on the same inputs,
+// against the peers a developer would reach for. Every output is checked against ours before
+// timing; each case warms up, then takes the median of repeated runs. GFLOP/s counts
+// 4·h·N²·d per attention call. Writes bench/results/latest.json and bench/results/chart.svg.
+//   node bench/run.js [--quick]
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+import * as tf from '@tensorflow/tfjs-core';
+import { setThreadsCount } from '@tensorflow/tfjs-backend-wasm';
+import * as ortNode from 'onnxruntime-node';
+import * as ortWeb from 'onnxruntime-web';
+
+import { loadAttention } from '../web/engine/index.node.js';
+import { chart } from './chart.js';
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const quick = process.argv.includes('--quick');
+const D = 64;
+const SEED = 1;
+const cases = [];
+for (const n of quick ? [64, 256] : [64, 256, 1024, 4096]) for (const heads of [1, 8]) cases.push({ n, heads });
+cases.push({ n: quick ? 4096 : 16384, heads: 1, fusedOnly: true });
+
+const wasmBinary = readFileSync(here('../web/engine/wasm/attention-engine.wasm'));
+const fresh = () => loadAttention({ wasmBinary }); // a new instance per case: its heap size is that case's peak
+
+// ---- inputs: numpy's randn from one seed, as float32 [heads][n x d] -------------------------------
+async function inputsFor({ n, heads }) {
+  const random = (await fresh()).randomState(SEED);
+  const draw = () => Float32Array.from(random.randn(n, D).data);
+  const q = [], k = [], v = [];
+  for (let h = 0; h < heads; h++) q.push(draw()), k.push(draw()), v.push(draw());
+  const stack = (parts) => {
+    const all = new Float32Array(heads * n * D);
+    parts.forEach((part, h) => all.set(part, h * n * D));
+    return all;
+  };
+  return { n, heads, q, k, v, Q: stack(q), K: stack(k), V: stack(v) };
+}
+
+// ---- the contenders: each takes the inputs and returns the output as one Float32Array ----------
+function ours(attn, options) {
+  return ({ n, heads, q, k, v }) => {
+    const out = new Float32Array(heads * n * D);
+    for (let h = 0; h < heads; h++) {
+      const m = (data) => ({ rows: n, cols: D, data });
+      out.set(attn.attention(m(q[h]), m(k[h]), m(v[h]), options).output.data, h * n * D);
+    }
+    return out;
+  };
+}
+
+function plainJs({ n, heads, q, k, v }) {
+  const out = new Float32Array(heads * n * D);
+  const scale = 1 / Math.sqrt(D);
+  const row = new Float32Array(n);
+  for (let h = 0; h < heads; h++) {
+    const [Q, K, V] = [q[h], k[h], v[h]];
+    for (let i = 0; i < n; i++) {
+      let max = -Infinity;
+      for (let j = 0; j < n; j++) {
+        let s = 0;
+        for (let p = 0; p < D; p++) s += Q[i * D + p] * K[j * D + p];
+        row[j] = s * scale;
+        if (row[j] > max) max = row[j];
+      }
+      let sum = 0;
+      for (let j = 0; j < n; j++) sum += row[j] = Math.exp(row[j] - max);
+      const o = h * n * D + i * D;
+      for (let j = 0; j < n; j++) {
+        const w = row[j] / sum;
+        for (let p = 0; p < D; p++) out[o + p] += w * V[j * D + p];
+      }
+    }
+  }
+  return out;
+}
+
+function tfjsWasm({ n, heads, Q, K, V }) {
+  const result = tf.tidy(() => {
+    const [q, k, v] = [Q, K, V].map((data) => tf.tensor3d(data, [heads, n, D]));
+    return tf.matMul(tf.softmax(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(D))), v);
+  });
+  const data = result.dataSync();
+  result.dispose();
+  return data;
+}
+
+function onnx(ort, session) {
+  return async ({ n, heads, Q, K, V }) => {
+    const tensor = (data) => new ort.Tensor('float32', data, [heads, n, D]);
+    const { output } = await session.run({ Q: tensor(Q), K: tensor(K), V: tensor(V) });
+    return output.data;
+  };
+}
+
+function nativeSse2(fused) {
+  const program = here('../build/native/bench_native');
+  return ({ n, heads }) => JSON.parse(execFileSync(program, [n, heads, D, fused ? 1 : 0, SEED].map(String), { encoding: 'utf8' }));
+}
+
+// ---- measuring ------------------------------------------------------------------------------------
+async function time(run, input, budgetMs) {
+  await run(input); // warm-up
+  const times = [];
+  const start = performance.now();
+  while (times.length < 3 || (performance.now() - start < budgetMs && times.length < 50)) {
+    const t0 = performance.now();
+    await run(input);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+function maxRelativeError(actual, expected) {
+  let worst = 0;
+  let scale = 0;
+  for (let i = 0; i < expected.length; i++) scale = Math.max(scale, Math.abs(expected[i]));
+  for (let i = 0; i < expected.length; i++) worst = Math.max(worst, Math.abs(actual[i] - expected[i]));
+  return worst / scale;
+}
+
+async function main() {
+  setThreadsCount(1);
+  await tf.setBackend('wasm');
+  const model = readFileSync(here('attention.onnx'));
+  ortWeb.env.wasm.numThreads = 1;
+  const webSession = await ortWeb.InferenceSession.create(model, { executionProviders: ['wasm'] });
+  const nodeSession = await ortNode.InferenceSession.create(model, { intraOpNumThreads: 1, interOpNumThreads: 1 });
+
+  const results = [];
+  for (const c of cases) {
+    const input = await inputsFor(c);
+    const flop = 4 * c.heads * c.n * c.n * D;
+    const budget = quick ? 300 : 1500;
+    const contenders = c.fusedOnly
+      ? { 'ours fused': ['wasm', { weights: false }], 'native SSE2 fused': ['native', true] }
+      : {
+          'ours materialised': ['wasm', {}],
+          'ours fused': ['wasm', { weights: false }],
+          'tfjs-wasm': ['fn', tfjsWasm],
+          'onnxruntime-web': ['fn', onnx(ortWeb, webSession)],
+          'onnxruntime-node': ['fn', onnx(ortNode, nodeSession)],
+          'plain JS': ['fn', plainJs],
+          'native SSE2': ['native', false],
+        };
+    const row = { n: c.n, heads: c.heads, d: D, results: {} };
+    let reference;
+    for (const [name, [kind, how]] of Object.entries(contenders)) {
+      if (name === 'plain JS' && flop > 4e9) continue; // minutes per run: the loop's figure is clear from smaller N
+      let ms;
+      const entry = {};
+      if (kind === 'native') {
+        const report = nativeSse2(how)(input);
+        ms = report.median_ms;
+        if (reference) entry.checksumError = Math.abs(report.checksum - reference.sum) / Math.abs(reference.sum);
+      } else {
+        const attn = kind === 'wasm' ? await fresh() : null;
+        const run = kind === 'wasm' ? ours(attn, how) : how;
+        const output = await run(input);
+        if (!reference) reference = { output, sum: output.reduce((a, b) => a + b, 0) };
+        entry.error = maxRelativeError(output, reference.output);
+        if (entry.error > 1e-3) throw new Error(`${name} disagrees with ours at n=${c.n}: ${entry.error}`);
+        ms = await time(run, input, budget);
+        if (attn) entry.peakWasmBytes = attn.memory().heapBytes;
+      }
+      Object.assign(entry, { ms, gflops: flop / ms / 1e6 });
+      row.results[name] = entry;
+      console.log(`n=${c.n} heads=${c.heads} ${name.padEnd(20)} ${ms.toFixed(2).padStart(10)} ms ${entry.gflops.toFixed(2).padStart(7)} GFLOP/s${entry.peakWasmBytes ? `  peak wasm ${(entry.peakWasmBytes / 2 ** 20).toFixed(0)} MB` : ''}`);
+    }
+    const best = Math.max(row.results['ours materialised']?.gflops ?? 0, row.results['ours fused'].gflops);
+    row.ratios = Object.fromEntries(
+      Object.entries(row.results)
+        .filter(([name]) => !name.startsWith('ours'))
+        .map(([name, entry]) => [name, best / entry.gflops]),
+    );
+    console.log(`  ours (best) vs: ${Object.entries(row.ratios).map(([name, r]) => `${name} ${r.toFixed(2)}x`).join(', ')}`);
+    results.push(row);
+  }
+
+  const machine = { cpu: os.cpus()[0].model, cores: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.release()}`, date: new Date().toISOString() };
+  const report = { machine, d: D, threads: 1, precision: 'float32', quick, cases: results };
+  if (!quick) {
+    writeFileSync(here('results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(here('results/chart.svg'), chart(report));
+    console.log('wrote bench/results/latest.json and bench/results/chart.svg');
+  }
+}
+
+await main();
