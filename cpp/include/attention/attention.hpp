@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include <xtensor/xadapt.hpp>
 #include <xtensor/xview.hpp>
 
 #include "linalg.hpp"
@@ -80,9 +81,8 @@ AttentionResult<T> attend(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T
   const std::size_t nq = q.shape()[0], nk = k.shape()[0];
   require_fits(nq, nk, "the attention weights (queries x keys)");
   Matrix<T> weights = matmul_transposed(q, k, "Q columns", "K columns");
-  for (std::size_t i = 0; i < weights.size(); ++i)
-    if (!std::isfinite(scale * weights.data()[i]))
-      require_finite_result(Matrix<T>(scale * weights), "the scaled scores Q K^T");
+  if (!std::isfinite(scale * kernels::max_magnitude(weights.data(), weights.size())))
+    require_finite_result(Matrix<T>(scale * weights), "the scaled scores Q K^T");
   std::vector<std::uint8_t> keep(nk, 1);
   for (std::size_t i = 0; i < nq; ++i) {
     T *row = weights.data() + i * nk;
@@ -104,7 +104,7 @@ AttentionResult<T> attend(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T
 template <class T>
 Matrix<T> attend_fused(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T> &v, T scale,
                        bool causal, const MaskMatrix &mask) {
-  constexpr std::size_t query_tile = 64, key_tile = 128;
+  constexpr std::size_t query_tile = 256, key_tile = 128;
   constexpr T none = -std::numeric_limits<T>::infinity();
   const std::size_t nq = q.shape()[0], nk = k.shape()[0], d = q.shape()[1], dv = v.shape()[1];
   require_fits(nq, dv, "the attention output");
@@ -122,29 +122,28 @@ Matrix<T> attend_fused(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T> &
       for (std::size_t r = 0; r < rows; ++r) {
         const std::size_t i = q0 + r;
         T *s = tile.data() + r * cols;
-        T tile_max = none;
-        for (std::size_t c = 0; c < cols; ++c) {
-          const std::size_t j = k0 + c;
-          const bool keep =
-              !(causal && j > i) &&
-              (mask.size() == 0 || mask.data()[(mask.shape()[0] == 1 ? 0 : i) * nk + j]);
-          s[c] = keep ? scale * s[c] : none;
-          if (keep && !std::isfinite(s[c]))
-            require_finite_result(Vector<T>{s[c]}, "the scaled scores Q K^T");
-          tile_max = std::max(tile_max, s[c]);
-        }
+        for (std::size_t c = 0; c < cols; ++c)
+          s[c] *= scale;
+        if (!std::isfinite(kernels::max_magnitude(s, cols)))
+          require_finite_result(Vector<T>(xt::adapt(s, cols, xt::no_ownership(), std::array{cols})),
+                                "the scaled scores Q K^T");
+        if (causal || mask.size() != 0)
+          for (std::size_t c = 0; c < cols; ++c) {
+            const std::size_t j = k0 + c;
+            const bool keep =
+                !(causal && j > i) &&
+                (mask.size() == 0 || mask.data()[(mask.shape()[0] == 1 ? 0 : i) * nk + j]);
+            if (!keep)
+              s[c] = none;
+          }
+        const T tile_max = kernels::max_of(s, cols);
         const T new_max = std::max(running_max[i], tile_max);
         if (new_max == none) { // nothing kept in this row yet: add nothing
           std::fill(s, s + cols, T(0));
           continue;
         }
         const T rescale = std::exp(running_max[i] - new_max); // 0 while the row was empty
-        for (std::size_t c = 0; c < cols; ++c)
-          s[c] -= new_max;
-        kernels::exp_in_place(s, cols);
-        T sum = 0;
-        for (std::size_t c = 0; c < cols; ++c)
-          sum += s[c];
+        const T sum = kernels::exp_in_place(s, cols, new_max);
         running_sum[i] = running_sum[i] * rescale + sum;
         running_max[i] = new_max;
         if (rescale != T(1))

@@ -11,6 +11,8 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace attention::kernels {
@@ -24,6 +26,18 @@ template <> struct Simd<double> {
   typedef double Vector __attribute__((vector_size(16)));
   static constexpr std::size_t lanes = 2, mr = 4, nr = 4;
 };
+
+// Lane-wise `mask ? a : b` as bit operations: clang lowers the vector ?: of GCC vector types
+// lane by lane, but this to one v128.bitselect (or and/andnot/or on SSE2).
+template <class V, class Mask> inline V select(Mask mask, V a, V b) {
+  Mask ai, bi;
+  std::memcpy(&ai, &a, sizeof a);
+  std::memcpy(&bi, &b, sizeof b);
+  const Mask bits = (ai & mask) | (bi & ~mask);
+  V out;
+  std::memcpy(&out, &bits, sizeof out);
+  return out;
+}
 
 // A row-major operand read as M(i, p) = data[i * ld + p], or transposed: data[p * ld + i].
 template <class T> struct Operand {
@@ -142,18 +156,57 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const Operand<T> &a, cons
   }
 }
 
-// exp(x) in place for x <= 0 (max-shifted scores), -Infinity giving exactly 0. Float runs four
-// lanes at a time with Cephes' expf polynomial (relative error about 2e-7), since a libm call
-// per score would cost as much as the products; double keeps std::exp.
-inline void exp_in_place(float *x, std::size_t n) {
+// Reductions over a row, a vector of lanes at a time (clang does not vectorise float max
+// reductions without fast-math, which the rest of the core must not have).
+template <class T, class Combine> T reduce(const T *x, std::size_t n, T initial, Combine combine) {
+  using V = typename Simd<T>::Vector;
+  constexpr std::size_t lanes = Simd<T>::lanes;
+  const std::size_t vector_end = n - n % lanes;
+  V acc = V{} + initial;
+  for (std::size_t i = 0; i < vector_end; i += lanes) {
+    V v;
+    std::memcpy(&v, x + i, sizeof v);
+    acc = combine(acc, v);
+  }
+  T result = initial;
+  for (std::size_t l = 0; l < lanes; ++l)
+    result = combine(result, acc[l]);
+  for (std::size_t i = vector_end; i < n; ++i)
+    result = combine(result, x[i]);
+  return result;
+}
+
+template <class A, class B> inline auto larger(A a, B b) {
+  if constexpr (std::is_arithmetic_v<A>)
+    return a > b ? a : b;
+  else
+    return select(a > b, a, b);
+}
+
+template <class T> T max_of(const T *x, std::size_t n) {
+  return reduce(x, n, -std::numeric_limits<T>::infinity(),
+                [](auto a, auto b) { return larger(a, b); });
+}
+
+// The largest |x|: finite exactly when every value is.
+template <class T> T max_magnitude(const T *x, std::size_t n) {
+  return reduce(x, n, T(0), [](auto a, auto b) { return larger(a, larger(b, -b)); });
+}
+
+// x = exp(x - shift) in place for x <= shift (max-shifted scores), -Infinity giving exactly 0;
+// returns the sum. Float runs four lanes at a time with Cephes' expf polynomial (relative error
+// about 2e-7), since a libm call per score costs as much as the products; double keeps std::exp.
+inline float exp_in_place(float *x, std::size_t n, float shift = 0) {
   using V = Simd<float>::Vector;
   typedef int I __attribute__((vector_size(16)));
   const std::size_t vector_end = n / 4 * 4;
+  V sums = {};
   for (std::size_t i = 0; i < vector_end; i += 4) {
     V v;
     std::memcpy(&v, x + i, sizeof v);
+    v -= shift;
     const I underflow = v < -87.3f; // exp below the smallest normal float: 0
-    v = v < -87.3f ? V{} - 87.3f : v;
+    v = select(underflow, V{} - 87.3f, v);
     const V magic = V{} + 12582912.0f; // 1.5 * 2^23: adding it rounds to an integer
     const V shifted = v * 1.44269504088896341f + magic;
     const V k = shifted - magic;
@@ -174,15 +227,21 @@ inline void exp_in_place(float *x, std::size_t n) {
     V result = p * scale;
     std::memcpy(&bits, &result, sizeof bits);
     bits &= ~underflow;
-    std::memcpy(x + i, &bits, sizeof bits);
+    std::memcpy(&result, &bits, sizeof bits);
+    sums += result;
+    std::memcpy(x + i, &result, sizeof result);
   }
+  float sum = sums[0] + sums[1] + sums[2] + sums[3];
   for (std::size_t i = vector_end; i < n; ++i)
-    x[i] = std::exp(x[i]);
+    sum += x[i] = std::exp(x[i] - shift);
+  return sum;
 }
 
-inline void exp_in_place(double *x, std::size_t n) {
+inline double exp_in_place(double *x, std::size_t n, double shift = 0) {
+  double sum = 0;
   for (std::size_t i = 0; i < n; ++i)
-    x[i] = std::exp(x[i]);
+    sum += x[i] = std::exp(x[i] - shift);
+  return sum;
 }
 
 } // namespace attention::kernels

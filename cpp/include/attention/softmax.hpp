@@ -44,22 +44,21 @@ void log_softmax_into(const T *x, std::size_t n, T scale, const std::uint8_t *ke
 
 template <class T>
 void softmax_into(const T *x, std::size_t n, T scale, const std::uint8_t *keep, T *out) {
-  T max = -std::numeric_limits<T>::infinity();
-  for (std::size_t j = 0; j < n; ++j)
-    if (!keep || keep[j])
-      max = std::max(max, scale * x[j]);
-  if (max == -std::numeric_limits<T>::infinity()) {
+  constexpr T none = -std::numeric_limits<T>::infinity();
+  for (std::size_t j = 0; j < n; ++j) // x and out may be the same row
+    out[j] = scale * x[j];
+  if (keep)
+    for (std::size_t j = 0; j < n; ++j)
+      if (!keep[j])
+        out[j] = none;
+  const T max = kernels::max_of(out, n);
+  if (max == none) {
     std::fill(out, out + n, T(0));
     return;
   }
+  const T inverse = T(1) / kernels::exp_in_place(out, n, max);
   for (std::size_t j = 0; j < n; ++j)
-    out[j] = (!keep || keep[j]) ? scale * x[j] - max : -std::numeric_limits<T>::infinity();
-  kernels::exp_in_place(out, n);
-  T sum = 0;
-  for (std::size_t j = 0; j < n; ++j)
-    sum += out[j];
-  for (std::size_t j = 0; j < n; ++j)
-    out[j] /= sum;
+    out[j] *= inverse;
 }
 
 template <class T>
