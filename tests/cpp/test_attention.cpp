@@ -190,11 +190,12 @@ Matrix<float> random_float(std::size_t rows, std::size_t cols, unsigned seed) {
 
 TEST_CASE(
     "the fused path gives the materialised output to 1e-5 in float32: random, causal, masked") {
-  for (auto [nq, nk, d, dv] : {std::array<std::size_t, 4>{1, 1, 1, 1},
-                               {5, 7, 3, 2},
-                               {64, 128, 64, 64},
-                               {200, 333, 16, 8},
-                               {300, 300, 64, 64}}) {
+  for (const auto &dims : {std::array<std::size_t, 4>{1, 1, 1, 1},
+                           {5, 7, 3, 2},
+                           {64, 128, 64, 64},
+                           {200, 333, 16, 8},
+                           {300, 300, 64, 64}}) {
+    const std::size_t nq = dims[0], nk = dims[1], d = dims[2], dv = dims[3];
     CAPTURE(nq);
     CAPTURE(nk);
     const Matrix<float> q = random_float(nq, d, 1), k = random_float(nk, d, 2) * 3.f,

@@ -38,7 +38,8 @@ template <class T> void check_shapes(double tolerance) {
   const std::size_t sizes[][3] = {{1, 1, 1},    {3, 5, 7},      {4, 8, 16},
                                   {5, 9, 3},    {17, 33, 65},   {64, 64, 64},
                                   {70, 530, 9}, {129, 12, 300}, {2, 1030, 513}};
-  for (const auto &[m, n, k] : sizes) {
+  for (const auto &size : sizes) {
+    const std::size_t m = size[0], n = size[1], k = size[2];
     CAPTURE(m);
     CAPTURE(n);
     CAPTURE(k);
