@@ -28,20 +28,32 @@ export function chart(report) {
     `<text x="${left}" y="40" fill="#555">${escape(report.machine.cpu)} · Node ${escape(report.machine.node)} · ${escape(report.machine.date.slice(0, 10))}</text>`,
   ];
   for (let g = 0; g <= max; g += max > 20 ? 5 : 2) {
-    parts.push(`<line x1="${left}" x2="${width - 10}" y1="${y(g)}" y2="${y(g)}" stroke="#eee"/>`, `<text x="${left - 6}" y="${y(g) + 4}" text-anchor="end" fill="#555">${g}</text>`);
+    parts.push(
+      `<line x1="${left}" x2="${width - 10}" y1="${y(g)}" y2="${y(g)}" stroke="#eee"/>`,
+      `<text x="${left - 6}" y="${y(g) + 4}" text-anchor="end" fill="#555">${g}</text>`,
+    );
   }
   report.cases.forEach((c, i) => {
     const x0 = left + i * group + 9;
     names.forEach((name, k) => {
       const r = c.results[name];
-      if (r) parts.push(`<rect x="${x0 + k * bar}" y="${y(r.gflops)}" width="${bar - 1}" height="${top + height - y(r.gflops)}" fill="${COLOURS[name]}"><title>${escape(name)}: ${r.gflops.toFixed(2)} GFLOP/s</title></rect>`);
+      if (r)
+        parts.push(
+          `<rect x="${x0 + k * bar}" y="${y(r.gflops)}" width="${bar - 1}" height="${top + height - y(r.gflops)}" fill="${COLOURS[name]}"><title>${escape(name)}: ${r.gflops.toFixed(2)} GFLOP/s</title></rect>`,
+        );
     });
-    parts.push(`<text x="${x0 + (names.length * bar) / 2}" y="${top + height + 16}" text-anchor="middle">N=${c.n}</text>`, `<text x="${x0 + (names.length * bar) / 2}" y="${top + height + 30}" text-anchor="middle" fill="#555">${c.heads} head${c.heads > 1 ? 's' : ''}</text>`);
+    parts.push(
+      `<text x="${x0 + (names.length * bar) / 2}" y="${top + height + 16}" text-anchor="middle">N=${c.n}</text>`,
+      `<text x="${x0 + (names.length * bar) / 2}" y="${top + height + 30}" text-anchor="middle" fill="#555">${c.heads} head${c.heads > 1 ? 's' : ''}</text>`,
+    );
   });
   names.forEach((name, k) => {
     const x = left + (k % 4) * 190;
     const yy = top + height + 60 + Math.floor(k / 4) * 18;
-    parts.push(`<rect x="${x}" y="${yy - 9}" width="10" height="10" fill="${COLOURS[name]}"/>`, `<text x="${x + 15}" y="${yy}">${escape(name)}</text>`);
+    parts.push(
+      `<rect x="${x}" y="${yy - 9}" width="10" height="10" fill="${COLOURS[name]}"/>`,
+      `<text x="${x + 15}" y="${yy}">${escape(name)}</text>`,
+    );
   });
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;

@@ -31,8 +31,10 @@ const fresh = () => loadAttention({ wasmBinary }); // a new instance per case: i
 async function inputsFor({ n, heads }) {
   const random = (await fresh()).randomState(SEED);
   const draw = () => Float32Array.from(random.randn(n, D).data);
-  const q = [], k = [], v = [];
-  for (let h = 0; h < heads; h++) q.push(draw()), k.push(draw()), v.push(draw());
+  const q = [],
+    k = [],
+    v = [];
+  for (let h = 0; h < heads; h++) (q.push(draw()), k.push(draw()), v.push(draw()));
   const stack = (parts) => {
     const all = new Float32Array(heads * n * D);
     parts.forEach((part, h) => all.set(part, h * n * D));
@@ -99,7 +101,8 @@ function onnx(ort, session) {
 
 function nativeSse2(fused) {
   const program = here('../build/native/bench_native');
-  return ({ n, heads }) => JSON.parse(execFileSync(program, [n, heads, D, fused ? 1 : 0, SEED].map(String), { encoding: 'utf8' }));
+  return ({ n, heads }) =>
+    JSON.parse(execFileSync(program, [n, heads, D, fused ? 1 : 0, SEED].map(String), { encoding: 'utf8' }));
 }
 
 // ---- measuring ------------------------------------------------------------------------------------
@@ -170,7 +173,9 @@ async function main() {
       }
       Object.assign(entry, { ms, gflops: flop / ms / 1e6 });
       row.results[name] = entry;
-      console.log(`n=${c.n} heads=${c.heads} ${name.padEnd(20)} ${ms.toFixed(2).padStart(10)} ms ${entry.gflops.toFixed(2).padStart(7)} GFLOP/s${entry.peakWasmBytes ? `  peak wasm ${(entry.peakWasmBytes / 2 ** 20).toFixed(0)} MB` : ''}`);
+      console.log(
+        `n=${c.n} heads=${c.heads} ${name.padEnd(20)} ${ms.toFixed(2).padStart(10)} ms ${entry.gflops.toFixed(2).padStart(7)} GFLOP/s${entry.peakWasmBytes ? `  peak wasm ${(entry.peakWasmBytes / 2 ** 20).toFixed(0)} MB` : ''}`,
+      );
     }
     const best = Math.max(row.results['ours materialised']?.gflops ?? 0, row.results['ours fused'].gflops);
     row.ratios = Object.fromEntries(
@@ -178,11 +183,21 @@ async function main() {
         .filter(([name]) => !name.startsWith('ours'))
         .map(([name, entry]) => [name, best / entry.gflops]),
     );
-    console.log(`  ours (best) vs: ${Object.entries(row.ratios).map(([name, r]) => `${name} ${r.toFixed(2)}x`).join(', ')}`);
+    console.log(
+      `  ours (best) vs: ${Object.entries(row.ratios)
+        .map(([name, r]) => `${name} ${r.toFixed(2)}x`)
+        .join(', ')}`,
+    );
     results.push(row);
   }
 
-  const machine = { cpu: os.cpus()[0].model, cores: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.release()}`, date: new Date().toISOString() };
+  const machine = {
+    cpu: os.cpus()[0].model,
+    cores: os.cpus().length,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    date: new Date().toISOString(),
+  };
   const report = { machine, d: D, threads: 1, precision: 'float32', quick, cases: results };
   if (!quick) {
     writeFileSync(here('results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
