@@ -1,6 +1,8 @@
 // An annotated heatmap of one matrix, drawn as a CSS grid of cells (each with data-row, data-col
 // and data-value), with a colour legend, a tooltip on hover and keyboard focus, and a table
 // alternative for screen readers. Values print as seaborn's annot=True does ('.2g').
+import { rgb } from 'd3-color';
+
 import { el } from './dom.js';
 import {
   downloadFile,
@@ -19,6 +21,10 @@ const MIN_CELL = 4;
 const MIN_TEXT_CELL = 30; // below this the annotation no longer fits
 const MIN_LABEL_CELL = 12;
 const SR_TABLE_LIMIT = 1024; // cells; larger tables are built when asked for
+// Above this many cells the colours are painted on a canvas (one pixel per cell, scaled up) and
+// the cell elements stay in the DOM unpainted: painting and hit-testing tens of thousands of
+// elements would make hover lag, while a canvas redraws nothing when the pointer moves.
+const CANVAS_CELLS = 4096;
 
 let nextId = 0;
 
@@ -64,8 +70,10 @@ export function renderHeatmap(element, matrix, options = {}) {
   const body = el('div', 'hm-body');
   const grid = el('div', 'hm-grid');
   grid.classList.toggle('hm-no-text', options.annotate === false || cell < MIN_TEXT_CELL);
+  const large = rows * cols > CANVAS_CELLS;
   grid.classList.toggle('hm-no-labels', cell < MIN_LABEL_CELL);
-  grid.classList.toggle('hm-dense', cell < MIN_LABEL_CELL); // 1px gaps would wash out tiny cells
+  grid.classList.toggle('hm-large', large);
+  grid.classList.toggle('hm-dense', large || cell < MIN_LABEL_CELL); // 1px gaps would wash out tiny cells
   grid.style.gridTemplateColumns = `auto repeat(${cols}, ${cell}px)`;
   grid.style.gridAutoRows = `${cell}px`;
   grid.tabIndex = 0;
@@ -87,20 +95,24 @@ export function renderHeatmap(element, matrix, options = {}) {
     row.append(withRole(el('div', 'hm-row-label', rowLabels[r]), 'rowheader'));
     for (let c = 0; c < cols; c++) {
       const index = r * cols + c;
-      const colour = scale(matrix.data[index]);
-      const cellElement = el('div', 'hm-cell', cellText(matrix, index, options.precision));
+      const cellElement = el('div', 'hm-cell', large ? '' : cellText(matrix, index, options.precision));
       cellElement.setAttribute('role', 'gridcell');
       cellElement.dataset.row = String(r);
       cellElement.dataset.col = String(c);
       cellElement.dataset.value = fullValue(matrix, index);
-      cellElement.style.backgroundColor = colour;
-      cellElement.style.color = textColourOn(colour);
+      if (!large) {
+        const colour = scale(matrix.data[index]);
+        cellElement.style.backgroundColor = colour;
+        cellElement.style.color = textColourOn(colour);
+      }
       if (matrix.exact?.[index]) cellElement.classList.add('hm-exact');
       row.append(cellElement);
     }
     fragment.append(row);
   }
   grid.append(fragment);
+  if (large)
+    grid.append(paintCanvas(matrix, (value) => (max > min ? (value - min) / (max - min) : 0), interpolate, cell));
 
   const tooltip = el('div', 'hm-tooltip');
   tooltip.id = `${id}-tip`;
@@ -122,7 +134,10 @@ export function renderHeatmap(element, matrix, options = {}) {
   });
   figure.append(tableToggle, exportMenu(figure, matrix, options, text));
 
-  wireInteraction(grid, tooltip, matrix, rowLabels, colLabels, id);
+  const highlight = el('div', 'hm-highlight');
+  highlight.hidden = true;
+  body.append(highlight);
+  wireInteraction({ grid, tooltip, highlight, matrix, rowLabels, colLabels, id, cell });
   element.replaceChildren(figure);
   return figure;
 }
@@ -174,54 +189,78 @@ function exportMenu(figure, matrix, options, text) {
   return menu;
 }
 
-function wireInteraction(grid, tooltip, matrix, rowLabels, colLabels, id) {
-  let active = null;
-  const show = (cellElement) => {
-    const r = Number(cellElement.dataset.row);
-    const c = Number(cellElement.dataset.col);
-    tooltip.textContent = `${rowLabels[r]} · ${colLabels[c]}: ${cellElement.dataset.value}`;
+// Hover and keyboard focus show "row · column: full value" over the cell. Positions come from
+// the grid's geometry, not from each cell's layout, so a large grid is never measured again.
+function wireInteraction({ grid, tooltip, highlight, matrix, rowLabels, colLabels, id, cell }) {
+  const gap = grid.classList.contains('hm-dense') ? 0 : 1;
+  let origin = null; // top-left of cell (0, 0), relative to the heatmap body
+  let active = null; // [row, col] under keyboard focus
+  const cellAt = (r, c) => grid.children[r + 1]?.children[c + 1];
+  const show = (r, c) => {
+    origin ??= [cellAt(0, 0).offsetLeft, cellAt(0, 0).offsetTop];
+    const [x, y] = [origin[0] + c * (cell + gap), origin[1] + r * (cell + gap)];
+    tooltip.textContent = `${rowLabels[r]} · ${colLabels[c]}: ${fullValue(matrix, r * matrix.cols + c)}`;
     tooltip.hidden = false;
-    tooltip.style.left = `${cellElement.offsetLeft + cellElement.offsetWidth / 2}px`;
-    tooltip.style.top = `${cellElement.offsetTop}px`;
+    tooltip.style.transform = `translate(${x + cell / 2}px, ${y}px) translate(-50%, -110%)`;
+    highlight.hidden = false;
+    highlight.style.width = highlight.style.height = `${cell}px`;
+    highlight.style.transform = `translate(${x}px, ${y}px)`;
   };
+  const hide = () => (tooltip.hidden = highlight.hidden = true);
   const activate = (r, c) => {
-    const next = grid.children[r + 1]?.children[c + 1];
-    if (!next) return;
-    if (active) {
-      active.classList.remove('hm-active');
-      active.removeAttribute('id');
-      active.removeAttribute('aria-label');
-    }
-    active = next;
-    active.id = `${id}-active`;
-    active.classList.add('hm-active');
-    active.setAttribute('aria-label', `${rowLabels[r]}, ${colLabels[c]}: ${active.dataset.value}`);
-    grid.setAttribute('aria-activedescendant', active.id);
-    active.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-    show(active);
+    const previous = active && cellAt(...active);
+    previous?.removeAttribute('id');
+    previous?.removeAttribute('aria-label');
+    active = [r, c];
+    const element = cellAt(r, c);
+    element.id = `${id}-active`;
+    element.setAttribute('aria-label', `${rowLabels[r]}, ${colLabels[c]}: ${element.dataset.value}`);
+    grid.setAttribute('aria-activedescendant', element.id);
+    element.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    show(r, c);
   };
-  grid.addEventListener('mouseover', (event) => {
-    const target = event.target.closest('.hm-cell');
-    if (target) show(target);
+  grid.addEventListener('pointermove', (event) => {
+    const target = event.target;
+    if (target.classList.contains('hm-cell')) return show(Number(target.dataset.row), Number(target.dataset.col));
+    if (!target.classList.contains('hm-canvas')) return;
+    const r = Math.floor(event.offsetY / cell);
+    const c = Math.floor(event.offsetX / cell);
+    if (r >= 0 && r < matrix.rows && c >= 0 && c < matrix.cols) show(r, c);
   });
-  grid.addEventListener('mouseleave', () => {
-    if (document.activeElement !== grid) tooltip.hidden = true;
-    else if (active) show(active);
-  });
-  grid.addEventListener('focus', () =>
-    activate(active ? Number(active.dataset.row) : 0, active ? Number(active.dataset.col) : 0),
-  );
-  grid.addEventListener('blur', () => (tooltip.hidden = true));
+  grid.addEventListener('pointerleave', () => (document.activeElement === grid && active ? show(...active) : hide()));
+  grid.addEventListener('focus', () => activate(...(active ?? [0, 0])));
+  grid.addEventListener('blur', hide);
   grid.addEventListener('keydown', (event) => {
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
     const move = moves[event.key];
     if (!move || !active) return;
     event.preventDefault();
     event.stopPropagation(); // arrows move the cell here, not the stage
-    const r = Math.min(matrix.rows - 1, Math.max(0, Number(active.dataset.row) + move[0]));
-    const c = Math.min(matrix.cols - 1, Math.max(0, Number(active.dataset.col) + move[1]));
-    activate(r, c);
+    activate(
+      Math.min(matrix.rows - 1, Math.max(0, active[0] + move[0])),
+      Math.min(matrix.cols - 1, Math.max(0, active[1] + move[1])),
+    );
   });
+}
+
+// One pixel per cell, scaled up without smoothing by CSS, over the (unpainted) cell elements.
+function paintCanvas(matrix, position, interpolate, cell) {
+  const canvas = el('canvas', 'hm-canvas');
+  canvas.width = matrix.cols;
+  canvas.height = matrix.rows;
+  canvas.style.width = `${matrix.cols * cell}px`;
+  canvas.style.height = `${matrix.rows * cell}px`;
+  canvas.style.gridRow = `2 / span ${matrix.rows}`;
+  canvas.style.gridColumn = `2 / span ${matrix.cols}`;
+  const context = canvas.getContext('2d');
+  const image = context.createImageData(matrix.cols, matrix.rows);
+  const palette = Array.from({ length: 256 }, (_, i) => rgb(interpolate(i / 255)));
+  matrix.data.forEach((value, i) => {
+    const { r, g, b } = palette[Math.round(position(value) * 255)];
+    image.data.set([r, g, b, 255], i * 4);
+  });
+  context.putImageData(image, 0, 0);
+  return canvas;
 }
 
 function legend(min, max, matrix, interpolate, label) {

@@ -58,7 +58,7 @@ export function renderStage(section, stage, context) {
 
   const formula = el('div', 'stage-formula');
   formula.setAttribute('aria-label', t('formula'));
-  katex.render(stage.formula, formula, { output: 'mathml', throwOnError: false, displayMode: true });
+  formula.append(renderedFormula(stage.formula));
 
   const code = el('pre', 'stage-code');
   code.setAttribute('aria-label', t('code'));
@@ -82,6 +82,22 @@ export function renderStage(section, stage, context) {
     if (stage.panels.some((panel) => panel.exact)) panels.append(el('p', 'exact-note', t('exactNote')));
   }
   section.replaceChildren(header, text, formula, code, panels);
+}
+
+// KaTeX takes milliseconds per formula and a stage redraws on every edit, while its formula
+// rarely changes: each is rendered once and cloned afterwards.
+const formulas = new Map();
+
+function renderedFormula(latex) {
+  if (!formulas.has(latex)) {
+    if (formulas.size > 500) formulas.clear();
+    const holder = el('div');
+    katex.render(latex, holder, { output: 'mathml', throwOnError: false, displayMode: true });
+    formulas.set(latex, holder);
+  }
+  const copy = document.createDocumentFragment();
+  for (const node of formulas.get(latex).childNodes) copy.append(node.cloneNode(true));
+  return copy;
 }
 
 function renderQuestion(question, t) {
