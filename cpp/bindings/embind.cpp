@@ -168,13 +168,28 @@ template <class T> at::AttentionOptions<T> attention_options(const val &options)
   return out;
 }
 
+template <class T> val matrices(const std::vector<at::Matrix<T>> &items) {
+  val out = val::array();
+  for (const auto &item : items)
+    out.call<void>("push", from_matrix(item));
+  return out;
+}
+
+// options.heads absent: one head, weights a matrix; present: heads side by side, weights a list.
 template <class T> val attention(val q, val k, val v, val options) {
   return guarded([&] {
-    const auto r = at::attention(to_matrix<T>(q), to_matrix<T>(k), to_matrix<T>(v),
-                                 attention_options<T>(options));
+    const auto opts = attention_options<T>(options);
     val out = val::object();
-    out.set("output", from_matrix(r.output));
-    out.set("weights", r.weights.size() ? from_matrix(r.weights) : val::null());
+    if (options["heads"].isUndefined()) {
+      const auto r = at::attention(to_matrix<T>(q), to_matrix<T>(k), to_matrix<T>(v), opts);
+      out.set("output", from_matrix(r.output));
+      out.set("weights", r.weights.size() ? from_matrix(r.weights) : val::null());
+    } else {
+      const auto r = at::attention_heads(to_matrix<T>(q), to_matrix<T>(k), to_matrix<T>(v),
+                                         options["heads"].as<std::size_t>(), opts);
+      out.set("output", from_matrix(r.output));
+      out.set("weights", opts.weights ? matrices(r.weights) : val::null());
+    }
     return out;
   });
 }
@@ -210,10 +225,7 @@ template <class T> val multi_head_attention(val x, val params) {
     const auto r = at::multi_head_attention(to_matrix<T>(x), p);
     val out = val::object();
     out.set("output", from_matrix(r.output));
-    val weights = val::array();
-    for (const auto &w : r.weights)
-      weights.call<void>("push", from_matrix(w));
-    out.set("weights", weights);
+    out.set("weights", matrices(r.weights));
     return out;
   });
 }

@@ -222,3 +222,29 @@ TEST_CASE(
     }
   }
 }
+
+TEST_CASE("attention over heads side by side equals attention on each head's columns") {
+  const std::size_t heads = 3, n = 37, d = 8, dv = 5;
+  const Matrix<float> q = random_float(n, heads * d, 11), k = random_float(n + 4, heads * d, 12),
+                      v = random_float(n + 4, heads * dv, 13);
+  for (bool with_weights : {true, false}) {
+    CAPTURE(with_weights);
+    AttentionOptions<float> options;
+    options.weights = with_weights;
+    const auto all = attention_heads(q, k, v, heads, options);
+    CHECK(all.weights.size() == (with_weights ? heads : 0));
+    for (std::size_t h = 0; h < heads; ++h) {
+      const Matrix<float> qh = xt::view(q, xt::all(), xt::range(h * d, (h + 1) * d));
+      const Matrix<float> kh = xt::view(k, xt::all(), xt::range(h * d, (h + 1) * d));
+      const Matrix<float> vh = xt::view(v, xt::all(), xt::range(h * dv, (h + 1) * dv));
+      const auto one = attention::attention(qh, kh, vh);
+      check_close(Matrix<float>(xt::view(all.output, xt::all(), xt::range(h * dv, (h + 1) * dv))),
+                  one.output, 1e-5);
+      if (with_weights)
+        check_close(all.weights[h], one.weights, 1e-6);
+    }
+  }
+  check_input_error([&] { attention_heads(q, k, v, 2); },
+                    "heads (2) must be a positive divisor of Q columns (24, from [37x24]) and of "
+                    "V columns (15, from [41x15])");
+}

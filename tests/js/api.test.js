@@ -122,3 +122,23 @@ test('weights: false takes the fused path: the same output, no weights', () => {
   const causal = attn.attention(a.Qc, a.K, a.V, { causal: true, weights: false });
   assertMatrixClose(causal.output, a.causal_output);
 });
+
+test('heads side by side in one call equal one call per head', () => {
+  const rows = (n, cols, seed) => attn.randomState(seed).randn(n, cols);
+  const [Q, K, V] = [rows(6, 8, 1), rows(9, 8, 2), rows(9, 4, 3)];
+  const columns = (m, from, to) =>
+    Array.from({ length: m.rows }, (_, i) => Array.from(m.data.slice(i * m.cols + from, i * m.cols + to)));
+  const both = attn.attention(Q, K, V, { heads: 2 });
+  assert.equal(both.weights.length, 2);
+  for (const h of [0, 1]) {
+    const one = attn.attention(
+      columns(Q, h * 4, h * 4 + 4),
+      columns(K, h * 4, h * 4 + 4),
+      columns(V, h * 2, h * 2 + 2),
+    );
+    assertClose(columns(both.output, h * 2, h * 2 + 2).flat(), one.output.data);
+    assertClose(both.weights[h].data, one.weights.data);
+  }
+  assert.equal(attn.attention(Q, K, V, { heads: 2, weights: false }).weights, null);
+  assert.throws(() => attn.attention(Q, K, V, { heads: 3 }), /heads \(3\) must be a positive divisor of Q columns \(8/);
+});

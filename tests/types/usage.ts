@@ -66,3 +66,5 @@ export { score, logWeights, context, output, w, f32, queries, heads, draws, exac
 const fused: null = attn.attention([[1]], [[1]], [[1]], { weights: false }).weights;
 const materialised: Matrix = attn.attention([[1]], [[1]], [[1]], { weights: true }).weights;
 export { fused, materialised };
+const perHead: Matrix[] | null = attn.attention([[1, 2]], [[1, 2]], [[1, 2]], { heads: 2 }).weights;
+export { perHead };

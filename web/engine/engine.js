@@ -179,8 +179,10 @@ export function createEngine(module) {
     },
     attention(Q, K, V, opts) {
       const [T, p] = precise(Q);
-      const o = options(opts, 'options', ['scale', 'causal', 'mask', 'weights']);
-      return call('attention' + p, toMatrix(Q, 'Q', T), toMatrix(K, 'K', T), toMatrix(V, 'V', T), attentionOptions(o));
+      const o = options(opts, 'options', ['scale', 'causal', 'mask', 'weights', 'heads']);
+      const converted = attentionOptions(o);
+      if (o.heads !== undefined) converted.heads = integer(o.heads, 'options.heads', 1, 2 ** 31);
+      return call('attention' + p, toMatrix(Q, 'Q', T), toMatrix(K, 'K', T), toMatrix(V, 'V', T), converted);
     },
     selfAttention(X, Wq, Wk, Wv, opts) {
       const [T, p] = precise(X);

@@ -33,6 +33,16 @@ export interface AttentionOptions {
   mask?: MaskVector | ReadonlyArray<ReadonlyArray<number | boolean>>;
 }
 
+export interface HeadsOptions extends AttentionOptions {
+  /**
+   * Heads side by side in one call: head j uses columns [j d, (j + 1) d) of Q and K and the
+   * matching share of V's columns; the output holds the heads' outputs side by side, `weights`
+   * one matrix per head (null with `weights: false`). The default scale is 1 / sqrt(d) of a head.
+   */
+  heads: number;
+  weights?: boolean;
+}
+
 export interface FusedAttentionOptions extends AttentionOptions {
   /**
    * false: the fused path (tiles of keys, online softmax), which never forms the N x N weights,
@@ -208,6 +218,15 @@ export interface AttentionEngine {
     state: VectorInput,
     Wc: MatrixInput,
   ): Out<C, Float64Array, Float32Array>;
+  attention<M extends MatrixInput>(
+    Q: M,
+    K: MatrixInput,
+    V: MatrixInput,
+    options: HeadsOptions,
+  ): {
+    output: Out<M, Matrix<Float64Array>, Matrix<Float32Array>>;
+    weights: Out<M, Matrix<Float64Array>, Matrix<Float32Array>>[] | null;
+  };
   attention<M extends MatrixInput>(
     Q: M,
     K: MatrixInput,

@@ -57,6 +57,11 @@ template <class T> struct AttentionOptions {
   bool weights = true;    // false: the fused path, which never forms the N_q x N_k weights
 };
 
+template <class T> struct MultiHeadResult {
+  Matrix<T> output;               // N x (heads d_v)
+  std::vector<Matrix<T>> weights; // one N_q x N_k matrix per head; none from the fused path
+};
+
 template <class T> struct AttentionResult {
   Matrix<T> output;  // N_q x d_v
   Matrix<T> weights; // N_q x N_k; empty from the fused path
@@ -74,91 +79,144 @@ template <class T> void check_mask(const MaskMatrix &mask, std::size_t queries, 
          keys, " (queries x keys)");
 }
 
-// softmax(scale * Q K^T, masked) V, for already validated inputs.
+// One head's operands: Q (n_q x d), K (n_k x d) and V (n_k x d_v) as columns of possibly wider
+// row-major matrices (a head of a multi-head projection is read in place, not copied).
+template <class T> struct Head {
+  const T *q, *k, *v;
+  std::size_t q_ld, k_ld, v_ld;
+  std::size_t nq, nk, d, dv;
+};
+
 template <class T>
-AttentionResult<T> attend(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T> &v, T scale,
-                          bool causal, const MaskMatrix &mask) {
-  const std::size_t nq = q.shape()[0], nk = k.shape()[0];
-  require_fits(nq, nk, "the attention weights (queries x keys)");
-  Matrix<T> weights = matmul_transposed(q, k, "Q columns", "K columns");
-  if (!std::isfinite(scale * kernels::max_magnitude(weights.data(), weights.size())))
-    require_finite_result(Matrix<T>(scale * weights), "the scaled scores Q K^T");
-  std::vector<std::uint8_t> keep(nk, 1);
-  for (std::size_t i = 0; i < nq; ++i) {
-    T *row = weights.data() + i * nk;
-    for (std::size_t j = 0; j < nk; ++j) {
-      const std::uint8_t from_mask =
-          mask.size() == 0 ? 1 : mask.data()[(mask.shape()[0] == 1 ? 0 : i) * nk + j];
-      keep[j] = from_mask && !(causal && j > i);
-    }
-    softmax_into(row, nk, scale, keep.data(), row);
-  }
-  // Weights sum to 1, but rounding can still carry values near the type's maximum past it.
-  Matrix<T> output = matmul(weights, v, "weights columns", "V rows");
-  require_finite_result(output, "the attention output (weights V)");
-  return {std::move(output), std::move(weights)};
+[[noreturn]] void overflow(const char *what, std::size_t rows, std::size_t cols,
+                           std::size_t index) {
+  fail(what, " [", rows, "x", cols, "] overflows ", sizeof(T) == 4 ? "float32" : "float64",
+       " at flat index ", index, ": scale the inputs down",
+       sizeof(T) == 4 ? " or pass Float64Array" : "");
 }
 
-// softmax(scale * Q K^T) V in tiles of keys with an online softmax (a running maximum and sum per
-// query, as in FlashAttention): memory grows as O(N d), never O(N^2). Same results as attend().
+// Refuses rows (stride ld) where scale * value is not finite, naming the first such value.
 template <class T>
-Matrix<T> attend_fused(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T> &v, T scale,
-                       bool causal, const MaskMatrix &mask) {
+void require_finite_rows(const T *data, std::size_t rows, std::size_t cols, std::size_t ld,
+                         const char *what, T scale = T(1)) {
+  for (std::size_t i = 0; i < rows; ++i)
+    if (!std::isfinite(scale * kernels::max_magnitude(data + i * ld, cols)))
+      for (std::size_t j = 0; j < cols; ++j)
+        if (!std::isfinite(scale * data[i * ld + j]))
+          overflow<T>(what, rows, cols, i * cols + j);
+}
+
+inline bool kept(const MaskMatrix &mask, bool causal, std::size_t i, std::size_t j,
+                 std::size_t nk) {
+  return !(causal && j > i) &&
+         (mask.size() == 0 || mask.data()[(mask.shape()[0] == 1 ? 0 : i) * nk + j]);
+}
+
+// softmax(scale * Q K^T, masked) V for validated inputs: the weights (n_q x n_k, contiguous) and
+// the output (row stride out_ld).
+template <class T>
+void attend(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask, T *weights, T *out,
+            std::size_t out_ld) {
+  kernels::gemm<T>(h.nq, h.nk, h.d, {h.q, h.q_ld}, {h.k, h.k_ld, true}, weights, h.nk);
+  require_finite_rows(weights, h.nq, h.nk, h.nk, "the scaled scores Q K^T", scale);
+  std::vector<std::uint8_t> keep(h.nk, 1);
+  for (std::size_t i = 0; i < h.nq; ++i) {
+    T *row = weights + i * h.nk;
+    const bool masked = causal || mask.size() != 0;
+    if (masked)
+      for (std::size_t j = 0; j < h.nk; ++j)
+        keep[j] = kept(mask, causal, i, j, h.nk);
+    softmax_into(row, h.nk, scale, masked ? keep.data() : nullptr, row);
+  }
+  kernels::gemm<T>(h.nq, h.dv, h.nk, {weights, h.nk}, {h.v, h.v_ld}, out, out_ld);
+  // Weights sum to 1, but rounding can still carry values near the type's maximum past it.
+  require_finite_rows(out, h.nq, h.dv, out_ld, "the attention output (weights V)");
+}
+
+// The same output in tiles of keys with an online softmax (a running maximum and sum per query,
+// as in FlashAttention): memory grows as O(N d), never O(N^2).
+template <class T>
+void attend_fused(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask, T *out,
+                  std::size_t out_ld) {
   constexpr std::size_t query_tile = 256, key_tile = 128;
   constexpr T none = -std::numeric_limits<T>::infinity();
-  const std::size_t nq = q.shape()[0], nk = k.shape()[0], d = q.shape()[1], dv = v.shape()[1];
-  require_fits(nq, dv, "the attention output");
-  Matrix<T> out = xt::zeros<T>({nq, dv});
-  std::vector<T> running_max(nq, none), running_sum(nq, T(0));
+  for (std::size_t i = 0; i < h.nq; ++i)
+    std::fill(out + i * out_ld, out + i * out_ld + h.dv, T(0));
+  std::vector<T> running_max(h.nq, none), running_sum(h.nq, T(0));
   std::vector<T> tile(query_tile * key_tile);
-  for (std::size_t q0 = 0; q0 < nq; q0 += query_tile) {
-    const std::size_t rows = std::min(query_tile, nq - q0);
+  for (std::size_t q0 = 0; q0 < h.nq; q0 += query_tile) {
+    const std::size_t rows = std::min(query_tile, h.nq - q0);
     // causal: no query of this tile sees a key beyond the tile's last query
-    const std::size_t key_end = causal ? std::min(nk, q0 + rows) : nk;
+    const std::size_t key_end = causal ? std::min(h.nk, q0 + rows) : h.nk;
     for (std::size_t k0 = 0; k0 < key_end; k0 += key_tile) {
       const std::size_t cols = std::min(key_tile, key_end - k0);
-      kernels::gemm<T>(rows, cols, d, {q.data() + q0 * d, d}, {k.data() + k0 * d, d, true},
-                       tile.data(), cols);
+      kernels::gemm<T>(rows, cols, h.d, {h.q + q0 * h.q_ld, h.q_ld},
+                       {h.k + k0 * h.k_ld, h.k_ld, true}, tile.data(), cols);
       for (std::size_t r = 0; r < rows; ++r) {
         const std::size_t i = q0 + r;
         T *s = tile.data() + r * cols;
         for (std::size_t c = 0; c < cols; ++c)
           s[c] *= scale;
-        if (!std::isfinite(kernels::max_magnitude(s, cols)))
-          require_finite_result(Vector<T>(xt::adapt(s, cols, xt::no_ownership(), std::array{cols})),
-                                "the scaled scores Q K^T");
+        require_finite_rows(s, 1, cols, cols, "the scaled scores Q K^T");
         if (causal || mask.size() != 0)
-          for (std::size_t c = 0; c < cols; ++c) {
-            const std::size_t j = k0 + c;
-            const bool keep =
-                !(causal && j > i) &&
-                (mask.size() == 0 || mask.data()[(mask.shape()[0] == 1 ? 0 : i) * nk + j]);
-            if (!keep)
+          for (std::size_t c = 0; c < cols; ++c)
+            if (!kept(mask, causal, i, k0 + c, h.nk))
               s[c] = none;
-          }
-        const T tile_max = kernels::max_of(s, cols);
-        const T new_max = std::max(running_max[i], tile_max);
+        const T new_max = std::max(running_max[i], kernels::max_of(s, cols));
         if (new_max == none) { // nothing kept in this row yet: add nothing
           std::fill(s, s + cols, T(0));
           continue;
         }
         const T rescale = std::exp(running_max[i] - new_max); // 0 while the row was empty
-        const T sum = kernels::exp_in_place(s, cols, new_max);
-        running_sum[i] = running_sum[i] * rescale + sum;
+        running_sum[i] = running_sum[i] * rescale + kernels::exp_in_place(s, cols, new_max);
         running_max[i] = new_max;
         if (rescale != T(1))
-          for (std::size_t x = 0; x < dv; ++x)
-            out(i, x) *= rescale;
+          for (std::size_t x = 0; x < h.dv; ++x)
+            out[i * out_ld + x] *= rescale;
       }
-      kernels::gemm<T>(rows, dv, cols, {tile.data(), cols}, {v.data() + k0 * dv, dv},
-                       out.data() + q0 * dv, dv, true);
+      kernels::gemm<T>(rows, h.dv, cols, {tile.data(), cols}, {h.v + k0 * h.v_ld, h.v_ld},
+                       out + q0 * out_ld, out_ld, true);
     }
   }
-  for (std::size_t i = 0; i < nq; ++i)
-    for (std::size_t x = 0; x < dv; ++x)
-      out(i, x) = running_sum[i] > 0 ? out(i, x) / running_sum[i] : T(0);
-  require_finite_result(out, "the attention output (weights V)");
-  return out;
+  for (std::size_t i = 0; i < h.nq; ++i)
+    for (std::size_t x = 0; x < h.dv; ++x)
+      out[i * out_ld + x] = running_sum[i] > 0 ? out[i * out_ld + x] / running_sum[i] : T(0);
+  require_finite_rows(out, h.nq, h.dv, out_ld, "the attention output (weights V)");
+}
+
+// Attention for `heads` heads side by side: head j reads columns [j d, (j + 1) d) of Q and K and
+// [j d_v, (j + 1) d_v) of V, and writes the same columns of the output. Weights are per head,
+// or none when `with_weights` is false (the fused path).
+template <class T>
+MultiHeadResult<T> attend_heads(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T> &v,
+                                std::size_t heads, T scale, bool causal, const MaskMatrix &mask,
+                                bool with_weights) {
+  const std::size_t nq = q.shape()[0], nk = k.shape()[0];
+  const std::size_t d = q.shape()[1] / heads, dv = v.shape()[1] / heads;
+  if (with_weights)
+    require_fits(nq, nk * heads, "the attention weights (queries x keys)");
+  MultiHeadResult<T> r;
+  r.output = Matrix<T>::from_shape({nq, v.shape()[1]});
+  for (std::size_t j = 0; j < heads; ++j) {
+    const Head<T> head{q.data() + j * d,
+                       k.data() + j * d,
+                       v.data() + j * dv,
+                       q.shape()[1],
+                       k.shape()[1],
+                       v.shape()[1],
+                       nq,
+                       nk,
+                       d,
+                       dv};
+    T *out = r.output.data() + j * dv;
+    if (with_weights) {
+      r.weights.push_back(Matrix<T>::from_shape({nq, nk}));
+      attend(head, scale, causal, mask, r.weights.back().data(), out, v.shape()[1]);
+    } else {
+      attend_fused(head, scale, causal, mask, out, v.shape()[1]);
+    }
+  }
+  return r;
 }
 
 template <class T> T checked_scale(const std::optional<T> &scale, std::size_t key_width) {
@@ -170,20 +228,43 @@ template <class T> T checked_scale(const std::optional<T> &scale, std::size_t ke
 
 } // namespace detail
 
+namespace detail {
+template <class T>
+void check_attention_inputs(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T> &v,
+                            const MaskMatrix &mask) {
+  require_values(q, "Q");
+  require_values(k, "K");
+  require_values(v, "V");
+  require_equal_length(q.shape()[1], "Q columns", q, k.shape()[1], "K columns", k);
+  require_equal_length(k.shape()[0], "K rows", k, v.shape()[0], "V rows", v);
+  check_mask<T>(mask, q.shape()[0], k.shape()[0]);
+}
+} // namespace detail
+
 // softmax(scale * Q K^T) V with optional causal and explicit masks.
 template <class T>
 AttentionResult<T> attention(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T> &v,
                              const AttentionOptions<T> &options = {}) {
-  detail::require_values(q, "Q");
-  detail::require_values(k, "K");
-  detail::require_values(v, "V");
-  detail::require_equal_length(q.shape()[1], "Q columns", q, k.shape()[1], "K columns", k);
-  detail::require_equal_length(k.shape()[0], "K rows", k, v.shape()[0], "V rows", v);
-  detail::check_mask<T>(options.mask, q.shape()[0], k.shape()[0]);
-  const T scale = detail::checked_scale(options.scale, k.shape()[1]);
-  if (!options.weights)
-    return {detail::attend_fused(q, k, v, scale, options.causal, options.mask), {}};
-  return detail::attend(q, k, v, scale, options.causal, options.mask);
+  detail::check_attention_inputs(q, k, v, options.mask);
+  auto r = detail::attend_heads(q, k, v, 1, detail::checked_scale(options.scale, k.shape()[1]),
+                                options.causal, options.mask, options.weights);
+  return {std::move(r.output), r.weights.empty() ? Matrix<T>{} : std::move(r.weights[0])};
+}
+
+// The same for `heads` heads side by side in one call: head j uses columns [j d, (j + 1) d) of
+// Q and K and [j d_v, (j + 1) d_v) of V; the output holds the heads' outputs side by side.
+// The default scale is 1 / sqrt(d) of one head.
+template <class T>
+MultiHeadResult<T> attention_heads(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T> &v,
+                                   std::size_t heads, const AttentionOptions<T> &options = {}) {
+  detail::check_attention_inputs(q, k, v, options.mask);
+  if (heads == 0 || q.shape()[1] % heads != 0 || v.shape()[1] % heads != 0)
+    detail::fail("heads (", heads, ") must be a positive divisor of Q columns (", q.shape()[1],
+                 ", from ", shape_of(q), ") and of V columns (", v.shape()[1], ", from ",
+                 shape_of(v), ")");
+  return detail::attend_heads(q, k, v, heads,
+                              detail::checked_scale(options.scale, k.shape()[1] / heads),
+                              options.causal, options.mask, options.weights);
 }
 
 template <class T> struct SelfAttentionResult {
@@ -213,10 +294,10 @@ SelfAttentionResult<T> self_attention(const Matrix<T> &x, const Matrix<T> &wq, c
   detail::check_mask<T>(options.mask, x.shape()[0], x.shape()[0]);
   detail::require_fits(x.shape()[0], x.shape()[0], "the scores (words x words)");
   r.scores = matmul_transposed(r.queries, r.keys, "Q columns", "K columns");
-  auto attended = detail::attend(r.queries, r.keys, r.values,
-                                 detail::checked_scale(options.scale, wk.shape()[1]),
-                                 options.causal, options.mask);
-  r.weights = std::move(attended.weights);
+  auto attended = detail::attend_heads(r.queries, r.keys, r.values, 1,
+                                       detail::checked_scale(options.scale, wk.shape()[1]),
+                                       options.causal, options.mask, true);
+  r.weights = std::move(attended.weights[0]);
   r.output = std::move(attended.output);
   return r;
 }
@@ -230,11 +311,6 @@ template <class T> struct MultiHeadParams {
   Vector<T> bq, bk, bv, bo;
   bool causal = false;
   MaskMatrix mask;
-};
-
-template <class T> struct MultiHeadResult {
-  Matrix<T> output;               // N x E_out
-  std::vector<Matrix<T>> weights; // one N x N matrix per head
 };
 
 namespace detail {
@@ -273,16 +349,8 @@ MultiHeadResult<T> multi_head_attention(const Matrix<T> &x, const MultiHeadParam
   const std::size_t head_width = width / p.heads;
   const T scale = T(1) / std::sqrt(static_cast<T>(head_width));
 
-  MultiHeadResult<T> r;
-  auto concatenated = Matrix<T>::from_shape({x.shape()[0], width});
-  for (std::size_t h = 0; h < p.heads; ++h) {
-    auto columns = xt::range(h * head_width, (h + 1) * head_width);
-    auto attended =
-        detail::attend<T>(xt::view(q, xt::all(), columns), xt::view(k, xt::all(), columns),
-                          xt::view(v, xt::all(), columns), scale, p.causal, p.mask);
-    xt::view(concatenated, xt::all(), columns) = attended.output;
-    r.weights.push_back(std::move(attended.weights));
-  }
+  auto r = detail::attend_heads(q, k, v, p.heads, scale, p.causal, p.mask, true);
+  const Matrix<T> concatenated = std::move(r.output);
   r.output =
       detail::project(concatenated, "heads concatenated", p.wo, p.bo, "Wo rows", "bo length");
   return r;
