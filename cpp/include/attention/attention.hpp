@@ -193,8 +193,8 @@ MultiHeadResult<T> attend_heads(const Matrix<T> &q, const Matrix<T> &k, const Ma
                                 bool with_weights) {
   const std::size_t nq = q.shape()[0], nk = k.shape()[0];
   const std::size_t d = q.shape()[1] / heads, dv = v.shape()[1] / heads;
-  if (with_weights)
-    require_fits(nq, nk * heads, "the attention weights (queries x keys)");
+  if (with_weights) // one matrix per head
+    require_fits(nq, nk, "the attention weights (queries x keys)");
   MultiHeadResult<T> r;
   r.output = Matrix<T>::from_shape({nq, v.shape()[1]});
   for (std::size_t j = 0; j < heads; ++j) {
