@@ -164,6 +164,16 @@ async function counters(page) {
   return { nodes, jsEventListeners, usedSize };
 }
 
+// DOM nodes and listeners back where they were (5% slack), the JS heap within 25%.
+function assertFlat(before, after) {
+  assert.ok(after.nodes <= before.nodes * 1.05, `DOM nodes ${before.nodes} -> ${after.nodes}`);
+  assert.ok(
+    after.jsEventListeners <= before.jsEventListeners * 1.05,
+    `listeners ${before.jsEventListeners} -> ${after.jsEventListeners}`,
+  );
+  assert.ok(after.usedSize < before.usedSize * 1.25, `JS heap ${before.usedSize} -> ${after.usedSize}`);
+}
+
 test('memory stays flat over page recomputes and component connect/disconnect cycles', async (t) => {
   const page = await open(t, url(plain, 'dist/site/#basics/applied'));
   await page.waitForSelector('body[data-ready]');
@@ -179,13 +189,7 @@ test('memory stays flat over page recomputes and component connect/disconnect cy
   await edit(20);
   const before = await counters(page);
   await edit(200);
-  const afterEdits = await counters(page);
-  assert.ok(afterEdits.nodes <= before.nodes * 1.05, `DOM nodes ${before.nodes} -> ${afterEdits.nodes}`);
-  assert.ok(
-    afterEdits.jsEventListeners <= before.jsEventListeners * 1.05,
-    `listeners ${before.jsEventListeners} -> ${afterEdits.jsEventListeners}`,
-  );
-  assert.ok(afterEdits.usedSize < before.usedSize * 1.25, `JS heap ${before.usedSize} -> ${afterEdits.usedSize}`);
+  assertFlat(before, await counters(page));
 
   const components = await open(t, url(plain, 'tests/browser/components-page.html'));
   await components.waitForFunction(() => document.getElementById('one')?.stage);
@@ -206,11 +210,5 @@ test('memory stays flat over page recomputes and component connect/disconnect cy
   await cycle(10);
   const start = await counters(components);
   await cycle(100);
-  const end = await counters(components);
-  assert.ok(end.nodes <= start.nodes * 1.05, `DOM nodes ${start.nodes} -> ${end.nodes}`);
-  assert.ok(
-    end.jsEventListeners <= start.jsEventListeners * 1.05,
-    `listeners ${start.jsEventListeners} -> ${end.jsEventListeners}`,
-  );
-  assert.ok(end.usedSize < start.usedSize * 1.25, `JS heap ${start.usedSize} -> ${end.usedSize}`);
+  assertFlat(start, await counters(components));
 });
