@@ -22,6 +22,10 @@ using emscripten::typed_memory_view;
 using emscripten::val;
 namespace at = attention;
 
+// The glue converts values and checks them; the arithmetic happens in the core's kernels, which
+// stay optimised for speed. Compiling the glue for size keeps the module small.
+#pragma clang attribute push(__attribute__((minsize)), apply_to = function)
+
 namespace {
 
 template <class F> val guarded(F &&compute) {
@@ -374,6 +378,8 @@ template <class T> void register_precision(const std::string &suffix) {
 }
 
 } // namespace
+
+#pragma clang attribute pop
 
 EMSCRIPTEN_BINDINGS(attention_engine) {
   register_precision<double>("_f64");
