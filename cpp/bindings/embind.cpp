@@ -10,8 +10,11 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <new>
 #include <string>
+
+#include <xtensor/xadapt.hpp>
 
 #include "attention/attention.hpp"
 #include "attention/numpy_random.hpp"
@@ -179,22 +182,29 @@ template <class T> val matrices(const std::vector<at::Matrix<T>> &items) {
   return out;
 }
 
-// options.heads absent: one head, weights a matrix; present: heads side by side, weights a list.
-template <class T> val attention(val q, val k, val v, val options) {
+// The hot path: attention over memory the JS wrapper owns and reuses across calls (its scratch
+// in the WebAssembly heap), so neither side allocates inputs or outputs per call. Pointers are
+// byte offsets; scale is NaN for the default; a mask of 0 rows is none.
+template <class T>
+val attention_into(std::uintptr_t q, std::size_t q_rows, std::size_t q_cols, std::uintptr_t k,
+                   std::size_t k_rows, std::size_t k_cols, std::uintptr_t v, std::size_t v_rows,
+                   std::size_t v_cols, std::size_t heads, double scale, bool causal,
+                   std::uintptr_t mask, std::size_t mask_rows, std::size_t mask_cols,
+                   bool with_weights, std::uintptr_t out, std::uintptr_t weights) {
   return guarded([&] {
-    const auto opts = attention_options<T>(options);
-    val out = val::object();
-    if (options["heads"].isUndefined()) {
-      const auto r = at::attention(to_matrix<T>(q), to_matrix<T>(k), to_matrix<T>(v), opts);
-      out.set("output", from_matrix(r.output));
-      out.set("weights", r.weights.size() ? from_matrix(r.weights) : val::null());
-    } else {
-      const auto r = at::attention_heads(to_matrix<T>(q), to_matrix<T>(k), to_matrix<T>(v),
-                                         options["heads"].as<std::size_t>(), opts);
-      out.set("output", from_matrix(r.output));
-      out.set("weights", opts.weights ? matrices(r.weights) : val::null());
-    }
-    return out;
+    at::AttentionOptions<T> options;
+    if (!std::isnan(scale))
+      options.scale = static_cast<T>(scale);
+    options.causal = causal;
+    options.weights = with_weights;
+    if (mask_rows)
+      options.mask =
+          xt::adapt(reinterpret_cast<const std::uint8_t *>(mask), mask_rows * mask_cols,
+                    xt::no_ownership(), std::array<std::size_t, 2>{mask_rows, mask_cols});
+    const auto at = [](std::uintptr_t offset) { return reinterpret_cast<T *>(offset); };
+    at::attention_into<T>(at(q), q_rows, q_cols, at(k), k_rows, k_cols, at(v), v_rows, v_cols,
+                          heads, options, at(out), weights ? at(weights) : nullptr);
+    return val::null();
   });
 }
 
@@ -372,7 +382,7 @@ template <class T> void register_precision(const std::string &suffix) {
   function(name("applyWeights").c_str(), &apply_weights<T>);
   function(name("contextVector").c_str(), &context_vector<T>);
   function(name("attentionalHiddenState").c_str(), &attentional_hidden_state<T>);
-  function(name("attention").c_str(), &attention<T>);
+  function(name("attentionInto").c_str(), &attention_into<T>);
   function(name("selfAttention").c_str(), &self_attention<T>);
   function(name("multiHeadAttention").c_str(), &multi_head_attention<T>);
 }

@@ -3,6 +3,7 @@
 #include <array>
 #include <random>
 
+#include <xtensor/xadapt.hpp>
 #include <xtensor/xmanipulation.hpp>
 
 #include "attention/attention.hpp"
@@ -247,4 +248,34 @@ TEST_CASE("attention over heads side by side equals attention on each head's col
   check_input_error([&] { attention_heads(q, k, v, 2); },
                     "heads (2) must be a positive divisor of Q columns (24, from [37x24]) and of "
                     "V columns (15, from [41x15])");
+}
+
+TEST_CASE("attention_into writes into caller-owned buffers what attention_heads returns") {
+  const std::size_t heads = 2, nq = 9, nk = 11, d = 4, dv = 3;
+  const Matrix<double> q = xt::cast<double>(random_float(nq, heads * d, 21)),
+                       k = xt::cast<double>(random_float(nk, heads * d, 22)),
+                       v = xt::cast<double>(random_float(nk, heads * dv, 23));
+  const auto expected = attention_heads(q, k, v, heads);
+  std::vector<double> out(nq * heads * dv), weights(heads * nq * nk);
+  attention_into(q.data(), nq, heads * d, k.data(), nk, heads * d, v.data(), nk, heads * dv, heads,
+                 {}, out.data(), weights.data());
+  check_close(xt::adapt(out, expected.output.shape()), expected.output);
+  for (std::size_t h = 0; h < heads; ++h)
+    check_close(xt::adapt(weights.data() + h * nq * nk, nq * nk, xt::no_ownership(),
+                          std::array<std::size_t, 2>{nq, nk}),
+                expected.weights[h]);
+  check_input_error(
+      [&] {
+        attention_into(q.data(), nq, heads * d, k.data(), nk, heads * d, v.data(), nk, heads * dv,
+                       heads, {}, out.data(), static_cast<double *>(nullptr));
+      },
+      "the weights buffer is missing");
+  std::vector<double> bad(q.begin(), q.end());
+  bad[5] = NAN;
+  check_input_error(
+      [&] {
+        attention_into(bad.data(), nq, heads * d, k.data(), nk, heads * d, v.data(), nk, heads * dv,
+                       heads, {}, out.data(), weights.data());
+      },
+      "Q [9x8] holds a non-finite value (nan) at flat index 5");
 }

@@ -110,8 +110,28 @@ function optionalBoolean(value, name) {
   return value === true;
 }
 
+// The hot path's inputs and outputs live in one block of the WebAssembly heap that grows when a
+// call needs more and is reused by the next, so repeated calls allocate nothing there.
+function scratchOf(module) {
+  let pointer = 0;
+  let capacity = 0;
+  return (bytes) => {
+    if (bytes > capacity) {
+      if (pointer) module._free(pointer);
+      capacity = Math.max(bytes, Math.ceil(capacity * 1.5));
+      pointer = module._malloc(capacity);
+      if (!pointer) {
+        capacity = 0;
+        throw new RangeError(`out of WebAssembly memory: ${bytes} bytes for attention inputs and outputs`);
+      }
+    }
+    return pointer;
+  };
+}
+
 /** Builds the public API over an instantiated Emscripten module. */
 export function createEngine(module) {
+  const scratch = scratchOf(module);
   const call = (name, ...args) => {
     const result = module[name](...args);
     if (result instanceof Error) throw result;
@@ -180,9 +200,59 @@ export function createEngine(module) {
     attention(Q, K, V, opts) {
       const [T, p] = precise(Q);
       const o = options(opts, 'options', ['scale', 'causal', 'mask', 'weights', 'heads']);
-      const converted = attentionOptions(o);
-      if (o.heads !== undefined) converted.heads = integer(o.heads, 'options.heads', 1, 2 ** 31);
-      return call('attention' + p, toMatrix(Q, 'Q', T), toMatrix(K, 'K', T), toMatrix(V, 'V', T), converted);
+      const [q, k, v] = [toMatrix(Q, 'Q', T), toMatrix(K, 'K', T), toMatrix(V, 'V', T)];
+      const { scale, causal, mask, weights } = attentionOptions(o);
+      const heads = o.heads === undefined ? 1 : integer(o.heads, 'options.heads', 1, 2 ** 31);
+      const weightCount = weights ? heads * q.rows * k.rows : 0;
+      if (weightCount > 2 ** 28) {
+        throw new RangeError(
+          `options.weights: ${heads} x ${q.rows}x${k.rows} attention weights would not fit in WebAssembly memory; pass weights: false for the fused path`,
+        );
+      }
+      // Q, K, V, the output and the weights, then the mask bytes, in the reused scratch block.
+      const size = T.BYTES_PER_ELEMENT;
+      const at = [];
+      let bytes = 0;
+      for (const count of [q.data.length, k.data.length, v.data.length, q.rows * v.cols, weightCount]) {
+        at.push(bytes);
+        bytes += count * size;
+      }
+      const maskAt = bytes;
+      const base = scratch(bytes + (mask ? mask.data.length : 0));
+      const heap = () => (T === Float32Array ? module.HEAPF32 : module.HEAPF64);
+      [q, k, v].forEach((m, i) => heap().set(m.data, (base + at[i]) / size));
+      if (mask) module.HEAPU8.set(mask.data, base + maskAt);
+      const error = module['attentionInto' + p](
+        base + at[0],
+        q.rows,
+        q.cols,
+        base + at[1],
+        k.rows,
+        k.cols,
+        base + at[2],
+        v.rows,
+        v.cols,
+        heads,
+        scale ?? NaN,
+        causal,
+        base + maskAt,
+        mask ? mask.rows : 0,
+        mask ? mask.cols : 0,
+        weights,
+        base + at[3],
+        weights ? base + at[4] : 0,
+      );
+      if (error) throw error;
+      const view = heap(); // after the call: the heap may have grown, which replaces its views
+      const copy = (offset, rows, cols) => ({
+        rows,
+        cols,
+        data: view.slice((base + offset) / size, (base + offset) / size + rows * cols),
+      });
+      const output = copy(at[3], q.rows, v.cols);
+      if (!weights) return { output, weights: null };
+      const perHead = Array.from({ length: heads }, (_, j) => copy(at[4] + j * q.rows * k.rows * size, q.rows, k.rows));
+      return { output, weights: o.heads === undefined ? perHead[0] : perHead };
     },
     selfAttention(X, Wq, Wk, Wv, opts) {
       const [T, p] = precise(X);

@@ -184,38 +184,42 @@ void attend_fused(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask
   require_finite_rows(out, h.nq, h.dv, out_ld, "the attention output (weights V)");
 }
 
-// Attention for `heads` heads side by side: head j reads columns [j d, (j + 1) d) of Q and K and
-// [j d_v, (j + 1) d_v) of V, and writes the same columns of the output. Weights are per head,
-// or none when `with_weights` is false (the fused path).
+// Attention for `heads` heads side by side over row-major buffers: head j reads columns
+// [j d, (j + 1) d) of Q and K (row stride qk_width) and [j d_v, (j + 1) d_v) of V (row stride
+// v_width), and writes the same columns of the output. weights[j] receives head j's n_q x n_k
+// weights; with no weights (empty list) the fused path runs.
+template <class T>
+void attend_heads(const T *q, const T *k, const T *v, std::size_t nq, std::size_t nk,
+                  std::size_t qk_width, std::size_t v_width, std::size_t heads, T scale,
+                  bool causal, const MaskMatrix &mask, T *out, const std::vector<T *> &weights) {
+  const std::size_t d = qk_width / heads, dv = v_width / heads;
+  for (std::size_t j = 0; j < heads; ++j) {
+    const Head<T> head{q + j * d, k + j * d, v + j * dv, qk_width, qk_width,
+                       v_width,   nq,        nk,         d,        dv};
+    if (weights.empty())
+      attend_fused(head, scale, causal, mask, out + j * dv, v_width);
+    else
+      attend(head, scale, causal, mask, weights[j], out + j * dv, v_width);
+  }
+}
+
+// The same into new containers: the output, and one weights matrix per head when asked for.
 template <class T>
 MultiHeadResult<T> attend_heads(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T> &v,
                                 std::size_t heads, T scale, bool causal, const MaskMatrix &mask,
                                 bool with_weights) {
   const std::size_t nq = q.shape()[0], nk = k.shape()[0];
-  const std::size_t d = q.shape()[1] / heads, dv = v.shape()[1] / heads;
-  if (with_weights) // one matrix per head
-    require_fits(nq, nk, "the attention weights (queries x keys)");
   MultiHeadResult<T> r;
   r.output = Matrix<T>::from_shape({nq, v.shape()[1]});
-  for (std::size_t j = 0; j < heads; ++j) {
-    const Head<T> head{q.data() + j * d,
-                       k.data() + j * d,
-                       v.data() + j * dv,
-                       q.shape()[1],
-                       k.shape()[1],
-                       v.shape()[1],
-                       nq,
-                       nk,
-                       d,
-                       dv};
-    T *out = r.output.data() + j * dv;
-    if (with_weights) {
-      r.weights.push_back(Matrix<T>::from_shape({nq, nk}));
-      attend(head, scale, causal, mask, r.weights.back().data(), out, v.shape()[1]);
-    } else {
-      attend_fused(head, scale, causal, mask, out, v.shape()[1]);
-    }
+  std::vector<T *> weights;
+  if (with_weights) {
+    require_fits(nq, nk, "the attention weights (queries x keys)"); // one matrix per head
+    r.weights.reserve(heads);
+    for (std::size_t j = 0; j < heads; ++j)
+      weights.push_back(r.weights.emplace_back(Matrix<T>::from_shape({nq, nk})).data());
   }
+  attend_heads(q.data(), k.data(), v.data(), nq, nk, q.shape()[1], v.shape()[1], heads, scale,
+               causal, mask, r.output.data(), weights);
   return r;
 }
 
@@ -229,15 +233,20 @@ template <class T> T checked_scale(const std::optional<T> &scale, std::size_t ke
 } // namespace detail
 
 namespace detail {
-template <class T>
-void check_attention_inputs(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T> &v,
-                            const MaskMatrix &mask) {
+template <class Q, class K, class V>
+void check_attention_inputs(const Q &q, const K &k, const V &v, const MaskMatrix &mask) {
   require_values(q, "Q");
   require_values(k, "K");
   require_values(v, "V");
   require_equal_length(q.shape()[1], "Q columns", q, k.shape()[1], "K columns", k);
   require_equal_length(k.shape()[0], "K rows", k, v.shape()[0], "V rows", v);
-  check_mask<T>(mask, q.shape()[0], k.shape()[0]);
+  check_mask<typename Q::value_type>(mask, q.shape()[0], k.shape()[0]);
+}
+
+template <class Q, class V> void check_heads(std::size_t heads, const Q &q, const V &v) {
+  if (heads == 0 || q.shape()[1] % heads != 0 || v.shape()[1] % heads != 0)
+    fail("heads (", heads, ") must be a positive divisor of Q columns (", q.shape()[1], ", from ",
+         shape_of(q), ") and of V columns (", v.shape()[1], ", from ", shape_of(v), ")");
 }
 } // namespace detail
 
@@ -258,13 +267,39 @@ template <class T>
 MultiHeadResult<T> attention_heads(const Matrix<T> &q, const Matrix<T> &k, const Matrix<T> &v,
                                    std::size_t heads, const AttentionOptions<T> &options = {}) {
   detail::check_attention_inputs(q, k, v, options.mask);
-  if (heads == 0 || q.shape()[1] % heads != 0 || v.shape()[1] % heads != 0)
-    detail::fail("heads (", heads, ") must be a positive divisor of Q columns (", q.shape()[1],
-                 ", from ", shape_of(q), ") and of V columns (", v.shape()[1], ", from ",
-                 shape_of(v), ")");
+  detail::check_heads(heads, q, v);
   return detail::attend_heads(q, k, v, heads,
                               detail::checked_scale(options.scale, k.shape()[1] / heads),
                               options.causal, options.mask, options.weights);
+}
+
+// attention_heads over caller-owned row-major buffers, allocating nothing for inputs or outputs
+// (the WebAssembly wrapper passes memory it reuses across calls): Q (q_rows x q_cols), K and V
+// as given, checked as attention_heads checks them -> out (q_rows x v_cols) and, when
+// options.weights, weights (heads x q_rows x k_rows, head after head).
+template <class T>
+void attention_into(const T *q, std::size_t q_rows, std::size_t q_cols, const T *k,
+                    std::size_t k_rows, std::size_t k_cols, const T *v, std::size_t v_rows,
+                    std::size_t v_cols, std::size_t heads, const AttentionOptions<T> &options,
+                    T *out, T *weights) {
+  const auto view = [](const T *data, std::size_t rows, std::size_t cols) {
+    return xt::adapt(data, rows * cols, xt::no_ownership(), std::array<std::size_t, 2>{rows, cols});
+  };
+  const auto qv = view(q, q_rows, q_cols), kv = view(k, k_rows, k_cols),
+             vv = view(v, v_rows, v_cols);
+  detail::check_attention_inputs(qv, kv, vv, options.mask);
+  detail::check_heads(heads, qv, vv);
+  const T scale = detail::checked_scale(options.scale, q_cols / heads);
+  std::vector<T *> per_head;
+  if (options.weights) {
+    detail::require_fits(q_rows, k_rows, "the attention weights (queries x keys)");
+    if (!weights)
+      detail::fail("the weights buffer is missing");
+    for (std::size_t j = 0; j < heads; ++j)
+      per_head.push_back(weights + j * q_rows * k_rows);
+  }
+  detail::attend_heads(q, k, v, q_rows, k_rows, q_cols, v_cols, heads, scale, options.causal,
+                       options.mask, out, per_head);
 }
 
 template <class T> struct SelfAttentionResult {
