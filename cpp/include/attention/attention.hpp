@@ -119,14 +119,14 @@ void attend(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask, T *w
             std::size_t out_ld) {
   kernels::gemm<T>(h.nq, h.nk, h.d, {h.q, h.q_ld}, {h.k, h.k_ld, true}, weights, h.nk);
   require_finite_rows(weights, h.nq, h.nk, h.nk, "the scaled scores Q K^T", scale);
-  std::vector<std::uint8_t> keep(h.nk, 1);
+  std::uint8_t *keep = kernels::working_memory<std::uint8_t>(kernels::Slot::mask, h.nk);
   for (std::size_t i = 0; i < h.nq; ++i) {
     T *row = weights + i * h.nk;
     const bool masked = causal || mask.size() != 0;
     if (masked)
       for (std::size_t j = 0; j < h.nk; ++j)
         keep[j] = kept(mask, causal, i, j, h.nk);
-    softmax_into(row, h.nk, scale, masked ? keep.data() : nullptr, row);
+    softmax_into(row, h.nk, scale, masked ? keep : nullptr, row);
   }
   kernels::gemm<T>(h.nq, h.dv, h.nk, {weights, h.nk}, {h.v, h.v_ld}, out, out_ld);
   // Weights sum to 1, but rounding can still carry values near the type's maximum past it.
@@ -142,8 +142,11 @@ void attend_fused(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask
   constexpr T none = -std::numeric_limits<T>::infinity();
   for (std::size_t i = 0; i < h.nq; ++i)
     std::fill(out + i * out_ld, out + i * out_ld + h.dv, T(0));
-  std::vector<T> running_max(h.nq, none), running_sum(h.nq, T(0));
-  std::vector<T> tile(query_tile * key_tile);
+  T *running_max = kernels::working_memory<T>(kernels::Slot::running_max, h.nq);
+  T *running_sum = kernels::working_memory<T>(kernels::Slot::running_sum, h.nq);
+  T *tile = kernels::working_memory<T>(kernels::Slot::scores, query_tile * key_tile);
+  std::fill(running_max, running_max + h.nq, none);
+  std::fill(running_sum, running_sum + h.nq, T(0));
   for (std::size_t q0 = 0; q0 < h.nq; q0 += query_tile) {
     const std::size_t rows = std::min(query_tile, h.nq - q0);
     // causal: no query of this tile sees a key beyond the tile's last query
@@ -151,10 +154,10 @@ void attend_fused(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask
     for (std::size_t k0 = 0; k0 < key_end; k0 += key_tile) {
       const std::size_t cols = std::min(key_tile, key_end - k0);
       kernels::gemm<T>(rows, cols, h.d, {h.q + q0 * h.q_ld, h.q_ld},
-                       {h.k + k0 * h.k_ld, h.k_ld, true}, tile.data(), cols);
+                       {h.k + k0 * h.k_ld, h.k_ld, true}, tile, cols);
       for (std::size_t r = 0; r < rows; ++r) {
         const std::size_t i = q0 + r;
-        T *s = tile.data() + r * cols;
+        T *s = tile + r * cols;
         for (std::size_t c = 0; c < cols; ++c)
           s[c] *= scale;
         require_finite_rows(s, 1, cols, cols, "the scaled scores Q K^T");
@@ -174,7 +177,7 @@ void attend_fused(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask
           for (std::size_t x = 0; x < h.dv; ++x)
             out[i * out_ld + x] *= rescale;
       }
-      kernels::gemm<T>(rows, h.dv, cols, {tile.data(), cols}, {h.v + k0 * h.v_ld, h.v_ld},
+      kernels::gemm<T>(rows, h.dv, cols, {tile, cols}, {h.v + k0 * h.v_ld, h.v_ld},
                        out + q0 * out_ld, out_ld, true);
     }
   }

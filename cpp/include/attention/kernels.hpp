@@ -53,12 +53,21 @@ template <class T> struct Operand {
 // (64 x 256 floats = 64 KB) stay in cache while the microkernel sweeps them.
 constexpr std::size_t kc_block = 256, mc_block = 64, nc_block = 512;
 
-namespace detail {
+namespace detail {} // namespace detail
 
-template <class T> std::vector<T> &scratch(int which) {
-  thread_local std::vector<T> buffers[2];
-  return buffers[which];
+// Per-thread working memory that only grows, so repeated calls allocate nothing. Each user has
+// its own slot; the contents are whatever the slot's last user left.
+enum class Slot { packed_a, packed_b, scores, running_max, running_sum, mask };
+
+template <class T> T *working_memory(Slot slot, std::size_t n) {
+  thread_local std::vector<T> buffers[6];
+  auto &buffer = buffers[static_cast<int>(slot)];
+  if (buffer.size() < n)
+    buffer.resize(n);
+  return buffer.data();
 }
+
+namespace detail {
 
 // C[0:mr_used, 0:nr_used] (+)= A panel (kc x MR) times B panel (kc x NR).
 template <class T>
@@ -132,23 +141,22 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const Operand<T> &a, cons
         std::fill(c + i * ldc, c + i * ldc + n, T(0));
     return;
   }
-  auto &packed_a = detail::scratch<T>(0);
-  auto &packed_b = detail::scratch<T>(1);
+
   const auto round_up = [](std::size_t x, std::size_t to) { return (x + to - 1) / to * to; };
   for (std::size_t jc = 0; jc < n; jc += nc_block) {
     const std::size_t nc = std::min(nc_block, n - jc);
     for (std::size_t pc = 0; pc < k; pc += kc_block) {
       const std::size_t kc = std::min(kc_block, k - pc);
-      packed_b.resize(std::max(packed_b.size(), round_up(nc, S::nr) * kc));
-      detail::pack_b(b, pc, kc, jc, nc, packed_b.data());
+      T *packed_b = working_memory<T>(Slot::packed_b, round_up(nc, S::nr) * kc);
+      detail::pack_b(b, pc, kc, jc, nc, packed_b);
       const bool add = accumulate || pc > 0;
       for (std::size_t ic = 0; ic < m; ic += mc_block) {
         const std::size_t mc = std::min(mc_block, m - ic);
-        packed_a.resize(std::max(packed_a.size(), round_up(mc, S::mr) * kc));
-        detail::pack_a(a, ic, mc, pc, kc, packed_a.data());
+        T *packed_a = working_memory<T>(Slot::packed_a, round_up(mc, S::mr) * kc);
+        detail::pack_a(a, ic, mc, pc, kc, packed_a);
         for (std::size_t jr = 0; jr < nc; jr += S::nr)
           for (std::size_t ir = 0; ir < mc; ir += S::mr)
-            detail::microkernel(kc, packed_a.data() + ir * kc, packed_b.data() + jr * kc,
+            detail::microkernel(kc, packed_a + ir * kc, packed_b + jr * kc,
                                 c + (ic + ir) * ldc + jc + jr, ldc, std::min(S::mr, mc - ir),
                                 std::min(S::nr, nc - jr), add);
       }
