@@ -166,7 +166,7 @@ export function matrixToSvg(matrix, options) {
 }
 
 /** Draws the heatmap on a canvas at options.scale device pixels per px (default 2). */
-export function matrixToCanvas(matrix, options = {}, canvas = document.createElement('canvas')) {
+function matrixToCanvas(matrix, options = {}, canvas = document.createElement('canvas')) {
   const layout = heatmapLayout(matrix, options);
   const { width, height, legend } = layout;
   const scale = options.scale ?? 2;

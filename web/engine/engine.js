@@ -130,7 +130,7 @@ function scratchOf(module) {
 }
 
 /** Builds the public API over an instantiated Emscripten module. */
-export function createEngine(module) {
+function createEngine(module) {
   const scratch = scratchOf(module);
   const call = (name, ...args) => {
     const result = module[name](...args);
