@@ -1,7 +1,8 @@
 // The only C++ that knows about Emscripten: converts between JavaScript values and the core's
-// xtensor containers. Every export takes and returns plain JS values (typed arrays, objects); no
-// Embind handle reaches the user. Bad input comes back as a JS Error *value* (not thrown across
-// the wasm boundary, which would skip C++ destructors and leak); web/engine/index.js throws it.
+// xtensor containers. Exports take and return plain JS values (typed arrays, objects), except
+// attentionInto, which works on memory the wrapper owns in the WebAssembly heap; no Embind handle
+// reaches the user. Bad input comes back as a JS Error *value* (not thrown across the wasm
+// boundary, which would skip C++ destructors and leak); web/engine/engine.js throws it.
 //
 // Each numeric export exists twice, suffixed _f64 and _f32; the wrapper picks by input type.
 #include <emscripten/bind.h>
@@ -171,7 +172,6 @@ template <class T> at::AttentionOptions<T> attention_options(const val &options)
   out.scale = optional_number<T>(options["scale"]);
   out.causal = options["causal"].as<bool>();
   out.mask = to_mask(options["mask"]);
-  out.weights = options["weights"].as<bool>();
   return out;
 }
 

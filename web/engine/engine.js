@@ -201,7 +201,9 @@ function createEngine(module) {
       const [T, p] = precise(Q);
       const o = options(opts, 'options', ['scale', 'causal', 'mask', 'weights', 'heads']);
       const [q, k, v] = [toMatrix(Q, 'Q', T), toMatrix(K, 'K', T), toMatrix(V, 'V', T)];
-      const { scale, causal, mask, weights } = attentionOptions(o);
+      const { scale, causal, mask } = attentionOptions(o);
+      // weights: false takes the fused path, which never forms the N x N weights
+      const weights = o.weights === undefined || optionalBoolean(o.weights, 'options.weights');
       const heads = o.heads === undefined ? 1 : integer(o.heads, 'options.heads', 1, 2 ** 31);
       const weightCount = weights ? heads * q.rows * k.rows : 0;
       if (weightCount > 2 ** 28) {
@@ -335,8 +337,6 @@ function createEngine(module) {
       scale: optionalScale(o.scale),
       causal: optionalBoolean(o.causal, 'options.causal'),
       mask: toMaskMatrix(o.mask, 'options.mask'),
-      // weights: false takes the fused path, which never forms the N x N weights
-      weights: o.weights === undefined || optionalBoolean(o.weights, 'options.weights'),
     };
   }
 

@@ -106,26 +106,16 @@ inline void microkernel(std::size_t kc, const T *a, const T *b, T *c, std::size_
       c[i * ldc + j] = (accumulate ? c[i * ldc + j] : T(0)) + tile[i][j];
 }
 
-// Packs rows [i0, i0 + rows) x columns [p0, p0 + kc) of A into MR-row panels, zero-padded.
-template <class T>
-void pack_a(const Operand<T> &a, std::size_t i0, std::size_t rows, std::size_t p0, std::size_t kc,
-            T *out) {
-  constexpr std::size_t mr = Simd<T>::mr;
-  for (std::size_t panel = 0; panel < rows; panel += mr)
+// Packs rows [i0, i0 + rows) x columns [p0, p0 + kc) of M into panels of `width` rows, each
+// stored column by column and zero-padded. A packs in MR-row panels; B packs as its transpose
+// in NR-row panels (B's columns), which is the layout the microkernel streams.
+template <std::size_t width, class T>
+void pack_panels(const Operand<T> &m, std::size_t i0, std::size_t rows, std::size_t p0,
+                 std::size_t kc, T *out) {
+  for (std::size_t panel = 0; panel < rows; panel += width)
     for (std::size_t p = 0; p < kc; ++p)
-      for (std::size_t i = 0; i < mr; ++i)
-        *out++ = panel + i < rows ? a(i0 + panel + i, p0 + p) : T(0);
-}
-
-// Packs rows [p0, p0 + kc) x columns [j0, j0 + cols) of B into NR-column panels, zero-padded.
-template <class T>
-void pack_b(const Operand<T> &b, std::size_t p0, std::size_t kc, std::size_t j0, std::size_t cols,
-            T *out) {
-  constexpr std::size_t nr = Simd<T>::nr;
-  for (std::size_t panel = 0; panel < cols; panel += nr)
-    for (std::size_t p = 0; p < kc; ++p)
-      for (std::size_t j = 0; j < nr; ++j)
-        *out++ = panel + j < cols ? b(p0 + p, j0 + panel + j) : T(0);
+      for (std::size_t i = 0; i < width; ++i)
+        *out++ = panel + i < rows ? m(i0 + panel + i, p0 + p) : T(0);
 }
 
 } // namespace detail
@@ -148,12 +138,12 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const Operand<T> &a, cons
     for (std::size_t pc = 0; pc < k; pc += kc_block) {
       const std::size_t kc = std::min(kc_block, k - pc);
       T *packed_b = working_memory<T>(Slot::packed_b, round_up(nc, S::nr) * kc);
-      detail::pack_b(b, pc, kc, jc, nc, packed_b);
+      detail::pack_panels<S::nr>(Operand<T>{b.data, b.ld, !b.transposed}, jc, nc, pc, kc, packed_b);
       const bool add = accumulate || pc > 0;
       for (std::size_t ic = 0; ic < m; ic += mc_block) {
         const std::size_t mc = std::min(mc_block, m - ic);
         T *packed_a = working_memory<T>(Slot::packed_a, round_up(mc, S::mr) * kc);
-        detail::pack_a(a, ic, mc, pc, kc, packed_a);
+        detail::pack_panels<S::mr>(a, ic, mc, pc, kc, packed_a);
         for (std::size_t jr = 0; jr < nc; jr += S::nr)
           for (std::size_t ir = 0; ir < mc; ir += S::mr)
             detail::microkernel(kc, packed_a + ir * kc, packed_b + jr * kc,
