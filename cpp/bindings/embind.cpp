@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <new>
 #include <string>
@@ -365,6 +366,15 @@ val memory_stats() {
   return out;
 }
 
+// Sets how many threads the core uses, the caller included, and returns the count in effect: 1
+// in the default build, which has no threads. The threaded builds' wrappers call it once at load.
+val set_threads(int threads) {
+  return guarded([&] {
+    at::parallel::set_threads(static_cast<std::size_t>(std::max(threads, 1)));
+    return val(static_cast<double>(at::parallel::threads()));
+  });
+}
+
 val decimal_from_log(double log_magnitude, bool negative, int digits) {
   return guarded([&] { return val(at::decimal_from_log(log_magnitude, negative, digits)); });
 }
@@ -399,4 +409,5 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
   emscripten::function("walkthrough", &walkthrough);
   emscripten::function("decimalFromLog", &decimal_from_log);
   emscripten::function("memoryStats", &memory_stats);
+  emscripten::function("setThreads", &set_threads);
 }

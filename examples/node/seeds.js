@@ -33,5 +33,6 @@ console.log(
     context: Array.from(context),
     W_Q: Array.from(Wq.data),
     word1: Array.from(output.data.slice(0, 3)),
+    threads: attn.threads,
   }),
 );

@@ -2,6 +2,27 @@
 // loader) and publishes the seed numbers for the test to read.
 import { loadAttention } from '../../web/engine/index.js';
 
+// The default engine against one thread on an attention big enough to be split across threads;
+// or, where threads cannot run, the message that asking for two gives.
+async function compareThreads(attn) {
+  if (attn.threads === 1) {
+    const threadsError = await loadAttention({ threads: 2 }).then(
+      () => 'loaded',
+      (error) => error.message,
+    );
+    return { threadsError };
+  }
+  const single = await loadAttention({ threads: 1 });
+  const random = single.randomState(7);
+  const [q, k, v] = [0, 1, 2].map(() => {
+    const { data } = random.randn(300, 64);
+    return { rows: 300, cols: 64, data: Float32Array.from(data) };
+  });
+  const expected = single.attention(q, k, v, { causal: true }).output.data;
+  const got = attn.attention(q, k, v, { causal: true }).output.data;
+  return { threadedSame: got.length === expected.length && got.every((x, i) => x === expected[i]) };
+}
+
 const output = document.getElementById('result');
 try {
   const attn = await loadAttention();
@@ -28,6 +49,8 @@ try {
     error = e.message;
   }
   output.textContent = JSON.stringify({
+    threads: attn.threads,
+    ...(await compareThreads(attn)),
     scores: Array.from(scores),
     context: Array.from(context),
     tiny: attn.decimalFromLog(attn.logSoftmax(scores)[2]),

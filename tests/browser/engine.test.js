@@ -9,12 +9,21 @@ import { collectErrors, launchChromium } from './chromium.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+// The headers under which a page may share WebAssembly memory with workers (threads).
+const CROSS_ORIGIN_ISOLATED = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+};
 let browser;
 const servers = [];
 
 before(async () => {
   browser = await launchChromium();
-  servers.push(await serve(root), await serve(root, 0, { 'content-security-policy': STRICT_CSP }));
+  servers.push(
+    await serve(root),
+    await serve(root, 0, { 'content-security-policy': STRICT_CSP }),
+    await serve(root, 0, { 'content-security-policy': STRICT_CSP, ...CROSS_ORIGIN_ISOLATED }),
+  );
 });
 after(async () => {
   await browser?.close();
@@ -24,6 +33,7 @@ after(async () => {
 for (const [index, label] of [
   [0, 'served as static files'],
   [1, 'under a strict Content-Security-Policy'],
+  [2, 'cross-origin isolated (threads), under the strict policy'],
 ]) {
   test(`the seed numbers in Chromium, ${label}`, async () => {
     const page = await browser.newPage();
@@ -32,6 +42,14 @@ for (const [index, label] of [
     await page.waitForFunction(() => document.getElementById('result').textContent !== 'loading');
     const result = JSON.parse(await page.textContent('#result'));
     assert.equal(result.failed, undefined, result.failed);
+    if (index === 2) {
+      assert.equal(result.threads, await page.evaluate(() => Math.min(navigator.hardwareConcurrency, 8)));
+      assert.ok(result.threads > 1, 'this machine has one core: the threaded module was not exercised');
+      assert.equal(result.threadedSame, true);
+    } else {
+      assert.equal(result.threads, 1);
+      assert.match(result.threadsError, /options\.threads: 2 needs a cross-origin-isolated page/);
+    }
     assert.deepEqual(result.scores, [927, 397, 148, 929]);
     assert.ok(Math.abs(result.context[0] - 3.88079708) < 1e-8);
     assert.equal(result.tiny, '5.7661442e-340');

@@ -11,20 +11,27 @@ import { collectErrors, launchChromium } from './chromium.js';
 const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const PAYLOAD = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>';
 const TOKEN = '<img/src=x/onerror=window.__pwned=1>'; // tokens are whitespace-separated words
+const CROSS_ORIGIN_ISOLATED = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+};
 let browser;
 let strict;
 let plain;
+let isolated;
 const url = (server, path) => `http://127.0.0.1:${server.address().port}/${path}`;
 
 before(async () => {
   browser = await launchChromium();
   strict = await serve(root, 0, { 'content-security-policy': STRICT_CSP });
   plain = await serve(root);
+  isolated = await serve(root, 0, { 'content-security-policy': STRICT_CSP, ...CROSS_ORIGIN_ISOLATED });
 });
 after(async () => {
   await browser?.close();
   strict?.close();
   plain?.close();
+  isolated?.close();
 });
 
 async function open(t, address, { expectErrors = false, route } = {}) {
@@ -63,6 +70,22 @@ test('the page works under a strict Content-Security-Policy: stages, inputs, exp
   assert.equal(download.suggestedFilename(), 'attention_weights.png');
   const background = await page.evaluate(() => getComputedStyle(document.querySelector('.hm-cell')).backgroundColor);
   assert.notEqual(background, 'rgba(0, 0, 0, 0)', 'cell colours applied');
+});
+
+test('cross-origin isolated, the page and the components run the threaded module, under the same policy', async (t) => {
+  for (const path of ['dist/site/#basics/softmax', 'tests/browser/components-page.html']) {
+    const requests = [];
+    const page = await open(t, url(isolated, path), {
+      route: ['**/*', (route) => requests.push(route.request().url()) && route.continue()],
+    });
+    await page.locator('[data-value="5.7661442e-340"]').first().waitFor(); // into shadow roots too
+    assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+    assert.ok(
+      requests.some((request) => /attention-engine-threads[.\w-]*\.worker[\w-]*\.js$/.test(request)),
+      `${path}: no worker script was requested`,
+    );
+    assert.ok(!requests.some((request) => /attention-engine(-\w+)?\.wasm$/.test(request) && !/threads/.test(request)));
+  }
 });
 
 test('the components work under the same policy', async (t) => {

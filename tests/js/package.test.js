@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
@@ -17,6 +18,12 @@ test('the tarball holds the engine, its wasm and types, and nothing of the sourc
     'web/engine/index.d.ts',
     'web/engine/wasm/attention-engine.mjs',
     'web/engine/wasm/attention-engine.wasm',
+    'web/engine/wasm/attention-engine-threads.mjs',
+    'web/engine/wasm/attention-engine-threads.wasm',
+    'web/engine/wasm/attention-engine-threads.worker.js',
+    'web/engine/wasm/node/attention-engine-threads.cjs',
+    'web/engine/wasm/node/attention-engine-threads.worker.js',
+    'web/engine/wasm/node/package.json',
     'web/components/index.d.ts',
     'dist/components/attention-stepper.js',
     'dist/components/styles.css',
@@ -24,6 +31,8 @@ test('the tarball holds the engine, its wasm and types, and nothing of the sourc
     assert.ok(paths.includes(expected), `${expected} missing from ${paths.join(', ')}`);
   }
   assert.ok(!paths.some((path) => /^(cpp|tests|scripts|build)\//.test(path)), paths.join(', '));
+  // Node's threaded loader reads the browsers' threaded .wasm (the same file), not a copy
+  assert.ok(!paths.includes('web/engine/wasm/node/attention-engine-threads.wasm'));
 });
 
 test('installed from the tarball, examples/node/seeds.js reproduces the seed numbers', () => {
@@ -36,4 +45,5 @@ test('installed from the tarball, examples/node/seeds.js reproduces the seed num
   assert.ok(Math.abs(result.context[2] - 45.26423912) < 1e-8);
   assert.deepEqual(result.W_Q, [2, 0, 2, 2, 0, 0, 2, 1, 2]);
   assert.ok(Math.abs(result.word1[0] - 0.98522025) < 1e-8);
+  assert.equal(result.threads, Math.min(availableParallelism(), 8)); // the threaded module where cores allow
 });

@@ -3,6 +3,12 @@
 import { loadAttention, WALKTHROUGHS, type Matrix, type Stage, type Trace } from 'attention-stepper';
 
 const attn = await loadAttention({ locateFile: (path) => `/assets/${path}` });
+const threaded = await loadAttention({ threads: 4 });
+const threadCount: number = threaded.threads;
+// @ts-expect-error the thread count is a number
+await loadAttention({ threads: 'auto' });
+// @ts-expect-error the engine's thread count is fixed at load
+threaded.threads = 2;
 
 const score: number = attn.dotScore([5, 1, 20], [3, 12, 45]);
 const scores: Float64Array = attn.dotScores([5, 1, 20], [[3, 12, 45]]);

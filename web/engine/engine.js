@@ -130,8 +130,11 @@ function scratchOf(module) {
 }
 
 /** Builds the public API over an instantiated Emscripten module. */
-function createEngine(module) {
+function createEngine(module, threads) {
   const scratch = scratchOf(module);
+  // The threaded module's memory can grow on another thread, which leaves the module's own views
+  // (HEAPF32, …) on the old buffer; its memory object always has the current one.
+  const memory = () => module.wasmMemory?.buffer ?? module.HEAPU8.buffer;
   const call = (name, ...args) => {
     const result = module[name](...args);
     if (result instanceof Error) throw result;
@@ -141,6 +144,7 @@ function createEngine(module) {
   const precise = (first) => (isFloat32(first) ? [Float32Array, '_f32'] : [Float64Array, '_f64']);
 
   const engine = {
+    threads,
     dotScore(query, key) {
       const [T, p] = precise(query);
       return call('dotScore' + p, toVector(query, 'query', T), toVector(key, 'key', T));
@@ -221,9 +225,9 @@ function createEngine(module) {
       }
       const maskAt = bytes;
       const base = scratch(bytes + (mask ? mask.data.length : 0));
-      const heap = () => (T === Float32Array ? module.HEAPF32 : module.HEAPF64);
+      const heap = () => new T(memory());
       [q, k, v].forEach((m, i) => heap().set(m.data, (base + at[i]) / size));
-      if (mask) module.HEAPU8.set(mask.data, base + maskAt);
+      if (mask) new Uint8Array(memory()).set(mask.data, base + maskAt);
       const error = module['attentionInto' + p](
         base + at[0],
         q.rows,
@@ -377,21 +381,50 @@ const WALKTHROUGH_INPUTS = {
 /** The walkthrough names, in the page's order. */
 export const WALKTHROUGHS = Object.freeze(Object.keys(WALKTHROUGH_INPUTS));
 
+// Threads used when options.threads is not given: the platform's cores, at most this many.
+const AUTO_THREADS_MAX = 8;
+
+function threadCount(options, platform) {
+  if (options.threads === undefined)
+    return options.wasmBinary || !platform.canThread() ? 1 : Math.min(platform.cores(), AUTO_THREADS_MAX);
+  const threads = integer(options.threads, 'options.threads', 1, 64);
+  if (threads > 1 && options.wasmBinary)
+    fail('options.wasmBinary holds the single-threaded module (attention-engine.wasm): pass threads: 1 with it');
+  if (threads > 1 && !platform.canThread())
+    throw new Error(
+      `options.threads: ${threads} needs a cross-origin-isolated page (served with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp), where WebAssembly threads can share memory`,
+    );
+  return threads;
+}
+
 /**
- * Makes loadAttention over a function that instantiates the Emscripten module. Calls without
- * options share one instance; a failed load is not cached, so a later call can retry.
+ * Makes loadAttention over a platform: single(files) instantiates the default module,
+ * threaded(threads, files) the threaded one; canThread() says whether the threaded one can run
+ * here and cores() how many cores there are. Calls that pass no wasmBinary or locateFile share
+ * one instance per thread count; a failed load is not cached, so a later call can retry.
  */
-export function makeLoader(instantiate) {
-  let shared;
-  return function loadAttention(options = {}) {
-    const { wasmBinary, locateFile } = options;
-    if (wasmBinary || locateFile) return instantiate({ wasmBinary, locateFile }).then(createEngine);
-    shared ??= instantiate({})
-      .then(createEngine)
-      .catch((error) => {
-        shared = undefined;
-        throw error;
-      });
-    return shared;
+export function makeLoader(platform) {
+  const shared = new Map();
+  const instantiate = async (threads, files) => {
+    if (threads === 1) return createEngine(await platform.single(files), 1);
+    const module = await platform.threaded(threads, files);
+    const running = module.setThreads(threads);
+    if (running instanceof Error) throw running;
+    return createEngine(module, running);
+  };
+  // async, so that bad options reject the promise rather than throw
+  return async function loadAttention(options = {}) {
+    const { wasmBinary, locateFile } = options ?? {};
+    const threads = threadCount(options ?? {}, platform);
+    if (wasmBinary || locateFile) return instantiate(threads, { wasmBinary, locateFile });
+    if (!shared.has(threads))
+      shared.set(
+        threads,
+        instantiate(threads, {}).catch((error) => {
+          shared.delete(threads);
+          throw error;
+        }),
+      );
+    return shared.get(threads);
   };
 }

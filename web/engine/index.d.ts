@@ -259,12 +259,25 @@ export interface AttentionEngine {
   memory(): { heapBytes: number; arenaBytes: number };
   /** The decimal text of exp(logMagnitude): decimalFromLog(-781.1269280110430) is "5.7661442e-340". */
   decimalFromLog(logMagnitude: number, negative?: boolean, digits?: number): string;
+  /** How many threads the engine computes with, the calling one included (see LoadOptions.threads). */
+  readonly threads: number;
 }
 
 export interface LoadOptions {
-  /** The bytes of attention-engine.wasm, when you load them yourself. */
+  /**
+   * Threads to compute with, the calling one included. 1 loads the single-threaded module. More
+   * load the threaded one, which runs in Node and on cross-origin-isolated pages (elsewhere this
+   * rejects). Default: the machine's cores, at most 8, where the threaded module can run, else 1;
+   * 1 with wasmBinary. Small problems stay on one thread either way.
+   */
+  threads?: number;
+  /** The bytes of attention-engine.wasm (the single-threaded module), when you load them yourself. */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /** Maps the file name "attention-engine.wasm" to its URL. */
+  /**
+   * Maps a file name to its URL: "attention-engine.wasm", and for the threaded module
+   * "attention-engine-threads.mjs", "attention-engine-threads.wasm" and
+   * "attention-engine-threads.worker.js".
+   */
   locateFile?: (path: string, prefix: string) => string;
 }
 

@@ -1,9 +1,29 @@
 // Browsers and bundlers: the generated loader finds the .wasm next to itself (import.meta.url),
-// or wherever options.locateFile says.
+// or wherever options.locateFile says. On cross-origin-isolated pages the threaded module runs
+// instead, one Web Worker per extra thread; its files are named here with literal URLs so that
+// bundlers copy them.
 import createAttentionModule from './wasm/attention-engine.mjs';
 import { makeLoader } from './engine.js';
 
 export { WALKTHROUGHS } from './engine.js';
 
+const threadedFiles = () => ({
+  'attention-engine-threads.mjs': new URL('./wasm/attention-engine-threads.mjs', import.meta.url).href,
+  'attention-engine-threads.wasm': new URL('./wasm/attention-engine-threads.wasm', import.meta.url).href,
+  'attention-engine-threads.worker.js': new URL('./wasm/attention-engine-threads.worker.js', import.meta.url).href,
+});
+
 /** Loads the engine: `const attn = await loadAttention()`. */
-export const loadAttention = makeLoader((options) => createAttentionModule(options));
+export const loadAttention = makeLoader({
+  canThread: () => globalThis.crossOriginIsolated === true,
+  cores: () => navigator.hardwareConcurrency ?? 1,
+  single: (files) => createAttentionModule(files),
+  async threaded(threads, { locateFile }) {
+    const files = threadedFiles();
+    const locate = locateFile ?? ((path) => files[path]);
+    const loader = locate('attention-engine-threads.mjs', '');
+    const { default: createThreadedModule } = await import(/* @vite-ignore */ loader);
+    // mainScriptUrlOrBlob: what each worker imports to run the module
+    return createThreadedModule({ locateFile: locate, mainScriptUrlOrBlob: loader, threadWorkers: threads - 1 });
+  },
+});

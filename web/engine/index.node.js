@@ -1,16 +1,32 @@
 // Node: Emscripten 3.1.6's web loader cannot fetch a file path, so the .wasm is read from disk
-// and handed over as wasmBinary.
+// and handed over as wasmBinary. The threaded module is the CommonJS build in wasm/node/ (its
+// .wasm is the same file as the browsers' threaded module).
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 
 import createAttentionModule from './wasm/attention-engine.mjs';
 import { makeLoader } from './engine.js';
 
 export { WALKTHROUGHS } from './engine.js';
 
+const require = createRequire(import.meta.url);
+const wasm = (name) => readFile(new URL(`./wasm/${name}`, import.meta.url));
+
 /** Loads the engine: `const attn = await loadAttention()`. */
-export const loadAttention = makeLoader(async ({ wasmBinary, locateFile }) =>
-  createAttentionModule({
-    wasmBinary: wasmBinary ?? (await readFile(new URL('./wasm/attention-engine.wasm', import.meta.url))),
-    locateFile,
-  }),
-);
+export const loadAttention = makeLoader({
+  canThread: () => true,
+  cores: availableParallelism,
+  single: async ({ wasmBinary, locateFile }) =>
+    createAttentionModule({ wasmBinary: wasmBinary ?? (await wasm('attention-engine.wasm')), locateFile }),
+  async threaded(threads) {
+    const createThreadedModule = require('./wasm/node/attention-engine-threads.cjs');
+    const module = await createThreadedModule({
+      wasmBinary: await wasm('attention-engine-threads.wasm'),
+      threadWorkers: threads - 1,
+    });
+    // idle workers must not keep Node running once the program is done
+    for (const worker of [...module.PThread.unusedWorkers, ...module.PThread.runningWorkers]) worker.unref();
+    return module;
+  },
+});

@@ -13,6 +13,7 @@
 #include <xtensor/xview.hpp>
 
 #include "linalg.hpp"
+#include "parallel.hpp"
 #include "softmax.hpp"
 
 namespace attention {
@@ -80,11 +81,14 @@ template <class T> void check_mask(const MaskMatrix &mask, std::size_t queries, 
 }
 
 // One head's operands: Q (n_q x d), K (n_k x d) and V (n_k x d_v) as columns of possibly wider
-// row-major matrices (a head of a multi-head projection is read in place, not copied).
+// row-major matrices (a head of a multi-head projection is read in place, not copied). Q may be
+// a block of the head's queries: rows first_query.. of all_queries, for causal and mask rows and
+// for error messages.
 template <class T> struct Head {
   const T *q, *k, *v;
   std::size_t q_ld, k_ld, v_ld;
   std::size_t nq, nk, d, dv;
+  std::size_t first_query, all_queries;
 };
 
 template <class T>
@@ -95,15 +99,22 @@ template <class T>
        sizeof(T) == 4 ? " or pass Float64Array" : "");
 }
 
-// Refuses rows (stride ld) where scale * value is not finite, naming the first such value.
+// Where a block sits in the whole matrix it belongs to: its first row and column, and the
+// whole matrix's shape.
+struct Place {
+  std::size_t row, col, rows, cols;
+};
+
+// Refuses rows (stride ld) where scale * value is not finite, naming the first such value by its
+// place in the whole matrix.
 template <class T>
 void require_finite_rows(const T *data, std::size_t rows, std::size_t cols, std::size_t ld,
-                         const char *what, T scale = T(1)) {
+                         const char *what, const Place &at, T scale = T(1)) {
   for (std::size_t i = 0; i < rows; ++i)
     if (!std::isfinite(scale * kernels::max_magnitude(data + i * ld, cols)))
       for (std::size_t j = 0; j < cols; ++j)
         if (!std::isfinite(scale * data[i * ld + j]))
-          overflow<T>(what, rows, cols, i * cols + j);
+          overflow<T>(what, at.rows, at.cols, (at.row + i) * at.cols + at.col + j);
 }
 
 inline bool kept(const MaskMatrix &mask, bool causal, std::size_t i, std::size_t j,
@@ -118,19 +129,21 @@ template <class T>
 void attend(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask, T *weights, T *out,
             std::size_t out_ld) {
   kernels::gemm<T>(h.nq, h.nk, h.d, {h.q, h.q_ld}, {h.k, h.k_ld, true}, weights, h.nk);
-  require_finite_rows(weights, h.nq, h.nk, h.nk, "the scaled scores Q K^T", scale);
+  require_finite_rows(weights, h.nq, h.nk, h.nk, "the scaled scores Q K^T",
+                      {h.first_query, 0, h.all_queries, h.nk}, scale);
   std::uint8_t *keep = kernels::working_memory<std::uint8_t>(kernels::Slot::mask, h.nk);
   for (std::size_t i = 0; i < h.nq; ++i) {
     T *row = weights + i * h.nk;
     const bool masked = causal || mask.size() != 0;
     if (masked)
       for (std::size_t j = 0; j < h.nk; ++j)
-        keep[j] = kept(mask, causal, i, j, h.nk);
+        keep[j] = kept(mask, causal, h.first_query + i, j, h.nk);
     softmax_into(row, h.nk, scale, masked ? keep : nullptr, row);
   }
   kernels::gemm<T>(h.nq, h.dv, h.nk, {weights, h.nk}, {h.v, h.v_ld}, out, out_ld);
   // Weights sum to 1, but rounding can still carry values near the type's maximum past it.
-  require_finite_rows(out, h.nq, h.dv, out_ld, "the attention output (weights V)");
+  require_finite_rows(out, h.nq, h.dv, out_ld, "the attention output (weights V)",
+                      {h.first_query, 0, h.all_queries, h.dv});
 }
 
 // The same output in tiles of keys with an online softmax (a running maximum and sum per query,
@@ -149,8 +162,11 @@ void attend_fused(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask
   std::fill(running_sum, running_sum + h.nq, T(0));
   for (std::size_t q0 = 0; q0 < h.nq; q0 += query_tile) {
     const std::size_t rows = std::min(query_tile, h.nq - q0);
-    // causal: no query of this tile sees a key beyond the tile's last query
-    const std::size_t key_end = causal ? std::min(h.nk, q0 + rows) : h.nk;
+    // causal: no query of this tile sees a key beyond the tile's last query. Whole key tiles,
+    // so that how queries are cut into blocks and tiles does not change any sum's order.
+    const std::size_t last_key = h.first_query + q0 + rows;
+    const std::size_t key_end =
+        causal ? std::min(h.nk, (last_key + key_tile - 1) / key_tile * key_tile) : h.nk;
     for (std::size_t k0 = 0; k0 < key_end; k0 += key_tile) {
       const std::size_t cols = std::min(key_tile, key_end - k0);
       kernels::gemm<T>(rows, cols, h.d, {h.q + q0 * h.q_ld, h.q_ld},
@@ -160,10 +176,11 @@ void attend_fused(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask
         T *s = tile + r * cols;
         for (std::size_t c = 0; c < cols; ++c)
           s[c] *= scale;
-        require_finite_rows(s, 1, cols, cols, "the scaled scores Q K^T");
+        require_finite_rows(s, 1, cols, cols, "the scaled scores Q K^T",
+                            {h.first_query + i, k0, h.all_queries, h.nk});
         if (causal || mask.size() != 0)
           for (std::size_t c = 0; c < cols; ++c)
-            if (!kept(mask, causal, i, k0 + c, h.nk))
+            if (!kept(mask, causal, h.first_query + i, k0 + c, h.nk))
               s[c] = none;
         const T new_max = std::max(running_max[i], kernels::max_of(s, cols));
         if (new_max == none) { // nothing kept in this row yet: add nothing
@@ -184,7 +201,22 @@ void attend_fused(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask
   for (std::size_t i = 0; i < h.nq; ++i)
     for (std::size_t x = 0; x < h.dv; ++x)
       out[i * out_ld + x] = running_sum[i] > 0 ? out[i * out_ld + x] / running_sum[i] : T(0);
-  require_finite_rows(out, h.nq, h.dv, out_ld, "the attention output (weights V)");
+  require_finite_rows(out, h.nq, h.dv, out_ld, "the attention output (weights V)",
+                      {h.first_query, 0, h.all_queries, h.dv});
+}
+
+// How many blocks of queries each head is cut into: one with a single thread, for small problems
+// (waking threads costs more than it saves there) and when heads alone keep the threads busy;
+// otherwise about four tasks per thread, so uneven (causal) blocks still balance.
+inline std::size_t query_blocks(std::size_t heads, std::size_t nq, std::size_t nk,
+                                std::size_t widths) {
+  constexpr double min_parallel_flops = 2e6;
+  constexpr std::size_t min_block_rows = 32;
+  const std::size_t threads = parallel::threads();
+  if (threads == 1 || 2.0 * heads * nq * nk * widths < min_parallel_flops || heads >= 4 * threads)
+    return 1;
+  const std::size_t wanted = (4 * threads + heads - 1) / heads;
+  return std::max<std::size_t>(1, std::min<std::size_t>(wanted, nq / min_block_rows));
 }
 
 // Attention for `heads` heads side by side over row-major buffers: head j reads columns
@@ -196,14 +228,32 @@ void attend_heads(const T *q, const T *k, const T *v, std::size_t nq, std::size_
                   std::size_t qk_width, std::size_t v_width, std::size_t heads, T scale,
                   bool causal, const MaskMatrix &mask, T *out, const std::vector<T *> &weights) {
   const std::size_t d = qk_width / heads, dv = v_width / heads;
-  for (std::size_t j = 0; j < heads; ++j) {
-    const Head<T> head{q + j * d, k + j * d, v + j * dv, qk_width, qk_width,
-                       v_width,   nq,        nk,         d,        dv};
+  const std::size_t blocks = query_blocks(heads, nq, nk, d + dv);
+  const std::size_t block_rows = (nq + blocks - 1) / blocks;
+  // task t: head t / blocks, its queries [first, first + rows)
+  parallel::for_each(heads * blocks, [&](std::size_t t) {
+    const std::size_t j = t / blocks, first = (t % blocks) * block_rows;
+    if (first >= nq)
+      return;
+    const std::size_t rows = std::min(block_rows, nq - first);
+    const Head<T> head{q + first * qk_width + j * d,
+                       k + j * d,
+                       v + j * dv,
+                       qk_width,
+                       qk_width,
+                       v_width,
+                       rows,
+                       nk,
+                       d,
+                       dv,
+                       first,
+                       nq};
+    T *head_out = out + first * v_width + j * dv;
     if (weights.empty())
-      attend_fused(head, scale, causal, mask, out + j * dv, v_width);
+      attend_fused(head, scale, causal, mask, head_out, v_width);
     else
-      attend(head, scale, causal, mask, weights[j], out + j * dv, v_width);
-  }
+      attend(head, scale, causal, mask, weights[j] + first * nk, head_out, v_width);
+  });
 }
 
 // The same into new containers: the output, and one weights matrix per head when asked for.

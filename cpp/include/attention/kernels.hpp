@@ -53,8 +53,6 @@ template <class T> struct Operand {
 // (64 x 256 floats = 64 KB) stay in cache while the microkernel sweeps them.
 constexpr std::size_t kc_block = 256, mc_block = 64, nc_block = 512;
 
-namespace detail {} // namespace detail
-
 // Per-thread working memory that only grows, so repeated calls allocate nothing. Each user has
 // its own slot; the contents are whatever the slot's last user left.
 enum class Slot { packed_a, packed_b, scores, running_max, running_sum, mask };

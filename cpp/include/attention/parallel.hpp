@@ -1,0 +1,149 @@
+// Splitting the attention core's work across threads.
+//
+// With ATTENTION_THREADS defined (native builds and the threaded WebAssembly build) a pool of
+// std::threads, started once and reused, runs the tasks beside the calling thread. Without it
+// (the default WebAssembly build, which has no threads) tasks run in order on the caller and no
+// thread code is compiled in.
+#pragma once
+
+#include <cstddef>
+#include <exception>
+#include <limits>
+
+#ifdef ATTENTION_THREADS
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+#endif
+
+namespace attention::parallel {
+
+#ifdef ATTENTION_THREADS
+
+class Pool {
+public:
+  static Pool &instance() {
+    static Pool pool;
+    return pool;
+  }
+  ~Pool() { resize(1); }
+
+  std::size_t threads() const { return workers_.size() + 1; }
+
+  // The calling thread counts as one: resize(1) stops every worker.
+  void resize(std::size_t threads) {
+    std::lock_guard<std::mutex> serial(calls_);
+    {
+      std::lock_guard<std::mutex> lock(state_);
+      stopping_ = true;
+    }
+    start_.notify_all();
+    for (auto &worker : workers_)
+      worker.join();
+    workers_.clear();
+    stopping_ = false;
+    for (std::size_t i = 1; i < threads; ++i)
+      workers_.emplace_back([this, seen = generation_] { work(seen); });
+  }
+
+  // Runs call(context, i) for i in [0, count) on the pool and the caller; returns when all are
+  // done. Calls from different threads take turns; a task must not call run itself.
+  void run(std::size_t count, void (*call)(const void *, std::size_t), const void *context) {
+    std::lock_guard<std::mutex> serial(calls_);
+    {
+      std::lock_guard<std::mutex> lock(state_);
+      job_ = {call, context, count};
+      next_ = 0;
+      pending_ = workers_.size();
+      error_ = nullptr;
+      error_task_ = std::numeric_limits<std::size_t>::max();
+      ++generation_;
+    }
+    start_.notify_all();
+    drain();
+    std::unique_lock<std::mutex> lock(state_);
+    done_.wait(lock, [this] { return pending_ == 0; });
+    if (error_)
+      std::rethrow_exception(error_);
+  }
+
+private:
+  struct Job {
+    void (*call)(const void *, std::size_t) = nullptr;
+    const void *context = nullptr;
+    std::size_t count = 0;
+  };
+
+  // Takes tasks until none are left; keeps the exception of the lowest-numbered failing task,
+  // so the error a caller sees does not depend on scheduling.
+  void drain() {
+    for (std::size_t i; (i = next_.fetch_add(1)) < job_.count;) {
+      try {
+        job_.call(job_.context, i);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(state_);
+        if (i < error_task_) {
+          error_task_ = i;
+          error_ = std::current_exception();
+        }
+      }
+    }
+  }
+
+  // `seen` is the generation when the worker was made: jobs after it are new to this worker.
+  void work(std::size_t seen) {
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(state_);
+        start_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+        if (stopping_)
+          return;
+        seen = generation_;
+      }
+      drain();
+      std::lock_guard<std::mutex> lock(state_);
+      if (--pending_ == 0)
+        done_.notify_one();
+    }
+  }
+
+  std::mutex calls_, state_;
+  std::condition_variable start_, done_;
+  std::vector<std::thread> workers_;
+  Job job_;
+  std::atomic<std::size_t> next_{0};
+  std::size_t pending_ = 0, generation_ = 0, error_task_ = 0;
+  std::exception_ptr error_;
+  bool stopping_ = false;
+};
+
+// How many threads the core uses, the caller included (1 by default).
+inline void set_threads(std::size_t threads) { Pool::instance().resize(threads < 1 ? 1 : threads); }
+inline std::size_t threads() { return Pool::instance().threads(); }
+
+template <class Task> void for_each(std::size_t count, const Task &task) {
+  if (count == 1 || threads() == 1) {
+    for (std::size_t i = 0; i < count; ++i)
+      task(i);
+    return;
+  }
+  Pool::instance().run(
+      count, [](const void *t, std::size_t i) { (*static_cast<const Task *>(t))(i); }, &task);
+}
+
+#else
+
+inline void set_threads(std::size_t) {}
+inline std::size_t threads() { return 1; }
+
+// Runs task(i) for i in [0, count), here in order on the caller.
+template <class Task> void for_each(std::size_t count, const Task &task) {
+  for (std::size_t i = 0; i < count; ++i)
+    task(i);
+}
+
+#endif
+
+} // namespace attention::parallel

@@ -1,0 +1,88 @@
+// The threaded module in Node: picked by default, the same numbers as one thread bit for bit,
+// errors from worker threads reported as on one thread, and no worker keeping Node alive.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { test } from 'node:test';
+
+import { loadAttention } from '../../web/engine/index.node.js';
+
+const one = await loadAttention({ threads: 1 });
+const three = await loadAttention({ threads: 3 });
+
+// numpy's randn from a seed, as float32 rows x cols
+function randn(seed, rows, cols) {
+  const { data } = one.randomState(seed).randn(rows, cols);
+  return { rows, cols, data: Float32Array.from(data) };
+}
+
+function errorOf(run) {
+  try {
+    run();
+  } catch (error) {
+    return error.message;
+  }
+  return 'no error';
+}
+
+test('Node loads the threaded module by default, with one thread per core (at most 8)', async () => {
+  assert.equal(one.threads, 1);
+  assert.equal(three.threads, 3);
+  assert.equal((await loadAttention()).threads, Math.min(availableParallelism(), 8));
+});
+
+test('three threads give the one-thread output and weights bit for bit', () => {
+  for (const [n, heads, options] of [
+    [300, 1, {}],
+    [300, 1, { causal: true }],
+    [300, 1, { causal: true, weights: false }],
+    [257, 3, { weights: false }],
+    [256, 8, {}],
+  ]) {
+    const [q, k, v] = [1, 2, 3].map((seed) => randn(seed, n, heads * 16));
+    const expected = one.attention(q, k, v, { ...options, heads });
+    const got = three.attention(q, k, v, { ...options, heads });
+    const label = `n=${n} heads=${heads} ${JSON.stringify(options)}`;
+    assert.deepEqual(got.output.data, expected.output.data, label);
+    assert.deepEqual(
+      got.weights?.map((w) => w.data),
+      expected.weights?.map((w) => w.data),
+      label,
+    );
+  }
+});
+
+test('an overflow found by a worker thread is reported as on one thread', () => {
+  const [q, k, v] = [1, 2, 3].map((seed) => randn(seed, 512, 64));
+  q.data[500 * 64 + 3] = 3e38;
+  for (let j = 0; j < 512; j++) k.data[j * 64 + 3] = 2; // key 0 is the first to overflow
+  for (const weights of [true, false]) {
+    const [single, threaded] = [one, three].map((attn) => errorOf(() => attn.attention(q, k, v, { weights })));
+    assert.match(single, /the scaled scores Q K\^T \[512x512\] overflows float32 at flat index 256000/);
+    assert.equal(threaded, single);
+  }
+  assert.equal(three.dotScore([5, 1, 20], [3, 12, 45]), 927); // still working after the error
+});
+
+test('bad thread counts are refused with a clear message', async () => {
+  for (const threads of [0, 1.5, 65, '2', null]) {
+    await assert.rejects(loadAttention({ threads }), /options\.threads must be an integer from 1 to 64/);
+  }
+  await assert.rejects(
+    loadAttention({ threads: 2, wasmBinary: new Uint8Array(8) }),
+    /options\.wasmBinary holds the single-threaded module .* pass threads: 1 with it/,
+  );
+});
+
+test('a program that used four threads exits by itself', () => {
+  const program = `
+    import { loadAttention } from ${JSON.stringify(new URL('../../web/engine/index.node.js', import.meta.url).href)};
+    const attn = await loadAttention({ threads: 4 });
+    const m = { rows: 512, cols: 64, data: new Float32Array(512 * 64).fill(0.5) };
+    console.log(attn.threads, attn.attention(m, m, m).output.data[0]);`;
+  const printed = execFileSync(process.execPath, ['--input-type=module', '-e', program], {
+    encoding: 'utf8',
+    timeout: 20000,
+  });
+  assert.equal(printed.trim(), '4 0.5');
+});
