@@ -1,8 +1,8 @@
 // The only C++ that knows about Emscripten: converts between JavaScript values and the core's
 // xtensor containers. Exports take and return plain JS values (typed arrays, objects), except
-// attentionInto, which works on memory the wrapper owns in the WebAssembly heap; no Embind handle
-// reaches the user. Bad input comes back as a JS Error *value* (not thrown across the wasm
-// boundary, which would skip C++ destructors and leak); web/engine/engine.js throws it.
+// attentionInto and matmulInto, which work on memory the wrapper owns in the WebAssembly heap; no
+// Embind handle reaches the user. Bad input comes back as a JS Error *value* (not thrown across the
+// wasm boundary, which would skip C++ destructors and leak); web/engine/engine.js throws it.
 //
 // Each numeric export exists twice, suffixed _f64 and _f32; the wrapper picks by input type.
 #include <emscripten/bind.h>
@@ -209,6 +209,17 @@ val attention_into(std::uintptr_t q, std::size_t q_rows, std::size_t q_cols, std
   });
 }
 
+// A B over buffers the wrapper placed in the WebAssembly heap, as attention_into.
+template <class T>
+val matmul_into(std::uintptr_t a, std::size_t m, std::size_t k, std::uintptr_t b, std::size_t k2,
+                std::size_t n, std::uintptr_t out) {
+  return guarded([&] {
+    at::matmul_into(reinterpret_cast<const T *>(a), m, k, reinterpret_cast<const T *>(b), k2, n,
+                    reinterpret_cast<T *>(out));
+    return val::null();
+  });
+}
+
 template <class T> val self_attention(val x, val wq, val wk, val wv, val options) {
   return guarded([&] {
     const auto r = at::self_attention(to_matrix<T>(x), to_matrix<T>(wq), to_matrix<T>(wk),
@@ -393,6 +404,7 @@ template <class T> void register_precision(const std::string &suffix) {
   function(name("contextVector").c_str(), &context_vector<T>);
   function(name("attentionalHiddenState").c_str(), &attentional_hidden_state<T>);
   function(name("attentionInto").c_str(), &attention_into<T>);
+  function(name("matmulInto").c_str(), &matmul_into<T>);
   function(name("selfAttention").c_str(), &self_attention<T>);
   function(name("multiHeadAttention").c_str(), &multi_head_attention<T>);
 }

@@ -104,3 +104,16 @@ TEST_CASE("an overflow in a late query block names its place in the whole matrix
                       "the scaled scores Q K^T [512x512] overflows float32 at flat index 256000");
   }
 }
+
+TEST_CASE("matmul_into splits rows across threads, bit for bit, and checks its operands") {
+  const Matrix<float> a = random_matrix(300, 70, 8), b = random_matrix(70, 200, 9);
+  const Matrix<float> expected = matmul(a, b);
+  Matrix<float> out = Matrix<float>::from_shape({300, 200});
+  {
+    const Threads threads(3);
+    matmul_into(a.data(), 300, 70, b.data(), 70, 200, out.data());
+  }
+  CHECK(identical(out, expected));
+  check_input_error([&] { matmul_into(a.data(), 300, 70, b.data(), 69, 200, out.data()); },
+                    "A columns (70, from [300x70]) must equal B rows (69, from [69x200])");
+}

@@ -123,6 +123,21 @@ test('weights: false takes the fused path: the same output, no weights', () => {
   assertMatrixClose(causal.output, a.causal_output);
 });
 
+test('matmul: A B in float64 and float32, checked against a plain loop', () => {
+  const [A, B] = [attn.randomState(5).randn(70, 33), attn.randomState(6).randn(33, 90)];
+  const expected = new Float64Array(70 * 90);
+  for (let i = 0; i < 70; i++)
+    for (let p = 0; p < 33; p++)
+      for (let j = 0; j < 90; j++) expected[i * 90 + j] += A.data[i * 33 + p] * B.data[p * 90 + j];
+  const product = attn.matmul(A, B);
+  assert.deepEqual([product.rows, product.cols], [70, 90]);
+  assertClose(product.data, expected, 1e-12);
+  const single = attn.matmul({ ...A, data: Float32Array.from(A.data) }, B);
+  assert.ok(single.data instanceof Float32Array);
+  assertClose(single.data, expected, 1e-5);
+  assert.deepEqual(Array.from(attn.matmul([[1, 2]], [[3], [4]]).data), [11]);
+});
+
 test('heads side by side in one call equal one call per head', () => {
   const rows = (n, cols, seed) => attn.randomState(seed).randn(n, cols);
   const [Q, K, V] = [rows(6, 8, 1), rows(9, 8, 2), rows(9, 4, 3)];

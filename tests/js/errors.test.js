@@ -158,6 +158,21 @@ const cases = [
   ['undefined vector', () => attn.softmax(undefined), /x must be a vector .* got undefined/],
   ['null in a row', () => attn.attention([[null]], [[1]], [[1]]), /Q\[0\]\[0\] must be a number, got null/],
   [
+    'matmul shapes',
+    () => attn.matmul([[1, 2]], [[1, 2]]),
+    /A columns \(2, from \[1x2\]\) must equal B rows \(1, from \[1x2\]\)/,
+  ],
+  [
+    'matmul NaN',
+    () => attn.matmul([[1, NaN]], [[1], [2]]),
+    /A \[1x2\] holds a non-finite value \(nan\) at flat index 1/,
+  ],
+  [
+    'matmul overflow',
+    () => attn.matmul({ rows: 1, cols: 1, data: new Float32Array([3e38]) }, [[2]]),
+    /the product A B \[1x1\] overflows float32 at flat index 0/,
+  ],
+  [
     'string scale',
     () => attn.attention(H, H, H, { scale: '0.5' }),
     /options.scale must be a number, got the string "0.5"/,

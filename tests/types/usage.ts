@@ -4,6 +4,8 @@ import { loadAttention, WALKTHROUGHS, type Matrix, type Stage, type Trace } from
 
 const attn = await loadAttention({ locateFile: (path) => `/assets/${path}` });
 const threaded = await loadAttention({ threads: 4 });
+const product32: Matrix<Float32Array> = attn.matmul({ rows: 1, cols: 1, data: new Float32Array(1) }, [[2]]);
+const product64: Matrix<Float64Array> = attn.matmul([[1, 2]], [[3], [4]]);
 const threadCount: number = threaded.threads;
 // @ts-expect-error the thread count is a number
 await loadAttention({ threads: 'auto' });

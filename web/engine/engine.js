@@ -135,6 +135,27 @@ function createEngine(module, threads) {
   // The threaded module's memory can grow on another thread, which leaves the module's own views
   // (HEAPF32, …) on the old buffer; its memory object always has the current one.
   const memory = () => module.wasmMemory?.buffer ?? module.HEAPU8.buffer;
+
+  // Lays out a hot-path call in the scratch block: copies the inputs (typed arrays of T) in, leaves
+  // room for outputs of the given element counts, then copies the bytes after. Returns each one's
+  // address, in that order.
+  function stage(T, inputs, outputCounts, bytesAfter) {
+    const sizes = [...inputs.map((input) => input.length), ...outputCounts].map((n) => n * T.BYTES_PER_ELEMENT);
+    const base = scratch(sizes.reduce((a, b) => a + b, 0) + (bytesAfter?.length ?? 0));
+    const addresses = [];
+    let next = base;
+    for (const size of sizes) (addresses.push(next), (next += size));
+    addresses.push(next);
+    inputs.forEach((input, i) => new T(memory()).set(input, addresses[i] / T.BYTES_PER_ELEMENT));
+    if (bytesAfter) new Uint8Array(memory()).set(bytesAfter, next);
+    return addresses;
+  }
+
+  // A copy the caller owns of a rows x cols result at `address`.
+  function readMatrix(T, address, rows, cols) {
+    const start = address / T.BYTES_PER_ELEMENT;
+    return { rows, cols, data: new T(memory()).slice(start, start + rows * cols) };
+  }
   const call = (name, ...args) => {
     const result = module[name](...args);
     if (result instanceof Error) throw result;
@@ -215,50 +236,47 @@ function createEngine(module, threads) {
           `options.weights: ${heads} x ${q.rows}x${k.rows} attention weights would not fit in WebAssembly memory; pass weights: false for the fused path`,
         );
       }
-      // Q, K, V, the output and the weights, then the mask bytes, in the reused scratch block.
-      const size = T.BYTES_PER_ELEMENT;
-      const at = [];
-      let bytes = 0;
-      for (const count of [q.data.length, k.data.length, v.data.length, q.rows * v.cols, weightCount]) {
-        at.push(bytes);
-        bytes += count * size;
-      }
-      const maskAt = bytes;
-      const base = scratch(bytes + (mask ? mask.data.length : 0));
-      const heap = () => new T(memory());
-      [q, k, v].forEach((m, i) => heap().set(m.data, (base + at[i]) / size));
-      if (mask) new Uint8Array(memory()).set(mask.data, base + maskAt);
+      const [qAt, kAt, vAt, outAt, weightsAt, maskAt] = stage(
+        T,
+        [q.data, k.data, v.data],
+        [q.rows * v.cols, weightCount],
+        mask?.data,
+      );
       const error = module['attentionInto' + p](
-        base + at[0],
+        qAt,
         q.rows,
         q.cols,
-        base + at[1],
+        kAt,
         k.rows,
         k.cols,
-        base + at[2],
+        vAt,
         v.rows,
         v.cols,
         heads,
         scale ?? NaN,
         causal,
-        base + maskAt,
+        maskAt,
         mask ? mask.rows : 0,
         mask ? mask.cols : 0,
         weights,
-        base + at[3],
-        weights ? base + at[4] : 0,
+        outAt,
+        weights ? weightsAt : 0,
       );
       if (error) throw error;
-      const view = heap(); // after the call: the heap may have grown, which replaces its views
-      const copy = (offset, rows, cols) => ({
-        rows,
-        cols,
-        data: view.slice((base + offset) / size, (base + offset) / size + rows * cols),
-      });
-      const output = copy(at[3], q.rows, v.cols);
+      const output = readMatrix(T, outAt, q.rows, v.cols);
       if (!weights) return { output, weights: null };
-      const perHead = Array.from({ length: heads }, (_, j) => copy(at[4] + j * q.rows * k.rows * size, q.rows, k.rows));
+      const perHead = Array.from({ length: heads }, (_, j) =>
+        readMatrix(T, weightsAt + j * q.rows * k.rows * T.BYTES_PER_ELEMENT, q.rows, k.rows),
+      );
       return { output, weights: o.heads === undefined ? perHead[0] : perHead };
+    },
+    matmul(A, B) {
+      const [T, p] = precise(A);
+      const [a, b] = [toMatrix(A, 'A', T), toMatrix(B, 'B', T)];
+      const [aAt, bAt, outAt] = stage(T, [a.data, b.data], [a.rows * b.cols]);
+      const error = module['matmulInto' + p](aAt, a.rows, a.cols, bAt, b.rows, b.cols, outAt);
+      if (error) throw error;
+      return readMatrix(T, outAt, a.rows, b.cols);
     },
     selfAttention(X, Wq, Wk, Wv, opts) {
       const [T, p] = precise(X);

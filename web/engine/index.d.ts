@@ -239,6 +239,8 @@ export interface AttentionEngine {
     V: MatrixInput,
     options?: AttentionOptions & { weights?: true },
   ): AttentionResult<Out<M, Matrix<Float64Array>, Matrix<Float32Array>>>;
+  /** The matrix product A B (A: m x k, B: k x n), on the same kernels as attention. */
+  matmul<M extends MatrixInput>(A: M, B: MatrixInput): Out<M, Matrix<Float64Array>, Matrix<Float32Array>>;
   selfAttention<M extends MatrixInput>(
     X: M,
     Wq: MatrixInput,

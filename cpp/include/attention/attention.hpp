@@ -335,11 +335,8 @@ void attention_into(const T *q, std::size_t q_rows, std::size_t q_cols, const T 
                     std::size_t k_rows, std::size_t k_cols, const T *v, std::size_t v_rows,
                     std::size_t v_cols, std::size_t heads, const AttentionOptions<T> &options,
                     T *out, T *weights) {
-  const auto view = [](const T *data, std::size_t rows, std::size_t cols) {
-    return xt::adapt(data, rows * cols, xt::no_ownership(), std::array<std::size_t, 2>{rows, cols});
-  };
-  const auto qv = view(q, q_rows, q_cols), kv = view(k, k_rows, k_cols),
-             vv = view(v, v_rows, v_cols);
+  const auto qv = detail::view(q, q_rows, q_cols), kv = detail::view(k, k_rows, k_cols),
+             vv = detail::view(v, v_rows, v_cols);
   detail::check_attention_inputs(qv, kv, vv, options.mask);
   detail::check_heads(heads, qv, vv);
   const T scale = detail::checked_scale(options.scale, q_cols / heads);

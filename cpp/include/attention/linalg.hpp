@@ -2,12 +2,38 @@
 // 0.24 has no BLAS-free dot, so the products run on the packed SIMD kernels of kernels.hpp.
 #pragma once
 
+#include <array>
 #include <cstddef>
+
+#include <xtensor/xadapt.hpp>
 
 #include "errors.hpp"
 #include "kernels.hpp"
+#include "parallel.hpp"
 
 namespace attention {
+
+namespace detail {
+// A rows x cols row-major buffer seen as a matrix, for the checks; nothing is copied.
+template <class T> auto view(T *data, std::size_t rows, std::size_t cols) {
+  return xt::adapt(data, rows * cols, xt::no_ownership(), std::array<std::size_t, 2>{rows, cols});
+}
+
+// A (m x k) times B (k x n) into C (m x n), row-major: blocks of A's rows run on the core's
+// threads when the product is large enough to gain from them.
+template <class T>
+void multiply(const T *a, const T *b, T *c, std::size_t m, std::size_t k, std::size_t n) {
+  constexpr double min_parallel_flops = 2e6;
+  constexpr std::size_t block_rows = 64; // the kernels' own row block
+  const std::size_t blocks =
+      2.0 * m * n * k < min_parallel_flops ? 1 : (m + block_rows - 1) / block_rows;
+  parallel::for_each(blocks, [&](std::size_t block) {
+    const std::size_t first = block * block_rows;
+    const std::size_t rows = blocks == 1 ? m : std::min(block_rows, m - first);
+    kernels::gemm<T>(rows, n, k, {a + first * k, k}, {b, n}, c + first * n, n);
+  });
+}
+} // namespace detail
 
 // A (m x k) times B (k x n).
 template <class T>
@@ -16,8 +42,23 @@ Matrix<T> matmul(const Matrix<T> &a, const Matrix<T> &b, const char *a_name = "A
   const std::size_t m = a.shape()[0], k = a.shape()[1], n = b.shape()[1];
   detail::require_equal_length(k, a_name, a, b.shape()[0], b_name, b);
   auto out = Matrix<T>::from_shape({m, n});
-  kernels::gemm<T>(m, n, k, {a.data(), k}, {b.data(), n}, out.data(), n);
+  detail::multiply(a.data(), b.data(), out.data(), m, k, n);
   return out;
+}
+
+// matmul over caller-owned row-major buffers, for callers that reuse memory across calls (the
+// WebAssembly wrapper): checks A (m x k) and B (k2 x n) as a public function does, then writes
+// A B into out (m x n).
+template <class T>
+void matmul_into(const T *a, std::size_t m, std::size_t k, const T *b, std::size_t k2,
+                 std::size_t n, T *out) {
+  const auto av = detail::view(a, m, k), bv = detail::view(b, k2, n);
+  detail::require_values(av, "A");
+  detail::require_values(bv, "B");
+  detail::require_equal_length(k, "A columns", av, k2, "B rows", bv);
+  detail::require_fits(m, n, "the product A B");
+  detail::multiply(a, b, out, m, k, n);
+  detail::require_finite_result(detail::view(out, m, n), "the product A B");
 }
 
 // A (m x k) times the transpose of B (n x k): the score matrix Q K^T without forming K^T.
