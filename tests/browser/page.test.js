@@ -202,6 +202,26 @@ test('editing an input recomputes downstream stages; a bad entry is marked and n
   assert.equal(await page.locator('[data-stage^="scoring/step-"]').count(), 6);
 });
 
+test('an edit updates the stage on screen in place: cells, table, legend and the tooltip follow', async (t) => {
+  const page = await open(t, '#basics/scores');
+  const stage = '[aria-current="step"]';
+  const first = await page.$(`${stage} .hm-cell[data-col="0"]`);
+  await first.hover();
+  assert.match(await page.textContent(`${stage} .hm-tooltip`), /: 927$/);
+  await page.fill('#input-decoderState', '1, 0, 0');
+  assert.equal(await first.evaluate((cell) => cell.isConnected), true); // the same element, not a new one
+  assert.deepEqual(await cellValues(page, 'basics/scores'), ['3', '59', '1', '4']);
+  assert.equal(await first.textContent(), '3');
+  assert.deepEqual(await page.$$eval(`${stage} tbody td`, (cells) => cells.map((cell) => cell.textContent)), [
+    '3',
+    '59',
+    '1',
+    '4',
+  ]);
+  assert.equal(await page.textContent(`${stage} .hm-legend-max`), '59');
+  assert.match(await page.textContent(`${stage} .hm-tooltip`), /: 3$/);
+});
+
 test('exercise mode asks before it reveals', async (t) => {
   const page = await open(t, '?exercise=1#basics/scores');
   assert.equal(await page.locator('[aria-current="step"] .hm-cell').count(), 0);

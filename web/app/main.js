@@ -2,7 +2,7 @@
 // language, theme, palette, exercise mode, embed mode and edited inputs in the query), so a link
 // or an iframe reproduces exactly what is on screen. Built on the engine's public API.
 import { loadAttention, WALKTHROUGHS } from '../engine/index.js';
-import { el } from '../components/dom.js';
+import { el, setChildren, setText } from '../components/dom.js';
 import { LANGUAGES, translator } from '../components/i18n.js';
 import { renderInputForm } from '../components/input-form.js';
 import { PALETTES } from '../components/palettes.js';
@@ -100,7 +100,10 @@ const params = () => ({ word: `word_${state.sessions['self-attention'].inputs.wo
 const currentTitle = () => stageTitle(trace().stages[stageIndex()], state.walkthrough, t, params());
 
 function render() {
-  document.documentElement.lang = state.lang === 'zh' ? 'zh-Hans' : 'en';
+  // Setting lang, even to the value it has, restyles every element of the page (:lang() may
+  // match anywhere): only a language change may pay for that.
+  const lang = state.lang === 'zh' ? 'zh-Hans' : 'en';
+  if (document.documentElement.lang !== lang) document.documentElement.lang = lang;
   document.documentElement.dataset.theme = state.theme;
   document.body.classList.toggle('embedded', state.embedded);
   document.title = `${t(`${state.walkthrough}.title`)} · ${t('appTitle')}`;
@@ -110,12 +113,15 @@ function render() {
   renderForm();
 }
 
+// Everything around the stage. It is drawn on every edit too, so it writes only what changed: a
+// replaced text or element is restyled and laid out again.
 function renderChrome() {
-  $('#app-title').textContent = t('appTitle');
-  $('#tagline').textContent = t('tagline');
+  setText($('#app-title'), t('appTitle'));
+  setText($('#tagline'), t('tagline'));
   $('#walkthrough-nav').setAttribute('aria-label', t('walkthroughs'));
-  $('#walkthrough-tabs').replaceChildren(
-    ...WALKTHROUGHS.map((name) => {
+  setChildren(
+    $('#walkthrough-tabs'),
+    WALKTHROUGHS.map((name) => {
       const link = el('a', 'walkthrough-tab', t(`${name}.title`));
       link.href = `#${name}`;
       if (name === state.walkthrough) link.setAttribute('aria-current', 'page');
@@ -135,24 +141,34 @@ function renderChrome() {
     ['#copy-link', 'copyLink'],
     ['#copy-embed', 'copyEmbed'],
   ]) {
-    $(id).textContent = t(key);
+    setText($(id), t(key));
   }
-  $('#language').replaceChildren(
-    ...LANGUAGES.map((lang) => option(lang, translator(lang)('languageName'), state.lang)),
+  setOptions(
+    $('#language'),
+    LANGUAGES.map((lang) => [lang, translator(lang)('languageName')]),
+    state.lang,
   );
-  $('#theme').replaceChildren(
-    option('light', t('themeLight'), state.theme),
-    option('dark', t('themeDark'), state.theme),
+  setOptions(
+    $('#theme'),
+    [
+      ['light', t('themeLight')],
+      ['dark', t('themeDark')],
+    ],
+    state.theme,
   );
-  $('#palette').replaceChildren(
-    option('notebook', t('paletteNotebook'), state.palette),
-    option('colourblind', t('paletteColourblind'), state.palette),
+  setOptions(
+    $('#palette'),
+    [
+      ['notebook', t('paletteNotebook')],
+      ['colourblind', t('paletteColourblind')],
+    ],
+    state.palette,
   );
   $('#exercise').checked = state.exercise;
   $('#exercise-field').hidden = state.walkthrough !== 'basics';
   $('#exercise').title = t('exerciseHint');
-  $('#previous').textContent = `← ${t('previous')}`;
-  $('#next').textContent = `${t('next')} →`;
+  setText($('#previous'), `← ${t('previous')}`);
+  setText($('#next'), `${t('next')} →`);
   const index = stageIndex();
   const total = trace().stages.length;
   $('#previous').disabled = index === 0;
@@ -163,14 +179,20 @@ function renderChrome() {
   progress.setAttribute('aria-valuenow', String(index + 1));
   progress.setAttribute('aria-valuetext', t('stageOf', { n: index + 1, total }));
   $('#progress-bar').style.width = `${((index + 1) / total) * 100}%`;
-  $('#progress-text').textContent = t('stageOf', { n: index + 1, total });
+  setText($('#progress-text'), t('stageOf', { n: index + 1, total }));
 }
 
-function option(value, label, selected) {
-  const element = el('option', '', label);
-  element.value = value;
-  element.selected = value === selected;
-  return element;
+// The options [value, label] of a menu, `selected` chosen (isEqualNode does not compare selection).
+function setOptions(select, options, selected) {
+  setChildren(
+    select,
+    options.map(([value, label]) => {
+      const element = el('option', '', label);
+      element.value = value;
+      return element;
+    }),
+  );
+  select.value = selected;
 }
 
 function renderStageList() {
@@ -180,37 +202,58 @@ function renderStageList() {
     if (stage.id === state.stageId) link.setAttribute('aria-current', 'step');
     return el('li').appendChild(link).parentElement;
   });
-  $('#stage-list').replaceChildren(...items);
+  setChildren($('#stage-list'), items);
 }
 
+// The width of #stages as of the last layout. Reading clientWidth while rendering would force a
+// layout of the whole page mid-edit (the outgoing stage included), which costs about as much as
+// the redraw itself; a ResizeObserver reads it when layout is already done.
+let stagesWidth = 0;
+
+// One section per stage; only the one on screen has content. While the walkthrough keeps its list
+// of stages (an input edit, a new language) the sections stay and the stage on screen is drawn
+// again into its own, which keeps whatever did not change.
 function renderStages() {
   const container = $('#stages');
   const stages = trace().stages;
-  const sections = stages.map((stage, i) => {
-    const section = el('section', 'stage');
-    section.dataset.stage = `${state.walkthrough}/${stage.id}`;
+  const keys = stages.map((stage) => `${state.walkthrough}/${stage.id}`);
+  const present = [...container.children];
+  const kept = present.length === keys.length && present.every((section, i) => section.dataset.stage === keys[i]);
+  const sections = kept ? present : keys.map(emptySection);
+  stages.forEach((stage, i) => {
+    const section = sections[i];
     section.hidden = stage.id !== state.stageId;
-    if (!section.hidden) {
-      section.setAttribute('aria-current', 'step');
-      renderStage(section, stage, {
-        walkthrough: state.walkthrough,
-        index: i,
-        total: stages.length,
-        t,
-        palette: state.palette,
-        width: container.clientWidth || 800,
-        params: params(),
-        question: state.exercise
-          ? exerciseQuestion(stage, trace(), session().isDefault(), state.answers, t, renderStages)
-          : null,
-      });
-    }
-    return section;
+    if (section.hidden) return clearSection(section);
+    section.setAttribute('aria-current', 'step');
+    renderStage(section, stage, {
+      walkthrough: state.walkthrough,
+      index: i,
+      total: stages.length,
+      t,
+      palette: state.palette,
+      width: stagesWidth || container.clientWidth || 800,
+      params: params(),
+      question: state.exercise
+        ? exerciseQuestion(stage, trace(), session().isDefault(), state.answers, t, renderStages)
+        : null,
+    });
   });
-  container.replaceChildren(...sections);
+  if (!kept) container.replaceChildren(...sections);
   const banner = $('#stale');
   banner.hidden = !session().hasErrors();
-  banner.textContent = [session().formError, t('staleInputs')].filter(Boolean).join(' ');
+  setText(banner, [session().formError, t('staleInputs')].filter(Boolean).join(' '));
+}
+
+function emptySection(key) {
+  const section = el('section', 'stage');
+  section.dataset.stage = key;
+  return section;
+}
+
+function clearSection(section) {
+  section.removeAttribute('aria-current');
+  section.removeAttribute('aria-labelledby');
+  section.replaceChildren();
 }
 
 let formFor = null;
@@ -318,6 +361,7 @@ function wire() {
       step(moves[event.key]);
     }
   });
+  new ResizeObserver(() => (stagesWidth = $('#stages').clientWidth)).observe($('#stages'));
   let resizeTimer;
   addEventListener('resize', () => {
     clearTimeout(resizeTimer);

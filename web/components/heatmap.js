@@ -3,7 +3,7 @@
 // alternative for screen readers. Values print as seaborn's annot=True does ('.2g').
 import { rgb } from 'd3-color';
 
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 import {
   downloadFile,
   matrixToCsv,
@@ -42,24 +42,63 @@ const ENGLISH = {
   copyFailed: 'Could not copy.',
 };
 
+// What each element shows, so that drawing it again with the same layout (shape, labels, palette,
+// cell size, texts) only rewrites the values that changed: rebuilding the cells makes the browser
+// restyle and lay out every one of them, which costs more than the rest of an input edit.
+const drawn = new WeakMap(); // element -> { key, figure, update(matrix) }
+
 /**
  * Draws `matrix` ({ rows, cols, data, name?, palette?, rowLabels?, colLabels?, exact? }) into
- * `element`, replacing its content.
+ * `element`, replacing its content (or, when `element` shows a heatmap of the same layout, only
+ * the values that changed).
  * options: palette ('notebook' | 'colourblind'), role (colour role, default matrix.palette),
  * annotate (default true), precision (significant digits, default 2), width (px available),
  * text (labels of the UI: { table, hideTable, value, legend }).
  */
 export function renderHeatmap(element, matrix, options = {}) {
+  const layout = layoutOf(element, matrix, options);
+  const previous = drawn.get(element);
+  if (previous?.key === layout.key && element.childNodes.length === 1 && element.firstChild === previous.figure) {
+    previous.update(matrix);
+    return previous.figure;
+  }
+  const heatmap = buildHeatmap(matrix, layout, options);
+  drawn.set(element, heatmap);
+  element.replaceChildren(heatmap.figure);
+  return heatmap.figure;
+}
+
+// Everything about a heatmap but its values; `key` tells two layouts apart.
+function layoutOf(element, matrix, options) {
   const { rows, cols } = matrix;
   const text = { ...ENGLISH, ...options.text };
   const rowLabels = matrix.rowLabels ?? Array.from({ length: rows }, (_, i) => String(i));
   const colLabels = matrix.colLabels ?? Array.from({ length: cols }, (_, j) => String(j));
-  const interpolate = interpolatorFor(options.palette ?? 'notebook', options.role ?? matrix.palette);
-  const { min, max } = range(matrix.data);
-  const scale = (value) => interpolate(max > min ? (value - min) / (max - min) : 0);
-
+  const palette = options.palette ?? 'notebook';
+  const role = options.role ?? matrix.palette;
   const width = options.width ?? element.clientWidth ?? 600;
   const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor((width - 140) / Math.max(cols, 1))));
+  const key = JSON.stringify([
+    matrix.name ?? '',
+    rows,
+    cols,
+    rowLabels,
+    colLabels,
+    palette,
+    role,
+    options.annotate,
+    options.precision,
+    cell,
+    text,
+  ]);
+  return { rows, cols, text, rowLabels, colLabels, interpolate: interpolatorFor(palette, role), cell, key };
+}
+
+// The elements of a heatmap for `layout`, and update(matrix), which writes a matrix's values into
+// them (the first one included).
+function buildHeatmap(matrix, layout, options) {
+  const { rows, cols, text, rowLabels, colLabels, interpolate, cell } = layout;
+  let current = matrix;
   const id = `hm${++nextId}`;
 
   const figure = el('figure', 'heatmap');
@@ -88,63 +127,95 @@ export function renderHeatmap(element, matrix, options = {}) {
   colLabels.forEach((label) => header.append(withRole(el('div', 'hm-col-label', label), 'columnheader')));
   grid.append(header);
 
+  const cells = [];
   const fragment = document.createDocumentFragment();
   for (let r = 0; r < rows; r++) {
     const row = el('div', 'hm-row');
     row.setAttribute('role', 'row');
     row.append(withRole(el('div', 'hm-row-label', rowLabels[r]), 'rowheader'));
     for (let c = 0; c < cols; c++) {
-      const index = r * cols + c;
-      const cellElement = el('div', 'hm-cell', large ? '' : cellText(matrix, index, options.precision));
+      const cellElement = el('div', 'hm-cell');
       cellElement.setAttribute('role', 'gridcell');
       cellElement.dataset.row = String(r);
       cellElement.dataset.col = String(c);
-      cellElement.dataset.value = fullValue(matrix, index);
-      if (!large) {
-        const colour = scale(matrix.data[index]);
-        cellElement.style.backgroundColor = colour;
-        cellElement.style.color = textColourOn(colour);
-      }
-      if (matrix.exact?.[index]) cellElement.classList.add('hm-exact');
+      cells.push(cellElement);
       row.append(cellElement);
     }
     fragment.append(row);
   }
   grid.append(fragment);
-  if (large)
-    grid.append(paintCanvas(matrix, (value) => (max > min ? (value - min) / (max - min) : 0), interpolate, cell));
+  const canvas = large ? grid.appendChild(canvasOver(rows, cols, cell)) : null;
 
   const tooltip = el('div', 'hm-tooltip');
   tooltip.id = `${id}-tip`;
   tooltip.hidden = true;
-  body.append(grid, legend(min, max, matrix, interpolate, text.legend), tooltip);
+  const scale = legend(interpolate, text.legend);
+  body.append(grid, scale.box, tooltip);
   figure.append(body);
 
   const tableToggle = el('button', 'hm-table-toggle', text.table);
   tableToggle.type = 'button';
   tableToggle.setAttribute('aria-expanded', 'false');
   let table = rows * cols <= SR_TABLE_LIMIT ? buildTable(matrix, rowLabels, colLabels) : null;
-  if (table) figure.append(table);
+  if (table) figure.append(table.element);
   tableToggle.addEventListener('click', () => {
-    table ??= figure.appendChild(buildTable(matrix, rowLabels, colLabels));
+    if (!table) {
+      table = buildTable(current, rowLabels, colLabels);
+      table.fill(current);
+      figure.append(table.element);
+    }
     const show = tableToggle.getAttribute('aria-expanded') !== 'true';
-    table.classList.toggle('sr-only', !show);
+    table.element.classList.toggle('sr-only', !show);
     tableToggle.setAttribute('aria-expanded', String(show));
     tableToggle.textContent = show ? text.hideTable : text.table;
   });
-  figure.append(tableToggle, exportMenu(figure, matrix, options, text));
+  figure.append(
+    tableToggle,
+    exportMenu(figure, () => current, options, text),
+  );
 
   const highlight = el('div', 'hm-highlight');
   highlight.hidden = true;
   body.append(highlight);
-  wireInteraction({ grid, tooltip, highlight, matrix, rowLabels, colLabels, id, cell });
-  element.replaceChildren(figure);
-  return figure;
+  const refreshInteraction = wireInteraction({
+    grid,
+    tooltip,
+    highlight,
+    valueAt: (index) => fullValue(current, index),
+    rows,
+    cols,
+    rowLabels,
+    colLabels,
+    id,
+    cell,
+  });
+
+  const update = (next) => {
+    current = next;
+    const { min, max } = range(next.data);
+    const position = (value) => (max > min ? (value - min) / (max - min) : 0);
+    cells.forEach((cellElement, index) => {
+      cellElement.dataset.value = fullValue(next, index);
+      if (!large) {
+        setText(cellElement, cellText(next, index, options.precision));
+        const colour = interpolate(position(next.data[index]));
+        cellElement.style.backgroundColor = colour;
+        cellElement.style.color = textColourOn(colour);
+      }
+      cellElement.classList.toggle('hm-exact', Boolean(next.exact?.[index]));
+    });
+    if (canvas) paintCanvas(canvas, next, position, interpolate);
+    scale.fill(min, max, next);
+    table?.fill(next);
+    refreshInteraction();
+  };
+  update(matrix);
+  return { key: layout.key, figure, update };
 }
 
 // PNG and SVG of what is shown (in the current theme's colours), the numbers as CSV and JSON, and
-// the matrix as numpy source for the notebook.
-function exportMenu(figure, matrix, options, text) {
+// the matrix as numpy source for the notebook. `shown()` is the matrix on screen at the time.
+function exportMenu(figure, shown, options, text) {
   const menu = el('details', 'hm-export');
   menu.append(el('summary', '', text.export));
   const status = el('span', 'hm-export-status');
@@ -152,27 +223,27 @@ function exportMenu(figure, matrix, options, text) {
   const style = getComputedStyle(figure.isConnected ? figure : document.documentElement);
   const imageOptions = () => ({
     palette: options.palette,
-    role: options.role ?? matrix.palette,
+    role: options.role ?? shown().palette,
     annotate: options.annotate,
     precision: options.precision,
     background: style.getPropertyValue('--as-bg').trim() || '#ffffff',
     foreground: style.getPropertyValue('--as-text').trim() || '#1d1d24',
   });
-  const file = safeFileName(matrix.name);
+  const file = safeFileName(shown().name); // the name is part of the layout, which never changes
   const actions = [
     [
       'png',
       text.exportPng,
-      async () => downloadFile(`${file}.png`, await matrixToPngBlob(matrix, imageOptions()), 'image/png'),
+      async () => downloadFile(`${file}.png`, await matrixToPngBlob(shown(), imageOptions()), 'image/png'),
     ],
-    ['svg', text.exportSvg, () => downloadFile(`${file}.svg`, matrixToSvg(matrix, imageOptions()), 'image/svg+xml')],
-    ['csv', text.exportCsv, () => downloadFile(`${file}.csv`, matrixToCsv(matrix), 'text/csv')],
-    ['json', text.exportJson, () => downloadFile(`${file}.json`, matrixToJson(matrix), 'application/json')],
+    ['svg', text.exportSvg, () => downloadFile(`${file}.svg`, matrixToSvg(shown(), imageOptions()), 'image/svg+xml')],
+    ['csv', text.exportCsv, () => downloadFile(`${file}.csv`, matrixToCsv(shown()), 'text/csv')],
+    ['json', text.exportJson, () => downloadFile(`${file}.json`, matrixToJson(shown()), 'application/json')],
     [
       'numpy',
       text.exportNumpy,
       () =>
-        navigator.clipboard.writeText(matrixToNumpy(matrix)).then(
+        navigator.clipboard.writeText(matrixToNumpy(shown())).then(
           () => (status.textContent = text.copied),
           () => (status.textContent = text.copyFailed),
         ),
@@ -191,22 +262,29 @@ function exportMenu(figure, matrix, options, text) {
 
 // Hover and keyboard focus show "row · column: full value" over the cell. Positions come from
 // the grid's geometry, not from each cell's layout, so a large grid is never measured again.
-function wireInteraction({ grid, tooltip, highlight, matrix, rowLabels, colLabels, id, cell }) {
+// Returns refresh(), which brings the tooltip and the focused cell's label up to new values.
+function wireInteraction({ grid, tooltip, highlight, valueAt, rows, cols, rowLabels, colLabels, id, cell }) {
   const gap = grid.classList.contains('hm-dense') ? 0 : 1;
   let origin = null; // top-left of cell (0, 0), relative to the heatmap body
   let active = null; // [row, col] under keyboard focus
+  let shown = null; // [row, col] the tooltip is over
   const cellAt = (r, c) => grid.children[r + 1]?.children[c + 1];
+  const label = (r, c) => `${rowLabels[r]}, ${colLabels[c]}: ${valueAt(r * cols + c)}`;
   const show = (r, c) => {
+    shown = [r, c];
     origin ??= [cellAt(0, 0).offsetLeft, cellAt(0, 0).offsetTop];
     const [x, y] = [origin[0] + c * (cell + gap), origin[1] + r * (cell + gap)];
-    tooltip.textContent = `${rowLabels[r]} · ${colLabels[c]}: ${fullValue(matrix, r * matrix.cols + c)}`;
+    tooltip.textContent = `${rowLabels[r]} · ${colLabels[c]}: ${valueAt(r * cols + c)}`;
     tooltip.hidden = false;
     tooltip.style.transform = `translate(${x + cell / 2}px, ${y}px) translate(-50%, -110%)`;
     highlight.hidden = false;
     highlight.style.width = highlight.style.height = `${cell}px`;
     highlight.style.transform = `translate(${x}px, ${y}px)`;
   };
-  const hide = () => (tooltip.hidden = highlight.hidden = true);
+  const hide = () => {
+    shown = null;
+    tooltip.hidden = highlight.hidden = true;
+  };
   const activate = (r, c) => {
     const previous = active && cellAt(...active);
     previous?.removeAttribute('id');
@@ -214,7 +292,7 @@ function wireInteraction({ grid, tooltip, highlight, matrix, rowLabels, colLabel
     active = [r, c];
     const element = cellAt(r, c);
     element.id = `${id}-active`;
-    element.setAttribute('aria-label', `${rowLabels[r]}, ${colLabels[c]}: ${element.dataset.value}`);
+    element.setAttribute('aria-label', label(r, c));
     grid.setAttribute('aria-activedescendant', element.id);
     element.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     show(r, c);
@@ -225,7 +303,7 @@ function wireInteraction({ grid, tooltip, highlight, matrix, rowLabels, colLabel
     if (!target.classList.contains('hm-canvas')) return;
     const r = Math.floor(event.offsetY / cell);
     const c = Math.floor(event.offsetX / cell);
-    if (r >= 0 && r < matrix.rows && c >= 0 && c < matrix.cols) show(r, c);
+    if (r >= 0 && r < rows && c >= 0 && c < cols) show(r, c);
   });
   grid.addEventListener('pointerleave', () => (document.activeElement === grid && active ? show(...active) : hide()));
   grid.addEventListener('focus', () => activate(...(active ?? [0, 0])));
@@ -237,21 +315,29 @@ function wireInteraction({ grid, tooltip, highlight, matrix, rowLabels, colLabel
     event.preventDefault();
     event.stopPropagation(); // arrows move the cell here, not the stage
     activate(
-      Math.min(matrix.rows - 1, Math.max(0, active[0] + move[0])),
-      Math.min(matrix.cols - 1, Math.max(0, active[1] + move[1])),
+      Math.min(rows - 1, Math.max(0, active[0] + move[0])),
+      Math.min(cols - 1, Math.max(0, active[1] + move[1])),
     );
   });
+  return () => {
+    if (active) cellAt(...active).setAttribute('aria-label', label(...active));
+    if (shown) show(...shown);
+  };
 }
 
-// One pixel per cell, scaled up without smoothing by CSS, over the (unpainted) cell elements.
-function paintCanvas(matrix, position, interpolate, cell) {
+// A canvas over the (unpainted) cell elements, one pixel per cell, scaled up without smoothing by CSS.
+function canvasOver(rows, cols, cell) {
   const canvas = el('canvas', 'hm-canvas');
-  canvas.width = matrix.cols;
-  canvas.height = matrix.rows;
-  canvas.style.width = `${matrix.cols * cell}px`;
-  canvas.style.height = `${matrix.rows * cell}px`;
-  canvas.style.gridRow = `2 / span ${matrix.rows}`;
-  canvas.style.gridColumn = `2 / span ${matrix.cols}`;
+  canvas.width = cols;
+  canvas.height = rows;
+  canvas.style.width = `${cols * cell}px`;
+  canvas.style.height = `${rows * cell}px`;
+  canvas.style.gridRow = `2 / span ${rows}`;
+  canvas.style.gridColumn = `2 / span ${cols}`;
+  return canvas;
+}
+
+function paintCanvas(canvas, matrix, position, interpolate) {
   const context = canvas.getContext('2d');
   const image = context.createImageData(matrix.cols, matrix.rows);
   const palette = Array.from({ length: 256 }, (_, i) => rgb(interpolate(i / 255)));
@@ -260,25 +346,28 @@ function paintCanvas(matrix, position, interpolate, cell) {
     image.data.set([r, g, b, 255], i * 4);
   });
   context.putImageData(image, 0, 0);
-  return canvas;
 }
 
-function legend(min, max, matrix, interpolate, label) {
+// The colour bar between the largest and smallest value; fill(min, max, matrix) writes them.
+function legend(interpolate, label) {
   const box = el('div', 'hm-legend');
-  box.setAttribute('aria-label', `${label}: ${min} … ${max}`);
   box.setAttribute('role', 'img');
   const bar = el('div', 'hm-legend-bar');
   const stops = Array.from({ length: 11 }, (_, i) => interpolate(1 - i / 10));
   bar.style.background = `linear-gradient(${stops.join(', ')})`;
-  const exactMin = matrix.exact?.find(Boolean);
-  box.append(
-    el('span', 'hm-legend-max', shortNumber(max)),
-    bar,
-    el('span', 'hm-legend-min', exactMin && min === 0 ? exactMin : shortNumber(min)),
-  );
-  return box;
+  const maxText = el('span', 'hm-legend-max');
+  const minText = el('span', 'hm-legend-min');
+  box.append(maxText, bar, minText);
+  const fill = (min, max, matrix) => {
+    box.setAttribute('aria-label', `${label}: ${min} … ${max}`);
+    const exactMin = matrix.exact?.find(Boolean);
+    setText(maxText, shortNumber(max));
+    setText(minText, exactMin && min === 0 ? exactMin : shortNumber(min));
+  };
+  return { box, fill };
 }
 
+// The table alternative of a matrix's layout; fill(matrix) writes the values.
 function buildTable(matrix, rowLabels, colLabels) {
   const table = el('table', 'hm-table sr-only');
   table.append(el('caption', '', `${matrix.name ?? ''} (${matrix.rows}×${matrix.cols})`));
@@ -286,12 +375,14 @@ function buildTable(matrix, rowLabels, colLabels) {
   head.append(el('td'));
   colLabels.forEach((label) => head.append(withScope(el('th', '', label), 'col')));
   const body = table.createTBody();
+  const cells = [];
   for (let r = 0; r < matrix.rows; r++) {
     const row = body.insertRow();
     row.append(withScope(el('th', '', rowLabels[r]), 'row'));
-    for (let c = 0; c < matrix.cols; c++) row.append(el('td', '', fullValue(matrix, r * matrix.cols + c)));
+    for (let c = 0; c < matrix.cols; c++) cells.push(row.appendChild(el('td')));
   }
-  return table;
+  const fill = (next) => cells.forEach((cell, index) => setText(cell, fullValue(next, index)));
+  return { element: table, fill };
 }
 
 function range(data) {

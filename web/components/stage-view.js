@@ -2,7 +2,7 @@
 // MathML output: no fonts or inline styles needed), the notebook's code and every panel.
 import katex from 'katex';
 
-import { el } from './dom.js';
+import { el, setChildren } from './dom.js';
 import { renderHeatmap } from './heatmap.js';
 
 const HEATMAP_TEXT = [
@@ -38,7 +38,9 @@ export function stageTitle(stage, walkthrough, t, params = {}) {
 
 /**
  * Fills `section` with `stage`. context: { walkthrough, index, total, t, palette, width, params,
- * question (optional, from exerciseQuestion) }.
+ * question (optional, from exerciseQuestion) }. Drawn again into the same section (an input
+ * edit), it keeps every part that did not change and updates the heatmaps in place: re-inserting
+ * the formula's MathML and every heatmap cell would make the browser restyle and lay out all of it.
  */
 export function renderStage(section, stage, context) {
   const { t, walkthrough } = context;
@@ -64,24 +66,48 @@ export function renderStage(section, stage, context) {
   code.setAttribute('aria-label', t('code'));
   code.append(el('code', '', stage.code));
 
+  const panels = section.querySelector(':scope > .stage-panels');
+  if (panels && updatePanels(panels, stage, context)) setChildren(section, [header, text, formula, code, panels]);
+  else section.replaceChildren(header, text, formula, code, newPanels(stage, context));
+}
+
+function newPanels(stage, context) {
   const panels = el('div', 'stage-panels');
   const question = context.question;
-  if (question && !question.answered) {
-    panels.append(renderQuestion(question, t));
-  } else {
-    if (question) panels.append(el('p', 'question-feedback', question.feedback));
-    for (const panel of stage.panels) {
-      const holder = el('div', 'panel');
-      panels.append(holder);
-      renderHeatmap(holder, panel, {
-        palette: context.palette,
-        width: context.width / Math.min(stage.panels.length, panel.cols > 8 ? 1 : 3),
-        text: Object.fromEntries(HEATMAP_TEXT.map((key) => [key, t(key)])),
-      });
-    }
-    if (stage.panels.some((panel) => panel.exact)) panels.append(el('p', 'exact-note', t('exactNote')));
-  }
-  section.replaceChildren(header, text, formula, code, panels);
+  const holders = stage.panels.map(() => el('div', 'panel'));
+  if (question && !question.answered) panels.append(renderQuestion(question, context.t));
+  else panels.append(...panelChildren(holders, stage, context));
+  return panels;
+}
+
+/**
+ * Draws the stage into the panels of the one drawn before, when it has as many heatmaps and asks
+ * nothing; false (and nothing touched) otherwise.
+ */
+function updatePanels(panels, stage, context) {
+  const holders = [...panels.querySelectorAll(':scope > .panel')];
+  const question = context.question;
+  if ((question && !question.answered) || holders.length !== stage.panels.length) return false;
+  setChildren(panels, panelChildren(holders, stage, context));
+  return true;
+}
+
+// Draws each panel's heatmap into its holder; the holders with the answer's feedback before them
+// (exercise mode) and the note on float128 values after them, when the stage has such values.
+function panelChildren(holders, stage, context) {
+  const { t, question } = context;
+  stage.panels.forEach((panel, i) =>
+    renderHeatmap(holders[i], panel, {
+      palette: context.palette,
+      width: context.width / Math.min(stage.panels.length, panel.cols > 8 ? 1 : 3),
+      text: Object.fromEntries(HEATMAP_TEXT.map((key) => [key, t(key)])),
+    }),
+  );
+  return [
+    ...(question ? [el('p', 'question-feedback', question.feedback)] : []),
+    ...holders,
+    ...(stage.panels.some((panel) => panel.exact) ? [el('p', 'exact-note', t('exactNote'))] : []),
+  ];
 }
 
 // KaTeX takes milliseconds per formula and a stage redraws on every edit, while its formula
