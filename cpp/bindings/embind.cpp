@@ -17,18 +17,17 @@
 
 #include <xtensor/xadapt.hpp>
 
-#include "attention/attention.hpp"
+#include "attention/instances.hpp"
 #include "attention/numpy_random.hpp"
-#include "attention/scoring.hpp"
 #include "attention/walkthrough.hpp"
 
 using emscripten::typed_memory_view;
 using emscripten::val;
 namespace at = attention;
 
-// The glue converts values and checks them; the arithmetic happens in the core's kernels, which
-// stay optimised for speed. Compiling the glue for size keeps the module small.
-#pragma clang attribute push(__attribute__((minsize)), apply_to = function)
+// The glue converts values and checks them; the arithmetic happens in the core's numeric API,
+// instantiated for speed in cpp/src/instances.cpp (attention/instances.hpp). This file is
+// compiled for size (CMakeLists.txt), which keeps the module small.
 
 namespace {
 
@@ -388,8 +387,6 @@ template <class T> void register_precision(const std::string &suffix) {
 }
 
 } // namespace
-
-#pragma clang attribute pop
 
 EMSCRIPTEN_BINDINGS(attention_engine) {
   register_precision<double>("_f64");

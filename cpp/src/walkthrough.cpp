@@ -7,9 +7,8 @@
 
 #include <xtensor/xmanipulation.hpp>
 
-#include "attention/attention.hpp"
+#include "attention/instances.hpp"
 #include "attention/numpy_random.hpp"
-#include "attention/scoring.hpp"
 
 namespace attention {
 
