@@ -1,6 +1,6 @@
 #include "attention/errors.hpp"
 
-#include <cstdio>
+#include "attention/decimal.hpp"
 
 namespace attention::detail {
 
@@ -25,12 +25,9 @@ void MessagePart::append_to(std::string &message) const {
   case Kind::unsigned_integer:
     message += std::to_string(unsigned_);
     break;
-  case Kind::real: {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g", real_);
-    message += buffer;
+  case Kind::real:
+    message += format_general(real_, 6); // printf's %g
     break;
-  }
   case Kind::shape:
     message += shape_text(extents_, size_);
     break;

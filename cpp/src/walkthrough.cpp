@@ -2,11 +2,11 @@
 
 #include <cfloat>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 
 #include <xtensor/xmanipulation.hpp>
 
+#include "attention/decimal.hpp"
 #include "attention/instances.hpp"
 #include "attention/numpy_random.hpp"
 
@@ -18,17 +18,9 @@ using Labels = std::vector<std::string>;
 
 // The shortest decimal that reads back as the same double, as Python prints it ("45.3", "927").
 std::string format_number(double value) {
-  char text[32];
-  if (value == std::floor(value) && std::fabs(value) < 1e15) {
-    std::snprintf(text, sizeof text, "%.0f", value);
-    return text;
-  }
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(text, sizeof text, "%.*g", precision, value);
-    if (std::strtod(text, nullptr) == value)
-      break;
-  }
-  return text;
+  if (value == std::floor(value) && std::fabs(value) < 1e15)
+    return detail::format_fixed(value, 0);
+  return detail::format_shortest(value);
 }
 
 std::string python_list(const Vector<double> &values) {
@@ -93,20 +85,19 @@ std::string decimal_from_log(double log_magnitude, bool negative, int digits) {
   const double decimal_exponent = log_magnitude / std::log(10.0);
   int exponent = static_cast<int>(std::floor(decimal_exponent));
   const double mantissa = std::pow(10.0, decimal_exponent - exponent);
-  char text[40];
-  std::snprintf(text, sizeof text, "%.*f", digits - 1, mantissa);
-  if (text[0] == '1' && text[1] == '0') { // rounding carried into a new digit: 9.99... -> 10.0
+  std::string out = detail::format_fixed(mantissa, digits - 1);
+  if (out[0] == '1' && out[1] == '0') { // rounding carried into a new digit: 9.99... -> 10.0
     ++exponent;
-    std::snprintf(text, sizeof text, "%.*f", digits - 1, mantissa / 10);
+    out = detail::format_fixed(mantissa / 10, digits - 1);
   }
-  std::string out = text;
   if (out.find('.') != std::string::npos) {
     out.erase(out.find_last_not_of('0') + 1);
     if (out.back() == '.')
       out.pop_back();
   }
-  char suffix[16];
-  std::snprintf(suffix, sizeof suffix, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
+  const std::string suffix = std::string(exponent < 0 ? "e-" : "e+") +
+                             (std::abs(exponent) < 10 ? "0" : "") +
+                             std::to_string(std::abs(exponent));
   return (negative ? "-" : "") + out + suffix;
 }
 
