@@ -31,11 +31,13 @@ namespace at = attention;
 
 namespace {
 
-template <class F> val guarded(F &&compute) {
+// One try/catch for every export (not one per export): the core's exceptions become JS Error
+// values.
+__attribute__((noinline)) val guard_call(val (*compute)(void *), void *context) {
   const char *kind = "Error";
   std::string message;
   try {
-    return compute();
+    return compute(context);
   } catch (const at::InputError &error) {
     message = error.what();
   } catch (const std::bad_alloc &) {
@@ -45,6 +47,12 @@ template <class F> val guarded(F &&compute) {
     message = error.what();
   }
   return val::global(kind).new_(val(message));
+}
+
+template <class F> val guarded(F &&compute) {
+  return guard_call(
+      [](void *context) { return (*static_cast<std::remove_reference_t<F> *>(context))(); },
+      &compute);
 }
 
 // Copies a JS typed array into a container in one bulk TypedArray.set (no per-element calls).

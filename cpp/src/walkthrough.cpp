@@ -4,8 +4,6 @@
 #include <cmath>
 #include <cstdlib>
 
-#include <xtensor/xmanipulation.hpp>
-
 #include "attention/decimal.hpp"
 #include "attention/instances.hpp"
 #include "attention/numpy_random.hpp"
@@ -37,10 +35,42 @@ Labels numbered(const std::string &prefix, std::size_t count, std::size_t first 
   return labels;
 }
 
-Matrix<double> as_column(const Vector<double> &v) { return xt::view(v, xt::all(), xt::newaxis()); }
-Matrix<double> as_row(const Vector<double> &v) { return xt::view(v, xt::newaxis(), xt::all()); }
-Vector<double> row_of(const Matrix<double> &m, std::size_t i) { return xt::view(m, i, xt::all()); }
-Matrix<double> transposed(const Matrix<double> &m) { return xt::transpose(m); }
+// Plain loops rather than xtensor expressions: each expression type instantiates its own
+// assignment machinery, and this file is compiled for size.
+Matrix<double> shaped(std::size_t rows, std::size_t cols, const double *data) {
+  auto out = Matrix<double>::from_shape({rows, cols});
+  std::copy(data, data + rows * cols, out.data());
+  return out;
+}
+Matrix<double> as_column(const Vector<double> &v) { return shaped(v.size(), 1, v.data()); }
+Matrix<double> as_row(const Vector<double> &v) { return shaped(1, v.size(), v.data()); }
+Matrix<double> first_rows(const Matrix<double> &m, std::size_t rows) {
+  return shaped(rows, m.shape()[1], m.data());
+}
+Vector<double> row_of(const Matrix<double> &m, std::size_t i) {
+  const std::size_t cols = m.shape()[1];
+  auto out = Vector<double>::from_shape({cols});
+  std::copy(m.data() + i * cols, m.data() + (i + 1) * cols, out.data());
+  return out;
+}
+Matrix<double> transposed(const Matrix<double> &m) {
+  const std::size_t rows = m.shape()[0], cols = m.shape()[1];
+  auto out = Matrix<double>::from_shape({cols, rows});
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t j = 0; j < cols; ++j)
+      out.data()[j * rows + i] = m.data()[i * cols + j];
+  return out;
+}
+template <class Container> Container scaled(Container values, double factor) {
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values.data()[i] *= factor;
+  return values;
+}
+Matrix<double> filled(std::size_t rows, std::size_t cols, double value) {
+  auto out = Matrix<double>::from_shape({rows, cols});
+  std::fill(out.data(), out.data() + rows * cols, value);
+  return out;
+}
 
 Panel panel(std::string name, std::string palette, Matrix<double> values, Labels rows,
             Labels cols) {
@@ -127,7 +157,7 @@ Trace basics_walkthrough(const BasicsInputs &in) {
        "annotation = " + python_list(first) + " #e.g. Encoder hidden state",
        {panel("annotation", "annotation", as_column(first), dims, {"h1"})}});
 
-  Matrix<double> single = {{dot_score(s, first)}};
+  const Matrix<double> single = filled(1, 1, dot_score(s, first));
   add({"single-score",
        "Scoring a single annotation",
        "\\operatorname{score}(s, h_1) = s^\\top h_1",
@@ -154,8 +184,7 @@ Trace basics_walkthrough(const BasicsInputs &in) {
   const Vector<double> log_weights = log_softmax(scores);
   Panel weights_panel =
       panel("attention_weights", "weights", as_row(weights), {"s"}, annotation_names);
-  weights_panel.exact = exact_products(weights_panel.values, log_weights,
-                                       Matrix<double>(xt::ones<double>({std::size_t(1), n})));
+  weights_panel.exact = exact_products(weights_panel.values, log_weights, filled(1, n, 1.0));
   add({"softmax",
        "Softmax turns scores into weights",
        "\\alpha_j = \\frac{\\exp(e_j)}{\\sum_k \\exp(e_k)}",
@@ -179,7 +208,7 @@ Trace basics_walkthrough(const BasicsInputs &in) {
        {panel("attention_vector", "context", as_column(context), dims, {"c"})}});
 
   NumpyRandomState random(in.seed);
-  const Matrix<double> wc = random.randn(d, 2 * d) * 0.1;
+  const Matrix<double> wc = scaled(random.randn(d, 2 * d), 0.1);
   const Vector<double> attentional = attentional_hidden_state(context, s, wc);
   add({"attentional-state",
        "Beyond the notebook: the attentional hidden state",
@@ -262,7 +291,7 @@ Trace self_attention_walkthrough(const SelfAttentionInputs &in) {
        "Scaled by the square root of the key width",
        "\\frac{e_{" + w + "j}}{\\sqrt{d_k}},\\quad d_k = " + size,
        "scores / key_1.shape[0] ** 0.5",
-       {panel("scaled scores", "scores", as_row(scores * scale), {word_label}, words)}});
+       {panel("scaled scores", "scores", as_row(scaled(scores, scale)), {word_label}, words)}});
 
   const Vector<double> weights = row_of(all.weights, in.word);
   add({"word-weights",
@@ -402,7 +431,9 @@ Trace scoring_walkthrough(const ScoringInputs &in) {
     detail::require_values(s, "decoderStates");
     code += "\nS = np.array(...)  # given";
   } else {
-    s = h + 0.5 * random.randn(h.shape()[0], h.shape()[1]);
+    s = random.randn(h.shape()[0], h.shape()[1]); // H + 0.5 * noise
+    for (std::size_t i = 0; i < s.size(); ++i)
+      s.data()[i] = h.data()[i] + 0.5 * s.data()[i];
     code += "\nS = H + 0.5 * np.random.randn" + shape(h.shape()[0], h.shape()[1]) +
             "  # decoder states near the encoder's";
   }
@@ -414,13 +445,13 @@ Trace scoring_walkthrough(const ScoringInputs &in) {
     detail::require_equal_length(ds, "decoderStates columns", s, dh, "encoderStates columns", h);
 
   ScoringParameters p;
-  p.general_wa = random.randn(ds, dh) * 0.5;
-  p.concat_wa = random.randn(da, ds + dh) * 0.5;
+  p.general_wa = scaled(random.randn(ds, dh), 0.5);
+  p.concat_wa = scaled(random.randn(da, ds + dh), 0.5);
   p.concat_va = row_of(random.randn(1, da), 0);
-  p.additive_wa = random.randn(da, ds) * 0.5;
-  p.additive_ua = random.randn(da, dh) * 0.5;
+  p.additive_wa = scaled(random.randn(da, ds), 0.5);
+  p.additive_ua = scaled(random.randn(da, dh), 0.5);
   p.additive_va = row_of(random.randn(1, da), 0);
-  p.wc = random.randn(ds, dh + ds) * 0.5;
+  p.wc = scaled(random.randn(ds, dh + ds), 0.5);
   const std::string parameter_code =
       "W_general = np.random.randn" + shape(ds, dh) + " * 0.5\nW_concat = np.random.randn" +
       shape(da, ds + dh) + " * 0.5\nv_concat = np.random.randn" + shape(1, da) +
@@ -486,7 +517,7 @@ Trace scoring_walkthrough(const ScoringInputs &in) {
   add(std::move(compare_scores));
   add(std::move(compare_weights));
 
-  Matrix<double> alignment = xt::zeros<double>({t_count, n});
+  Matrix<double> alignment = filled(t_count, n, 0.0);
   const std::string name = score_function_name(in.score);
   for (std::size_t t = 0; t < t_count; ++t) {
     const Vector<double> st = row_of(s, t);
@@ -494,9 +525,9 @@ Trace scoring_walkthrough(const ScoringInputs &in) {
     const Vector<double> alpha = softmax(e);
     const Vector<double> c = context_vector(apply_weights(alpha, h));
     const Vector<double> attentional = attentional_hidden_state(c, st, p.wc);
-    xt::view(alignment, t, xt::all()) = alpha;
+    std::copy(alpha.data(), alpha.data() + n, alignment.data() + t * n);
     const std::string step = std::to_string(t + 1);
-    const Matrix<double> so_far = xt::view(alignment, xt::range(0, t + 1), xt::all());
+    const Matrix<double> so_far = first_rows(alignment, t + 1);
     add({"step-" + step,
          "Decoding step " + step + ": " + target[t],
          std::string("e_{t,j} = ") + score_formula(in.score) +
