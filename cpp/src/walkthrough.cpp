@@ -72,10 +72,20 @@ Matrix<double> filled(std::size_t rows, std::size_t cols, double value) {
   return out;
 }
 
-Panel panel(std::string name, std::string palette, Matrix<double> values, Labels rows,
+// Appends a stage. Ids and titles are text made here, once, rather than at every call.
+void add_stage(Trace &trace, const char *id, const char *title, std::string formula,
+               std::string code, std::vector<Panel> panels) {
+  trace.stages.push_back({id, title, std::move(formula), std::move(code), std::move(panels)});
+}
+
+// A one-label axis, made here rather than at every call.
+Labels one(const std::string &label) { return Labels(1, label); }
+Labels one(const char *label) { return Labels(1, label); }
+
+// Names and palettes are literals: strings are made here, once, not at every call.
+Panel panel(const char *name, const char *palette, Matrix<double> values, Labels rows,
             Labels cols) {
-  return {std::move(name), std::move(palette), std::move(values),
-          std::move(rows), std::move(cols),    {}};
+  return {name, palette, std::move(values), std::move(rows), std::move(cols), {}};
 }
 
 void require_size(std::size_t value, const char *name, std::size_t max) {
@@ -142,82 +152,69 @@ Trace basics_walkthrough(const BasicsInputs &in) {
   const Labels dims = numbered("", d), annotation_names = numbered("h", n, 1);
 
   Trace trace{"basics", {}, {}};
-  auto add = [&](Stage stage) { trace.stages.push_back(std::move(stage)); };
 
-  add({"decoder-state",
-       "The decoder hidden state",
-       "s \\in \\mathbb{R}^{" + std::to_string(d) + "}",
-       "dec_hidden_state = " + python_list(s),
-       {panel("dec_hidden_state", "decoder", as_column(s), dims, {"s"})}});
+  add_stage(trace, "decoder-state", "The decoder hidden state",
+            "s \\in \\mathbb{R}^{" + std::to_string(d) + "}",
+            "dec_hidden_state = " + python_list(s),
+            {panel("dec_hidden_state", "decoder", as_column(s), dims, one("s"))});
 
   const Vector<double> first = row_of(h, 0);
-  add({"annotation",
-       "One annotation (encoder hidden state)",
-       "h_1 \\in \\mathbb{R}^{" + std::to_string(d) + "}",
-       "annotation = " + python_list(first) + " #e.g. Encoder hidden state",
-       {panel("annotation", "annotation", as_column(first), dims, {"h1"})}});
+  add_stage(trace, "annotation", "One annotation (encoder hidden state)",
+            "h_1 \\in \\mathbb{R}^{" + std::to_string(d) + "}",
+            "annotation = " + python_list(first) + " #e.g. Encoder hidden state",
+            {panel("annotation", "annotation", as_column(first), dims, one("h1"))});
 
   const Matrix<double> single = filled(1, 1, dot_score(s, first));
-  add({"single-score",
-       "Scoring a single annotation",
-       "\\operatorname{score}(s, h_1) = s^\\top h_1",
-       "single_dot_attention_score(dec_hidden_state, annotation)",
-       {panel("score", "scores", single, {"s"}, {"h1"})}});
+  add_stage(trace, "single-score", "Scoring a single annotation",
+            "\\operatorname{score}(s, h_1) = s^\\top h_1",
+            "single_dot_attention_score(dec_hidden_state, annotation)",
+            {panel("score", "scores", single, one("s"), one("h1"))});
 
   std::string annotation_lists;
   for (std::size_t j = 0; j < n; ++j)
     annotation_lists += (j ? ", " : "") + python_list(row_of(h, j));
-  add({"annotations",
-       "The annotations matrix (each column an annotation)",
-       "H = [h_1, \\dots, h_{" + std::to_string(n) + "}]",
-       "annotations = np.transpose([" + annotation_lists + "])",
-       {panel("annotations", "annotation", transposed(h), dims, annotation_names)}});
+  add_stage(trace, "annotations", "The annotations matrix (each column an annotation)",
+            "H = [h_1, \\dots, h_{" + std::to_string(n) + "}]",
+            "annotations = np.transpose([" + annotation_lists + "])",
+            {panel("annotations", "annotation", transposed(h), dims, annotation_names)});
 
   const Vector<double> scores = dot_scores(s, h);
-  add({"scores",
-       "Scoring all annotations at once",
-       "e_j = s^\\top h_j",
-       "attention_weights_raw = dot_attention_score(dec_hidden_state, annotations)",
-       {panel("attention_weights_raw", "scores", as_row(scores), {"s"}, annotation_names)}});
+  add_stage(trace, "scores", "Scoring all annotations at once", "e_j = s^\\top h_j",
+            "attention_weights_raw = dot_attention_score(dec_hidden_state, annotations)",
+            {panel("attention_weights_raw", "scores", as_row(scores), one("s"), annotation_names)});
 
   const Vector<double> weights = softmax(scores);
   const Vector<double> log_weights = log_softmax(scores);
   Panel weights_panel =
-      panel("attention_weights", "weights", as_row(weights), {"s"}, annotation_names);
+      panel("attention_weights", "weights", as_row(weights), one("s"), annotation_names);
   weights_panel.exact = exact_products(weights_panel.values, log_weights, filled(1, n, 1.0));
-  add({"softmax",
-       "Softmax turns scores into weights",
-       "\\alpha_j = \\frac{\\exp(e_j)}{\\sum_k \\exp(e_k)}",
-       "attention_weights = softmax(attention_weights_raw)",
-       {weights_panel}});
+  add_stage(trace, "softmax", "Softmax turns scores into weights",
+            "\\alpha_j = \\frac{\\exp(e_j)}{\\sum_k \\exp(e_k)}",
+            "attention_weights = softmax(attention_weights_raw)", {weights_panel});
 
   const Matrix<double> applied = transposed(apply_weights(weights, h));
   Panel applied_panel = panel("applied_attention", "annotation", applied, dims, annotation_names);
   applied_panel.exact = exact_products(applied, log_weights, transposed(h));
-  add({"applied",
-       "Annotations scaled by their weights",
-       "\\alpha_j h_j",
-       "applied_attention = apply_attention_scores(attention_weights, annotations)",
-       {applied_panel}});
+  add_stage(trace, "applied", "Annotations scaled by their weights", "\\alpha_j h_j",
+            "applied_attention = apply_attention_scores(attention_weights, annotations)",
+            {applied_panel});
 
   const Vector<double> context = context_vector(apply_weights(weights, h));
-  add({"context",
-       "The attention context vector",
-       "c = \\sum_j \\alpha_j h_j",
-       "attention_vector = calculate_attention_vector(applied_attention)",
-       {panel("attention_vector", "context", as_column(context), dims, {"c"})}});
+  add_stage(trace, "context", "The attention context vector", "c = \\sum_j \\alpha_j h_j",
+            "attention_vector = calculate_attention_vector(applied_attention)",
+            {panel("attention_vector", "context", as_column(context), dims, one("c"))});
 
   NumpyRandomState random(in.seed);
   const Matrix<double> wc = scaled(random.randn(d, 2 * d), 0.1);
   const Vector<double> attentional = attentional_hidden_state(context, s, wc);
-  add({"attentional-state",
-       "Beyond the notebook: the attentional hidden state",
-       "\\tilde{h} = \\tanh\\left(W_c [c; s]\\right)",
-       "np.random.seed(" + std::to_string(in.seed) + ")\nW_c = np.random.randn(" +
-           std::to_string(d) + ", " + std::to_string(2 * d) +
-           ") * 0.1\nh_tilde = np.tanh(W_c @ np.concatenate([attention_vector, dec_hidden_state]))",
-       {panel("W_c", "neutral", wc, dims, numbered("", 2 * d)),
-        panel("h_tilde", "decoder", as_column(attentional), dims, {"h~"})}});
+  add_stage(
+      trace, "attentional-state", "Beyond the notebook: the attentional hidden state",
+      "\\tilde{h} = \\tanh\\left(W_c [c; s]\\right)",
+      "np.random.seed(" + std::to_string(in.seed) + ")\nW_c = np.random.randn(" +
+          std::to_string(d) + ", " + std::to_string(2 * d) +
+          ") * 0.1\nh_tilde = np.tanh(W_c @ np.concatenate([attention_vector, dec_hidden_state]))",
+      {panel("W_c", "neutral", wc, dims, numbered("", 2 * d)),
+       panel("h_tilde", "decoder", as_column(attentional), dims, one("h~"))});
 
   trace.output = as_column(context);
   return trace;
@@ -245,89 +242,71 @@ Trace self_attention_walkthrough(const SelfAttentionInputs &in) {
   const std::string w = std::to_string(in.word + 1), size = std::to_string(d);
   const std::string query = "query_" + w, word_label = "word_" + w;
   Trace trace{"self-attention", {}, {}};
-  auto add = [&](Stage stage) { trace.stages.push_back(std::move(stage)); };
 
   std::string word_lines;
   for (std::size_t i = 0; i < n; ++i)
     word_lines += (i ? "\n" : "") + words[i] + " = np.array(" + python_list(row_of(x, i)) + ")";
-  add({"embeddings",
-       "Word embeddings",
-       "x_i \\in \\mathbb{R}^{" + size + "}",
-       word_lines,
-       {panel("words", "annotation", x, words, dims)}});
+  add_stage(trace, "embeddings", "Word embeddings", "x_i \\in \\mathbb{R}^{" + size + "}",
+            word_lines, {panel("words", "annotation", x, words, dims)});
 
   const std::string randint =
       " = np.random.randint(" + std::to_string(in.high) + ", size=(" + size + ", " + size + "))";
-  add({"weight-matrices",
-       "Weight matrices from a seeded generator",
-       "W^Q,\\ W^K,\\ W^V \\in \\{0, \\dots, " + std::to_string(in.high - 1) + "\\}^{" + size +
-           " \\times " + size + "}",
-       "np.random.seed(" + std::to_string(in.seed) + ")\nW_Q" + randint + "\nW_K" + randint +
-           "\nW_V" + randint,
-       {panel("W_Q", "neutral", wq, dims, dims), panel("W_K", "neutral", wk, dims, dims),
-        panel("W_V", "neutral", wv, dims, dims)}});
+  add_stage(trace, "weight-matrices", "Weight matrices from a seeded generator",
+            "W^Q,\\ W^K,\\ W^V \\in \\{0, \\dots, " + std::to_string(in.high - 1) + "\\}^{" + size +
+                " \\times " + size + "}",
+            "np.random.seed(" + std::to_string(in.seed) + ")\nW_Q" + randint + "\nW_K" + randint +
+                "\nW_V" + randint,
+            {panel("W_Q", "neutral", wq, dims, dims), panel("W_K", "neutral", wk, dims, dims),
+             panel("W_V", "neutral", wv, dims, dims)});
 
-  add({"projections",
-       "Queries, keys and values",
-       "q_i = x_i W^Q,\\quad k_i = x_i W^K,\\quad v_i = x_i W^V",
-       "query_1 = word_1 @ W_Q\nkey_1 = word_1 @ W_K\nvalue_1 = word_1 @ W_V",
-       {panel("queries", "decoder", all.queries, words, dims),
-        panel("keys", "annotation", all.keys, words, dims),
-        panel("values", "context", all.values, words, dims)}});
+  add_stage(trace, "projections", "Queries, keys and values",
+            "q_i = x_i W^Q,\\quad k_i = x_i W^K,\\quad v_i = x_i W^V",
+            "query_1 = word_1 @ W_Q\nkey_1 = word_1 @ W_K\nvalue_1 = word_1 @ W_V",
+            {panel("queries", "decoder", all.queries, words, dims),
+             panel("keys", "annotation", all.keys, words, dims),
+             panel("values", "context", all.values, words, dims)});
 
   const Vector<double> scores = row_of(all.scores, in.word);
   std::string score_terms;
   for (std::size_t j = 0; j < n; ++j)
     score_terms +=
         (j ? ", " : "") + std::string("np.dot(") + query + ", key_" + std::to_string(j + 1) + ")";
-  add({"word-scores",
-       "Scores of " + word_label + " against every key",
-       "e_{" + w + "j} = q_{" + w + "} \\cdot k_j",
-       "scores = np.array([" + score_terms + "])",
-       {panel("scores", "scores", as_row(scores), {word_label}, words)}});
+  add_stage(trace, "word-scores", ("Scores of " + word_label + " against every key").c_str(),
+            "e_{" + w + "j} = q_{" + w + "} \\cdot k_j", "scores = np.array([" + score_terms + "])",
+            {panel("scores", "scores", as_row(scores), one(word_label), words)});
 
   const double scale = 1 / std::sqrt(static_cast<double>(d));
-  add({"word-scaled",
-       "Scaled by the square root of the key width",
-       "\\frac{e_{" + w + "j}}{\\sqrt{d_k}},\\quad d_k = " + size,
-       "scores / key_1.shape[0] ** 0.5",
-       {panel("scaled scores", "scores", as_row(scaled(scores, scale)), {word_label}, words)}});
+  add_stage(
+      trace, "word-scaled", "Scaled by the square root of the key width",
+      "\\frac{e_{" + w + "j}}{\\sqrt{d_k}},\\quad d_k = " + size, "scores / key_1.shape[0] ** 0.5",
+      {panel("scaled scores", "scores", as_row(scaled(scores, scale)), one(word_label), words)});
 
   const Vector<double> weights = row_of(all.weights, in.word);
-  add({"word-weights",
-       "Softmax turns scores into weights",
-       "\\alpha_{" + w + "j} = \\operatorname{softmax}_j\\left(\\frac{e_{" + w +
-           "j}}{\\sqrt{d_k}}\\right)",
-       "weights = softmax(scores / key_1.shape[0] ** 0.5)",
-       {panel("weights", "weights", as_row(weights), {word_label}, words)}});
+  add_stage(trace, "word-weights", "Softmax turns scores into weights",
+            "\\alpha_{" + w + "j} = \\operatorname{softmax}_j\\left(\\frac{e_{" + w +
+                "j}}{\\sqrt{d_k}}\\right)",
+            "weights = softmax(scores / key_1.shape[0] ** 0.5)",
+            {panel("weights", "weights", as_row(weights), one(word_label), words)});
 
   std::string sum_terms;
   for (std::size_t j = 0; j < n; ++j)
     sum_terms += (j ? " + " : "") + std::string("(weights[") + std::to_string(j) + "] * value_" +
                  std::to_string(j + 1) + ")";
   const Matrix<double> weighted_values = apply_weights(weights, all.values);
-  add({"word-output",
-       "The weighted sum of the values",
-       "z_{" + w + "} = \\sum_j \\alpha_{" + w + "j} v_j",
-       "attention = " + sum_terms,
-       {panel("weighted values", "context", weighted_values, words, dims),
-        panel("attention", "context", as_row(row_of(all.output, in.word)), {word_label}, dims)}});
+  add_stage(
+      trace, "word-output", "The weighted sum of the values",
+      "z_{" + w + "} = \\sum_j \\alpha_{" + w + "j} v_j", "attention = " + sum_terms,
+      {panel("weighted values", "context", weighted_values, words, dims),
+       panel("attention", "context", as_row(row_of(all.output, in.word)), one(word_label), dims)});
 
-  add({"all-scores",
-       "All words at once: the score matrix",
-       "Q K^\\top",
-       "scores = Q @ K.T",
-       {panel("scores", "scores", all.scores, words, words)}});
-  add({"all-weights",
-       "All words at once: the weights",
-       "A = \\operatorname{softmax}\\left(\\frac{Q K^\\top}{\\sqrt{d_k}}\\right)",
-       "weights = softmax(scores / K.shape[1] ** 0.5, axis=1)",
-       {panel("weights", "weights", all.weights, words, words)}});
-  add({"all-output",
-       "All words at once: the attention output",
-       "Z = A V",
-       "attention = weights @ V",
-       {panel("attention", "context", all.output, words, dims)}});
+  add_stage(trace, "all-scores", "All words at once: the score matrix", "Q K^\\top",
+            "scores = Q @ K.T", {panel("scores", "scores", all.scores, words, words)});
+  add_stage(trace, "all-weights", "All words at once: the weights",
+            "A = \\operatorname{softmax}\\left(\\frac{Q K^\\top}{\\sqrt{d_k}}\\right)",
+            "weights = softmax(scores / K.shape[1] ** 0.5, axis=1)",
+            {panel("weights", "weights", all.weights, words, words)});
+  add_stage(trace, "all-output", "All words at once: the attention output", "Z = A V",
+            "attention = weights @ V", {panel("attention", "context", all.output, words, dims)});
 
   trace.output = all.output;
   return trace;
@@ -466,27 +445,21 @@ Trace scoring_walkthrough(const ScoringInputs &in) {
   const Labels hidden_dims = numbered("", dh), state_dims = numbered("", ds);
 
   Trace trace{"scoring", {}, {}};
-  auto add = [&](Stage stage) { trace.stages.push_back(std::move(stage)); };
-  add({"encoder-states",
-       "Encoder hidden states, one per source word",
-       "h_j \\in \\mathbb{R}^{" + std::to_string(dh) + "},\\ j = 1..." + std::to_string(n),
-       code,
-       {panel("H", "annotation", transposed(h), hidden_dims, source)}});
-  add({"decoder-states",
-       "Decoder hidden states, one per target word",
-       "s_t \\in \\mathbb{R}^{" + std::to_string(ds) + "},\\ t = 1..." + std::to_string(t_count),
-       code,
-       {panel("S", "decoder", transposed(s), state_dims, target)}});
-  add({"parameters",
-       "Learned weights of the scoring functions (random here)",
-       "W_a,\\ U_a,\\ v_a,\\ W_c",
-       parameter_code,
-       {panel("W_general", "neutral", p.general_wa, state_dims, hidden_dims),
-        panel("W_concat", "neutral", p.concat_wa, numbered("", da), numbered("", ds + dh)),
-        panel("v_concat", "neutral", as_column(p.concat_va), numbered("", da), {"v"}),
-        panel("W_additive", "neutral", p.additive_wa, numbered("", da), state_dims),
-        panel("U_additive", "neutral", p.additive_ua, numbered("", da), hidden_dims),
-        panel("v_additive", "neutral", as_column(p.additive_va), numbered("", da), {"v"})}});
+  add_stage(trace, "encoder-states", "Encoder hidden states, one per source word",
+            "h_j \\in \\mathbb{R}^{" + std::to_string(dh) + "},\\ j = 1..." + std::to_string(n),
+            code, {panel("H", "annotation", transposed(h), hidden_dims, source)});
+  add_stage(trace, "decoder-states", "Decoder hidden states, one per target word",
+            "s_t \\in \\mathbb{R}^{" + std::to_string(ds) + "},\\ t = 1..." +
+                std::to_string(t_count),
+            code, {panel("S", "decoder", transposed(s), state_dims, target)});
+  add_stage(trace, "parameters", "Learned weights of the scoring functions (random here)",
+            "W_a,\\ U_a,\\ v_a,\\ W_c", parameter_code,
+            {panel("W_general", "neutral", p.general_wa, state_dims, hidden_dims),
+             panel("W_concat", "neutral", p.concat_wa, numbered("", da), numbered("", ds + dh)),
+             panel("v_concat", "neutral", as_column(p.concat_va), numbered("", da), one("v")),
+             panel("W_additive", "neutral", p.additive_wa, numbered("", da), state_dims),
+             panel("U_additive", "neutral", p.additive_ua, numbered("", da), hidden_dims),
+             panel("v_additive", "neutral", as_column(p.additive_va), numbered("", da), one("v"))});
 
   const Vector<double> s1 = row_of(s, 0);
   const auto functions = {ScoreFunction::additive, ScoreFunction::dot, ScoreFunction::general,
@@ -509,13 +482,14 @@ Trace scoring_walkthrough(const ScoringInputs &in) {
     const Vector<double> e = score_with(score, s1, h, p);
     const std::string name = score_function_name(score);
     compare_scores.code += (compare_scores.code.empty() ? "" : "\n") + name + "_scores";
-    compare_scores.panels.push_back(panel(name, "scores", as_row(e), {target[0]}, source));
+    compare_scores.panels.push_back(
+        panel(name.c_str(), "scores", as_row(e), one(target[0]), source));
     compare_weights.panels.push_back(
-        panel(name, "weights", as_row(softmax(e)), {target[0]}, source));
+        panel(name.c_str(), "weights", as_row(softmax(e)), one(target[0]), source));
   }
   compare_weights.code = "weights = softmax(scores)";
-  add(std::move(compare_scores));
-  add(std::move(compare_weights));
+  trace.stages.push_back(std::move(compare_scores));
+  trace.stages.push_back(std::move(compare_weights));
 
   Matrix<double> alignment = filled(t_count, n, 0.0);
   const std::string name = score_function_name(in.score);
@@ -528,27 +502,25 @@ Trace scoring_walkthrough(const ScoringInputs &in) {
     std::copy(alpha.data(), alpha.data() + n, alignment.data() + t * n);
     const std::string step = std::to_string(t + 1);
     const Matrix<double> so_far = first_rows(alignment, t + 1);
-    add({"step-" + step,
-         "Decoding step " + step + ": " + target[t],
-         std::string("e_{t,j} = ") + score_formula(in.score) +
-             ",\\quad \\alpha_t = \\operatorname{softmax}(e_t),\\quad c_t = \\sum_j \\alpha_{t,j} "
-             "h_j,\\quad \\tilde{h}_t = \\tanh(W_c [c_t; s_t])",
-         "s_t = S[" + std::to_string(t) + "]\ne_t = " + name +
-             "_scores(s_t, H)\nalpha_t = softmax(e_t)\nc_t = alpha_t @ H\nh_tilde_t = "
-             "np.tanh(W_c @ np.concatenate([c_t, s_t]))",
-         {panel("s_t", "decoder", as_column(st), state_dims, {target[t]}),
-          panel("scores", "scores", as_row(e), {target[t]}, source),
-          panel("weights", "weights", as_row(alpha), {target[t]}, source),
-          panel("c_t", "context", as_column(c), hidden_dims, {"c"}),
-          panel("h_tilde_t", "decoder", as_column(attentional), state_dims, {"h~"}),
-          panel("alignment", "weights", so_far, Labels(target.begin(), target.begin() + t + 1),
-                source)}});
+    add_stage(
+        trace, ("step-" + step).c_str(), ("Decoding step " + step + ": " + target[t]).c_str(),
+        std::string("e_{t,j} = ") + score_formula(in.score) +
+            ",\\quad \\alpha_t = \\operatorname{softmax}(e_t),\\quad c_t = \\sum_j \\alpha_{t,j} "
+            "h_j,\\quad \\tilde{h}_t = \\tanh(W_c [c_t; s_t])",
+        "s_t = S[" + std::to_string(t) + "]\ne_t = " + name +
+            "_scores(s_t, H)\nalpha_t = softmax(e_t)\nc_t = alpha_t @ H\nh_tilde_t = "
+            "np.tanh(W_c @ np.concatenate([c_t, s_t]))",
+        {panel("s_t", "decoder", as_column(st), state_dims, one(target[t])),
+         panel("scores", "scores", as_row(e), one(target[t]), source),
+         panel("weights", "weights", as_row(alpha), one(target[t]), source),
+         panel("c_t", "context", as_column(c), hidden_dims, one("c")),
+         panel("h_tilde_t", "decoder", as_column(attentional), state_dims, one("h~")),
+         panel("alignment", "weights", so_far, Labels(target.begin(), target.begin() + t + 1),
+               source)});
   }
-  add({"alignment",
-       "The alignment matrix (target by source)",
-       "A_{t,j} = \\alpha_{t,j}",
-       "alignment = np.stack([alpha_1, ..., alpha_T])",
-       {panel("alignment", "weights", alignment, target, source)}});
+  add_stage(trace, "alignment", "The alignment matrix (target by source)",
+            "A_{t,j} = \\alpha_{t,j}", "alignment = np.stack([alpha_1, ..., alpha_T])",
+            {panel("alignment", "weights", alignment, target, source)});
   trace.output = alignment;
   return trace;
 }
