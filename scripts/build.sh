@@ -23,5 +23,9 @@ if [ "$target" = all ]; then
 fi
 [ -f build/wasm/CMakeCache.txt ] || emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/wasm -j "$jobs"
+# Emscripten 3.1.6 minifies its loader fully only with Closure, which Debian does not ship: esbuild
+# (Vite's own minifier) does it instead, so the package's engine JS stays small.
+npx esbuild web/engine/wasm/attention-engine.mjs --minify --format=esm --target=es2020 \
+  --allow-overwrite --outfile=web/engine/wasm/attention-engine.mjs --log-level=warning
 npx vite build --config web/components/vite.config.js
 [ "$target" = package ] || npx vite build --config web/vite.config.js

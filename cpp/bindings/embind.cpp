@@ -18,26 +18,27 @@
 
 #include <xtensor/xadapt.hpp>
 
-#include "attention/attention.hpp"
+#include "attention/instances.hpp"
 #include "attention/numpy_random.hpp"
-#include "attention/scoring.hpp"
 #include "attention/walkthrough.hpp"
 
 using emscripten::typed_memory_view;
 using emscripten::val;
 namespace at = attention;
 
-// The glue converts values and checks them; the arithmetic happens in the core's kernels, which
-// stay optimised for speed. Compiling the glue for size keeps the module small.
-#pragma clang attribute push(__attribute__((minsize)), apply_to = function)
+// The glue converts values and checks them; the arithmetic happens in the core's numeric API,
+// instantiated for speed in cpp/src/instances.cpp (attention/instances.hpp). This file is
+// compiled for size (CMakeLists.txt), which keeps the module small.
 
 namespace {
 
-template <class F> val guarded(F &&compute) {
+// One try/catch for every export (not one per export): the core's exceptions become JS Error
+// values.
+__attribute__((noinline)) val guard_call(val (*compute)(void *), void *context) {
   const char *kind = "Error";
   std::string message;
   try {
-    return compute();
+    return compute(context);
   } catch (const at::InputError &error) {
     message = error.what();
   } catch (const std::bad_alloc &) {
@@ -47,6 +48,12 @@ template <class F> val guarded(F &&compute) {
     message = error.what();
   }
   return val::global(kind).new_(val(message));
+}
+
+template <class F> val guarded(F &&compute) {
+  return guard_call(
+      [](void *context) { return (*static_cast<std::remove_reference_t<F> *>(context))(); },
+      &compute);
 }
 
 // Copies a JS typed array into a container in one bulk TypedArray.set (no per-element calls).
@@ -410,8 +417,6 @@ template <class T> void register_precision(const std::string &suffix) {
 }
 
 } // namespace
-
-#pragma clang attribute pop
 
 EMSCRIPTEN_BINDINGS(attention_engine) {
   register_precision<double>("_f64");

@@ -2,14 +2,11 @@
 
 #include <cfloat>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 
-#include <xtensor/xmanipulation.hpp>
-
-#include "attention/attention.hpp"
+#include "attention/decimal.hpp"
+#include "attention/instances.hpp"
 #include "attention/numpy_random.hpp"
-#include "attention/scoring.hpp"
 
 namespace attention {
 
@@ -19,17 +16,9 @@ using Labels = std::vector<std::string>;
 
 // The shortest decimal that reads back as the same double, as Python prints it ("45.3", "927").
 std::string format_number(double value) {
-  char text[32];
-  if (value == std::floor(value) && std::fabs(value) < 1e15) {
-    std::snprintf(text, sizeof text, "%.0f", value);
-    return text;
-  }
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(text, sizeof text, "%.*g", precision, value);
-    if (std::strtod(text, nullptr) == value)
-      break;
-  }
-  return text;
+  if (value == std::floor(value) && std::fabs(value) < 1e15)
+    return detail::format_fixed(value, 0);
+  return detail::format_shortest(value);
 }
 
 std::string python_list(const Vector<double> &values) {
@@ -46,15 +35,57 @@ Labels numbered(const std::string &prefix, std::size_t count, std::size_t first 
   return labels;
 }
 
-Matrix<double> as_column(const Vector<double> &v) { return xt::view(v, xt::all(), xt::newaxis()); }
-Matrix<double> as_row(const Vector<double> &v) { return xt::view(v, xt::newaxis(), xt::all()); }
-Vector<double> row_of(const Matrix<double> &m, std::size_t i) { return xt::view(m, i, xt::all()); }
-Matrix<double> transposed(const Matrix<double> &m) { return xt::transpose(m); }
+// Plain loops rather than xtensor expressions: each expression type instantiates its own
+// assignment machinery, and this file is compiled for size.
+Matrix<double> shaped(std::size_t rows, std::size_t cols, const double *data) {
+  auto out = Matrix<double>::from_shape({rows, cols});
+  std::copy(data, data + rows * cols, out.data());
+  return out;
+}
+Matrix<double> as_column(const Vector<double> &v) { return shaped(v.size(), 1, v.data()); }
+Matrix<double> as_row(const Vector<double> &v) { return shaped(1, v.size(), v.data()); }
+Matrix<double> first_rows(const Matrix<double> &m, std::size_t rows) {
+  return shaped(rows, m.shape()[1], m.data());
+}
+Vector<double> row_of(const Matrix<double> &m, std::size_t i) {
+  const std::size_t cols = m.shape()[1];
+  auto out = Vector<double>::from_shape({cols});
+  std::copy(m.data() + i * cols, m.data() + (i + 1) * cols, out.data());
+  return out;
+}
+Matrix<double> transposed(const Matrix<double> &m) {
+  const std::size_t rows = m.shape()[0], cols = m.shape()[1];
+  auto out = Matrix<double>::from_shape({cols, rows});
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t j = 0; j < cols; ++j)
+      out.data()[j * rows + i] = m.data()[i * cols + j];
+  return out;
+}
+template <class Container> Container scaled(Container values, double factor) {
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values.data()[i] *= factor;
+  return values;
+}
+Matrix<double> filled(std::size_t rows, std::size_t cols, double value) {
+  auto out = Matrix<double>::from_shape({rows, cols});
+  std::fill(out.data(), out.data() + rows * cols, value);
+  return out;
+}
 
-Panel panel(std::string name, std::string palette, Matrix<double> values, Labels rows,
+// Appends a stage. Ids and titles are text made here, once, rather than at every call.
+void add_stage(Trace &trace, const char *id, const char *title, std::string formula,
+               std::string code, std::vector<Panel> panels) {
+  trace.stages.push_back({id, title, std::move(formula), std::move(code), std::move(panels)});
+}
+
+// A one-label axis, made here rather than at every call.
+Labels one(const std::string &label) { return Labels(1, label); }
+Labels one(const char *label) { return Labels(1, label); }
+
+// Names and palettes are literals: strings are made here, once, not at every call.
+Panel panel(const char *name, const char *palette, Matrix<double> values, Labels rows,
             Labels cols) {
-  return {std::move(name), std::move(palette), std::move(values),
-          std::move(rows), std::move(cols),    {}};
+  return {name, palette, std::move(values), std::move(rows), std::move(cols), {}};
 }
 
 void require_size(std::size_t value, const char *name, std::size_t max) {
@@ -94,20 +125,19 @@ std::string decimal_from_log(double log_magnitude, bool negative, int digits) {
   const double decimal_exponent = log_magnitude / std::log(10.0);
   int exponent = static_cast<int>(std::floor(decimal_exponent));
   const double mantissa = std::pow(10.0, decimal_exponent - exponent);
-  char text[40];
-  std::snprintf(text, sizeof text, "%.*f", digits - 1, mantissa);
-  if (text[0] == '1' && text[1] == '0') { // rounding carried into a new digit: 9.99... -> 10.0
+  std::string out = detail::format_fixed(mantissa, digits - 1);
+  if (out[0] == '1' && out[1] == '0') { // rounding carried into a new digit: 9.99... -> 10.0
     ++exponent;
-    std::snprintf(text, sizeof text, "%.*f", digits - 1, mantissa / 10);
+    out = detail::format_fixed(mantissa / 10, digits - 1);
   }
-  std::string out = text;
   if (out.find('.') != std::string::npos) {
     out.erase(out.find_last_not_of('0') + 1);
     if (out.back() == '.')
       out.pop_back();
   }
-  char suffix[16];
-  std::snprintf(suffix, sizeof suffix, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
+  const std::string suffix = std::string(exponent < 0 ? "e-" : "e+") +
+                             (std::abs(exponent) < 10 ? "0" : "") +
+                             std::to_string(std::abs(exponent));
   return (negative ? "-" : "") + out + suffix;
 }
 
@@ -122,83 +152,69 @@ Trace basics_walkthrough(const BasicsInputs &in) {
   const Labels dims = numbered("", d), annotation_names = numbered("h", n, 1);
 
   Trace trace{"basics", {}, {}};
-  auto add = [&](Stage stage) { trace.stages.push_back(std::move(stage)); };
 
-  add({"decoder-state",
-       "The decoder hidden state",
-       "s \\in \\mathbb{R}^{" + std::to_string(d) + "}",
-       "dec_hidden_state = " + python_list(s),
-       {panel("dec_hidden_state", "decoder", as_column(s), dims, {"s"})}});
+  add_stage(trace, "decoder-state", "The decoder hidden state",
+            "s \\in \\mathbb{R}^{" + std::to_string(d) + "}",
+            "dec_hidden_state = " + python_list(s),
+            {panel("dec_hidden_state", "decoder", as_column(s), dims, one("s"))});
 
   const Vector<double> first = row_of(h, 0);
-  add({"annotation",
-       "One annotation (encoder hidden state)",
-       "h_1 \\in \\mathbb{R}^{" + std::to_string(d) + "}",
-       "annotation = " + python_list(first) + " #e.g. Encoder hidden state",
-       {panel("annotation", "annotation", as_column(first), dims, {"h1"})}});
+  add_stage(trace, "annotation", "One annotation (encoder hidden state)",
+            "h_1 \\in \\mathbb{R}^{" + std::to_string(d) + "}",
+            "annotation = " + python_list(first) + " #e.g. Encoder hidden state",
+            {panel("annotation", "annotation", as_column(first), dims, one("h1"))});
 
-  Matrix<double> single = {{dot_score(s, first)}};
-  add({"single-score",
-       "Scoring a single annotation",
-       "\\operatorname{score}(s, h_1) = s^\\top h_1",
-       "single_dot_attention_score(dec_hidden_state, annotation)",
-       {panel("score", "scores", single, {"s"}, {"h1"})}});
+  const Matrix<double> single = filled(1, 1, dot_score(s, first));
+  add_stage(trace, "single-score", "Scoring a single annotation",
+            "\\operatorname{score}(s, h_1) = s^\\top h_1",
+            "single_dot_attention_score(dec_hidden_state, annotation)",
+            {panel("score", "scores", single, one("s"), one("h1"))});
 
   std::string annotation_lists;
   for (std::size_t j = 0; j < n; ++j)
     annotation_lists += (j ? ", " : "") + python_list(row_of(h, j));
-  add({"annotations",
-       "The annotations matrix (each column an annotation)",
-       "H = [h_1, \\dots, h_{" + std::to_string(n) + "}]",
-       "annotations = np.transpose([" + annotation_lists + "])",
-       {panel("annotations", "annotation", transposed(h), dims, annotation_names)}});
+  add_stage(trace, "annotations", "The annotations matrix (each column an annotation)",
+            "H = [h_1, \\dots, h_{" + std::to_string(n) + "}]",
+            "annotations = np.transpose([" + annotation_lists + "])",
+            {panel("annotations", "annotation", transposed(h), dims, annotation_names)});
 
   const Vector<double> scores = dot_scores(s, h);
-  add({"scores",
-       "Scoring all annotations at once",
-       "e_j = s^\\top h_j",
-       "attention_weights_raw = dot_attention_score(dec_hidden_state, annotations)",
-       {panel("attention_weights_raw", "scores", as_row(scores), {"s"}, annotation_names)}});
+  add_stage(trace, "scores", "Scoring all annotations at once", "e_j = s^\\top h_j",
+            "attention_weights_raw = dot_attention_score(dec_hidden_state, annotations)",
+            {panel("attention_weights_raw", "scores", as_row(scores), one("s"), annotation_names)});
 
   const Vector<double> weights = softmax(scores);
   const Vector<double> log_weights = log_softmax(scores);
   Panel weights_panel =
-      panel("attention_weights", "weights", as_row(weights), {"s"}, annotation_names);
-  weights_panel.exact = exact_products(weights_panel.values, log_weights,
-                                       Matrix<double>(xt::ones<double>({std::size_t(1), n})));
-  add({"softmax",
-       "Softmax turns scores into weights",
-       "\\alpha_j = \\frac{\\exp(e_j)}{\\sum_k \\exp(e_k)}",
-       "attention_weights = softmax(attention_weights_raw)",
-       {weights_panel}});
+      panel("attention_weights", "weights", as_row(weights), one("s"), annotation_names);
+  weights_panel.exact = exact_products(weights_panel.values, log_weights, filled(1, n, 1.0));
+  add_stage(trace, "softmax", "Softmax turns scores into weights",
+            "\\alpha_j = \\frac{\\exp(e_j)}{\\sum_k \\exp(e_k)}",
+            "attention_weights = softmax(attention_weights_raw)", {weights_panel});
 
   const Matrix<double> applied = transposed(apply_weights(weights, h));
   Panel applied_panel = panel("applied_attention", "annotation", applied, dims, annotation_names);
   applied_panel.exact = exact_products(applied, log_weights, transposed(h));
-  add({"applied",
-       "Annotations scaled by their weights",
-       "\\alpha_j h_j",
-       "applied_attention = apply_attention_scores(attention_weights, annotations)",
-       {applied_panel}});
+  add_stage(trace, "applied", "Annotations scaled by their weights", "\\alpha_j h_j",
+            "applied_attention = apply_attention_scores(attention_weights, annotations)",
+            {applied_panel});
 
   const Vector<double> context = context_vector(apply_weights(weights, h));
-  add({"context",
-       "The attention context vector",
-       "c = \\sum_j \\alpha_j h_j",
-       "attention_vector = calculate_attention_vector(applied_attention)",
-       {panel("attention_vector", "context", as_column(context), dims, {"c"})}});
+  add_stage(trace, "context", "The attention context vector", "c = \\sum_j \\alpha_j h_j",
+            "attention_vector = calculate_attention_vector(applied_attention)",
+            {panel("attention_vector", "context", as_column(context), dims, one("c"))});
 
   NumpyRandomState random(in.seed);
-  const Matrix<double> wc = random.randn(d, 2 * d) * 0.1;
+  const Matrix<double> wc = scaled(random.randn(d, 2 * d), 0.1);
   const Vector<double> attentional = attentional_hidden_state(context, s, wc);
-  add({"attentional-state",
-       "Beyond the notebook: the attentional hidden state",
-       "\\tilde{h} = \\tanh\\left(W_c [c; s]\\right)",
-       "np.random.seed(" + std::to_string(in.seed) + ")\nW_c = np.random.randn(" +
-           std::to_string(d) + ", " + std::to_string(2 * d) +
-           ") * 0.1\nh_tilde = np.tanh(W_c @ np.concatenate([attention_vector, dec_hidden_state]))",
-       {panel("W_c", "neutral", wc, dims, numbered("", 2 * d)),
-        panel("h_tilde", "decoder", as_column(attentional), dims, {"h~"})}});
+  add_stage(
+      trace, "attentional-state", "Beyond the notebook: the attentional hidden state",
+      "\\tilde{h} = \\tanh\\left(W_c [c; s]\\right)",
+      "np.random.seed(" + std::to_string(in.seed) + ")\nW_c = np.random.randn(" +
+          std::to_string(d) + ", " + std::to_string(2 * d) +
+          ") * 0.1\nh_tilde = np.tanh(W_c @ np.concatenate([attention_vector, dec_hidden_state]))",
+      {panel("W_c", "neutral", wc, dims, numbered("", 2 * d)),
+       panel("h_tilde", "decoder", as_column(attentional), dims, one("h~"))});
 
   trace.output = as_column(context);
   return trace;
@@ -226,89 +242,71 @@ Trace self_attention_walkthrough(const SelfAttentionInputs &in) {
   const std::string w = std::to_string(in.word + 1), size = std::to_string(d);
   const std::string query = "query_" + w, word_label = "word_" + w;
   Trace trace{"self-attention", {}, {}};
-  auto add = [&](Stage stage) { trace.stages.push_back(std::move(stage)); };
 
   std::string word_lines;
   for (std::size_t i = 0; i < n; ++i)
     word_lines += (i ? "\n" : "") + words[i] + " = np.array(" + python_list(row_of(x, i)) + ")";
-  add({"embeddings",
-       "Word embeddings",
-       "x_i \\in \\mathbb{R}^{" + size + "}",
-       word_lines,
-       {panel("words", "annotation", x, words, dims)}});
+  add_stage(trace, "embeddings", "Word embeddings", "x_i \\in \\mathbb{R}^{" + size + "}",
+            word_lines, {panel("words", "annotation", x, words, dims)});
 
   const std::string randint =
       " = np.random.randint(" + std::to_string(in.high) + ", size=(" + size + ", " + size + "))";
-  add({"weight-matrices",
-       "Weight matrices from a seeded generator",
-       "W^Q,\\ W^K,\\ W^V \\in \\{0, \\dots, " + std::to_string(in.high - 1) + "\\}^{" + size +
-           " \\times " + size + "}",
-       "np.random.seed(" + std::to_string(in.seed) + ")\nW_Q" + randint + "\nW_K" + randint +
-           "\nW_V" + randint,
-       {panel("W_Q", "neutral", wq, dims, dims), panel("W_K", "neutral", wk, dims, dims),
-        panel("W_V", "neutral", wv, dims, dims)}});
+  add_stage(trace, "weight-matrices", "Weight matrices from a seeded generator",
+            "W^Q,\\ W^K,\\ W^V \\in \\{0, \\dots, " + std::to_string(in.high - 1) + "\\}^{" + size +
+                " \\times " + size + "}",
+            "np.random.seed(" + std::to_string(in.seed) + ")\nW_Q" + randint + "\nW_K" + randint +
+                "\nW_V" + randint,
+            {panel("W_Q", "neutral", wq, dims, dims), panel("W_K", "neutral", wk, dims, dims),
+             panel("W_V", "neutral", wv, dims, dims)});
 
-  add({"projections",
-       "Queries, keys and values",
-       "q_i = x_i W^Q,\\quad k_i = x_i W^K,\\quad v_i = x_i W^V",
-       "query_1 = word_1 @ W_Q\nkey_1 = word_1 @ W_K\nvalue_1 = word_1 @ W_V",
-       {panel("queries", "decoder", all.queries, words, dims),
-        panel("keys", "annotation", all.keys, words, dims),
-        panel("values", "context", all.values, words, dims)}});
+  add_stage(trace, "projections", "Queries, keys and values",
+            "q_i = x_i W^Q,\\quad k_i = x_i W^K,\\quad v_i = x_i W^V",
+            "query_1 = word_1 @ W_Q\nkey_1 = word_1 @ W_K\nvalue_1 = word_1 @ W_V",
+            {panel("queries", "decoder", all.queries, words, dims),
+             panel("keys", "annotation", all.keys, words, dims),
+             panel("values", "context", all.values, words, dims)});
 
   const Vector<double> scores = row_of(all.scores, in.word);
   std::string score_terms;
   for (std::size_t j = 0; j < n; ++j)
     score_terms +=
         (j ? ", " : "") + std::string("np.dot(") + query + ", key_" + std::to_string(j + 1) + ")";
-  add({"word-scores",
-       "Scores of " + word_label + " against every key",
-       "e_{" + w + "j} = q_{" + w + "} \\cdot k_j",
-       "scores = np.array([" + score_terms + "])",
-       {panel("scores", "scores", as_row(scores), {word_label}, words)}});
+  add_stage(trace, "word-scores", ("Scores of " + word_label + " against every key").c_str(),
+            "e_{" + w + "j} = q_{" + w + "} \\cdot k_j", "scores = np.array([" + score_terms + "])",
+            {panel("scores", "scores", as_row(scores), one(word_label), words)});
 
   const double scale = 1 / std::sqrt(static_cast<double>(d));
-  add({"word-scaled",
-       "Scaled by the square root of the key width",
-       "\\frac{e_{" + w + "j}}{\\sqrt{d_k}},\\quad d_k = " + size,
-       "scores / key_1.shape[0] ** 0.5",
-       {panel("scaled scores", "scores", as_row(scores * scale), {word_label}, words)}});
+  add_stage(
+      trace, "word-scaled", "Scaled by the square root of the key width",
+      "\\frac{e_{" + w + "j}}{\\sqrt{d_k}},\\quad d_k = " + size, "scores / key_1.shape[0] ** 0.5",
+      {panel("scaled scores", "scores", as_row(scaled(scores, scale)), one(word_label), words)});
 
   const Vector<double> weights = row_of(all.weights, in.word);
-  add({"word-weights",
-       "Softmax turns scores into weights",
-       "\\alpha_{" + w + "j} = \\operatorname{softmax}_j\\left(\\frac{e_{" + w +
-           "j}}{\\sqrt{d_k}}\\right)",
-       "weights = softmax(scores / key_1.shape[0] ** 0.5)",
-       {panel("weights", "weights", as_row(weights), {word_label}, words)}});
+  add_stage(trace, "word-weights", "Softmax turns scores into weights",
+            "\\alpha_{" + w + "j} = \\operatorname{softmax}_j\\left(\\frac{e_{" + w +
+                "j}}{\\sqrt{d_k}}\\right)",
+            "weights = softmax(scores / key_1.shape[0] ** 0.5)",
+            {panel("weights", "weights", as_row(weights), one(word_label), words)});
 
   std::string sum_terms;
   for (std::size_t j = 0; j < n; ++j)
     sum_terms += (j ? " + " : "") + std::string("(weights[") + std::to_string(j) + "] * value_" +
                  std::to_string(j + 1) + ")";
   const Matrix<double> weighted_values = apply_weights(weights, all.values);
-  add({"word-output",
-       "The weighted sum of the values",
-       "z_{" + w + "} = \\sum_j \\alpha_{" + w + "j} v_j",
-       "attention = " + sum_terms,
-       {panel("weighted values", "context", weighted_values, words, dims),
-        panel("attention", "context", as_row(row_of(all.output, in.word)), {word_label}, dims)}});
+  add_stage(
+      trace, "word-output", "The weighted sum of the values",
+      "z_{" + w + "} = \\sum_j \\alpha_{" + w + "j} v_j", "attention = " + sum_terms,
+      {panel("weighted values", "context", weighted_values, words, dims),
+       panel("attention", "context", as_row(row_of(all.output, in.word)), one(word_label), dims)});
 
-  add({"all-scores",
-       "All words at once: the score matrix",
-       "Q K^\\top",
-       "scores = Q @ K.T",
-       {panel("scores", "scores", all.scores, words, words)}});
-  add({"all-weights",
-       "All words at once: the weights",
-       "A = \\operatorname{softmax}\\left(\\frac{Q K^\\top}{\\sqrt{d_k}}\\right)",
-       "weights = softmax(scores / K.shape[1] ** 0.5, axis=1)",
-       {panel("weights", "weights", all.weights, words, words)}});
-  add({"all-output",
-       "All words at once: the attention output",
-       "Z = A V",
-       "attention = weights @ V",
-       {panel("attention", "context", all.output, words, dims)}});
+  add_stage(trace, "all-scores", "All words at once: the score matrix", "Q K^\\top",
+            "scores = Q @ K.T", {panel("scores", "scores", all.scores, words, words)});
+  add_stage(trace, "all-weights", "All words at once: the weights",
+            "A = \\operatorname{softmax}\\left(\\frac{Q K^\\top}{\\sqrt{d_k}}\\right)",
+            "weights = softmax(scores / K.shape[1] ** 0.5, axis=1)",
+            {panel("weights", "weights", all.weights, words, words)});
+  add_stage(trace, "all-output", "All words at once: the attention output", "Z = A V",
+            "attention = weights @ V", {panel("attention", "context", all.output, words, dims)});
 
   trace.output = all.output;
   return trace;
@@ -412,7 +410,9 @@ Trace scoring_walkthrough(const ScoringInputs &in) {
     detail::require_values(s, "decoderStates");
     code += "\nS = np.array(...)  # given";
   } else {
-    s = h + 0.5 * random.randn(h.shape()[0], h.shape()[1]);
+    s = random.randn(h.shape()[0], h.shape()[1]); // H + 0.5 * noise
+    for (std::size_t i = 0; i < s.size(); ++i)
+      s.data()[i] = h.data()[i] + 0.5 * s.data()[i];
     code += "\nS = H + 0.5 * np.random.randn" + shape(h.shape()[0], h.shape()[1]) +
             "  # decoder states near the encoder's";
   }
@@ -424,13 +424,13 @@ Trace scoring_walkthrough(const ScoringInputs &in) {
     detail::require_equal_length(ds, "decoderStates columns", s, dh, "encoderStates columns", h);
 
   ScoringParameters p;
-  p.general_wa = random.randn(ds, dh) * 0.5;
-  p.concat_wa = random.randn(da, ds + dh) * 0.5;
+  p.general_wa = scaled(random.randn(ds, dh), 0.5);
+  p.concat_wa = scaled(random.randn(da, ds + dh), 0.5);
   p.concat_va = row_of(random.randn(1, da), 0);
-  p.additive_wa = random.randn(da, ds) * 0.5;
-  p.additive_ua = random.randn(da, dh) * 0.5;
+  p.additive_wa = scaled(random.randn(da, ds), 0.5);
+  p.additive_ua = scaled(random.randn(da, dh), 0.5);
   p.additive_va = row_of(random.randn(1, da), 0);
-  p.wc = random.randn(ds, dh + ds) * 0.5;
+  p.wc = scaled(random.randn(ds, dh + ds), 0.5);
   const std::string parameter_code =
       "W_general = np.random.randn" + shape(ds, dh) + " * 0.5\nW_concat = np.random.randn" +
       shape(da, ds + dh) + " * 0.5\nv_concat = np.random.randn" + shape(1, da) +
@@ -445,27 +445,21 @@ Trace scoring_walkthrough(const ScoringInputs &in) {
   const Labels hidden_dims = numbered("", dh), state_dims = numbered("", ds);
 
   Trace trace{"scoring", {}, {}};
-  auto add = [&](Stage stage) { trace.stages.push_back(std::move(stage)); };
-  add({"encoder-states",
-       "Encoder hidden states, one per source word",
-       "h_j \\in \\mathbb{R}^{" + std::to_string(dh) + "},\\ j = 1..." + std::to_string(n),
-       code,
-       {panel("H", "annotation", transposed(h), hidden_dims, source)}});
-  add({"decoder-states",
-       "Decoder hidden states, one per target word",
-       "s_t \\in \\mathbb{R}^{" + std::to_string(ds) + "},\\ t = 1..." + std::to_string(t_count),
-       code,
-       {panel("S", "decoder", transposed(s), state_dims, target)}});
-  add({"parameters",
-       "Learned weights of the scoring functions (random here)",
-       "W_a,\\ U_a,\\ v_a,\\ W_c",
-       parameter_code,
-       {panel("W_general", "neutral", p.general_wa, state_dims, hidden_dims),
-        panel("W_concat", "neutral", p.concat_wa, numbered("", da), numbered("", ds + dh)),
-        panel("v_concat", "neutral", as_column(p.concat_va), numbered("", da), {"v"}),
-        panel("W_additive", "neutral", p.additive_wa, numbered("", da), state_dims),
-        panel("U_additive", "neutral", p.additive_ua, numbered("", da), hidden_dims),
-        panel("v_additive", "neutral", as_column(p.additive_va), numbered("", da), {"v"})}});
+  add_stage(trace, "encoder-states", "Encoder hidden states, one per source word",
+            "h_j \\in \\mathbb{R}^{" + std::to_string(dh) + "},\\ j = 1..." + std::to_string(n),
+            code, {panel("H", "annotation", transposed(h), hidden_dims, source)});
+  add_stage(trace, "decoder-states", "Decoder hidden states, one per target word",
+            "s_t \\in \\mathbb{R}^{" + std::to_string(ds) + "},\\ t = 1..." +
+                std::to_string(t_count),
+            code, {panel("S", "decoder", transposed(s), state_dims, target)});
+  add_stage(trace, "parameters", "Learned weights of the scoring functions (random here)",
+            "W_a,\\ U_a,\\ v_a,\\ W_c", parameter_code,
+            {panel("W_general", "neutral", p.general_wa, state_dims, hidden_dims),
+             panel("W_concat", "neutral", p.concat_wa, numbered("", da), numbered("", ds + dh)),
+             panel("v_concat", "neutral", as_column(p.concat_va), numbered("", da), one("v")),
+             panel("W_additive", "neutral", p.additive_wa, numbered("", da), state_dims),
+             panel("U_additive", "neutral", p.additive_ua, numbered("", da), hidden_dims),
+             panel("v_additive", "neutral", as_column(p.additive_va), numbered("", da), one("v"))});
 
   const Vector<double> s1 = row_of(s, 0);
   const auto functions = {ScoreFunction::additive, ScoreFunction::dot, ScoreFunction::general,
@@ -488,15 +482,16 @@ Trace scoring_walkthrough(const ScoringInputs &in) {
     const Vector<double> e = score_with(score, s1, h, p);
     const std::string name = score_function_name(score);
     compare_scores.code += (compare_scores.code.empty() ? "" : "\n") + name + "_scores";
-    compare_scores.panels.push_back(panel(name, "scores", as_row(e), {target[0]}, source));
+    compare_scores.panels.push_back(
+        panel(name.c_str(), "scores", as_row(e), one(target[0]), source));
     compare_weights.panels.push_back(
-        panel(name, "weights", as_row(softmax(e)), {target[0]}, source));
+        panel(name.c_str(), "weights", as_row(softmax(e)), one(target[0]), source));
   }
   compare_weights.code = "weights = softmax(scores)";
-  add(std::move(compare_scores));
-  add(std::move(compare_weights));
+  trace.stages.push_back(std::move(compare_scores));
+  trace.stages.push_back(std::move(compare_weights));
 
-  Matrix<double> alignment = xt::zeros<double>({t_count, n});
+  Matrix<double> alignment = filled(t_count, n, 0.0);
   const std::string name = score_function_name(in.score);
   for (std::size_t t = 0; t < t_count; ++t) {
     const Vector<double> st = row_of(s, t);
@@ -504,30 +499,28 @@ Trace scoring_walkthrough(const ScoringInputs &in) {
     const Vector<double> alpha = softmax(e);
     const Vector<double> c = context_vector(apply_weights(alpha, h));
     const Vector<double> attentional = attentional_hidden_state(c, st, p.wc);
-    xt::view(alignment, t, xt::all()) = alpha;
+    std::copy(alpha.data(), alpha.data() + n, alignment.data() + t * n);
     const std::string step = std::to_string(t + 1);
-    const Matrix<double> so_far = xt::view(alignment, xt::range(0, t + 1), xt::all());
-    add({"step-" + step,
-         "Decoding step " + step + ": " + target[t],
-         std::string("e_{t,j} = ") + score_formula(in.score) +
-             ",\\quad \\alpha_t = \\operatorname{softmax}(e_t),\\quad c_t = \\sum_j \\alpha_{t,j} "
-             "h_j,\\quad \\tilde{h}_t = \\tanh(W_c [c_t; s_t])",
-         "s_t = S[" + std::to_string(t) + "]\ne_t = " + name +
-             "_scores(s_t, H)\nalpha_t = softmax(e_t)\nc_t = alpha_t @ H\nh_tilde_t = "
-             "np.tanh(W_c @ np.concatenate([c_t, s_t]))",
-         {panel("s_t", "decoder", as_column(st), state_dims, {target[t]}),
-          panel("scores", "scores", as_row(e), {target[t]}, source),
-          panel("weights", "weights", as_row(alpha), {target[t]}, source),
-          panel("c_t", "context", as_column(c), hidden_dims, {"c"}),
-          panel("h_tilde_t", "decoder", as_column(attentional), state_dims, {"h~"}),
-          panel("alignment", "weights", so_far, Labels(target.begin(), target.begin() + t + 1),
-                source)}});
+    const Matrix<double> so_far = first_rows(alignment, t + 1);
+    add_stage(
+        trace, ("step-" + step).c_str(), ("Decoding step " + step + ": " + target[t]).c_str(),
+        std::string("e_{t,j} = ") + score_formula(in.score) +
+            ",\\quad \\alpha_t = \\operatorname{softmax}(e_t),\\quad c_t = \\sum_j \\alpha_{t,j} "
+            "h_j,\\quad \\tilde{h}_t = \\tanh(W_c [c_t; s_t])",
+        "s_t = S[" + std::to_string(t) + "]\ne_t = " + name +
+            "_scores(s_t, H)\nalpha_t = softmax(e_t)\nc_t = alpha_t @ H\nh_tilde_t = "
+            "np.tanh(W_c @ np.concatenate([c_t, s_t]))",
+        {panel("s_t", "decoder", as_column(st), state_dims, one(target[t])),
+         panel("scores", "scores", as_row(e), one(target[t]), source),
+         panel("weights", "weights", as_row(alpha), one(target[t]), source),
+         panel("c_t", "context", as_column(c), hidden_dims, one("c")),
+         panel("h_tilde_t", "decoder", as_column(attentional), state_dims, one("h~")),
+         panel("alignment", "weights", so_far, Labels(target.begin(), target.begin() + t + 1),
+               source)});
   }
-  add({"alignment",
-       "The alignment matrix (target by source)",
-       "A_{t,j} = \\alpha_{t,j}",
-       "alignment = np.stack([alpha_1, ..., alpha_T])",
-       {panel("alignment", "weights", alignment, target, source)}});
+  add_stage(trace, "alignment", "The alignment matrix (target by source)",
+            "A_{t,j} = \\alpha_{t,j}", "alignment = np.stack([alpha_1, ..., alpha_T])",
+            {panel("alignment", "weights", alignment, target, source)});
   trace.output = alignment;
   return trace;
 }

@@ -76,8 +76,8 @@ template <class T> void check_mask(const MaskMatrix &mask, std::size_t queries, 
   const bool per_key = mask.shape()[0] == 1 && mask.shape()[1] == keys;
   const bool per_pair = mask.shape()[0] == queries && mask.shape()[1] == keys;
   if (!per_key && !per_pair)
-    fail("mask ", shape_of(mask), " must be 1x", keys, " (one entry per key) or ", queries, "x",
-         keys, " (queries x keys)");
+    fail("mask ", shape(mask), " must be 1x", keys, " (one entry per key) or ", queries, "x", keys,
+         " (queries x keys)");
 }
 
 // One head's operands: Q (n_q x d), K (n_k x d) and V (n_k x d_v) as columns of possibly wider
@@ -299,7 +299,7 @@ void check_attention_inputs(const Q &q, const K &k, const V &v, const MaskMatrix
 template <class Q, class V> void check_heads(std::size_t heads, const Q &q, const V &v) {
   if (heads == 0 || q.shape()[1] % heads != 0 || v.shape()[1] % heads != 0)
     fail("heads (", heads, ") must be a positive divisor of Q columns (", q.shape()[1], ", from ",
-         shape_of(q), ") and of V columns (", v.shape()[1], ", from ", shape_of(v), ")");
+         shape(q), ") and of V columns (", v.shape()[1], ", from ", shape(v), ")");
 }
 } // namespace detail
 
@@ -421,7 +421,7 @@ MultiHeadResult<T> multi_head_attention(const Matrix<T> &x, const MultiHeadParam
   const std::size_t width = p.wq.shape()[1];
   if (p.heads == 0 || width % p.heads != 0)
     detail::fail("heads (", p.heads, ") must be a positive divisor of the projection width (",
-                 width, ", from Wq ", shape_of(p.wq), ")");
+                 width, ", from Wq ", detail::shape(p.wq), ")");
   detail::require_equal_length(p.wk.shape()[1], "Wk columns", p.wk, width, "Wq columns", p.wq);
   detail::require_equal_length(p.wv.shape()[1], "Wv columns", p.wv, width, "Wq columns", p.wq);
   detail::require_equal_length(p.wo.shape()[0], "Wo rows", p.wo, width, "Wq columns", p.wq);

@@ -5,7 +5,8 @@
 
 #include <cmath>
 #include <cstddef>
-#include <cstdio>
+#include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -22,39 +23,81 @@ public:
   using std::invalid_argument::invalid_argument;
 };
 
+namespace detail {
+std::string shape_text(const std::size_t *extents, std::size_t rank);
+} // namespace detail
+
 template <class E> std::string shape_of(const E &e) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < e.dimension(); ++i)
-    out += (i ? "x" : "") + std::to_string(e.shape()[i]);
-  return out + "]";
+  return detail::shape_text(e.shape().data(), e.dimension());
 }
 
 namespace detail {
 
-// Message parts as text. (Not iostreams: they would add a third to the WebAssembly module.)
-inline std::string text(const std::string &value) { return value; }
-inline std::string text(const char *value) { return value; }
-inline std::string text(char value) { return std::string(1, value); }
-template <class Number> std::string text(Number value) {
-  static_assert(std::is_arithmetic_v<Number>);
-  if constexpr (std::is_floating_point_v<Number>) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g", static_cast<double>(value));
-    return buffer;
-  } else {
-    return std::to_string(value);
+// The shape of a container as a message part ("[4x3]"), without building a string first.
+struct Shape {
+  const std::size_t *extents;
+  std::size_t rank;
+};
+template <class E> Shape shape(const E &e) { return {e.shape().data(), e.dimension()}; }
+
+// One part of an error message, held without allocating: text as it is, an integer as
+// std::to_string prints it, a floating-point number as printf's %g does, or a shape. Whatever
+// the types of its arguments, every fail() ends in one out-of-line function that builds the
+// message, so the many call sites cost little code. (Not iostreams: they would add a third to the
+// WebAssembly module.)
+class MessagePart {
+public:
+  enum class Kind : unsigned char {
+    text,
+    character,
+    signed_integer,
+    unsigned_integer,
+    real,
+    shape
+  };
+
+  MessagePart(const char *text) : kind_(Kind::text), text_(text), size_(std::strlen(text)) {}
+  MessagePart(const std::string &text)
+      : kind_(Kind::text), text_(text.data()), size_(text.size()) {}
+  MessagePart(char value) : kind_(Kind::character), signed_(value) {}
+  MessagePart(Shape shape) : kind_(Kind::shape), extents_(shape.extents), size_(shape.rank) {}
+  template <class Number, std::enable_if_t<std::is_arithmetic_v<Number>, int> = 0>
+  MessagePart(Number value) {
+    if constexpr (std::is_floating_point_v<Number>) {
+      kind_ = Kind::real;
+      real_ = static_cast<double>(value);
+    } else if constexpr (std::is_signed_v<Number>) {
+      kind_ = Kind::signed_integer;
+      signed_ = value;
+    } else {
+      kind_ = Kind::unsigned_integer;
+      unsigned_ = value;
+    }
   }
-}
+
+  void append_to(std::string &message) const;
+
+private:
+  Kind kind_;
+  const char *text_ = nullptr;
+  const std::size_t *extents_ = nullptr;
+  std::size_t size_ = 0;
+  long long signed_ = 0;
+  unsigned long long unsigned_ = 0;
+  double real_ = 0;
+};
+
+[[noreturn]] void fail_with(std::initializer_list<MessagePart> parts);
 
 template <class... Parts> [[noreturn]] void fail(const Parts &...parts) {
-  throw InputError((std::string() + ... + text(parts)));
+  fail_with({MessagePart(parts)...});
 }
 
 template <class E> void require_finite(const E &e, const char *name) {
   const auto *data = e.data();
   for (std::size_t i = 0; i < e.size(); ++i)
     if (!std::isfinite(data[i]))
-      fail(name, " ", shape_of(e), " holds a non-finite value (", data[i], ") at flat index ", i);
+      fail(name, " ", shape(e), " holds a non-finite value (", data[i], ") at flat index ", i);
 }
 
 // Results overflow when finite inputs are too large for the scalar type (1e30 * 1e30 in float).
@@ -64,7 +107,7 @@ template <class E> void require_finite_result(const E &e, const char *what) {
   const auto *data = e.data();
   for (std::size_t i = 0; i < e.size(); ++i)
     if (!std::isfinite(data[i]))
-      fail(what, " ", shape_of(e), " overflows ", sizeof(T) == 4 ? "float32" : "float64",
+      fail(what, " ", shape(e), " overflows ", sizeof(T) == 4 ? "float32" : "float64",
            " at flat index ", i, ": scale the inputs down",
            sizeof(T) == 4 ? " or pass Float64Array" : "");
 }
@@ -81,7 +124,7 @@ inline void require_fits(std::size_t rows, std::size_t cols, const char *what) {
 
 template <class E> void require_non_empty(const E &e, const char *name) {
   if (e.size() == 0)
-    fail(name, " ", shape_of(e), " is empty");
+    fail(name, " ", shape(e), " is empty");
 }
 
 // Validates the usual argument: finite and not empty.
@@ -94,8 +137,8 @@ template <class A, class B>
 void require_equal_length(std::size_t left, const char *left_what, const A &a, std::size_t right,
                           const char *right_what, const B &b) {
   if (left != right)
-    fail(left_what, " (", left, ", from ", shape_of(a), ") must equal ", right_what, " (", right,
-         ", from ", shape_of(b), ")");
+    fail(left_what, " (", left, ", from ", shape(a), ") must equal ", right_what, " (", right,
+         ", from ", shape(b), ")");
 }
 
 template <class T> void require_finite_scalar(T value, const char *name) {

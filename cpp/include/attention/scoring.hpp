@@ -97,9 +97,9 @@ Vector<T> concat_scores(const Vector<T> &query, const Matrix<T> &keys, const Mat
   detail::require_values(va, "va");
   const std::size_t concat_length = query.size() + keys.shape()[1];
   if (wa.shape()[1] != concat_length)
-    detail::fail("Wa columns (", wa.shape()[1], ", from ", shape_of(wa),
+    detail::fail("Wa columns (", wa.shape()[1], ", from ", detail::shape(wa),
                  ") must equal query length + keys columns (", query.size(), " + ", keys.shape()[1],
-                 " from ", shape_of(query), " and ", shape_of(keys), ")");
+                 " from ", detail::shape(query), " and ", detail::shape(keys), ")");
   detail::require_equal_length(va.size(), "va length", va, wa.shape()[0], "Wa rows", wa);
   // W_a [s; h_j] = W_a[:, :|s|] s + W_a[:, |s|:] h_j; the first half is the same for every j.
   auto base = Vector<T>::from_shape({wa.shape()[0]});
