@@ -2,6 +2,8 @@
 const COLOURS = {
   'ours materialised': '#6a2c91',
   'ours fused': '#b07cd8',
+  'ours threaded materialised': '#3d1457',
+  'ours threaded fused': '#8a4fb8',
   'tfjs-wasm': '#e08a00',
   'onnxruntime-web': '#1b7f6a',
   'onnxruntime-node': '#7fb2a4',
@@ -24,7 +26,7 @@ export function chart(report) {
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${top + height + 130}" font-family="system-ui, sans-serif" font-size="11">`,
     `<rect width="100%" height="100%" fill="#ffffff"/>`,
-    `<text x="${left}" y="22" font-size="14" font-weight="600">Scaled dot-product attention, float32, one thread, d = ${report.d}: GFLOP/s (higher is better)</text>`,
+    `<text x="${left}" y="22" font-size="14" font-weight="600">Scaled dot-product attention, float32, one thread (ours threaded: ${report.threadedWith ?? 1}), d = ${report.d}: GFLOP/s (higher is better)</text>`,
     `<text x="${left}" y="40" fill="#555">${escape(report.machine.cpu)} · Node ${escape(report.machine.node)} · ${escape(report.machine.date.slice(0, 10))}</text>`,
   ];
   for (let g = 0; g <= max; g += max > 20 ? 5 : 2) {

@@ -1,7 +1,9 @@
 // `npm run bench`: scaled dot-product attention, float32, single-threaded, on the same inputs,
-// against the peers a developer would reach for. Every output is checked against ours before
-// timing; each case warms up, then takes the median of repeated runs. GFLOP/s counts
-// 4·h·N²·d per attention call. Writes bench/results/latest.json and bench/results/chart.svg.
+// against the peers a developer would reach for; then our threaded module against our
+// single-threaded one, and our matrix product alone against tf.matMul. Every output is checked
+// against ours before timing; each case warms up, then takes the median of repeated runs.
+// GFLOP/s counts 4·h·N²·d per attention call and 2·m·k·n per product. Writes
+// bench/results/latest.json and bench/results/chart.svg.
 //   node bench/run.js [--quick]
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -26,6 +28,8 @@ cases.push({ n: quick ? 4096 : 16384, heads: 1, fusedOnly: true });
 
 const wasmBinary = readFileSync(here('../web/engine/wasm/attention-engine.wasm'));
 const fresh = () => loadAttention({ wasmBinary }); // a new instance per case: its heap size is that case's peak
+const THREADS = os.availableParallelism();
+const threaded = THREADS > 1 ? await loadAttention({ threads: THREADS }) : null;
 
 // ---- inputs: numpy's randn from one seed, as float32 [heads][n x d] -------------------------------
 async function inputsFor({ n, heads }) {
@@ -139,6 +143,47 @@ function maxRelativeError(actual, expected) {
   return worst / scale;
 }
 
+const budgetFor = () => (quick ? 300 : 1500);
+
+// Our matrix product alone against tfjs-wasm's tf.matMul (XNNPACK), one thread each, on the
+// shapes of the score matrix Q K^T: (N x d) times (d x N).
+async function matmulAlone(budget) {
+  const attn = await fresh();
+  const rows = [];
+  for (const n of quick ? [256, 1024] : [256, 1024, 4096]) {
+    const random = attn.randomState(SEED);
+    const a = { rows: n, cols: D, data: Float32Array.from(random.randn(n, D).data) };
+    const b = { rows: D, cols: n, data: Float32Array.from(random.randn(D, n).data) };
+    const ta = tf.tensor2d(a.data, [n, D]);
+    const tb = tf.tensor2d(b.data, [D, n]);
+    const contenders = {
+      ours: () => attn.matmul(a, b).data,
+      'tf.matMul': () => {
+        const product = tf.matMul(ta, tb);
+        const data = product.dataSync();
+        product.dispose();
+        return data;
+      },
+    };
+    const expected = contenders.ours();
+    const row = { m: n, k: D, n, results: {} };
+    for (const [name, run] of Object.entries(contenders)) {
+      const error = maxRelativeError(run(), expected);
+      if (error > 1e-4) throw new Error(`${name} disagrees with ours on the ${n}x${D}x${n} product: ${error}`);
+      const ms = await time(run, null, budget);
+      row.results[name] = { ms, gflops: (2 * n * D * n) / ms / 1e6 };
+    }
+    row.ratio = row.results.ours.gflops / row.results['tf.matMul'].gflops;
+    console.log(
+      `matmul ${n}x${D} by ${D}x${n}: ours ${row.results.ours.gflops.toFixed(2)} GFLOP/s, tf.matMul ${row.results['tf.matMul'].gflops.toFixed(2)} GFLOP/s, ours ${row.ratio.toFixed(2)}x`,
+    );
+    ta.dispose();
+    tb.dispose();
+    rows.push(row);
+  }
+  return rows;
+}
+
 async function main() {
   setThreadsCount(1);
   await tf.setBackend('wasm');
@@ -151,12 +196,18 @@ async function main() {
   for (const c of cases) {
     const input = await inputsFor(c);
     const flop = 4 * c.heads * c.n * c.n * D;
-    const budget = quick ? 300 : 1500;
+    const budget = budgetFor();
     const contenders = c.fusedOnly
-      ? { 'ours fused': ['wasm', { weights: false }], 'native SSE2 fused': ['native', true] }
+      ? {
+          'ours fused': ['wasm', { weights: false }],
+          'ours threaded fused': ['threads', { weights: false }],
+          'native SSE2 fused': ['native', true],
+        }
       : {
           'ours materialised': ['wasm', {}],
           'ours fused': ['wasm', { weights: false }],
+          'ours threaded materialised': ['threads', {}],
+          'ours threaded fused': ['threads', { weights: false }],
           'tfjs-wasm': ['fn', tfjsWasm],
           'onnxruntime-web': ['fn', onnx(ortWeb, webSession)],
           'onnxruntime-node': ['fn', onnx(ortNode, nodeSession)],
@@ -167,6 +218,7 @@ async function main() {
     let reference;
     for (const [name, [kind, how]] of Object.entries(contenders)) {
       if (name === 'plain JS' && flop > 4e9) continue; // minutes per run: the loop's figure is clear from smaller N
+      if (kind === 'threads' && !threaded) continue;
       let ms;
       const entry = {};
       if (kind === 'native') {
@@ -175,7 +227,7 @@ async function main() {
         if (reference) entry.checksumError = Math.abs(report.checksum - reference.sum) / Math.abs(reference.sum);
       } else {
         const attn = kind === 'wasm' ? await fresh() : null;
-        const run = kind === 'wasm' ? ours(attn, how) : how;
+        const run = kind === 'fn' ? how : ours(attn ?? threaded, how);
         const output = await run(input);
         if (!reference) reference = { output, sum: output.reduce((a, b) => a + b, 0) };
         entry.error = maxRelativeError(output, reference.output);
@@ -189,16 +241,18 @@ async function main() {
         `n=${c.n} heads=${c.heads} ${name.padEnd(20)} ${ms.toFixed(2).padStart(10)} ms ${entry.gflops.toFixed(2).padStart(7)} GFLOP/s${entry.peakWasmBytes ? `  peak wasm ${(entry.peakWasmBytes / 2 ** 20).toFixed(0)} MB` : ''}`,
       );
     }
-    const best = Math.max(row.results['ours materialised']?.gflops ?? 0, row.results['ours fused'].gflops);
+    const bestOf = (names) => Math.max(...names.map((name) => row.results[name]?.gflops ?? 0));
+    const best = bestOf(['ours materialised', 'ours fused']);
     row.ratios = Object.fromEntries(
       Object.entries(row.results)
         .filter(([name]) => !name.startsWith('ours'))
         .map(([name, entry]) => [name, best / entry.gflops]),
     );
+    if (threaded) row.threadSpeedup = bestOf(['ours threaded materialised', 'ours threaded fused']) / best;
     console.log(
-      `  ours (best) vs: ${Object.entries(row.ratios)
+      `  ours (best, one thread) vs: ${Object.entries(row.ratios)
         .map(([name, r]) => `${name} ${r.toFixed(2)}x`)
-        .join(', ')}`,
+        .join(', ')}${threaded ? `; ${THREADS} threads vs one: ${row.threadSpeedup.toFixed(2)}x` : ''}`,
     );
     results.push(row);
   }
@@ -210,7 +264,16 @@ async function main() {
     platform: `${os.platform()} ${os.release()}`,
     date: new Date().toISOString(),
   };
-  const report = { machine, d: D, threads: 1, precision: 'float32', quick, cases: results };
+  const report = {
+    machine,
+    d: D,
+    threads: 1,
+    threadedWith: threaded ? THREADS : null,
+    precision: 'float32',
+    quick,
+    cases: results,
+    matmul: await matmulAlone(budgetFor()),
+  };
   if (!quick) {
     writeFileSync(here('results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(here('results/chart.svg'), chart(report));
