@@ -104,16 +104,66 @@ inline void microkernel(std::size_t kc, const T *a, const T *b, T *c, std::size_
       c[i * ldc + j] = (accumulate ? c[i * ldc + j] : T(0)) + tile[i][j];
 }
 
+// lanes x lanes block of a row-major source (rows `from[0..lanes)`, columns p..p+lanes) stored
+// transposed: out[j * stride + i] = from[i][p + j].
+inline void transpose_block(const float *const *from, std::size_t p, float *out,
+                            std::size_t stride) {
+  using V = Simd<float>::Vector;
+  V r[4];
+  for (int i = 0; i < 4; ++i)
+    std::memcpy(&r[i], from[i] + p, sizeof(V));
+  const V t0 = __builtin_shufflevector(r[0], r[1], 0, 4, 1, 5);
+  const V t1 = __builtin_shufflevector(r[2], r[3], 0, 4, 1, 5);
+  const V t2 = __builtin_shufflevector(r[0], r[1], 2, 6, 3, 7);
+  const V t3 = __builtin_shufflevector(r[2], r[3], 2, 6, 3, 7);
+  const V c[4] = {
+      __builtin_shufflevector(t0, t1, 0, 1, 4, 5), __builtin_shufflevector(t0, t1, 2, 3, 6, 7),
+      __builtin_shufflevector(t2, t3, 0, 1, 4, 5), __builtin_shufflevector(t2, t3, 2, 3, 6, 7)};
+  for (int j = 0; j < 4; ++j)
+    std::memcpy(out + j * stride, &c[j], sizeof(V));
+}
+
+inline void transpose_block(const double *const *from, std::size_t p, double *out,
+                            std::size_t stride) {
+  using V = Simd<double>::Vector;
+  V r0, r1;
+  std::memcpy(&r0, from[0] + p, sizeof(V));
+  std::memcpy(&r1, from[1] + p, sizeof(V));
+  const V c0 = __builtin_shufflevector(r0, r1, 0, 2), c1 = __builtin_shufflevector(r0, r1, 1, 3);
+  std::memcpy(out, &c0, sizeof(V));
+  std::memcpy(out + stride, &c1, sizeof(V));
+}
+
 // Packs rows [i0, i0 + rows) x columns [p0, p0 + kc) of M into panels of `width` rows, each
 // stored column by column and zero-padded. A packs in MR-row panels; B packs as its transpose
-// in NR-row panels (B's columns), which is the layout the microkernel streams.
+// in NR-row panels (B's columns), which is the layout the microkernel streams. Whole panels move
+// a vector at a time: rows of a transposed operand are copied, others transposed in blocks.
 template <std::size_t width, class T>
 void pack_panels(const Operand<T> &m, std::size_t i0, std::size_t rows, std::size_t p0,
                  std::size_t kc, T *out) {
-  for (std::size_t panel = 0; panel < rows; panel += width)
-    for (std::size_t p = 0; p < kc; ++p)
+  constexpr std::size_t lanes = Simd<T>::lanes;
+  for (std::size_t panel = 0; panel < rows; panel += width, out += width * kc) {
+    const std::size_t first = i0 + panel, used = std::min(width, rows - panel);
+    if (used < width) {
+      for (std::size_t p = 0; p < kc; ++p)
+        for (std::size_t i = 0; i < width; ++i)
+          out[p * width + i] = i < used ? m(first + i, p0 + p) : T(0);
+    } else if (m.transposed) { // M(i, p) = data[p * ld + i]: `width` values in a row
+      for (std::size_t p = 0; p < kc; ++p)
+        std::memcpy(out + p * width, m.data + (p0 + p) * m.ld + first, width * sizeof(T));
+    } else {
+      const T *from[width];
       for (std::size_t i = 0; i < width; ++i)
-        *out++ = panel + i < rows ? m(i0 + panel + i, p0 + p) : T(0);
+        from[i] = m.data + (first + i) * m.ld + p0;
+      std::size_t p = 0;
+      for (; p + lanes <= kc; p += lanes)
+        for (std::size_t i = 0; i < width; i += lanes)
+          transpose_block(from + i, p, out + p * width + i, width);
+      for (; p < kc; ++p)
+        for (std::size_t i = 0; i < width; ++i)
+          out[p * width + i] = from[i][p];
+    }
+  }
 }
 
 } // namespace detail
