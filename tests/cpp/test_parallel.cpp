@@ -65,9 +65,9 @@ TEST_CASE("threads split heads and query blocks, and give the one-thread results
     CAPTURE(c.heads);
     CAPTURE(c.causal);
     CAPTURE(c.fused);
-    const Matrix<float> q = random_matrix(c.nq, c.heads * 32, 1),
-                        k = random_matrix(c.nk, c.heads * 32, 2),
-                        v = random_matrix(c.nk, c.heads * 16, 3);
+    const Matrix<float> q = random_matrix(c.nq, c.heads * 64, 1),
+                        k = random_matrix(c.nk, c.heads * 64, 2),
+                        v = random_matrix(c.nk, c.heads * 32, 3);
     AttentionOptions<float> options;
     options.causal = c.causal && c.nq == c.nk;
     options.weights = !c.fused;
@@ -81,6 +81,9 @@ TEST_CASE("threads split heads and query blocks, and give the one-thread results
     for (std::size_t n : {2, 3, 4}) {
       CAPTURE(n);
       const Threads threads(n);
+      // heads too few for 4 tasks per thread are cut into query blocks, but for the small case
+      const bool cut = detail::query_blocks(c.heads, c.nq, c.nk, 96) > 1;
+      CHECK(cut == (c.nq != 16 && c.heads < 4 * n));
       const auto many = attention_heads(q, k, v, c.heads, options);
       CHECK(identical(many.output, one.output));
       REQUIRE(many.weights.size() == one.weights.size());

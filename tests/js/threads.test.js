@@ -39,7 +39,7 @@ test('three threads give the one-thread output and weights bit for bit', () => {
     [257, 3, { weights: false }],
     [256, 8, {}],
   ]) {
-    const [q, k, v] = [1, 2, 3].map((seed) => randn(seed, n, heads * 16));
+    const [q, k, v] = [1, 2, 3].map((seed) => randn(seed, n, heads * 64));
     const expected = one.attention(q, k, v, { ...options, heads });
     const got = three.attention(q, k, v, { ...options, heads });
     const label = `n=${n} heads=${heads} ${JSON.stringify(options)}`;

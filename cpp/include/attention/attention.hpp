@@ -210,10 +210,10 @@ void attend_fused(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask
 // otherwise about four tasks per thread, so uneven (causal) blocks still balance.
 inline std::size_t query_blocks(std::size_t heads, std::size_t nq, std::size_t nk,
                                 std::size_t widths) {
-  constexpr double min_parallel_flops = 2e6;
   constexpr std::size_t min_block_rows = 32;
   const std::size_t threads = parallel::threads();
-  if (threads == 1 || 2.0 * heads * nq * nk * widths < min_parallel_flops || heads >= 4 * threads)
+  if (threads == 1 || 2.0 * heads * nq * nk * widths < parallel::min_split_flops ||
+      heads >= 4 * threads)
     return 1;
   const std::size_t wanted = (4 * threads + heads - 1) / heads;
   return std::max<std::size_t>(1, std::min<std::size_t>(wanted, nq / min_block_rows));

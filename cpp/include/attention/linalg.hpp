@@ -23,10 +23,9 @@ template <class T> auto view(T *data, std::size_t rows, std::size_t cols) {
 // threads when the product is large enough to gain from them.
 template <class T>
 void multiply(const T *a, const T *b, T *c, std::size_t m, std::size_t k, std::size_t n) {
-  constexpr double min_parallel_flops = 2e6;
   constexpr std::size_t block_rows = 64; // the kernels' own row block
   const std::size_t blocks =
-      2.0 * m * n * k < min_parallel_flops ? 1 : (m + block_rows - 1) / block_rows;
+      2.0 * m * n * k < parallel::min_split_flops ? 1 : (m + block_rows - 1) / block_rows;
   parallel::for_each(blocks, [&](std::size_t block) {
     const std::size_t first = block * block_rows;
     const std::size_t rows = blocks == 1 ? m : std::min(block_rows, m - first);
