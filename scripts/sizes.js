@@ -9,6 +9,11 @@ const entries = {
     'web/engine/wasm/attention-engine.mjs',
   ],
   'attention-stepper/wasm (attention-engine.wasm)': ['web/engine/wasm/attention-engine.wasm'],
+  'threaded module, loaded instead on cross-origin-isolated pages (loader, worker, wasm)': [
+    'web/engine/wasm/attention-engine-threads.mjs',
+    'web/engine/wasm/attention-engine-threads.worker.js',
+    'web/engine/wasm/attention-engine-threads.wasm',
+  ],
   'attention-stepper/components (with KaTeX and palettes; loads the engine)': ['dist/components/attention-stepper.js'],
   'attention-stepper/styles.css': ['dist/components/styles.css'],
 };
