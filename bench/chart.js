@@ -29,7 +29,7 @@ export function chart(report) {
     `<text x="${left}" y="22" font-size="14" font-weight="600">Scaled dot-product attention, float32, one thread (ours threaded: ${report.threadedWith ?? 1}), d = ${report.d}: GFLOP/s (higher is better)</text>`,
     `<text x="${left}" y="40" fill="#555">${escape(report.machine.cpu)} · Node ${escape(report.machine.node)} · ${escape(report.machine.date.slice(0, 10))}</text>`,
   ];
-  for (let g = 0; g <= max; g += max > 20 ? 5 : 2) {
+  for (let g = 0; g <= max; g += max > 60 ? 10 : max > 20 ? 5 : 2) {
     parts.push(
       `<line x1="${left}" x2="${width - 10}" y1="${y(g)}" y2="${y(g)}" stroke="#eee"/>`,
       `<text x="${left - 6}" y="${y(g) + 4}" text-anchor="end" fill="#555">${g}</text>`,
