@@ -27,6 +27,17 @@ TEST_CASE("products that overflow the scalar type are refused, naming it") {
         attention::attention<float>({{1e20f, 1e20f}}, {{1e20f, 1e20f}}, {{1}});
       },
       "the scaled scores Q K^T [1x1] overflows float32");
+  // inf - inf: a NaN score followed by a finite one, on both paths
+  for (bool weights : {true, false}) {
+    AttentionOptions<float> options;
+    options.weights = weights;
+    check_input_error(
+        [&] {
+          attention::attention<float>({{3e38f, 3e38f}}, {{3e38f, -3e38f}, {1e-38f, 1e-38f}},
+                                      {{1}, {2}}, options);
+        },
+        "the scaled scores Q K^T [1x2] overflows float32 at flat index 0");
+  }
   check_input_error([] { apply_weights<double>({1e300}, {{1e300}}); },
                     "weighted annotations [1x1] overflows float64");
   check_input_error(

@@ -67,6 +67,23 @@ TEST_CASE("a product over k = 0 is zero, or leaves C as it was when accumulating
   CHECK(c(0, 0) == 0);
 }
 
+TEST_CASE("the largest magnitude is NaN or infinite wherever a NaN or an infinity sits") {
+  for (std::size_t n = 1; n <= 13; ++n)
+    for (std::size_t at = 0; at < n; ++at) {
+      CAPTURE(n);
+      CAPTURE(at);
+      std::vector<float> x(n, -2.f);
+      CHECK(kernels::max_magnitude(x.data(), n) == 2.f);
+      x[at] = NAN;
+      CHECK(std::isnan(kernels::max_magnitude(x.data(), n)));
+      x[at] = -INFINITY;
+      CHECK(kernels::max_magnitude(x.data(), n) == INFINITY);
+      std::vector<double> y(n, 1.0);
+      y[at] = NAN;
+      CHECK(std::isnan(kernels::max_magnitude(y.data(), n)));
+    }
+}
+
 TEST_CASE("the vectorised float exp is within 3e-7 of std::exp; below exp(-87.3), and at -inf, 0") {
   std::vector<float> x, expected;
   for (float v = -100.f; v <= 0.f; v += 0.0137f)

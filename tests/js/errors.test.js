@@ -158,6 +158,20 @@ const cases = [
   ['undefined vector', () => attn.softmax(undefined), /x must be a vector .* got undefined/],
   ['null in a row', () => attn.attention([[null]], [[1]], [[1]]), /Q\[0\]\[0\] must be a number, got null/],
   [
+    'scores of inf - inf, fused',
+    () =>
+      attn.attention(
+        f32([[3e38, 3e38]]),
+        [
+          [3e38, -3e38],
+          [1e-38, 1e-38],
+        ],
+        [[1], [2]],
+        { weights: false },
+      ),
+    /the scaled scores Q K\^T \[1x2\] overflows float32 at flat index 0/,
+  ],
+  [
     'matmul shapes',
     () => attn.matmul([[1, 2]], [[1, 2]]),
     /A columns \(2, from \[1x2\]\) must equal B rows \(1, from \[1x2\]\)/,

@@ -222,11 +222,13 @@ template <class T, class Combine> T reduce(const T *x, std::size_t n, T initial,
   return result;
 }
 
+// The larger of a and b, lane by lane; a NaN, once met, stays (a > NaN and NaN > b are both
+// false, so a plain a > b ? a : b would drop it).
 template <class A, class B> inline auto larger(A a, B b) {
   if constexpr (std::is_arithmetic_v<A>)
-    return a > b ? a : b;
+    return a > b || a != a ? a : b;
   else
-    return select(a > b, a, b);
+    return select((a > b) | (a != a), a, b);
 }
 
 template <class T> T max_of(const T *x, std::size_t n) {
@@ -234,7 +236,7 @@ template <class T> T max_of(const T *x, std::size_t n) {
                 [](auto a, auto b) { return larger(a, b); });
 }
 
-// The largest |x|: finite exactly when every value is.
+// The largest |x|: finite exactly when every value is (NaN when one is NaN).
 template <class T> T max_magnitude(const T *x, std::size_t n) {
   return reduce(x, n, T(0), [](auto a, auto b) { return larger(a, larger(b, -b)); });
 }
