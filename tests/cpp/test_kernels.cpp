@@ -67,20 +67,23 @@ TEST_CASE("a product over k = 0 is zero, or leaves C as it was when accumulating
   CHECK(c(0, 0) == 0);
 }
 
-TEST_CASE("the largest magnitude is NaN or infinite wherever a NaN or an infinity sits") {
+TEST_CASE("all_finite finds a NaN or an infinity wherever it sits, and products that overflow") {
   for (std::size_t n = 1; n <= 13; ++n)
     for (std::size_t at = 0; at < n; ++at) {
       CAPTURE(n);
       CAPTURE(at);
       std::vector<float> x(n, -2.f);
-      CHECK(kernels::max_magnitude(x.data(), n) == 2.f);
+      CHECK(kernels::all_finite(x.data(), n));
+      x[at] = 3e38f;
+      CHECK(kernels::all_finite(x.data(), n));
+      CHECK_FALSE(kernels::all_finite(x.data(), n, 2.f)); // 6e38 overflows float
       x[at] = NAN;
-      CHECK(std::isnan(kernels::max_magnitude(x.data(), n)));
+      CHECK_FALSE(kernels::all_finite(x.data(), n));
       x[at] = -INFINITY;
-      CHECK(kernels::max_magnitude(x.data(), n) == INFINITY);
+      CHECK_FALSE(kernels::all_finite(x.data(), n));
       std::vector<double> y(n, 1.0);
       y[at] = NAN;
-      CHECK(std::isnan(kernels::max_magnitude(y.data(), n)));
+      CHECK_FALSE(kernels::all_finite(y.data(), n));
     }
 }
 

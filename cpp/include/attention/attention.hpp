@@ -111,7 +111,7 @@ template <class T>
 void require_finite_rows(const T *data, std::size_t rows, std::size_t cols, std::size_t ld,
                          const char *what, const Place &at, T scale = T(1)) {
   for (std::size_t i = 0; i < rows; ++i)
-    if (!std::isfinite(scale * kernels::max_magnitude(data + i * ld, cols)))
+    if (!kernels::all_finite(data + i * ld, cols, scale))
       for (std::size_t j = 0; j < cols; ++j)
         if (!std::isfinite(scale * data[i * ld + j]))
           overflow<T>(what, at.rows, at.cols, (at.row + i) * at.cols + at.col + j);

@@ -97,7 +97,7 @@ template <class... Parts> [[noreturn]] void fail(const Parts &...parts) {
 
 template <class E> void require_finite(const E &e, const char *name) {
   const auto *data = e.data();
-  if (std::isfinite(kernels::max_magnitude(data, e.size()))) // vectorised: all finite
+  if (kernels::all_finite(data, e.size())) // vectorised; the loop below finds the culprit
     return;
   for (std::size_t i = 0; i < e.size(); ++i)
     if (!std::isfinite(data[i]))

@@ -222,13 +222,12 @@ template <class T, class Combine> T reduce(const T *x, std::size_t n, T initial,
   return result;
 }
 
-// The larger of a and b, lane by lane; a NaN, once met, stays (a > NaN and NaN > b are both
-// false, so a plain a > b ? a : b would drop it).
+// The larger of a and b, lane by lane (for values known not to be NaN).
 template <class A, class B> inline auto larger(A a, B b) {
   if constexpr (std::is_arithmetic_v<A>)
-    return a > b || a != a ? a : b;
+    return a > b ? a : b;
   else
-    return select((a > b) | (a != a), a, b);
+    return select(a > b, a, b);
 }
 
 template <class T> T max_of(const T *x, std::size_t n) {
@@ -236,9 +235,25 @@ template <class T> T max_of(const T *x, std::size_t n) {
                 [](auto a, auto b) { return larger(a, b); });
 }
 
-// The largest |x|: finite exactly when every value is (NaN when one is NaN).
-template <class T> T max_magnitude(const T *x, std::size_t n) {
-  return reduce(x, n, T(0), [](auto a, auto b) { return larger(a, larger(b, -b)); });
+// Whether scale * x is finite for every x: (scale * x) * 0 is 0 for a finite product and NaN
+// otherwise, and a NaN survives every sum, so a multiply-add per value checks a row without a
+// compare (a max would also have to carry NaN through, which costs more).
+template <class T> bool all_finite(const T *x, std::size_t n, T scale = T(1)) {
+  using V = typename Simd<T>::Vector;
+  constexpr std::size_t lanes = Simd<T>::lanes;
+  const std::size_t vector_end = n - n % lanes;
+  V acc = {};
+  for (std::size_t i = 0; i < vector_end; i += lanes) {
+    V v;
+    std::memcpy(&v, x + i, sizeof v);
+    acc += v * scale * T(0);
+  }
+  T sum = 0;
+  for (std::size_t l = 0; l < lanes; ++l)
+    sum += acc[l];
+  for (std::size_t i = vector_end; i < n; ++i)
+    sum += x[i] * scale * T(0);
+  return sum == 0;
 }
 
 // x = exp(x - shift) in place for x <= shift (max-shifted scores), -Infinity giving exactly 0;
