@@ -20,6 +20,10 @@ if [ "$target" = all ]; then
   cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
     -DATTENTION_SANITIZE=ON >/dev/null
   cmake --build build/sanitize -j "$jobs"
+  # ThreadSanitizer, for the thread pool's tests (scripts/test.sh runs those)
+  cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
+    -DATTENTION_SANITIZE=thread >/dev/null
+  cmake --build build/tsan -j "$jobs" --target core_tests
 fi
 [ -f build/wasm/CMakeCache.txt ] || emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/wasm -j "$jobs"

@@ -9,6 +9,9 @@ ctest --test-dir build/native --output-on-failure -j "$(nproc)" | tail -n 3
 echo "== C++ core under AddressSanitizer and UndefinedBehaviorSanitizer"
 build/sanitize/core_tests --minimal
 
+echo "== the thread pool and threaded attention under ThreadSanitizer"
+build/tsan/core_tests --minimal --source-file='*test_parallel*'
+
 echo "== fuzzing the core (libFuzzer, ${FUZZ_SECONDS:=45} s, from the committed corpus)"
 # New inputs go to a scratch folder, so the committed corpus stays as it is.
 scratch=$(mktemp -d)

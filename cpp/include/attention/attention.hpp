@@ -206,16 +206,18 @@ void attend_fused(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask
 }
 
 // How many blocks of queries each head is cut into: one with a single thread, for small problems
-// (waking threads costs more than it saves there) and when heads alone keep the threads busy;
-// otherwise about four tasks per thread, so uneven (causal) blocks still balance.
+// (handing them over costs more than it saves) and when heads alone keep the threads busy;
+// otherwise about two tasks per thread (each block packs K and V again, so fewer is cheaper), or
+// four under a causal mask, whose blocks are uneven.
 inline std::size_t query_blocks(std::size_t heads, std::size_t nq, std::size_t nk,
-                                std::size_t widths) {
+                                std::size_t widths, bool causal) {
   constexpr std::size_t min_block_rows = 32;
   const std::size_t threads = parallel::threads();
   if (threads == 1 || 2.0 * heads * nq * nk * widths < parallel::min_split_flops ||
-      heads >= 4 * threads)
+      heads >= (causal ? 4 : 2) * threads)
     return 1;
-  const std::size_t wanted = (4 * threads + heads - 1) / heads;
+  const std::size_t tasks = (causal ? 4 : 2) * threads;
+  const std::size_t wanted = (tasks + heads - 1) / heads;
   return std::max<std::size_t>(1, std::min<std::size_t>(wanted, nq / min_block_rows));
 }
 
@@ -228,7 +230,7 @@ void attend_heads(const T *q, const T *k, const T *v, std::size_t nq, std::size_
                   std::size_t qk_width, std::size_t v_width, std::size_t heads, T scale,
                   bool causal, const MaskMatrix &mask, T *out, const std::vector<T *> &weights) {
   const std::size_t d = qk_width / heads, dv = v_width / heads;
-  const std::size_t blocks = query_blocks(heads, nq, nk, d + dv);
+  const std::size_t blocks = query_blocks(heads, nq, nk, d + dv, causal);
   const std::size_t block_rows = (nq + blocks - 1) / blocks;
   // task t: head t / blocks, its queries [first, first + rows)
   parallel::for_each(heads * blocks, [&](std::size_t t) {
