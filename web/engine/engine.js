@@ -423,26 +423,38 @@ function threadCount(options, platform) {
  */
 export function makeLoader(platform) {
   const shared = new Map();
-  const instantiate = async (threads, files) => {
-    if (threads === 1) return createEngine(await platform.single(files), 1);
-    const module = await platform.threaded(threads, files);
-    const running = module.setThreads(threads);
-    if (running instanceof Error) throw running;
-    return createEngine(module, running);
+  // Threads the caller did not ask for are worth trying, not failing for: when the threaded
+  // module cannot start (a policy that blocks workers, say), the single-threaded one loads.
+  const instantiate = async (threads, files, asked) => {
+    if (threads > 1) {
+      try {
+        const module = await platform.threaded(threads, files);
+        const running = module.setThreads(threads);
+        if (running instanceof Error) throw running;
+        return createEngine(module, running);
+      } catch (error) {
+        if (asked) throw error;
+        console.warn(`attention-stepper: computing on one thread, as threads could not start: ${error.message}`);
+      }
+    }
+    return createEngine(await platform.single(files), 1);
   };
   // async, so that bad options reject the promise rather than throw
   return async function loadAttention(options = {}) {
     const { wasmBinary, locateFile } = options ?? {};
     const threads = threadCount(options ?? {}, platform);
-    if (wasmBinary || locateFile) return instantiate(threads, { wasmBinary, locateFile });
+    const asked = options?.threads !== undefined;
+    if (wasmBinary || locateFile) return instantiate(threads, { wasmBinary, locateFile }, asked);
     if (!shared.has(threads))
       shared.set(
         threads,
-        instantiate(threads, {}).catch((error) => {
+        instantiate(threads, {}, asked).catch((error) => {
           shared.delete(threads);
           throw error;
         }),
       );
-    return shared.get(threads);
+    const engine = await shared.get(threads);
+    // a shared instance that fell back to one thread does not answer a request for more
+    return asked && engine.threads !== threads ? instantiate(threads, {}, true) : engine;
   };
 }

@@ -270,7 +270,8 @@ export interface LoadOptions {
    * Threads to compute with, the calling one included. 1 loads the single-threaded module. More
    * load the threaded one, which runs in Node and on cross-origin-isolated pages (elsewhere this
    * rejects). Default: the machine's cores, at most 8, where the threaded module can run, else 1;
-   * 1 with wasmBinary. Small problems stay on one thread either way.
+   * 1 with wasmBinary; one thread, with a console warning, if the threaded module's workers cannot
+   * start. Small problems stay on one thread either way.
    */
   threads?: number;
   /** The bytes of attention-engine.wasm (the single-threaded module), when you load them yourself. */

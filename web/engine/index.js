@@ -24,6 +24,15 @@ export const loadAttention = makeLoader({
     const loader = locate('attention-engine-threads.mjs', '');
     const { default: createThreadedModule } = await import(/* @vite-ignore */ loader);
     // mainScriptUrlOrBlob: what each worker imports to run the module
-    return createThreadedModule({ locateFile: locate, mainScriptUrlOrBlob: loader, threadWorkers: threads - 1 });
+    const module = { locateFile: locate, mainScriptUrlOrBlob: loader, threadWorkers: threads - 1 };
+    const ready = createThreadedModule(module);
+    // A worker that cannot start (blocked by a policy, not found) would leave `ready` pending
+    // for ever; its error event ends the wait instead. The factory made the workers already.
+    const failed = new Promise((_, reject) => {
+      const fail = () =>
+        reject(new Error('a worker of the threaded module could not start (blocked by a policy, or not found)'));
+      for (const worker of module.PThread.unusedWorkers) worker.addEventListener('error', fail, { once: true });
+    });
+    return Promise.race([ready, failed]);
   },
 });
