@@ -129,8 +129,6 @@ template <class T>
 void attend(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask, T *weights, T *out,
             std::size_t out_ld) {
   kernels::gemm<T>(h.nq, h.nk, h.d, {h.q, h.q_ld}, {h.k, h.k_ld, true}, weights, h.nk);
-  require_finite_rows(weights, h.nq, h.nk, h.nk, "the scaled scores Q K^T",
-                      {h.first_query, 0, h.all_queries, h.nk}, scale);
   std::uint8_t *keep = kernels::working_memory<std::uint8_t>(kernels::Slot::mask, h.nk);
   for (std::size_t i = 0; i < h.nq; ++i) {
     T *row = weights + i * h.nk;
@@ -138,7 +136,9 @@ void attend(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask, T *w
     if (masked)
       for (std::size_t j = 0; j < h.nk; ++j)
         keep[j] = kept(mask, causal, h.first_query + i, j, h.nk);
-    softmax_into(row, h.nk, scale, masked ? keep : nullptr, row);
+    if (!softmax_into(row, h.nk, scale, masked ? keep : nullptr, row)) // row holds scale Q K^T
+      require_finite_rows(row, 1, h.nk, h.nk, "the scaled scores Q K^T",
+                          {h.first_query + i, 0, h.all_queries, h.nk});
   }
   kernels::gemm<T>(h.nq, h.dv, h.nk, {weights, h.nk}, {h.v, h.v_ld}, out, out_ld);
   // Weights sum to 1, but rounding can still carry values near the type's maximum past it.

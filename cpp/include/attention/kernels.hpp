@@ -256,6 +256,34 @@ template <class T> bool all_finite(const T *x, std::size_t n, T scale = T(1)) {
   return sum == 0;
 }
 
+// out = scale * x in one pass that also finds the largest value: returns it, or a value that is not
+// finite when some scaled value is not (its * 0 is NaN, and a NaN survives the sum).
+template <class T> T scale_into(const T *x, std::size_t n, T scale, T *out) {
+  using V = typename Simd<T>::Vector;
+  constexpr std::size_t lanes = Simd<T>::lanes;
+  const std::size_t vector_end = n - n % lanes;
+  V largest = V{} - std::numeric_limits<T>::infinity(), check = {};
+  for (std::size_t i = 0; i < vector_end; i += lanes) {
+    V v;
+    std::memcpy(&v, x + i, sizeof v);
+    v *= scale;
+    std::memcpy(out + i, &v, sizeof v);
+    largest = larger(largest, v);
+    check += v * T(0);
+  }
+  T result = -std::numeric_limits<T>::infinity(), checked = 0;
+  for (std::size_t l = 0; l < lanes; ++l) {
+    result = larger(result, largest[l]);
+    checked += check[l];
+  }
+  for (std::size_t i = vector_end; i < n; ++i) {
+    out[i] = scale * x[i];
+    result = larger(result, out[i]);
+    checked += out[i] * T(0);
+  }
+  return result + checked;
+}
+
 // x = exp(x - shift) in place for x <= shift (max-shifted scores), -Infinity giving exactly 0;
 // returns the sum. Float runs four lanes at a time with Cephes' expf polynomial (relative error
 // about 2e-7), since a libm call per score costs as much as the products; double keeps std::exp.

@@ -42,23 +42,34 @@ void log_softmax_into(const T *x, std::size_t n, T scale, const std::uint8_t *ke
         (!keep || keep[j]) ? (scale * x[j] - max) - log_sum : -std::numeric_limits<T>::infinity();
 }
 
+// Writes softmax(scale * x) over the positions `keep` marks (all when null) into out, which may be
+// x. False, with out holding scale * x, when a scaled value is not finite (the caller says which).
 template <class T>
-void softmax_into(const T *x, std::size_t n, T scale, const std::uint8_t *keep, T *out) {
+bool softmax_into(const T *x, std::size_t n, T scale, const std::uint8_t *keep, T *out) {
   constexpr T none = -std::numeric_limits<T>::infinity();
-  for (std::size_t j = 0; j < n; ++j) // x and out may be the same row
-    out[j] = scale * x[j];
-  if (keep)
+  T max;
+  if (!keep) {
+    max = kernels::scale_into(x, n, scale, out);
+    if (!std::isfinite(max))
+      return false;
+  } else {
+    for (std::size_t j = 0; j < n; ++j)
+      out[j] = scale * x[j];
+    if (!kernels::all_finite(out, n))
+      return false;
     for (std::size_t j = 0; j < n; ++j)
       if (!keep[j])
         out[j] = none;
-  const T max = kernels::max_of(out, n);
-  if (max == none) {
-    std::fill(out, out + n, T(0));
-    return;
+    max = kernels::max_of(out, n);
+    if (max == none) {
+      std::fill(out, out + n, T(0));
+      return true;
+    }
   }
   const T inverse = T(1) / kernels::exp_in_place(out, n, max);
   for (std::size_t j = 0; j < n; ++j)
     out[j] *= inverse;
+  return true;
 }
 
 template <class T>
