@@ -174,15 +174,17 @@ void attend_fused(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask
       for (std::size_t r = 0; r < rows; ++r) {
         const std::size_t i = q0 + r;
         T *s = tile + r * cols;
-        for (std::size_t c = 0; c < cols; ++c)
-          s[c] *= scale;
-        require_finite_rows(s, 1, cols, cols, "the scaled scores Q K^T",
-                            {h.first_query + i, k0, h.all_queries, h.nk});
-        if (causal || mask.size() != 0)
+        T tile_max = kernels::scale_into(s, cols, scale, s);
+        if (!std::isfinite(tile_max)) // names the value (s holds the scaled scores)
+          require_finite_rows(s, 1, cols, cols, "the scaled scores Q K^T",
+                              {h.first_query + i, k0, h.all_queries, h.nk});
+        if (causal || mask.size() != 0) {
           for (std::size_t c = 0; c < cols; ++c)
             if (!kept(mask, causal, h.first_query + i, k0 + c, h.nk))
               s[c] = none;
-        const T new_max = std::max(running_max[i], kernels::max_of(s, cols));
+          tile_max = kernels::max_of(s, cols);
+        }
+        const T new_max = std::max(running_max[i], tile_max);
         if (new_max == none) { // nothing kept in this row yet: add nothing
           std::fill(s, s + cols, T(0));
           continue;
