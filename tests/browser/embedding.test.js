@@ -81,8 +81,10 @@ test('the tutorial page: two independent steppers and a heatmap, one shared WebA
   await page.evaluate(() => document.querySelector('#self').goTo('weight-matrices'));
   const weights = () => page.locator('#self .hm-cell').evaluateAll((cells) => cells.map((c) => c.dataset.value).join());
   const seeded7 = await weights();
+  const firstCell = await page.locator('#self .hm-cell').first().elementHandle();
   await page.locator('#self #input-seed').fill('42');
   assert.notEqual(await weights(), seeded7);
+  assert.equal(await firstCell.evaluate((cell) => cell.isConnected), true); // redrawn in place
   assert.equal((await weights()).split(',').slice(0, 9).join(), '2,0,2,2,0,0,2,1,2');
   assert.match(await page.locator('#self .as-next').textContent(), /下一步/);
   await page.locator('#self #input-embeddings').fill('1, 0\n1');

@@ -31,6 +31,7 @@ export class AttentionStepperElement extends HTMLElement {
   #answers = {}; // exercise mode: "walkthrough/stage" -> answer
   #inputsProblem = null; // why the given inputs could not be read, if they could not
   #form = null; // { lang, element, showErrors }: kept across redraws
+  #section = null; // the stage on screen: drawn again in place while it stays the same stage
   #root;
   #ready;
   #drawn;
@@ -184,9 +185,13 @@ export class AttentionStepperElement extends HTMLElement {
       el('span', 'as-count', t('stageOf', { n: index + 1, total: trace.stages.length })),
     );
 
-    const section = el('section', 'stage');
-    section.dataset.stage = `${walkthrough}/${stage.id}`;
-    section.setAttribute('aria-current', 'step');
+    const key = `${walkthrough}/${stage.id}`;
+    if (this.#section?.dataset.stage !== key) {
+      this.#section = el('section', 'stage');
+      this.#section.dataset.stage = key;
+      this.#section.setAttribute('aria-current', 'step');
+    }
+    const section = this.#section;
     renderStage(section, stage, {
       walkthrough,
       index,
