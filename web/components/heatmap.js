@@ -197,7 +197,9 @@ function buildHeatmap(matrix, layout, options) {
     cells.forEach((cellElement, index) => {
       cellElement.dataset.value = fullValue(next, index);
       if (!large) {
-        setText(cellElement, cellText(next, index, options.precision));
+        const text = cellText(next, index, options.precision);
+        setText(cellElement, text);
+        cellElement.classList.toggle('hm-long', text.length > 5); // 0.0026, 4.8e-05: a smaller font fits
         const colour = interpolate(position(next.data[index]));
         cellElement.style.backgroundColor = colour;
         cellElement.style.color = textColourOn(colour);
