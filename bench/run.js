@@ -20,6 +20,7 @@ import { chart } from './chart.js';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const quick = process.argv.includes('--quick');
+const BUDGET_MS = quick ? 300 : 1500; // timing per contender and case
 const D = 64;
 const SEED = 1;
 const cases = [];
@@ -143,11 +144,9 @@ function maxRelativeError(actual, expected) {
   return worst / scale;
 }
 
-const budgetFor = () => (quick ? 300 : 1500);
-
 // Our matrix product alone against tfjs-wasm's tf.matMul (XNNPACK), one thread each, on the
 // shapes of the score matrix Q K^T: (N x d) times (d x N).
-async function matmulAlone(budget) {
+async function matmulAlone() {
   const attn = await fresh();
   const rows = [];
   for (const n of quick ? [256, 1024] : [256, 1024, 4096]) {
@@ -170,7 +169,7 @@ async function matmulAlone(budget) {
     for (const [name, run] of Object.entries(contenders)) {
       const error = maxRelativeError(run(), expected);
       if (error > 1e-4) throw new Error(`${name} disagrees with ours on the ${n}x${D}x${n} product: ${error}`);
-      const ms = await time(run, null, budget);
+      const ms = await time(run, null, BUDGET_MS);
       row.results[name] = { ms, gflops: (2 * n * D * n) / ms / 1e6 };
     }
     row.ratio = row.results.ours.gflops / row.results['tf.matMul'].gflops;
@@ -196,7 +195,6 @@ async function main() {
   for (const c of cases) {
     const input = await inputsFor(c);
     const flop = 4 * c.heads * c.n * c.n * D;
-    const budget = budgetFor();
     const contenders = c.fusedOnly
       ? {
           'ours fused': ['wasm', { weights: false }],
@@ -232,7 +230,7 @@ async function main() {
         if (!reference) reference = { output, sum: output.reduce((a, b) => a + b, 0) };
         entry.error = maxRelativeError(output, reference.output);
         if (entry.error > 1e-3) throw new Error(`${name} disagrees with ours at n=${c.n}: ${entry.error}`);
-        ms = await time(run, input, budget);
+        ms = await time(run, input, BUDGET_MS);
         if (attn) entry.peakWasmBytes = attn.memory().heapBytes;
       }
       Object.assign(entry, { ms, gflops: flop / ms / 1e6 });
@@ -272,7 +270,7 @@ async function main() {
     precision: 'float32',
     quick,
     cases: results,
-    matmul: await matmulAlone(budgetFor()),
+    matmul: await matmulAlone(),
   };
   if (!quick) {
     writeFileSync(here('results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);

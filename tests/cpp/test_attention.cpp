@@ -8,6 +8,7 @@
 
 #include "attention/attention.hpp"
 #include "check_close.hpp"
+#include "random_matrix.hpp"
 #include "reference.hpp"
 
 using namespace attention;
@@ -177,17 +178,6 @@ TEST_CASE("multi-head attention rejects head counts and biases that do not fit")
   check_input_error([&] { multi_head_attention(f::multi_head_X, p); },
                     "bk length (2, from [2]) must equal projection width (8");
 }
-
-namespace {
-Matrix<float> random_float(std::size_t rows, std::size_t cols, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> normal;
-  auto m = Matrix<float>::from_shape({rows, cols});
-  for (auto &x : m)
-    x = normal(rng);
-  return m;
-}
-} // namespace
 
 TEST_CASE(
     "the fused path gives the materialised output to 1e-5 in float32: random, causal, masked") {

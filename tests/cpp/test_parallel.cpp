@@ -1,25 +1,16 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
-#include <random>
 #include <stdexcept>
 #include <vector>
 
 #include "attention/attention.hpp"
 #include "check_close.hpp"
+#include "random_matrix.hpp"
 
 using namespace attention;
 
 namespace {
-Matrix<float> random_matrix(std::size_t rows, std::size_t cols, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> normal;
-  auto m = Matrix<float>::from_shape({rows, cols});
-  for (auto &x : m)
-    x = normal(rng);
-  return m;
-}
-
 // Sets the core's thread count for one scope and puts it back to 1 after.
 struct Threads {
   explicit Threads(std::size_t n) { parallel::set_threads(n); }
@@ -65,9 +56,9 @@ TEST_CASE("threads split heads and query blocks, and give the one-thread results
     CAPTURE(c.heads);
     CAPTURE(c.causal);
     CAPTURE(c.fused);
-    const Matrix<float> q = random_matrix(c.nq, c.heads * 64, 1),
-                        k = random_matrix(c.nk, c.heads * 64, 2),
-                        v = random_matrix(c.nk, c.heads * 32, 3);
+    const Matrix<float> q = random_float(c.nq, c.heads * 64, 1),
+                        k = random_float(c.nk, c.heads * 64, 2),
+                        v = random_float(c.nk, c.heads * 32, 3);
     AttentionOptions<float> options;
     options.causal = c.causal && c.nq == c.nk;
     options.weights = !c.fused;
@@ -95,8 +86,8 @@ TEST_CASE("threads split heads and query blocks, and give the one-thread results
 }
 
 TEST_CASE("an overflow in a late query block names its place in the whole matrix") {
-  Matrix<float> q = random_matrix(512, 64, 5), k = random_matrix(512, 64, 6);
-  const Matrix<float> v = random_matrix(512, 64, 7);
+  Matrix<float> q = random_float(512, 64, 5), k = random_float(512, 64, 6);
+  const Matrix<float> v = random_float(512, 64, 7);
   q(500, 3) = 3e38f;
   xt::view(k, xt::all(), 3) = 2.f; // so query 500's first overflowing score is key 0's
   for (bool fused : {false, true}) {
@@ -110,7 +101,7 @@ TEST_CASE("an overflow in a late query block names its place in the whole matrix
 }
 
 TEST_CASE("matmul_into splits rows across threads, bit for bit, and checks its operands") {
-  const Matrix<float> a = random_matrix(300, 70, 8), b = random_matrix(70, 200, 9);
+  const Matrix<float> a = random_float(300, 70, 8), b = random_float(70, 200, 9);
   const Matrix<float> expected = matmul(a, b);
   Matrix<float> out = Matrix<float>::from_shape({300, 200});
   {

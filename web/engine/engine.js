@@ -440,10 +440,11 @@ export function makeLoader(platform) {
     return createEngine(await platform.single(files), 1);
   };
   // async, so that bad options reject the promise rather than throw
-  return async function loadAttention(options = {}) {
-    const { wasmBinary, locateFile } = options ?? {};
-    const threads = threadCount(options ?? {}, platform);
-    const asked = options?.threads !== undefined;
+  return async function loadAttention(options) {
+    const given = options ?? {};
+    const { wasmBinary, locateFile } = given;
+    const threads = threadCount(given, platform);
+    const asked = given.threads !== undefined;
     if (wasmBinary || locateFile) return instantiate(threads, { wasmBinary, locateFile }, asked);
     if (!shared.has(threads))
       shared.set(

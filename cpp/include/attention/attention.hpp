@@ -130,9 +130,9 @@ void attend(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask, T *w
             std::size_t out_ld) {
   kernels::gemm<T>(h.nq, h.nk, h.d, {h.q, h.q_ld}, {h.k, h.k_ld, true}, weights, h.nk);
   std::uint8_t *keep = kernels::working_memory<std::uint8_t>(kernels::Slot::mask, h.nk);
+  const bool masked = causal || mask.size() != 0;
   for (std::size_t i = 0; i < h.nq; ++i) {
     T *row = weights + i * h.nk;
-    const bool masked = causal || mask.size() != 0;
     if (masked)
       for (std::size_t j = 0; j < h.nk; ++j)
         keep[j] = kept(mask, causal, h.first_query + i, j, h.nk);
@@ -214,11 +214,9 @@ void attend_fused(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask
 inline std::size_t query_blocks(std::size_t heads, std::size_t nq, std::size_t nk,
                                 std::size_t widths, bool causal) {
   constexpr std::size_t min_block_rows = 32;
-  const std::size_t threads = parallel::threads();
-  if (threads == 1 || 2.0 * heads * nq * nk * widths < parallel::min_split_flops ||
-      heads >= (causal ? 4 : 2) * threads)
+  const std::size_t threads = parallel::threads(), tasks = (causal ? 4 : 2) * threads;
+  if (threads == 1 || 2.0 * heads * nq * nk * widths < parallel::min_split_flops || heads >= tasks)
     return 1;
-  const std::size_t tasks = (causal ? 4 : 2) * threads;
   const std::size_t wanted = (tasks + heads - 1) / heads;
   return std::max<std::size_t>(1, std::min<std::size_t>(wanted, nq / min_block_rows));
 }

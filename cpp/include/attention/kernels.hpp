@@ -239,21 +239,7 @@ template <class T> T max_of(const T *x, std::size_t n) {
 // otherwise, and a NaN survives every sum, so a multiply-add per value checks a row without a
 // compare (a max would also have to carry NaN through, which costs more).
 template <class T> bool all_finite(const T *x, std::size_t n, T scale = T(1)) {
-  using V = typename Simd<T>::Vector;
-  constexpr std::size_t lanes = Simd<T>::lanes;
-  const std::size_t vector_end = n - n % lanes;
-  V acc = {};
-  for (std::size_t i = 0; i < vector_end; i += lanes) {
-    V v;
-    std::memcpy(&v, x + i, sizeof v);
-    acc += v * scale * T(0);
-  }
-  T sum = 0;
-  for (std::size_t l = 0; l < lanes; ++l)
-    sum += acc[l];
-  for (std::size_t i = vector_end; i < n; ++i)
-    sum += x[i] * scale * T(0);
-  return sum == 0;
+  return reduce(x, n, T(0), [scale](auto sum, auto v) { return sum + v * scale * T(0); }) == 0;
 }
 
 // out = scale * x in one pass that also finds the largest value: returns it, or a value that is not

@@ -47,16 +47,10 @@ void log_softmax_into(const T *x, std::size_t n, T scale, const std::uint8_t *ke
 template <class T>
 bool softmax_into(const T *x, std::size_t n, T scale, const std::uint8_t *keep, T *out) {
   constexpr T none = -std::numeric_limits<T>::infinity();
-  T max;
-  if (!keep) {
-    max = kernels::scale_into(x, n, scale, out);
-    if (!std::isfinite(max))
-      return false;
-  } else {
-    for (std::size_t j = 0; j < n; ++j)
-      out[j] = scale * x[j];
-    if (!kernels::all_finite(out, n))
-      return false;
+  T max = kernels::scale_into(x, n, scale, out);
+  if (!std::isfinite(max))
+    return false;
+  if (keep) {
     for (std::size_t j = 0; j < n; ++j)
       if (!keep[j])
         out[j] = none;
