@@ -33,21 +33,25 @@ namespace at = attention;
 namespace {
 
 // One try/catch for every export (not one per export): the core's exceptions become JS Error
-// values.
+// values, bad input with the `argument` it is about.
 __attribute__((noinline)) val guard_call(val (*compute)(void *), void *context) {
   const char *kind = "Error";
-  std::string message;
+  std::string message, argument;
   try {
     return compute(context);
   } catch (const at::InputError &error) {
     message = error.what();
+    argument = error.argument();
   } catch (const std::bad_alloc &) {
     kind = "RangeError";
     message = "out of memory: the inputs are too large for WebAssembly memory";
   } catch (const std::exception &error) {
     message = error.what();
   }
-  return val::global(kind).new_(val(message));
+  val error = val::global(kind).new_(val(message));
+  if (!argument.empty())
+    error.set("argument", argument);
+  return error;
 }
 
 template <class F> val guarded(F &&compute) {
@@ -302,6 +306,9 @@ val random_draw(val state, std::string kind, double high, std::size_t rows, std:
 // ---- walkthrough traces -----------------------------------------------------------------------
 
 val trace_to_js(const at::Trace &trace) {
+  val labels = val::object();
+  for (const auto &[name, list] : trace.labels)
+    labels.set(name, strings(list));
   val stages = val::array();
   for (const auto &stage : trace.stages) {
     val panels = val::array();
@@ -317,14 +324,15 @@ val trace_to_js(const at::Trace &trace) {
     }
     val s = val::object();
     s.set("id", stage.id);
-    s.set("title", stage.title);
-    s.set("formula", stage.formula);
-    s.set("code", stage.code);
+    s.set("kind", stage.kind);
+    if (stage.step)
+      s.set("step", stage.step);
     s.set("panels", panels);
     stages.call<void>("push", s);
   }
   val out = val::object();
   out.set("walkthrough", trace.walkthrough);
+  out.set("labels", labels);
   out.set("stages", stages);
   out.set("output", from_matrix(trace.output));
   return out;
@@ -370,8 +378,56 @@ val walkthrough(std::string name, val inputs) {
       read(inputs, "targetTokens", in.target_tokens, from_strings);
       return trace_to_js(at::scoring_walkthrough(in));
     }
-    throw at::InputError("walkthrough name (\"" + name +
-                         "\") must be one of basics, self-attention, scoring");
+    at::walkthrough_inputs(name); // throws the message that lists the walkthroughs
+    return val::null();
+  });
+}
+
+val rows_to_js(const at::Matrix<double> &m) {
+  val rows = val::array();
+  for (std::size_t i = 0; i < m.shape()[0]; ++i) {
+    val row = val::array();
+    for (std::size_t j = 0; j < m.shape()[1]; ++j)
+      row.call<void>("push", m(i, j));
+    rows.call<void>("push", row);
+  }
+  return rows;
+}
+
+// The inputs of a walkthrough: [{ name, kind, min, max, choices, optional, default }], defaults
+// as the JavaScript API takes them (a number, number[], number[][], a string or string[]).
+val walkthrough_inputs(std::string name) {
+  return guarded([&] {
+    static const char *const kinds[] = {"vector", "matrix", "integer", "choice", "tokens"};
+    val fields = val::array();
+    for (const auto &field : at::walkthrough_inputs(name)) {
+      val f = val::object();
+      f.set("name", field.name);
+      f.set("kind", kinds[static_cast<int>(field.kind)]);
+      f.set("optional", field.optional);
+      switch (field.kind) {
+      case at::InputKind::integer:
+        f.set("min", static_cast<double>(field.min));
+        f.set("max", static_cast<double>(field.max));
+        f.set("default", field.numbers(0, 0));
+        break;
+      case at::InputKind::vector:
+        f.set("default", rows_to_js(field.numbers)[0]);
+        break;
+      case at::InputKind::matrix:
+        f.set("default", field.optional ? val::null() : rows_to_js(field.numbers));
+        break;
+      case at::InputKind::choice:
+        f.set("choices", strings(field.choices));
+        f.set("default", field.texts.at(0));
+        break;
+      case at::InputKind::tokens:
+        f.set("default", strings(field.texts));
+        break;
+      }
+      fields.call<void>("push", f);
+    }
+    return fields;
   });
 }
 
@@ -424,6 +480,7 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
   emscripten::function("randomSeed", &random_seed);
   emscripten::function("randomDraw", &random_draw);
   emscripten::function("walkthrough", &walkthrough);
+  emscripten::function("walkthroughInputs", &walkthrough_inputs);
   emscripten::function("decimalFromLog", &decimal_from_log);
   emscripten::function("memoryStats", &memory_stats);
   emscripten::function("setThreads", &set_threads);

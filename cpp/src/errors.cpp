@@ -34,11 +34,11 @@ void MessagePart::append_to(std::string &message) const {
   }
 }
 
-void fail_with(std::initializer_list<MessagePart> parts) {
+void fail_with(const char *argument, std::initializer_list<MessagePart> parts) {
   std::string message;
   for (const MessagePart &part : parts)
     part.append_to(message);
-  throw InputError(message);
+  throw InputError(argument, message);
 }
 
 } // namespace attention::detail

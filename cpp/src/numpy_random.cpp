@@ -8,14 +8,15 @@ namespace {
 // Sizes are checked before anything is drawn, so a bad call leaves the stream untouched.
 void check_size(std::size_t rows, std::size_t cols) {
   if (rows == 0 || cols == 0)
-    detail::fail("size (", rows, ", ", cols, ") must be positive");
-  detail::require_fits(rows, cols, "size");
+    detail::fail(detail::Argument("rows"), "size (", rows, ", ", cols, ") must be positive");
+  detail::require_fits(rows, cols, "size", detail::Argument("rows"));
 }
 } // namespace
 
 NumpyRandomState::NumpyRandomState(std::int64_t seed) {
   if (seed < 0 || seed > 0xFFFFFFFFLL)
-    detail::fail("seed (", seed, ") must be between 0 and 2**32 - 1, as numpy requires");
+    detail::fail(detail::Argument("seed"), "seed (", seed,
+                 ") must be between 0 and 2**32 - 1, as numpy requires");
   // numpy's mt19937_seed, the reference init_genrand.
   std::uint32_t value = static_cast<std::uint32_t>(seed);
   for (std::uint32_t i = 0; i < 624; ++i) {
@@ -27,7 +28,8 @@ NumpyRandomState::NumpyRandomState(std::int64_t seed) {
 
 NumpyRandomState::NumpyRandomState(const NumpyRandomStateData &state) : state_(state) {
   if (state_.pos > 624)
-    detail::fail("random state position (", state_.pos, ") must be at most 624");
+    detail::fail(detail::Argument("state"), "random state position (", state_.pos,
+                 ") must be at most 624");
 }
 
 // The reference MT19937 generator (Matsumoto and Nishimura), as in numpy's mt19937.c.
@@ -104,7 +106,7 @@ std::uint64_t NumpyRandomState::bounded(std::uint64_t max) {
 Matrix<double> NumpyRandomState::randint(std::int64_t high, std::size_t rows, std::size_t cols) {
   // Drawn values travel as doubles (exact below 2**53), so high is limited to that range.
   if (high < 1 || high > (std::int64_t(1) << 53))
-    detail::fail("high (", high, ") must be between 1 and 2**53");
+    detail::fail(detail::Argument("high"), "high (", high, ") must be between 1 and 2**53");
   check_size(rows, cols);
   auto out = Matrix<double>::from_shape({rows, cols});
   for (auto &value : out)

@@ -3,6 +3,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdlib>
+#include <initializer_list>
 
 #include "attention/decimal.hpp"
 #include "attention/instances.hpp"
@@ -12,21 +13,11 @@ namespace attention {
 
 namespace {
 
-using Labels = std::vector<std::string>;
-
-// The shortest decimal that reads back as the same double, as Python prints it ("45.3", "927").
-std::string format_number(double value) {
-  if (value == std::floor(value) && std::fabs(value) < 1e15)
-    return detail::format_fixed(value, 0);
-  return detail::format_shortest(value);
-}
-
-std::string python_list(const Vector<double> &values) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < values.size(); ++i)
-    out += (i ? "," : "") + format_number(values(i));
-  return out + "]";
-}
+// The limits of the inputs, used by the checks below and published by walkthrough_inputs().
+constexpr std::int64_t max_seed = 0xFFFFFFFFLL; // numpy's seeds
+constexpr std::int64_t max_high = std::int64_t(1) << 31;
+constexpr std::size_t max_words = 512;  // self-attention: words and embedding width
+constexpr std::size_t max_states = 256; // scoring: lengths and widths
 
 Labels numbered(const std::string &prefix, std::size_t count, std::size_t first = 0) {
   Labels labels;
@@ -72,10 +63,9 @@ Matrix<double> filled(std::size_t rows, std::size_t cols, double value) {
   return out;
 }
 
-// Appends a stage. Ids and titles are text made here, once, rather than at every call.
-void add_stage(Trace &trace, const char *id, const char *title, std::string formula,
-               std::string code, std::vector<Panel> panels) {
-  trace.stages.push_back({id, title, std::move(formula), std::move(code), std::move(panels)});
+// Appends a stage; a stage repeated per time step passes its kind and step.
+void add_stage(Trace &trace, const char *id, std::vector<Panel> panels) {
+  trace.stages.push_back({id, id, 0, std::move(panels)});
 }
 
 // A one-label axis, made here rather than at every call.
@@ -88,9 +78,31 @@ Panel panel(const char *name, const char *palette, Matrix<double> values, Labels
   return {name, palette, std::move(values), std::move(rows), std::move(cols), {}};
 }
 
-void require_size(std::size_t value, const char *name, std::size_t max) {
+void require_size(std::size_t value, const char *what, std::size_t max, const char *argument) {
   if (value == 0 || value > max)
-    detail::fail(name, " (", value, ") must be between 1 and ", max);
+    detail::fail(detail::Argument(argument), what, " (", value, ") must be between 1 and ", max);
+}
+
+void require_integer(std::int64_t value, const char *name, std::int64_t min, std::int64_t max) {
+  if (value < min || value > max)
+    detail::fail(detail::Argument(name), name, " (", value, ") must be between ", min, " and ",
+                 max);
+}
+
+// The core's functions name their own arguments ("query", "keys"); a walkthrough's caller knows
+// only its inputs. Runs `build` and passes an error on as one about the walkthrough input it came
+// from: `query_input` for the scored state, `other_input` for everything else.
+template <class Build>
+Trace blaming_inputs(Build &&build, const char *query_input, const char *other_input,
+                     std::initializer_list<const char *> own_inputs) {
+  try {
+    return build();
+  } catch (const InputError &error) {
+    for (const char *input : own_inputs)
+      if (error.argument() == input)
+        throw;
+    throw InputError(error.argument() == "query" ? query_input : other_input, error.what());
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -115,11 +127,268 @@ std::vector<std::string> exact_products(const Matrix<double> &values,
   return any ? exact : std::vector<std::string>{};
 }
 
+Trace basics_trace(const BasicsInputs &in) {
+  const Vector<double> &s = in.decoder_state;
+  const Matrix<double> &h = in.annotations; // one annotation per row
+  detail::require_values(s, "decoderState");
+  detail::require_values(h, "annotations");
+  detail::require_equal_length(detail::Argument("annotations"), h.shape()[1], "annotation length",
+                               h, s.size(), "decoderState length", s);
+  require_integer(in.seed, "seed", 0, max_seed);
+  const std::size_t d = s.size(), n = h.shape()[0];
+  const Labels dims = numbered("", d), annotation_names = numbered("h", n, 1);
+
+  Trace trace{"basics", {}, {}, {}};
+  add_stage(trace, "decoder-state",
+            {panel("dec_hidden_state", "decoder", as_column(s), dims, one("s"))});
+  const Vector<double> first = row_of(h, 0);
+  add_stage(trace, "annotation",
+            {panel("annotation", "annotation", as_column(first), dims, one("h1"))});
+  add_stage(trace, "single-score",
+            {panel("score", "scores", filled(1, 1, dot_score(s, first)), one("s"), one("h1"))});
+  add_stage(trace, "annotations",
+            {panel("annotations", "annotation", transposed(h), dims, annotation_names)});
+
+  const Vector<double> scores = dot_scores(s, h);
+  add_stage(trace, "scores",
+            {panel("attention_weights_raw", "scores", as_row(scores), one("s"), annotation_names)});
+
+  const Vector<double> weights = softmax(scores);
+  const Vector<double> log_weights = log_softmax(scores);
+  Panel weights_panel =
+      panel("attention_weights", "weights", as_row(weights), one("s"), annotation_names);
+  weights_panel.exact = exact_products(weights_panel.values, log_weights, filled(1, n, 1.0));
+  add_stage(trace, "softmax", {weights_panel});
+
+  const Matrix<double> applied = transposed(apply_weights(weights, h));
+  Panel applied_panel = panel("applied_attention", "annotation", applied, dims, annotation_names);
+  applied_panel.exact = exact_products(applied, log_weights, transposed(h));
+  add_stage(trace, "applied", {applied_panel});
+
+  const Vector<double> context = context_vector(apply_weights(weights, h));
+  add_stage(trace, "context",
+            {panel("attention_vector", "context", as_column(context), dims, one("c"))});
+
+  NumpyRandomState random(in.seed);
+  const Matrix<double> wc = scaled(random.randn(d, 2 * d), 0.1);
+  const Vector<double> attentional = attentional_hidden_state(context, s, wc);
+  add_stage(trace, "attentional-state",
+            {panel("W_c", "neutral", wc, dims, numbered("", 2 * d)),
+             panel("h_tilde", "decoder", as_column(attentional), dims, one("h~"))});
+
+  trace.output = as_column(context);
+  return trace;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Self-attention from scratch
+
+Trace self_attention_trace(const SelfAttentionInputs &in) {
+  const Matrix<double> &x = in.embeddings;
+  detail::require_values(x, "embeddings");
+  const std::size_t n = x.shape()[0], d = x.shape()[1];
+  require_size(n, "number of words", max_words, "embeddings");
+  require_size(d, "embedding width", max_words, "embeddings");
+  require_integer(in.seed, "seed", 0, max_seed);
+  require_integer(in.high, "high", 1, max_high);
+  if (in.word >= n)
+    detail::fail(detail::Argument("word"), "word (", in.word,
+                 ") must be below the number of words (", n, ")");
+
+  NumpyRandomState random(in.seed);
+  const Matrix<double> wq = random.randint(in.high, d, d);
+  const Matrix<double> wk = random.randint(in.high, d, d);
+  const Matrix<double> wv = random.randint(in.high, d, d);
+  const auto all = self_attention(x, wq, wk, wv);
+
+  const Labels words = numbered("word_", n, 1), dims = numbered("", d);
+  const Labels word = one(words[in.word]);
+  Trace trace{"self-attention", {{"words", words}}, {}, {}};
+
+  add_stage(trace, "embeddings", {panel("words", "annotation", x, words, dims)});
+  add_stage(trace, "weight-matrices",
+            {panel("W_Q", "neutral", wq, dims, dims), panel("W_K", "neutral", wk, dims, dims),
+             panel("W_V", "neutral", wv, dims, dims)});
+  add_stage(trace, "projections",
+            {panel("queries", "decoder", all.queries, words, dims),
+             panel("keys", "annotation", all.keys, words, dims),
+             panel("values", "context", all.values, words, dims)});
+
+  const Vector<double> scores = row_of(all.scores, in.word);
+  add_stage(trace, "word-scores", {panel("scores", "scores", as_row(scores), word, words)});
+  const double scale = 1 / std::sqrt(static_cast<double>(d));
+  add_stage(trace, "word-scaled",
+            {panel("scaled scores", "scores", as_row(scaled(scores, scale)), word, words)});
+  const Vector<double> weights = row_of(all.weights, in.word);
+  add_stage(trace, "word-weights", {panel("weights", "weights", as_row(weights), word, words)});
+  add_stage(trace, "word-output",
+            {panel("weighted values", "context", apply_weights(weights, all.values), words, dims),
+             panel("attention", "context", as_row(row_of(all.output, in.word)), word, dims)});
+
+  add_stage(trace, "all-scores", {panel("scores", "scores", all.scores, words, words)});
+  add_stage(trace, "all-weights", {panel("weights", "weights", all.weights, words, words)});
+  add_stage(trace, "all-output", {panel("attention", "context", all.output, words, dims)});
+
+  trace.output = all.output;
+  return trace;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scoring functions and a whole decoding
+
+constexpr ScoreFunction score_functions[] = {ScoreFunction::additive, ScoreFunction::dot,
+                                             ScoreFunction::general, ScoreFunction::concat};
+
+struct ScoringParameters {
+  Matrix<double> general_wa, concat_wa, additive_wa, additive_ua, wc;
+  Vector<double> concat_va, additive_va;
+};
+
+Vector<double> score_with(ScoreFunction score, const Vector<double> &s, const Matrix<double> &h,
+                          const ScoringParameters &p) {
+  switch (score) {
+  case ScoreFunction::additive:
+    return additive_scores(s, h, p.additive_wa, p.additive_ua, p.additive_va);
+  case ScoreFunction::dot:
+    return dot_scores(s, h);
+  case ScoreFunction::general:
+    return general_scores(s, h, p.general_wa);
+  case ScoreFunction::concat:
+    return concat_scores(s, h, p.concat_wa, p.concat_va);
+  }
+  return {};
+}
+
+Labels tokens_or_default(const Labels &given, Labels fallback, const std::string &prefix,
+                         std::size_t count, const char *name) {
+  if (!given.empty()) {
+    if (given.size() != count)
+      detail::fail(detail::Argument(name), name, " has ", given.size(), " tokens but there are ",
+                   count, " states");
+    return given;
+  }
+  return fallback.size() == count ? fallback : numbered(prefix, count, 1);
+}
+
+Trace scoring_trace(const ScoringInputs &in) {
+  require_size(in.length, "length", max_states, "length");
+  require_size(in.width, "width", max_states, "width");
+  require_size(in.attention_width, "attentionWidth", max_states, "attentionWidth");
+  require_integer(in.seed, "seed", 0, max_seed);
+  NumpyRandomState random(in.seed);
+
+  Matrix<double> h, s;
+  if (in.encoder_states) {
+    h = *in.encoder_states;
+    detail::require_values(h, "encoderStates");
+  } else {
+    h = random.randn(in.length, in.width);
+  }
+  if (in.decoder_states) {
+    s = *in.decoder_states;
+    detail::require_values(s, "decoderStates");
+  } else {
+    s = random.randn(h.shape()[0], h.shape()[1]); // H + 0.5 * noise
+    for (std::size_t i = 0; i < s.size(); ++i)
+      s.data()[i] = h.data()[i] + 0.5 * s.data()[i];
+  }
+  const std::size_t n = h.shape()[0], t_count = s.shape()[0];
+  const std::size_t dh = h.shape()[1], ds = s.shape()[1], da = in.attention_width;
+  require_size(n, "source length", max_states, "encoderStates");
+  require_size(t_count, "target length", max_states, "decoderStates");
+  if (in.score == ScoreFunction::dot)
+    detail::require_equal_length(detail::Argument("decoderStates"), ds, "decoderStates columns", s,
+                                 dh, "encoderStates columns", h);
+
+  ScoringParameters p;
+  p.general_wa = scaled(random.randn(ds, dh), 0.5);
+  p.concat_wa = scaled(random.randn(da, ds + dh), 0.5);
+  p.concat_va = row_of(random.randn(1, da), 0);
+  p.additive_wa = scaled(random.randn(da, ds), 0.5);
+  p.additive_ua = scaled(random.randn(da, dh), 0.5);
+  p.additive_va = row_of(random.randn(1, da), 0);
+  p.wc = scaled(random.randn(ds, dh + ds), 0.5);
+
+  const Labels source =
+      tokens_or_default(in.source_tokens, {"How", "are", "you", "?"}, "x", n, "sourceTokens");
+  const Labels target = tokens_or_default(in.target_tokens, {"Comment", "allez", "-vous", "?"}, "y",
+                                          t_count, "targetTokens");
+  const Labels hidden_dims = numbered("", dh), state_dims = numbered("", ds);
+
+  Trace trace{"scoring", {{"source", source}, {"target", target}}, {}, {}};
+  add_stage(trace, "encoder-states",
+            {panel("H", "annotation", transposed(h), hidden_dims, source)});
+  add_stage(trace, "decoder-states", {panel("S", "decoder", transposed(s), state_dims, target)});
+  add_stage(trace, "parameters",
+            {panel("W_general", "neutral", p.general_wa, state_dims, hidden_dims),
+             panel("W_concat", "neutral", p.concat_wa, numbered("", da), numbered("", ds + dh)),
+             panel("v_concat", "neutral", as_column(p.concat_va), numbered("", da), one("v")),
+             panel("W_additive", "neutral", p.additive_wa, numbered("", da), state_dims),
+             panel("U_additive", "neutral", p.additive_ua, numbered("", da), hidden_dims),
+             panel("v_additive", "neutral", as_column(p.additive_va), numbered("", da), one("v"))});
+
+  const Vector<double> s1 = row_of(s, 0);
+  std::vector<Panel> compared_scores, compared_weights;
+  for (auto score : score_functions) {
+    if (score == ScoreFunction::dot && ds != dh)
+      continue; // dot needs equal widths; the others project
+    const Vector<double> e = score_with(score, s1, h, p);
+    const std::string name = score_function_name(score);
+    compared_scores.push_back(panel(name.c_str(), "scores", as_row(e), one(target[0]), source));
+    compared_weights.push_back(
+        panel(name.c_str(), "weights", as_row(softmax(e)), one(target[0]), source));
+  }
+  add_stage(trace, "compare-scores", std::move(compared_scores));
+  add_stage(trace, "compare-weights", std::move(compared_weights));
+
+  Matrix<double> alignment = filled(t_count, n, 0.0);
+  for (std::size_t t = 0; t < t_count; ++t) {
+    const Vector<double> st = row_of(s, t);
+    const Vector<double> e = score_with(in.score, st, h, p);
+    const Vector<double> alpha = softmax(e);
+    const Vector<double> c = context_vector(apply_weights(alpha, h));
+    const Vector<double> attentional = attentional_hidden_state(c, st, p.wc);
+    std::copy(alpha.data(), alpha.data() + n, alignment.data() + t * n);
+    trace.stages.push_back(
+        {"step-" + std::to_string(t + 1),
+         "step",
+         t + 1,
+         {panel("s_t", "decoder", as_column(st), state_dims, one(target[t])),
+          panel("scores", "scores", as_row(e), one(target[t]), source),
+          panel("weights", "weights", as_row(alpha), one(target[t]), source),
+          panel("c_t", "context", as_column(c), hidden_dims, one("c")),
+          panel("h_tilde_t", "decoder", as_column(attentional), state_dims, one("h~")),
+          panel("alignment", "weights", first_rows(alignment, t + 1),
+                Labels(target.begin(), target.begin() + t + 1), source)}});
+  }
+  add_stage(trace, "alignment", {panel("alignment", "weights", alignment, target, source)});
+  trace.output = alignment;
+  return trace;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The inputs, published
+
+InputField integer_field(const char *name, std::int64_t value, std::int64_t min, std::int64_t max) {
+  InputField field{name, InputKind::integer, min, max, {}, false, filled(1, 1, double(value)), {}};
+  return field;
+}
+InputField numbers_field(const char *name, InputKind kind, Matrix<double> value) {
+  return {name, kind, 0, 0, {}, false, std::move(value), {}};
+}
+InputField texts_field(const char *name, InputKind kind, Labels value, Labels choices = {}) {
+  return {name, kind, 0, 0, std::move(choices), false, {}, std::move(value)};
+}
+InputField optional_matrix(const char *name) {
+  InputField field{name, InputKind::matrix, 0, 0, {}, true, {}, {}};
+  return field;
+}
+
 } // namespace
 
 std::string decimal_from_log(double log_magnitude, bool negative, int digits) {
   if (digits < 1 || digits > 17)
-    detail::fail("digits (", digits, ") must be between 1 and 17");
+    detail::fail(detail::Argument("digits"), "digits (", digits, ") must be between 1 and 17");
   if (!std::isfinite(log_magnitude))
     return negative ? "-0" : "0";
   const double decimal_exponent = log_magnitude / std::log(10.0);
@@ -141,186 +410,28 @@ std::string decimal_from_log(double log_magnitude, bool negative, int digits) {
   return (negative ? "-" : "") + out + suffix;
 }
 
-Trace basics_walkthrough(const BasicsInputs &in) {
-  const Vector<double> &s = in.decoder_state;
-  const Matrix<double> &h = in.annotations; // one annotation per row
-  detail::require_values(s, "decoderState");
-  detail::require_values(h, "annotations");
-  detail::require_equal_length(h.shape()[1], "annotation length", h, s.size(),
-                               "decoderState length", s);
-  const std::size_t d = s.size(), n = h.shape()[0];
-  const Labels dims = numbered("", d), annotation_names = numbered("h", n, 1);
-
-  Trace trace{"basics", {}, {}};
-
-  add_stage(trace, "decoder-state", "The decoder hidden state",
-            "s \\in \\mathbb{R}^{" + std::to_string(d) + "}",
-            "dec_hidden_state = " + python_list(s),
-            {panel("dec_hidden_state", "decoder", as_column(s), dims, one("s"))});
-
-  const Vector<double> first = row_of(h, 0);
-  add_stage(trace, "annotation", "One annotation (encoder hidden state)",
-            "h_1 \\in \\mathbb{R}^{" + std::to_string(d) + "}",
-            "annotation = " + python_list(first) + " #e.g. Encoder hidden state",
-            {panel("annotation", "annotation", as_column(first), dims, one("h1"))});
-
-  const Matrix<double> single = filled(1, 1, dot_score(s, first));
-  add_stage(trace, "single-score", "Scoring a single annotation",
-            "\\operatorname{score}(s, h_1) = s^\\top h_1",
-            "single_dot_attention_score(dec_hidden_state, annotation)",
-            {panel("score", "scores", single, one("s"), one("h1"))});
-
-  std::string annotation_lists;
-  for (std::size_t j = 0; j < n; ++j)
-    annotation_lists += (j ? ", " : "") + python_list(row_of(h, j));
-  add_stage(trace, "annotations", "The annotations matrix (each column an annotation)",
-            "H = [h_1, \\dots, h_{" + std::to_string(n) + "}]",
-            "annotations = np.transpose([" + annotation_lists + "])",
-            {panel("annotations", "annotation", transposed(h), dims, annotation_names)});
-
-  const Vector<double> scores = dot_scores(s, h);
-  add_stage(trace, "scores", "Scoring all annotations at once", "e_j = s^\\top h_j",
-            "attention_weights_raw = dot_attention_score(dec_hidden_state, annotations)",
-            {panel("attention_weights_raw", "scores", as_row(scores), one("s"), annotation_names)});
-
-  const Vector<double> weights = softmax(scores);
-  const Vector<double> log_weights = log_softmax(scores);
-  Panel weights_panel =
-      panel("attention_weights", "weights", as_row(weights), one("s"), annotation_names);
-  weights_panel.exact = exact_products(weights_panel.values, log_weights, filled(1, n, 1.0));
-  add_stage(trace, "softmax", "Softmax turns scores into weights",
-            "\\alpha_j = \\frac{\\exp(e_j)}{\\sum_k \\exp(e_k)}",
-            "attention_weights = softmax(attention_weights_raw)", {weights_panel});
-
-  const Matrix<double> applied = transposed(apply_weights(weights, h));
-  Panel applied_panel = panel("applied_attention", "annotation", applied, dims, annotation_names);
-  applied_panel.exact = exact_products(applied, log_weights, transposed(h));
-  add_stage(trace, "applied", "Annotations scaled by their weights", "\\alpha_j h_j",
-            "applied_attention = apply_attention_scores(attention_weights, annotations)",
-            {applied_panel});
-
-  const Vector<double> context = context_vector(apply_weights(weights, h));
-  add_stage(trace, "context", "The attention context vector", "c = \\sum_j \\alpha_j h_j",
-            "attention_vector = calculate_attention_vector(applied_attention)",
-            {panel("attention_vector", "context", as_column(context), dims, one("c"))});
-
-  NumpyRandomState random(in.seed);
-  const Matrix<double> wc = scaled(random.randn(d, 2 * d), 0.1);
-  const Vector<double> attentional = attentional_hidden_state(context, s, wc);
-  add_stage(
-      trace, "attentional-state", "Beyond the notebook: the attentional hidden state",
-      "\\tilde{h} = \\tanh\\left(W_c [c; s]\\right)",
-      "np.random.seed(" + std::to_string(in.seed) + ")\nW_c = np.random.randn(" +
-          std::to_string(d) + ", " + std::to_string(2 * d) +
-          ") * 0.1\nh_tilde = np.tanh(W_c @ np.concatenate([attention_vector, dec_hidden_state]))",
-      {panel("W_c", "neutral", wc, dims, numbered("", 2 * d)),
-       panel("h_tilde", "decoder", as_column(attentional), dims, one("h~"))});
-
-  trace.output = as_column(context);
-  return trace;
+Trace basics_walkthrough(const BasicsInputs &inputs) {
+  return blaming_inputs([&] { return basics_trace(inputs); }, "decoderState", "annotations",
+                        {"decoderState", "annotations", "seed"});
 }
 
-// ---------------------------------------------------------------------------------------------
-// Self-attention from scratch
-
-Trace self_attention_walkthrough(const SelfAttentionInputs &in) {
-  const Matrix<double> &x = in.embeddings;
-  detail::require_values(x, "embeddings");
-  const std::size_t n = x.shape()[0], d = x.shape()[1];
-  require_size(n, "number of words", 512);
-  require_size(d, "embedding width", 512);
-  if (in.word >= n)
-    detail::fail("word (", in.word, ") must be below the number of words (", n, ")");
-
-  NumpyRandomState random(in.seed);
-  const Matrix<double> wq = random.randint(in.high, d, d);
-  const Matrix<double> wk = random.randint(in.high, d, d);
-  const Matrix<double> wv = random.randint(in.high, d, d);
-  const auto all = self_attention(x, wq, wk, wv);
-
-  const Labels words = numbered("word_", n, 1), dims = numbered("", d);
-  const std::string w = std::to_string(in.word + 1), size = std::to_string(d);
-  const std::string query = "query_" + w, word_label = "word_" + w;
-  Trace trace{"self-attention", {}, {}};
-
-  std::string word_lines;
-  for (std::size_t i = 0; i < n; ++i)
-    word_lines += (i ? "\n" : "") + words[i] + " = np.array(" + python_list(row_of(x, i)) + ")";
-  add_stage(trace, "embeddings", "Word embeddings", "x_i \\in \\mathbb{R}^{" + size + "}",
-            word_lines, {panel("words", "annotation", x, words, dims)});
-
-  const std::string randint =
-      " = np.random.randint(" + std::to_string(in.high) + ", size=(" + size + ", " + size + "))";
-  add_stage(trace, "weight-matrices", "Weight matrices from a seeded generator",
-            "W^Q,\\ W^K,\\ W^V \\in \\{0, \\dots, " + std::to_string(in.high - 1) + "\\}^{" + size +
-                " \\times " + size + "}",
-            "np.random.seed(" + std::to_string(in.seed) + ")\nW_Q" + randint + "\nW_K" + randint +
-                "\nW_V" + randint,
-            {panel("W_Q", "neutral", wq, dims, dims), panel("W_K", "neutral", wk, dims, dims),
-             panel("W_V", "neutral", wv, dims, dims)});
-
-  add_stage(trace, "projections", "Queries, keys and values",
-            "q_i = x_i W^Q,\\quad k_i = x_i W^K,\\quad v_i = x_i W^V",
-            "query_1 = word_1 @ W_Q\nkey_1 = word_1 @ W_K\nvalue_1 = word_1 @ W_V",
-            {panel("queries", "decoder", all.queries, words, dims),
-             panel("keys", "annotation", all.keys, words, dims),
-             panel("values", "context", all.values, words, dims)});
-
-  const Vector<double> scores = row_of(all.scores, in.word);
-  std::string score_terms;
-  for (std::size_t j = 0; j < n; ++j)
-    score_terms +=
-        (j ? ", " : "") + std::string("np.dot(") + query + ", key_" + std::to_string(j + 1) + ")";
-  add_stage(trace, "word-scores", ("Scores of " + word_label + " against every key").c_str(),
-            "e_{" + w + "j} = q_{" + w + "} \\cdot k_j", "scores = np.array([" + score_terms + "])",
-            {panel("scores", "scores", as_row(scores), one(word_label), words)});
-
-  const double scale = 1 / std::sqrt(static_cast<double>(d));
-  add_stage(
-      trace, "word-scaled", "Scaled by the square root of the key width",
-      "\\frac{e_{" + w + "j}}{\\sqrt{d_k}},\\quad d_k = " + size, "scores / key_1.shape[0] ** 0.5",
-      {panel("scaled scores", "scores", as_row(scaled(scores, scale)), one(word_label), words)});
-
-  const Vector<double> weights = row_of(all.weights, in.word);
-  add_stage(trace, "word-weights", "Softmax turns scores into weights",
-            "\\alpha_{" + w + "j} = \\operatorname{softmax}_j\\left(\\frac{e_{" + w +
-                "j}}{\\sqrt{d_k}}\\right)",
-            "weights = softmax(scores / key_1.shape[0] ** 0.5)",
-            {panel("weights", "weights", as_row(weights), one(word_label), words)});
-
-  std::string sum_terms;
-  for (std::size_t j = 0; j < n; ++j)
-    sum_terms += (j ? " + " : "") + std::string("(weights[") + std::to_string(j) + "] * value_" +
-                 std::to_string(j + 1) + ")";
-  const Matrix<double> weighted_values = apply_weights(weights, all.values);
-  add_stage(
-      trace, "word-output", "The weighted sum of the values",
-      "z_{" + w + "} = \\sum_j \\alpha_{" + w + "j} v_j", "attention = " + sum_terms,
-      {panel("weighted values", "context", weighted_values, words, dims),
-       panel("attention", "context", as_row(row_of(all.output, in.word)), one(word_label), dims)});
-
-  add_stage(trace, "all-scores", "All words at once: the score matrix", "Q K^\\top",
-            "scores = Q @ K.T", {panel("scores", "scores", all.scores, words, words)});
-  add_stage(trace, "all-weights", "All words at once: the weights",
-            "A = \\operatorname{softmax}\\left(\\frac{Q K^\\top}{\\sqrt{d_k}}\\right)",
-            "weights = softmax(scores / K.shape[1] ** 0.5, axis=1)",
-            {panel("weights", "weights", all.weights, words, words)});
-  add_stage(trace, "all-output", "All words at once: the attention output", "Z = A V",
-            "attention = weights @ V", {panel("attention", "context", all.output, words, dims)});
-
-  trace.output = all.output;
-  return trace;
+Trace self_attention_walkthrough(const SelfAttentionInputs &inputs) {
+  return blaming_inputs([&] { return self_attention_trace(inputs); }, "embeddings", "embeddings",
+                        {"embeddings", "seed", "high", "word"});
 }
 
-// ---------------------------------------------------------------------------------------------
-// Scoring functions and a whole decoding
+Trace scoring_walkthrough(const ScoringInputs &inputs) {
+  return blaming_inputs([&] { return scoring_trace(inputs); }, "decoderStates", "encoderStates",
+                        {"score", "length", "width", "attentionWidth", "seed", "encoderStates",
+                         "decoderStates", "sourceTokens", "targetTokens"});
+}
 
 ScoreFunction parse_score_function(const std::string &name) {
-  for (auto score :
-       {ScoreFunction::additive, ScoreFunction::dot, ScoreFunction::general, ScoreFunction::concat})
+  for (auto score : score_functions)
     if (score_function_name(score) == name)
       return score;
-  detail::fail("score (\"", name, "\") must be one of additive, dot, general, concat");
+  detail::fail(detail::Argument("score"), "score (\"", name,
+               "\") must be one of additive, dot, general, concat");
 }
 
 std::string score_function_name(ScoreFunction score) {
@@ -337,192 +448,48 @@ std::string score_function_name(ScoreFunction score) {
   return "";
 }
 
-namespace {
-
-struct ScoringParameters {
-  Matrix<double> general_wa, concat_wa, additive_wa, additive_ua, wc;
-  Vector<double> concat_va, additive_va;
-};
-
-const char *score_formula(ScoreFunction score) {
-  switch (score) {
-  case ScoreFunction::additive:
-    return "v_a^\\top \\tanh(W_a s_t + U_a h_j)";
-  case ScoreFunction::dot:
-    return "s_t^\\top h_j";
-  case ScoreFunction::general:
-    return "s_t^\\top W_a h_j";
-  case ScoreFunction::concat:
-    return "v_a^\\top \\tanh(W_a [s_t; h_j])";
-  }
-  return "";
+const Labels &walkthrough_names() {
+  static const Labels names{"basics", "self-attention", "scoring"};
+  return names;
 }
 
-Vector<double> score_with(ScoreFunction score, const Vector<double> &s, const Matrix<double> &h,
-                          const ScoringParameters &p) {
-  switch (score) {
-  case ScoreFunction::additive:
-    return additive_scores(s, h, p.additive_wa, p.additive_ua, p.additive_va);
-  case ScoreFunction::dot:
-    return dot_scores(s, h);
-  case ScoreFunction::general:
-    return general_scores(s, h, p.general_wa);
-  case ScoreFunction::concat:
-    return concat_scores(s, h, p.concat_wa, p.concat_va);
+std::vector<InputField> walkthrough_inputs(const std::string &walkthrough) {
+  if (walkthrough == "basics") {
+    const BasicsInputs in;
+    return {numbers_field("decoderState", InputKind::vector, as_row(in.decoder_state)),
+            numbers_field("annotations", InputKind::matrix, in.annotations),
+            integer_field("seed", in.seed, 0, max_seed)};
   }
-  return {};
-}
-
-Labels tokens_or_default(const Labels &given, Labels fallback, const std::string &prefix,
-                         std::size_t count, const char *name) {
-  if (!given.empty()) {
-    if (given.size() != count)
-      detail::fail(name, " has ", given.size(), " tokens but there are ", count, " states");
-    return given;
+  if (walkthrough == "self-attention") {
+    const SelfAttentionInputs in;
+    return {numbers_field("embeddings", InputKind::matrix, in.embeddings),
+            integer_field("seed", in.seed, 0, max_seed),
+            integer_field("high", in.high, 1, max_high),
+            integer_field("word", std::int64_t(in.word), 0, std::int64_t(max_words) - 1)};
   }
-  return fallback.size() == count ? fallback : numbered(prefix, count, 1);
-}
-
-} // namespace
-
-Trace scoring_walkthrough(const ScoringInputs &in) {
-  require_size(in.length, "length", 256);
-  require_size(in.width, "width", 256);
-  require_size(in.attention_width, "attentionWidth", 256);
-  NumpyRandomState random(in.seed);
-  const std::string seed = std::to_string(in.seed);
-  std::string code = "np.random.seed(" + seed + ")";
-  auto shape = [](std::size_t r, std::size_t c) {
-    return "(" + std::to_string(r) + ", " + std::to_string(c) + ")";
-  };
-
-  Matrix<double> h, s;
-  if (in.encoder_states) {
-    h = *in.encoder_states;
-    detail::require_values(h, "encoderStates");
-    code += "\nH = np.array(...)  # given";
-  } else {
-    h = random.randn(in.length, in.width);
-    code += "\nH = np.random.randn" + shape(in.length, in.width) + "  # one encoder state per row";
+  if (walkthrough == "scoring") {
+    const ScoringInputs in;
+    Labels scores;
+    for (auto score : score_functions)
+      scores.push_back(score_function_name(score));
+    const auto size = [](const char *name, std::size_t value) {
+      return integer_field(name, std::int64_t(value), 1, std::int64_t(max_states));
+    };
+    return {texts_field("score", InputKind::choice, one(score_function_name(in.score)), scores),
+            size("length", in.length),
+            size("width", in.width),
+            size("attentionWidth", in.attention_width),
+            integer_field("seed", in.seed, 0, max_seed),
+            optional_matrix("encoderStates"),
+            optional_matrix("decoderStates"),
+            texts_field("sourceTokens", InputKind::tokens, in.source_tokens),
+            texts_field("targetTokens", InputKind::tokens, in.target_tokens)};
   }
-  if (in.decoder_states) {
-    s = *in.decoder_states;
-    detail::require_values(s, "decoderStates");
-    code += "\nS = np.array(...)  # given";
-  } else {
-    s = random.randn(h.shape()[0], h.shape()[1]); // H + 0.5 * noise
-    for (std::size_t i = 0; i < s.size(); ++i)
-      s.data()[i] = h.data()[i] + 0.5 * s.data()[i];
-    code += "\nS = H + 0.5 * np.random.randn" + shape(h.shape()[0], h.shape()[1]) +
-            "  # decoder states near the encoder's";
-  }
-  const std::size_t n = h.shape()[0], t_count = s.shape()[0];
-  const std::size_t dh = h.shape()[1], ds = s.shape()[1], da = in.attention_width;
-  require_size(n, "source length", 256);
-  require_size(t_count, "target length", 256);
-  if (in.score == ScoreFunction::dot)
-    detail::require_equal_length(ds, "decoderStates columns", s, dh, "encoderStates columns", h);
-
-  ScoringParameters p;
-  p.general_wa = scaled(random.randn(ds, dh), 0.5);
-  p.concat_wa = scaled(random.randn(da, ds + dh), 0.5);
-  p.concat_va = row_of(random.randn(1, da), 0);
-  p.additive_wa = scaled(random.randn(da, ds), 0.5);
-  p.additive_ua = scaled(random.randn(da, dh), 0.5);
-  p.additive_va = row_of(random.randn(1, da), 0);
-  p.wc = scaled(random.randn(ds, dh + ds), 0.5);
-  const std::string parameter_code =
-      "W_general = np.random.randn" + shape(ds, dh) + " * 0.5\nW_concat = np.random.randn" +
-      shape(da, ds + dh) + " * 0.5\nv_concat = np.random.randn" + shape(1, da) +
-      "[0]\nW_additive = np.random.randn" + shape(da, ds) + " * 0.5\nU_additive = np.random.randn" +
-      shape(da, dh) + " * 0.5\nv_additive = np.random.randn" + shape(1, da) +
-      "[0]\nW_c = np.random.randn" + shape(ds, dh + ds) + " * 0.5";
-
-  const Labels source =
-      tokens_or_default(in.source_tokens, {"How", "are", "you", "?"}, "x", n, "sourceTokens");
-  const Labels target = tokens_or_default(in.target_tokens, {"Comment", "allez", "-vous", "?"}, "y",
-                                          t_count, "targetTokens");
-  const Labels hidden_dims = numbered("", dh), state_dims = numbered("", ds);
-
-  Trace trace{"scoring", {}, {}};
-  add_stage(trace, "encoder-states", "Encoder hidden states, one per source word",
-            "h_j \\in \\mathbb{R}^{" + std::to_string(dh) + "},\\ j = 1..." + std::to_string(n),
-            code, {panel("H", "annotation", transposed(h), hidden_dims, source)});
-  add_stage(trace, "decoder-states", "Decoder hidden states, one per target word",
-            "s_t \\in \\mathbb{R}^{" + std::to_string(ds) + "},\\ t = 1..." +
-                std::to_string(t_count),
-            code, {panel("S", "decoder", transposed(s), state_dims, target)});
-  add_stage(trace, "parameters", "Learned weights of the scoring functions (random here)",
-            "W_a,\\ U_a,\\ v_a,\\ W_c", parameter_code,
-            {panel("W_general", "neutral", p.general_wa, state_dims, hidden_dims),
-             panel("W_concat", "neutral", p.concat_wa, numbered("", da), numbered("", ds + dh)),
-             panel("v_concat", "neutral", as_column(p.concat_va), numbered("", da), one("v")),
-             panel("W_additive", "neutral", p.additive_wa, numbered("", da), state_dims),
-             panel("U_additive", "neutral", p.additive_ua, numbered("", da), hidden_dims),
-             panel("v_additive", "neutral", as_column(p.additive_va), numbered("", da), one("v"))});
-
-  const Vector<double> s1 = row_of(s, 0);
-  const auto functions = {ScoreFunction::additive, ScoreFunction::dot, ScoreFunction::general,
-                          ScoreFunction::concat};
-  Stage compare_scores{"compare-scores",
-                       "Four scoring functions side by side",
-                       "\\begin{aligned}\\text{additive} &: v_a^\\top \\tanh(W_a s + U_a h_j)\\\\"
-                       "\\text{dot} &: s^\\top h_j\\\\ \\text{general} &: s^\\top W_a h_j\\\\"
-                       "\\text{concat} &: v_a^\\top \\tanh(W_a [s; h_j])\\end{aligned}",
-                       "",
-                       {}};
-  Stage compare_weights{"compare-weights",
-                        "The weights each scoring function gives",
-                        "\\alpha_j = \\operatorname{softmax}_j(e_j)",
-                        "",
-                        {}};
-  for (auto score : functions) {
-    if (score == ScoreFunction::dot && ds != dh)
-      continue; // dot needs equal widths; the others project
-    const Vector<double> e = score_with(score, s1, h, p);
-    const std::string name = score_function_name(score);
-    compare_scores.code += (compare_scores.code.empty() ? "" : "\n") + name + "_scores";
-    compare_scores.panels.push_back(
-        panel(name.c_str(), "scores", as_row(e), one(target[0]), source));
-    compare_weights.panels.push_back(
-        panel(name.c_str(), "weights", as_row(softmax(e)), one(target[0]), source));
-  }
-  compare_weights.code = "weights = softmax(scores)";
-  trace.stages.push_back(std::move(compare_scores));
-  trace.stages.push_back(std::move(compare_weights));
-
-  Matrix<double> alignment = filled(t_count, n, 0.0);
-  const std::string name = score_function_name(in.score);
-  for (std::size_t t = 0; t < t_count; ++t) {
-    const Vector<double> st = row_of(s, t);
-    const Vector<double> e = score_with(in.score, st, h, p);
-    const Vector<double> alpha = softmax(e);
-    const Vector<double> c = context_vector(apply_weights(alpha, h));
-    const Vector<double> attentional = attentional_hidden_state(c, st, p.wc);
-    std::copy(alpha.data(), alpha.data() + n, alignment.data() + t * n);
-    const std::string step = std::to_string(t + 1);
-    const Matrix<double> so_far = first_rows(alignment, t + 1);
-    add_stage(
-        trace, ("step-" + step).c_str(), ("Decoding step " + step + ": " + target[t]).c_str(),
-        std::string("e_{t,j} = ") + score_formula(in.score) +
-            ",\\quad \\alpha_t = \\operatorname{softmax}(e_t),\\quad c_t = \\sum_j \\alpha_{t,j} "
-            "h_j,\\quad \\tilde{h}_t = \\tanh(W_c [c_t; s_t])",
-        "s_t = S[" + std::to_string(t) + "]\ne_t = " + name +
-            "_scores(s_t, H)\nalpha_t = softmax(e_t)\nc_t = alpha_t @ H\nh_tilde_t = "
-            "np.tanh(W_c @ np.concatenate([c_t, s_t]))",
-        {panel("s_t", "decoder", as_column(st), state_dims, one(target[t])),
-         panel("scores", "scores", as_row(e), one(target[t]), source),
-         panel("weights", "weights", as_row(alpha), one(target[t]), source),
-         panel("c_t", "context", as_column(c), hidden_dims, one("c")),
-         panel("h_tilde_t", "decoder", as_column(attentional), state_dims, one("h~")),
-         panel("alignment", "weights", so_far, Labels(target.begin(), target.begin() + t + 1),
-               source)});
-  }
-  add_stage(trace, "alignment", "The alignment matrix (target by source)",
-            "A_{t,j} = \\alpha_{t,j}", "alignment = np.stack([alpha_1, ..., alpha_T])",
-            {panel("alignment", "weights", alignment, target, source)});
-  trace.output = alignment;
-  return trace;
+  std::string names;
+  for (const auto &name : walkthrough_names())
+    names += (names.empty() ? "" : ", ") + name;
+  detail::fail(detail::Argument("walkthrough"), "walkthrough name (\"", walkthrough,
+               "\") must be one of ", names);
 }
 
 } // namespace attention

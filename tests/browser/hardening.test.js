@@ -60,8 +60,8 @@ test('the page works under a strict Content-Security-Policy: stages, inputs, exp
   );
   assert.ok((await page.locator('[aria-current="step"] math').count()) > 0, 'the formula rendered');
   await page.fill('#input-decoderState', '1, 0, 0');
-  await page.click('#next');
-  await page.click('#previous');
+  await page.click('.as-next');
+  await page.click('.as-previous');
   await page.click('[aria-current="step"] .hm-export summary');
   const [download] = await Promise.all([
     page.waitForEvent('download'),

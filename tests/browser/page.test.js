@@ -75,11 +75,11 @@ test('steps through every stage of every walkthrough with the buttons, one scree
       assert.equal(await current(page), id);
       assert.equal(await page.locator('[aria-current="step"][data-stage]').count(), 1);
       assert.ok((await page.locator(`[data-stage="${id}"] .hm-cell`).count()) > 0, `${id} has cells`);
-      assert.equal(await page.isDisabled('#next'), i === ids.length - 1);
+      assert.equal(await page.isDisabled('.as-next'), i === ids.length - 1);
       await page.screenshot({ path: `${shots}/${id.replace('/', '--')}.png`, fullPage: true });
-      if (i < ids.length - 1) await page.click('#next');
+      if (i < ids.length - 1) await page.click('.as-next');
     }
-    for (let i = ids.length - 1; i > 0; i--) await page.click('#previous');
+    for (let i = ids.length - 1; i > 0; i--) await page.click('.as-previous');
     assert.equal(await current(page), ids[0]);
   }
 });
@@ -115,7 +115,7 @@ test('keyboard details: Home and End, buttons by Enter, arrows inside a heatmap'
   await page.keyboard.press('Home');
   assert.equal(await current(page), 'basics/decoder-state');
   // Tab reaches the next button and Enter presses it
-  await page.locator('#next').focus();
+  await page.locator('.as-next').focus();
   await page.keyboard.press('Enter');
   assert.equal(await current(page), 'basics/annotation');
   // arrows inside a heatmap move between cells, not between stages
@@ -228,18 +228,18 @@ test('exercise mode asks before it reveals', async (t) => {
   await page.click('.question-choice[value="h4"]');
   assert.match(await page.textContent('.question-feedback'), /h4/);
   assert.equal(await page.locator('[aria-current="step"] .hm-cell').count(), 4);
-  await page.click('#next');
+  await page.click('.as-next');
   assert.equal(await page.locator('[aria-current="step"] .question-choice').count(), 2);
 });
 
 test('Simplified Chinese by ?lang=zh and by the language menu; dark theme and colourblind palette', async (t) => {
   const page = await open(t, '?lang=zh#basics/softmax');
   assert.equal(await page.getAttribute('html', 'lang'), 'zh-Hans');
-  assert.match(await page.textContent('#next'), /下一步/);
+  assert.match(await page.textContent('.as-next'), /下一步/);
   assert.match(await page.textContent('[aria-current="step"] .stage-title'), /softmax/i);
   await page.screenshot({ path: `${shots}/zh--basics--softmax.png`, fullPage: true });
   await page.selectOption('#language', 'en');
-  assert.match(await page.textContent('#next'), /Next/);
+  assert.match(await page.textContent('.as-next'), /Next/);
   assert.match(page.url(), /lang=en/);
   await page.selectOption('#theme', 'dark');
   await page.selectOption('#palette', 'colourblind');

@@ -21,13 +21,17 @@ void check_close(const Actual &actual_expression, const Expected &expected_expre
   }
 }
 
-// Runs `call` and checks that it throws attention::InputError whose message contains `words`.
-template <class Call> void check_input_error(Call &&call, const std::string &words) {
+// Runs `call` and checks that it throws attention::InputError whose message contains `words`
+// and, when `argument` is given, that blames that argument.
+template <class Call>
+void check_input_error(Call &&call, const std::string &words, const std::string &argument = "") {
   try {
     call();
     FAIL("expected an InputError mentioning: " << words);
   } catch (const attention::InputError &error) {
     INFO("message: ", std::string(error.what()));
     CHECK(std::string(error.what()).find(words) != std::string::npos);
+    if (!argument.empty())
+      CHECK(error.argument() == argument);
   }
 }

@@ -42,9 +42,13 @@ TEST_CASE("scoring rejects mismatched shapes and non-finite values, naming them"
   const Vector<double> s = {1, 2, 3};
   const Matrix<double> h = {{1, 2}, {3, 4}};
   check_input_error([&] { dot_scores(s, h); },
-                    "query length (3, from [3]) must equal keys columns (2, from [2x2])");
-  check_input_error([&] { dot_score<double>(s, {1, 2}); }, "key length (2");
-  check_input_error([&] { dot_scores<double>({1, NAN}, h); }, "query [2] holds a non-finite value");
+                    "query length (3, from [3]) must equal keys columns (2, from [2x2])", "query");
+  check_input_error([&] { dot_score<double>(s, {1, 2}); }, "key length (2", "query");
+  check_input_error(
+      [&] {
+        dot_scores<double>({1, NAN}, h);
+      },
+      "query [2] holds a non-finite value", "query");
   check_input_error([&] { dot_scores<double>({}, h); }, "query [0] is empty");
   check_input_error(
       [&] {
@@ -55,7 +59,7 @@ TEST_CASE("scoring rejects mismatched shapes and non-finite values, naming them"
       [&] {
         concat_scores<double>({1, 2}, h, xt::ones<double>({3, 3}), {1, 1, 1});
       },
-      "Wa columns (3, from [3x3]) must equal query length + keys columns");
+      "Wa columns (3, from [3x3]) must equal query length + keys columns", "Wa");
   check_input_error(
       [&] {
         additive_scores<double>({1, 2}, h, xt::ones<double>({3, 2}), xt::ones<double>({4, 2}),

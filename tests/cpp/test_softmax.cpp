@@ -49,9 +49,9 @@ TEST_CASE("softmax rejects bad input with the argument named") {
       [] {
         softmax<double>({1, 2}, 1, Mask{1});
       },
-      "mask length (1, from [1]) must equal x length (2, from [2])");
+      "mask length (1, from [1]) must equal x length (2, from [2])", "mask");
   check_input_error([] { softmax<double>({1, INFINITY}); }, "x [2] holds a non-finite value");
-  check_input_error([] { softmax<double>({1, 2}, NAN); }, "scale must be a finite number");
+  check_input_error([] { softmax<double>({1, 2}, NAN); }, "scale must be a finite number", "scale");
   check_input_error([] { softmax<double>({1e308, 2}, 10); }, "scale * x overflows at index 0");
-  check_input_error([] { softmax<double>({}); }, "x [0] is empty");
+  check_input_error([] { softmax<double>({}); }, "x [0] is empty", "x");
 }

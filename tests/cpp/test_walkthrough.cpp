@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
 
 #include <xtensor/xmanipulation.hpp>
@@ -26,12 +27,13 @@ void check_well_formed(const Trace &trace) {
   for (const auto &s : trace.stages) {
     CAPTURE(s.id);
     CHECK(ids.insert(s.id).second);
-    CHECK(!s.title.empty());
-    CHECK(!s.formula.empty());
-    CHECK(!s.code.empty());
+    // a stage repeated per time step is its kind and its step; any other is its own kind
+    CHECK(s.id == (s.step ? s.kind + "-" + std::to_string(s.step) : s.kind));
     REQUIRE(!s.panels.empty());
+    std::set<std::string> names;
     for (const auto &p : s.panels) {
       CAPTURE(p.name);
+      CHECK(names.insert(p.name).second); // the spec finds a panel by its name
       CHECK(p.row_labels.size() == p.values.shape()[0]);
       CHECK(p.col_labels.size() == p.values.shape()[1]);
       CHECK((p.exact.empty() || p.exact.size() == p.values.size()));
@@ -57,7 +59,7 @@ TEST_CASE("basics walkthrough: every stage of the notebook, with its numbers") {
   CHECK(ids == std::vector<std::string>{"decoder-state", "annotation", "single-score",
                                         "annotations", "scores", "softmax", "applied", "context",
                                         "attentional-state"});
-  CHECK(stage(trace, "decoder-state").code == "dec_hidden_state = [5,1,20]");
+  CHECK(trace.labels.empty());
   CHECK(stage(trace, "single-score").panels[0].values(0, 0) == 927);
   // the notebook's orientation: each annotation a column
   const Panel &annotations = stage(trace, "annotations").panels[0];
@@ -87,7 +89,11 @@ TEST_CASE("basics walkthrough recomputes from edited inputs and names bad ones")
   CHECK(stage(trace, "softmax").panels[0].exact.empty());
   in.decoder_state = {1, 0};
   check_input_error([&] { basics_walkthrough(in); },
-                    "annotation length (3, from [4x3]) must equal decoderState length (2");
+                    "annotation length (3, from [4x3]) must equal decoderState length (2",
+                    "annotations");
+  // an error inside the core's functions blames the walkthrough's input, not "query"
+  in.decoder_state = {1e308, 1e308, 1e308};
+  check_input_error([&] { basics_walkthrough(in); }, "overflows float64", "decoderState");
 }
 
 TEST_CASE("self-attention walkthrough: seed 42 and the output for word 1") {
@@ -98,7 +104,8 @@ TEST_CASE("self-attention walkthrough: seed 42 and the output for word 1") {
   CHECK(weights.panels[0].values == f::self_attention_W_Q);
   CHECK(weights.panels[1].values == f::self_attention_W_K);
   CHECK(weights.panels[2].values == f::self_attention_W_V);
-  CHECK(weights.code.find("np.random.seed(42)\nW_Q = np.random.randint(3, size=(3, 3))") == 0);
+  CHECK(trace.labels ==
+        decltype(trace.labels){{"words", {"word_1", "word_2", "word_3", "word_4"}}});
   const Panel &word = stage(trace, "word-output").panels[1];
   check_close(xt::view(word.values, 0, xt::all()),
               xt::view(f::self_attention_output, 0, xt::all()));
@@ -111,7 +118,11 @@ TEST_CASE("self-attention walkthrough: seed 42 and the output for word 1") {
         f::self_attention_W_Q);
   other.word = 4;
   check_input_error([&] { self_attention_walkthrough(other); },
-                    "word (4) must be below the number of words (4)");
+                    "word (4) must be below the number of words (4)", "word");
+  other.word = 0;
+  other.high = 0;
+  check_input_error([&] { self_attention_walkthrough(other); }, "high (0) must be between 1",
+                    "high");
 }
 
 TEST_CASE("scoring walkthrough: four functions side by side and a decoding step by step") {
@@ -123,6 +134,8 @@ TEST_CASE("scoring walkthrough: four functions side by side and a decoding step 
   check_close(xt::transpose(stage(trace, "decoder-states").panels[0].values),
               f::scoring_walkthrough_S);
   check_close(trace.output, f::scoring_walkthrough_alignment);
+  CHECK(stage(trace, "step-2").kind == "step");
+  CHECK(stage(trace, "step-2").step == 2);
   const Panel &so_far = stage(trace, "step-2").panels.back();
   CHECK(so_far.values.shape()[0] == 2);
   CHECK(so_far.row_labels == std::vector<std::string>{"Comment", "allez"});
@@ -136,7 +149,41 @@ TEST_CASE("scoring walkthrough: four functions side by side and a decoding step 
   CHECK(longer.output.shape()[0] == 6);
   CHECK(stage(longer, "alignment").panels[0].col_labels[5] == "x6");
   check_input_error([] { parse_score_function("cosine"); },
-                    "score (\"cosine\") must be one of additive, dot, general, concat");
+                    "score (\"cosine\") must be one of additive, dot, general, concat", "score");
   in.source_tokens = {"a"};
-  check_input_error([&] { scoring_walkthrough(in); }, "sourceTokens has 1 tokens but there are 6");
+  check_input_error([&] { scoring_walkthrough(in); }, "sourceTokens has 1 tokens but there are 6",
+                    "sourceTokens");
+  in.source_tokens = {};
+  in.width = 300;
+  check_input_error([&] { scoring_walkthrough(in); }, "width (300) must be between 1 and 256",
+                    "width");
+}
+
+TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs use them") {
+  CHECK(walkthrough_names() == Labels{"basics", "self-attention", "scoring"});
+  for (const auto &name : walkthrough_names()) {
+    CAPTURE(name);
+    for (const auto &field : walkthrough_inputs(name)) {
+      CAPTURE(field.name);
+      if (field.kind == InputKind::integer) {
+        CHECK(field.min <= field.numbers(0, 0));
+        CHECK(field.numbers(0, 0) <= field.max);
+      }
+      if (field.kind == InputKind::choice)
+        CHECK(std::count(field.choices.begin(), field.choices.end(), field.texts.at(0)) == 1);
+      CHECK((field.optional || field.kind == InputKind::tokens || field.numbers.size() > 0 ||
+             !field.texts.empty()));
+    }
+  }
+  const auto basics = walkthrough_inputs("basics");
+  CHECK(basics[0].name == "decoderState");
+  CHECK(basics[0].numbers == Matrix<double>{{5, 1, 20}});
+  CHECK(basics[1].numbers == BasicsInputs{}.annotations);
+  const auto scoring = walkthrough_inputs("scoring");
+  CHECK(scoring[2].name == "width");
+  CHECK(scoring[2].max == 256); // the limit scoring_walkthrough enforces (checked above)
+  check_input_error([] { walkthrough_inputs("transformer"); },
+                    "walkthrough name (\"transformer\") must be one of basics, self-attention, "
+                    "scoring",
+                    "walkthrough");
 }

@@ -16,7 +16,10 @@ test('three walkthroughs, every stage well formed', () => {
     assert.equal(trace.walkthrough, name);
     assert.equal(new Set(trace.stages.map((s) => s.id)).size, trace.stages.length);
     for (const s of trace.stages) {
-      assert.ok(s.title && s.formula && s.code, s.id);
+      // numbers and structure only: the words, formula and code are the specs'
+      assert.deepEqual(Object.keys(s).sort(), s.step ? ['id', 'kind', 'panels', 'step'] : ['id', 'kind', 'panels']);
+      assert.equal(s.id, s.step ? `${s.kind}-${s.step}` : s.kind);
+      assert.equal(new Set(s.panels.map((p) => p.name)).size, s.panels.length, `${s.id}: panels found by name`);
       for (const p of s.panels) {
         assert.equal(p.data.length, p.rows * p.cols);
         assert.equal(p.rowLabels.length, p.rows);
@@ -65,4 +68,34 @@ test('scoring: the alignment matrix from the code the stages show', () => {
   const longer = attn.walkthrough('scoring', { length: 7, score: 'concat' });
   assert.equal(longer.output.rows, 7);
   assert.equal(longer.stages.filter((s) => s.id.startsWith('step-')).length, 7);
+});
+
+test('the inputs each walkthrough takes, with their limits and defaults, as the engine publishes them', () => {
+  for (const name of WALKTHROUGHS) {
+    const fields = attn.walkthroughInputs(name);
+    assert.ok(Object.isFrozen(fields) && Object.isFrozen(fields[0]), 'read-only');
+    // the defaults are the notebook's: computing with all of them equals computing with none
+    const defaults = Object.fromEntries(fields.filter((f) => !f.optional).map((f) => [f.name, f.default]));
+    assert.deepEqual(attn.walkthrough(name, defaults), attn.walkthrough(name));
+    for (const field of fields.filter((f) => f.kind === 'integer')) {
+      assert.ok(field.min <= field.default && field.default <= field.max, field.name);
+      // the published limits are the ones the engine enforces, at both ends
+      assert.throws(() => attn.walkthrough(name, { [field.name]: field.max + 1 }), { argument: field.name });
+      assert.throws(() => attn.walkthrough(name, { [field.name]: field.min - 1 }), { argument: field.name });
+    }
+  }
+  const [decoderState] = attn.walkthroughInputs('basics');
+  assert.deepEqual(decoderState, { name: 'decoderState', kind: 'vector', optional: false, default: [5, 1, 20] });
+  assert.deepEqual(attn.walkthroughInputs('scoring').find((f) => f.name === 'score').choices, [
+    'additive',
+    'dot',
+    'general',
+    'concat',
+  ]);
+});
+
+test('label lists the texts refer to', () => {
+  assert.deepEqual(attn.walkthrough('self-attention').labels, { words: ['word_1', 'word_2', 'word_3', 'word_4'] });
+  assert.deepEqual(attn.walkthrough('scoring', { length: 2 }).labels, { source: ['x1', 'x2'], target: ['y1', 'y2'] });
+  assert.deepEqual(attn.walkthrough('basics').labels, {});
 });

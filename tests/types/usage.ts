@@ -1,6 +1,14 @@
 // Compiled by `tsc -p tests/types` in npm test: the declarations accept real usage and reject
 // misuse (each @ts-expect-error fails the build if the line becomes valid).
-import { loadAttention, WALKTHROUGHS, type Matrix, type Stage, type Trace } from 'attention-stepper';
+import {
+  loadAttention,
+  WALKTHROUGHS,
+  type InputError,
+  type InputField,
+  type Matrix,
+  type Stage,
+  type Trace,
+} from 'attention-stepper';
 
 const attn = await loadAttention({ locateFile: (path) => `/assets/${path}` });
 const threaded = await loadAttention({ threads: 4 });
@@ -51,6 +59,21 @@ const draws: Matrix = attn.randomState(42).randint(3, 3, 3);
 const trace: Trace = attn.walkthrough('scoring', { score: 'general', length: 6 });
 const first: Stage = trace.stages[0];
 const exact: string[] | undefined = first.panels[0].exact;
+const kind: string = first.kind;
+const step: number | undefined = first.step;
+const targets: string[] = trace.labels.target;
+const fields: readonly Readonly<InputField>[] = attn.walkthroughInputs('scoring');
+const limit: number | undefined = fields[0].kind === 'integer' ? fields[0].max : undefined;
+let blamed = '';
+try {
+  attn.softmax([NaN]);
+} catch (error) {
+  blamed = (error as InputError).argument;
+}
+// @ts-expect-error the trace has no English text: titles come from the specs
+const title: string = first.title;
+// @ts-expect-error walkthroughInputs takes a walkthrough name
+attn.walkthroughInputs('transformer');
 const text: string = attn.decimalFromLog(-781.126928011043);
 const names: readonly string[] = WALKTHROUGHS;
 
@@ -69,6 +92,7 @@ attn.walkthrough('basics', { score: 'dot' });
 // @ts-expect-error score functions are named
 attn.walkthrough('scoring', { score: 'cosine' });
 
+export { kind, step, targets, limit, title, blamed };
 export { score, logWeights, context, output, w, f32, queries, heads, draws, exact, text, names, wrong };
 
 const fused: null = attn.attention([[1]], [[1]], [[1]], { weights: false }).weights;

@@ -1,130 +1,100 @@
-// The step-through page. Its whole state lives in the URL (walkthrough and stage in the hash;
-// language, theme, palette, exercise mode, embed mode and edited inputs in the query), so a link
-// or an iframe reproduces exactly what is on screen. Built on the engine's public API.
+// The step-through page: the stepper controller (components/controller.js) plus URL sync and the
+// page's chrome. Its whole state lives in the URL (walkthrough and stage in the hash; language,
+// theme, palette, exercise mode, embed mode and edited inputs in the query), so a link or an
+// iframe reproduces exactly what is on screen. Built on the engine's public API.
 import { loadAttention, WALKTHROUGHS } from '../engine/index.js';
+import { StepperController } from '../components/controller.js';
 import { el, setChildren, setText } from '../components/dom.js';
 import { LANGUAGES, translator } from '../components/i18n.js';
 import { renderInputForm } from '../components/input-form.js';
-import { PALETTES } from '../components/palettes.js';
-import { WalkthroughSession } from '../components/session.js';
-import { exerciseQuestion, renderStage, stageTitle } from '../components/stage-view.js';
+import { renderStage } from '../components/stage-view.js';
+import { createNav, updateProblems } from '../components/stepper-nav.js';
 
 const query = new URLSearchParams(location.search);
-const state = {
-  walkthrough: 'basics',
-  stageId: null,
-  lang: pick(query.get('lang'), LANGUAGES, navigator.language?.startsWith('zh') ? 'zh' : 'en'),
-  theme: pick(
-    query.get('theme'),
-    ['light', 'dark'],
-    matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
-  ),
-  palette: pick(query.get('palette'), PALETTES, 'notebook'),
-  exercise: query.get('exercise') === '1',
-  embedded: query.get('embed') === '1',
-  sessions: {},
-  answers: {}, // "walkthrough/stage" -> the learner's answer in exercise mode
-};
-let t = translator(state.lang);
-let showFieldErrors = () => {};
+const embedded = query.get('embed') === '1';
 const $ = (selector) => document.querySelector(selector);
+let controller;
+let nav;
 
-function pick(value, allowed, fallback) {
-  return allowed.includes(value) ? value : fallback;
-}
+// ---- the URL ---------------------------------------------------------------------------------
 
-const session = () => state.sessions[state.walkthrough];
-const trace = () => session().trace;
-const stageIndex = () =>
-  Math.max(
-    0,
-    trace().stages.findIndex((stage) => stage.id === state.stageId),
-  );
-
-function sessionsFromUrl(attn) {
-  let fromUrl = {};
+function stateFromUrl() {
+  let inputs = {};
   try {
-    fromUrl = JSON.parse(query.get('inputs') ?? '{}') ?? {};
+    inputs = JSON.parse(query.get('inputs') ?? '{}') ?? {};
   } catch {
     // a damaged link: keep the notebook's inputs
   }
-  for (const walkthrough of WALKTHROUGHS) {
-    state.sessions[walkthrough] = new WalkthroughSession(attn, walkthrough);
-    state.sessions[walkthrough].applyGiven(fromUrl[walkthrough]);
-  }
+  const [walkthrough, stage] = hashParts();
+  return {
+    walkthrough,
+    stage,
+    inputs,
+    lang: query.get('lang') ?? (navigator.language?.startsWith('zh') ? 'zh' : 'en'),
+    theme: query.get('theme') ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'),
+    palette: query.get('palette'),
+    exercise: query.get('exercise') === '1',
+  };
 }
 
-// ---- navigation ------------------------------------------------------------------------------
-
-// Navigation renders at once and pushes a history entry; hashchange covers typed URLs and Back.
-function goTo(walkthrough, stageId) {
-  const hash = `#${stageId ? `${walkthrough}/${stageId}` : walkthrough}`;
-  if (hash !== location.hash) history.pushState(null, '', `${location.search}${hash}`);
-  applyHash();
-  $('#announcer').textContent =
-    `${t('stageOf', { n: stageIndex() + 1, total: trace().stages.length })}: ${currentTitle()}`;
+function hashParts() {
+  return decodeURIComponent(location.hash.slice(1)).split('/');
 }
 
-function step(delta) {
-  const stages = trace().stages;
-  goTo(state.walkthrough, stages[Math.min(stages.length - 1, Math.max(0, stageIndex() + delta))].id);
-}
-
-function applyHash() {
-  const [walkthrough, stageId] = decodeURIComponent(location.hash.slice(1)).split('/');
-  state.walkthrough = WALKTHROUGHS.includes(walkthrough) ? walkthrough : 'basics';
-  const stages = trace().stages;
-  state.stageId = stages.some((stage) => stage.id === stageId) ? stageId : stages[0].id;
-  render();
-}
-
-function writeUrl() {
+// Stage moves push a history entry (Back steps back); everything else replaces the entry.
+function writeUrl(push) {
+  const { options } = controller;
   const params = new URLSearchParams();
-  params.set('lang', state.lang);
-  params.set('theme', state.theme);
-  if (state.palette !== 'notebook') params.set('palette', state.palette);
-  if (state.exercise) params.set('exercise', '1');
-  if (state.embedded) params.set('embed', '1');
+  params.set('lang', options.lang);
+  params.set('theme', options.theme);
+  if (options.palette !== 'notebook') params.set('palette', options.palette);
+  if (options.exercise) params.set('exercise', '1');
+  if (embedded) params.set('embed', '1');
   const changed = Object.fromEntries(
-    WALKTHROUGHS.map((name) => [name, state.sessions[name].changedInputs()]).filter(
+    WALKTHROUGHS.map((name) => [name, controller.session(name).changedInputs()]).filter(
       ([, inputs]) => Object.keys(inputs).length,
     ),
   );
   if (Object.keys(changed).length) params.set('inputs', JSON.stringify(changed));
-  history.replaceState(null, '', `?${params}${location.hash}`);
+  const url = `?${params}#${controller.walkthrough}/${controller.stageId}`;
+  if (url === `${location.search}${location.hash}`) return;
+  if (push) history.pushState(null, '', url);
+  else history.replaceState(null, '', url);
 }
 
 // ---- rendering -------------------------------------------------------------------------------
 
-const params = () => ({ word: `word_${state.sessions['self-attention'].inputs.word + 1}` });
-const currentTitle = () => stageTitle(trace().stages[stageIndex()], state.walkthrough, t, params());
-
 function render() {
+  const { t, options } = controller;
   // Setting lang, even to the value it has, restyles every element of the page (:lang() may
   // match anywhere): only a language change may pay for that.
-  const lang = state.lang === 'zh' ? 'zh-Hans' : 'en';
+  const lang = options.lang === 'zh' ? 'zh-Hans' : 'en';
   if (document.documentElement.lang !== lang) document.documentElement.lang = lang;
-  document.documentElement.dataset.theme = state.theme;
-  document.body.classList.toggle('embedded', state.embedded);
-  document.title = `${t(`${state.walkthrough}.title`)} · ${t('appTitle')}`;
+  document.documentElement.dataset.theme = options.theme;
+  document.body.classList.toggle('embedded', embedded);
+  document.title = `${t(`${controller.walkthrough}.title`)} · ${t('appTitle')}`;
   renderChrome();
   renderStageList();
   renderStages();
   renderForm();
+  nav.update();
+  updateProblems($('#stale'), controller);
 }
 
 // Everything around the stage. It is drawn on every edit too, so it writes only what changed: a
 // replaced text or element is restyled and laid out again.
 function renderChrome() {
+  const { t, options } = controller;
   setText($('#app-title'), t('appTitle'));
   setText($('#tagline'), t('tagline'));
+  setText($('#summary'), t(`${controller.walkthrough}.summary`));
   $('#walkthrough-nav').setAttribute('aria-label', t('walkthroughs'));
   setChildren(
     $('#walkthrough-tabs'),
     WALKTHROUGHS.map((name) => {
       const link = el('a', 'walkthrough-tab', t(`${name}.title`));
       link.href = `#${name}`;
-      if (name === state.walkthrough) link.setAttribute('aria-current', 'page');
+      if (name === controller.walkthrough) link.setAttribute('aria-current', 'page');
       return el('li').appendChild(link).parentElement;
     }),
   );
@@ -145,8 +115,8 @@ function renderChrome() {
   }
   setOptions(
     $('#language'),
-    LANGUAGES.map((lang) => [lang, translator(lang)('languageName')]),
-    state.lang,
+    LANGUAGES.map((language) => [language, translator(language)('languageName')]),
+    options.lang,
   );
   setOptions(
     $('#theme'),
@@ -154,7 +124,7 @@ function renderChrome() {
       ['light', t('themeLight')],
       ['dark', t('themeDark')],
     ],
-    state.theme,
+    options.theme,
   );
   setOptions(
     $('#palette'),
@@ -162,24 +132,11 @@ function renderChrome() {
       ['notebook', t('paletteNotebook')],
       ['colourblind', t('paletteColourblind')],
     ],
-    state.palette,
+    options.palette,
   );
-  $('#exercise').checked = state.exercise;
-  $('#exercise-field').hidden = state.walkthrough !== 'basics';
+  $('#exercise').checked = options.exercise;
+  $('#exercise-field').hidden = !controller.hasQuestions;
   $('#exercise').title = t('exerciseHint');
-  setText($('#previous'), `← ${t('previous')}`);
-  setText($('#next'), `${t('next')} →`);
-  const index = stageIndex();
-  const total = trace().stages.length;
-  $('#previous').disabled = index === 0;
-  $('#next').disabled = index === total - 1;
-  const progress = $('#progress');
-  progress.setAttribute('aria-label', t('progress'));
-  progress.setAttribute('aria-valuemax', String(total));
-  progress.setAttribute('aria-valuenow', String(index + 1));
-  progress.setAttribute('aria-valuetext', t('stageOf', { n: index + 1, total }));
-  $('#progress-bar').style.width = `${((index + 1) / total) * 100}%`;
-  setText($('#progress-text'), t('stageOf', { n: index + 1, total }));
 }
 
 // The options [value, label] of a menu, `selected` chosen (isEqualNode does not compare selection).
@@ -196,10 +153,10 @@ function setOptions(select, options, selected) {
 }
 
 function renderStageList() {
-  const items = trace().stages.map((stage, i) => {
-    const link = el('a', 'stage-link', `${i + 1}. ${stageTitle(stage, state.walkthrough, t, params())}`);
-    link.href = `#${state.walkthrough}/${stage.id}`;
-    if (stage.id === state.stageId) link.setAttribute('aria-current', 'step');
+  const items = controller.stages.map((stage, i) => {
+    const link = el('a', 'stage-link', `${i + 1}. ${controller.stageTitle(stage)}`);
+    link.href = `#${controller.walkthrough}/${stage.id}`;
+    if (stage.id === controller.stageId) link.setAttribute('aria-current', 'step');
     return el('li').appendChild(link).parentElement;
   });
   setChildren($('#stage-list'), items);
@@ -215,33 +172,24 @@ let stagesWidth = 0;
 // again into its own, which keeps whatever did not change.
 function renderStages() {
   const container = $('#stages');
-  const stages = trace().stages;
-  const keys = stages.map((stage) => `${state.walkthrough}/${stage.id}`);
+  const keys = controller.stages.map((stage) => `${controller.walkthrough}/${stage.id}`);
   const present = [...container.children];
   const kept = present.length === keys.length && present.every((section, i) => section.dataset.stage === keys[i]);
   const sections = kept ? present : keys.map(emptySection);
-  stages.forEach((stage, i) => {
-    const section = sections[i];
-    section.hidden = stage.id !== state.stageId;
+  const view = controller.view();
+  sections.forEach((section, i) => {
+    section.hidden = i !== view.index;
     if (section.hidden) return clearSection(section);
     section.setAttribute('aria-current', 'step');
-    renderStage(section, stage, {
-      walkthrough: state.walkthrough,
-      index: i,
-      total: stages.length,
-      t,
-      palette: state.palette,
+    renderStage(section, view, {
+      walkthrough: controller.walkthrough,
+      t: controller.t,
+      palette: controller.options.palette,
       width: stagesWidth || container.clientWidth || 800,
-      params: params(),
-      question: state.exercise
-        ? exerciseQuestion(stage, trace(), session().isDefault(), state.answers, t, renderStages)
-        : null,
+      onAnswer: (value) => controller.answer(value),
     });
   });
   if (!kept) container.replaceChildren(...sections);
-  const banner = $('#stale');
-  banner.hidden = !session().hasErrors();
-  setText(banner, [session().formError, t('staleInputs')].filter(Boolean).join(' '));
 }
 
 function emptySection(key) {
@@ -256,40 +204,22 @@ function clearSection(section) {
   section.replaceChildren();
 }
 
-let formFor = null;
+let form = null; // { key, refresh }: the form stays (caret, typed text) while walkthrough and language do
 function renderForm() {
-  const key = `${state.walkthrough}/${state.lang}`;
-  if (formFor !== key) {
-    formFor = key;
-    showFieldErrors = renderInputForm($('#fields'), session(), t, onFieldChange);
+  const key = `${controller.walkthrough}/${controller.options.lang}`;
+  if (form?.key !== key) {
+    const refresh = renderInputForm($('#fields'), controller.session(), controller.t, (name, text) =>
+      controller.edit(name, text),
+    );
+    form = { key, refresh };
   }
-  showFieldErrors();
-}
-
-function onFieldChange(key) {
-  clearAnswers();
-  const stages = trace().stages;
-  if (!stages.some((stage) => stage.id === state.stageId)) state.stageId = stages.at(-1).id;
-  if (key === 'embeddings') formFor = null; // the list of words to follow changes
-  writeUrl();
-  render();
-}
-
-function clearAnswers() {
-  for (const key of Object.keys(state.answers)) if (key.startsWith(`${state.walkthrough}/`)) delete state.answers[key];
-}
-
-function reset() {
-  session().reset();
-  clearAnswers();
-  formFor = null;
-  writeUrl();
-  applyHash();
+  form.refresh();
 }
 
 // ---- sharing and embedding ---------------------------------------------------------------------
 
 async function copy(text, button) {
+  const { t } = controller;
   try {
     await navigator.clipboard.writeText(text);
     $('#copy-status').textContent = t('copied');
@@ -302,7 +232,7 @@ async function copy(text, button) {
 function embedCode() {
   const url = new URL(location.href);
   url.searchParams.set('embed', '1');
-  const title = `attention-stepper: ${t(`${state.walkthrough}.title`)}`.replaceAll('"', '&quot;');
+  const title = `attention-stepper: ${controller.t(`${controller.walkthrough}.title`)}`.replaceAll('"', '&quot;');
   return `<iframe src="${url.href.replaceAll('"', '%22')}" title="${title}" style="width:100%;height:640px;border:0" loading="lazy"></iframe>
 <script>
   addEventListener('message', (event) => {
@@ -326,41 +256,38 @@ function reportHeight() {
 
 // ---- wiring ------------------------------------------------------------------------------------
 
+function onChange({ detail: { reason } }) {
+  render();
+  if (reason === 'stage' || reason === 'walkthrough') {
+    $('#announcer').textContent = `${controller.stageCount()}: ${controller.stageTitle()}`;
+  }
+  writeUrl(reason === 'stage' || reason === 'walkthrough');
+}
+
 function wire() {
-  addEventListener('hashchange', applyHash);
+  controller.addEventListener('change', onChange);
+  // typed URLs and Back/Forward
+  addEventListener('hashchange', () => controller.setWalkthrough(...hashParts()));
   document.addEventListener('click', (event) => {
     const link = event.target.closest?.('a.stage-link, a.walkthrough-tab');
     if (!link || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
     event.preventDefault();
-    const [walkthrough, stageId] = link.getAttribute('href').slice(1).split('/');
-    goTo(walkthrough, stageId);
+    controller.setWalkthrough(...link.getAttribute('href').slice(1).split('/'));
   });
-  $('#previous').addEventListener('click', () => step(-1));
-  $('#next').addEventListener('click', () => step(1));
-  $('#reset').addEventListener('click', reset);
+  $('#reset').addEventListener('click', () => {
+    form = null;
+    controller.reset();
+  });
   $('#inputs').addEventListener('submit', (event) => event.preventDefault());
   $('#copy-link').addEventListener('click', (event) => copy(location.href, event.currentTarget));
   $('#copy-embed').addEventListener('click', (event) => copy(embedCode(), event.currentTarget));
-  const setting = (id, apply) =>
-    $(id).addEventListener('change', (event) => {
-      apply(event.target);
-      t = translator(state.lang);
-      writeUrl();
-      render();
-    });
-  setting('#language', (target) => (state.lang = target.value));
-  setting('#theme', (target) => (state.theme = target.value));
-  setting('#palette', (target) => (state.palette = target.value));
-  setting('#exercise', (target) => (state.exercise = target.checked));
-  addEventListener('keydown', (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey || event.target.closest?.('input, textarea, select, .hm-grid'))
-      return;
-    const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1, Home: -Infinity, End: Infinity };
-    if (event.key in moves) {
-      event.preventDefault();
-      step(moves[event.key]);
-    }
-  });
+  const setting = (id, option, value) =>
+    $(id).addEventListener('change', (event) => controller.setOptions({ [option]: value(event.target) }));
+  setting('#language', 'lang', (target) => target.value);
+  setting('#theme', 'theme', (target) => target.value);
+  setting('#palette', 'palette', (target) => target.value);
+  setting('#exercise', 'exercise', (target) => target.checked);
+  addEventListener('keydown', (event) => controller.handleKey(event));
   new ResizeObserver(() => (stagesWidth = $('#stages').clientWidth)).observe($('#stages'));
   let resizeTimer;
   addEventListener('resize', () => {
@@ -370,19 +297,24 @@ function wire() {
 }
 
 async function start() {
+  const state = stateFromUrl();
   const status = $('#status');
-  status.textContent = t('loading');
+  status.textContent = translator(state.lang)('loading');
   try {
-    sessionsFromUrl(await loadAttention());
+    controller = new StepperController(await loadAttention(), state);
+    // every walkthrough's inputs from the link, so that a later link still carries them
+    for (const name of WALKTHROUGHS) controller.session(name);
   } catch (error) {
-    status.textContent = t('loadFailed', { error: error.message });
+    status.textContent = translator(state.lang)('loadFailed', { error: error.message });
     status.classList.add('error');
     return;
   }
   status.hidden = true;
+  nav = createNav(controller);
+  $('#stepper').prepend(nav.element);
   wire();
-  writeUrl();
-  applyHash();
+  render();
+  writeUrl(false);
   performance.mark('first-heatmap'); // read by the page benchmark
   document.body.dataset.ready = 'true';
   reportHeight();

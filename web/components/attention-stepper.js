@@ -1,37 +1,29 @@
-// <attention-stepper>: a walkthrough in a Shadow DOM, for tutorial pages.
+// <attention-stepper>: a walkthrough in a Shadow DOM, for tutorial pages. It is the stepper
+// controller (controller.js) plus a Shadow DOM; the page is the same controller plus its chrome.
 //   <attention-stepper walkthrough="basics" stage="softmax" lang="en" theme="light" editable compact>
 //     <script type="application/json">{ "decoderState": [5, 1, 20] }</script>
 //   </attention-stepper>
 // Methods next(), prev(), goTo(stageId); a `stagechange` event. All steppers on a page share one
 // WebAssembly instance of the engine.
-import { loadAttention, WALKTHROUGHS } from '../engine/index.js';
+import { loadAttention } from '../engine/index.js';
+import { StepperController } from './controller.js';
 import { el } from './dom.js';
 import { LANGUAGES, translator } from './i18n.js';
 import { renderInputForm } from './input-form.js';
-import { FIELDS } from './inputs.js';
-import { WalkthroughSession } from './session.js';
-import { exerciseQuestion, renderStage, stageTitle } from './stage-view.js';
+import { renderStage } from './stage-view.js';
+import { createNav, updateProblems } from './stepper-nav.js';
 import { linkStyles } from './styles-link.js';
 
-export class AttentionStepperElement extends HTMLElement {
-  static observedAttributes = [
-    'walkthrough',
-    'stage',
-    'lang',
-    'theme',
-    'palette',
-    'editable',
-    'compact',
-    'exercise',
-    'inputs',
-  ];
+const OPTION_ATTRIBUTES = ['lang', 'theme', 'palette', 'exercise'];
 
-  #session = null;
-  #stageId = null;
-  #answers = {}; // exercise mode: "walkthrough/stage" -> answer
+export class AttentionStepperElement extends HTMLElement {
+  static observedAttributes = ['walkthrough', 'stage', 'editable', 'compact', 'inputs', ...OPTION_ATTRIBUTES];
+
+  #controller = null;
   #inputsProblem = null; // why the given inputs could not be read, if they could not
-  #form = null; // { lang, element, showErrors }: kept across redraws
+  #form = null; // { key, element, refresh }: kept across redraws (caret, typed text)
   #section = null; // the stage on screen: drawn again in place while it stays the same stage
+  #parts = null; // header, banner, nav: made once per controller
   #root;
   #ready;
   #drawn;
@@ -46,38 +38,41 @@ export class AttentionStepperElement extends HTMLElement {
     const drawn = new Promise((resolve) => (this.#drawn = resolve));
     const styled = linkStyles(this.shadowRoot).then(() => (this.#root.hidden = false));
     this.#ready = Promise.all([drawn, styled]).then(() => this);
-    this.addEventListener('keydown', (event) => this.#onKey(event));
+    this.addEventListener('keydown', (event) => this.#controller?.handleKey(event));
   }
 
   connectedCallback() {
-    if (this.#session) return;
-    this.#root.replaceChildren(el('p', 'as-status', this.#t('loading')));
+    if (this.#controller) return;
+    const t = translator(this.#options().lang);
+    this.#root.replaceChildren(el('p', 'as-status', t('loading')));
     loadAttention().then(
       (attn) => this.#start(attn),
-      (error) => this.#fail(this.#t('loadFailed', { error: error.message })),
+      (error) => this.#fail(t('loadFailed', { error: error.message })),
     );
   }
 
   attributeChangedCallback(name, previous, value) {
-    if (!this.#session || previous === value) return;
-    if (name === 'stage') return value !== this.#stageId && this.goTo(value);
-    if (name === 'walkthrough' || name === 'inputs') return this.#start(this.#session.attn);
+    const controller = this.#controller;
+    if (!controller || previous === value) return;
+    if (name === 'stage') return value !== controller.stageId && this.goTo(value);
+    if (name === 'walkthrough' || name === 'inputs') return this.#start(controller.attn);
+    if (OPTION_ATTRIBUTES.includes(name)) return controller.setOptions(this.#options());
     this.#render();
   }
 
   /** The stage ids of the walkthrough, in order. */
   get stages() {
-    return this.#session?.trace.stages.map((stage) => stage.id) ?? [];
+    return this.#controller?.stages.map((stage) => stage.id) ?? [];
   }
 
   /** The id of the stage on screen. */
   get stage() {
-    return this.#stageId;
+    return this.#controller?.stageId ?? null;
   }
 
   /** The engine's trace the stepper draws (see the engine's Trace type). */
   get trace() {
-    return this.#session?.trace ?? null;
+    return this.#controller?.trace ?? null;
   }
 
   /** Resolves once the stepper has drawn its first stage. */
@@ -86,45 +81,47 @@ export class AttentionStepperElement extends HTMLElement {
   }
 
   next() {
-    this.#move(1);
+    this.#controller?.next();
   }
 
   prev() {
-    this.#move(-1);
+    this.#controller?.prev();
   }
 
   goTo(stageId) {
-    const index = this.stages.indexOf(stageId);
-    if (index < 0)
-      throw new RangeError(`goTo: no stage "${stageId}" in ${this.#walkthrough()}; stages: ${this.stages.join(', ')}`);
-    this.#show(index);
+    this.#controller?.goTo(stageId);
   }
 
-  #walkthrough() {
-    const name = this.getAttribute('walkthrough') ?? 'basics';
-    return WALKTHROUGHS.includes(name) ? name : 'basics';
-  }
-
-  #t(key, params) {
+  #options() {
     const lang = this.getAttribute('lang') ?? document.documentElement.lang?.slice(0, 2);
-    return translator(LANGUAGES.includes(lang) ? lang : 'en')(key, params);
+    return {
+      lang: LANGUAGES.includes(lang) ? lang : 'en',
+      theme: this.getAttribute('theme'),
+      palette: this.getAttribute('palette'),
+      exercise: this.hasAttribute('exercise'),
+    };
   }
 
   #start(attn) {
-    const walkthrough = this.#walkthrough();
-    let problem = null;
+    const walkthrough = this.getAttribute('walkthrough') ?? 'basics';
+    let given = {};
+    this.#inputsProblem = null;
     try {
-      this.#session = new WalkthroughSession(attn, walkthrough);
-      this.#session.applyGiven(this.#givenInputs());
+      given = this.#givenInputs();
     } catch (error) {
-      problem = error.message;
-      this.#session = new WalkthroughSession(attn, walkthrough);
+      this.#inputsProblem = error.message;
     }
-    this.#inputsProblem = problem;
-    const stages = this.stages;
-    const wanted = this.getAttribute('stage');
-    this.#stageId = stages.includes(wanted) ? wanted : stages[0];
+    const controller = new StepperController(attn, {
+      ...this.#options(),
+      walkthrough,
+      stage: this.getAttribute('stage'),
+      inputs: { [walkthrough]: given },
+    });
+    controller.addEventListener('change', (event) => this.#onChange(event.detail.reason));
+    this.#controller = controller;
     this.#form = null;
+    this.#section = null;
+    this.#parts = null;
     this.#render();
     this.#drawn();
   }
@@ -140,28 +137,18 @@ export class AttentionStepperElement extends HTMLElement {
     }
   }
 
-  #move(delta) {
-    const index = this.stages.indexOf(this.#stageId);
-    this.#show(Math.min(this.stages.length - 1, Math.max(0, index + delta)));
-  }
-
-  #show(index) {
-    const stageId = this.stages[index];
-    if (stageId === this.#stageId) return;
-    this.#stageId = stageId;
-    this.setAttribute('stage', stageId);
+  #onChange(reason) {
     this.#render();
-    const detail = { walkthrough: this.#walkthrough(), stage: stageId, index, total: this.stages.length };
+    if (reason !== 'stage') return;
+    const controller = this.#controller;
+    this.setAttribute('stage', controller.stageId);
+    const detail = {
+      walkthrough: controller.walkthrough,
+      stage: controller.stageId,
+      index: controller.index,
+      total: controller.stages.length,
+    };
     this.dispatchEvent(new CustomEvent('stagechange', { detail, bubbles: true, composed: true }));
-  }
-
-  #onKey(event) {
-    const target = event.composedPath()[0];
-    if (event.altKey || event.ctrlKey || event.metaKey || target.closest?.('input, textarea, select, .hm-grid')) return;
-    const moves = { ArrowLeft: -1, ArrowRight: 1 };
-    if (!(event.key in moves)) return;
-    event.preventDefault();
-    this.#move(moves[event.key]);
   }
 
   #fail(message) {
@@ -171,110 +158,60 @@ export class AttentionStepperElement extends HTMLElement {
   }
 
   #render() {
-    const t = (key, params) => this.#t(key, params);
-    const trace = this.#session.trace;
-    const index = this.stages.indexOf(this.#stageId);
-    const stage = trace.stages[index];
-    const walkthrough = trace.walkthrough;
-    const params = { word: `word_${(this.#session.inputs.word ?? 0) + 1}` };
+    const controller = this.#controller;
+    const { t, options } = controller;
+    const view = controller.view();
     this.#root.classList.toggle('as-compact', this.hasAttribute('compact'));
 
-    const header = el('div', 'as-header');
-    header.append(
-      el('span', 'as-walkthrough', t(`${walkthrough}.title`)),
-      el('span', 'as-count', t('stageOf', { n: index + 1, total: trace.stages.length })),
+    this.#parts ??= { header: el('div', 'as-header'), banner: el('p', 'as-error'), nav: createNav(controller) };
+    const { header, banner, nav } = this.#parts;
+    header.replaceChildren(
+      el('span', 'as-walkthrough', t(`${controller.walkthrough}.title`)),
+      el('span', 'as-count', controller.stageCount()),
     );
 
-    const key = `${walkthrough}/${stage.id}`;
+    const key = `${controller.walkthrough}/${view.stage.id}`;
     if (this.#section?.dataset.stage !== key) {
       this.#section = el('section', 'stage');
       this.#section.dataset.stage = key;
       this.#section.setAttribute('aria-current', 'step');
     }
-    const section = this.#section;
-    renderStage(section, stage, {
-      walkthrough,
-      index,
-      total: trace.stages.length,
+    renderStage(this.#section, view, {
+      walkthrough: controller.walkthrough,
       t,
-      palette: this.getAttribute('palette') === 'colourblind' ? 'colourblind' : 'notebook',
+      palette: options.palette,
       width: this.clientWidth || 640,
-      params,
-      question: this.hasAttribute('exercise')
-        ? exerciseQuestion(stage, trace, this.#session.isDefault(), this.#answers, t, () => this.#render())
-        : null,
+      onAnswer: (value) => controller.answer(value),
     });
 
-    const nav = el('nav', 'as-nav');
-    nav.setAttribute('aria-label', t('progress'));
-    const previous = el('button', 'as-previous', `← ${t('previous')}`);
-    const next = el('button', 'as-next', `${t('next')} →`);
-    previous.type = next.type = 'button';
-    previous.disabled = index === 0;
-    next.disabled = index === trace.stages.length - 1;
-    previous.addEventListener('click', () => this.prev());
-    next.addEventListener('click', () => this.next());
-    const progress = el('div', 'as-progress');
-    progress.setAttribute('role', 'progressbar');
-    progress.setAttribute('aria-valuemin', '1');
-    progress.setAttribute('aria-valuemax', String(trace.stages.length));
-    progress.setAttribute('aria-valuenow', String(index + 1));
-    progress.setAttribute(
-      'aria-valuetext',
-      `${t('stageOf', { n: index + 1, total: trace.stages.length })}: ${stageTitle(stage, walkthrough, t, params)}`,
-    );
-    const bar = el('div', 'as-progress-bar');
-    bar.style.width = `${((index + 1) / trace.stages.length) * 100}%`;
-    progress.append(bar);
-    nav.append(previous, progress, next);
+    banner.setAttribute('role', 'alert');
+    // Without the form on screen, the banner itself says which input is wrong and why.
+    const editable = this.hasAttribute('editable');
+    updateProblems(banner, controller, { withFields: !editable, extra: [this.#inputsProblem] });
+    nav.update();
 
-    const problems = el('p', 'as-error');
-    problems.setAttribute('role', 'alert');
-    // Without the form on screen, the message itself says which input is wrong and why.
-    const fieldProblems = this.hasAttribute('editable')
-      ? []
-      : FIELDS[walkthrough]
-          .map(([key, , labelKey]) => [t(labelKey), this.#session.fieldError(key, t)])
-          .filter(([, problem]) => problem)
-          .map(([label, problem]) => `${label}: ${problem}.`);
-    const message = [
-      this.#inputsProblem,
-      ...fieldProblems,
-      this.#session.formError,
-      this.#session.hasErrors() && t('staleInputs'),
-    ]
-      .filter(Boolean)
-      .join(' ');
-    problems.textContent = message;
-    problems.hidden = !message;
-
-    const children = [header, section, problems];
-    if (this.hasAttribute('editable')) children.push(this.#inputsForm(t));
-    children.push(nav);
-    const focused = this.shadowRoot.activeElement;
-    this.#root.replaceChildren(...children);
-    // keep keyboard focus on the stepping buttons across redraws
-    if (focused?.classList.contains('as-next')) (next.disabled ? previous : next).focus();
-    if (focused?.classList.contains('as-previous')) (previous.disabled ? next : previous).focus();
+    const children = [header, this.#section, banner];
+    if (editable) children.push(this.#inputsForm(controller));
+    children.push(nav.element);
+    const present = [...this.#root.children];
+    if (present.length !== children.length || present.some((child, i) => child !== children[i]))
+      this.#root.replaceChildren(...children);
   }
 
   // The inputs form survives redraws (it keeps the caret and what the user typed).
-  #inputsForm(t) {
-    const lang = this.getAttribute('lang') ?? '';
-    if (this.#form?.lang !== lang) {
+  #inputsForm(controller) {
+    const key = `${controller.walkthrough}/${controller.options.lang}`;
+    if (this.#form?.key !== key) {
       const element = el('form', 'as-inputs');
       element.addEventListener('submit', (event) => event.preventDefault());
       const fields = el('div', 'as-fields');
       element.append(fields);
-      const showErrors = renderInputForm(fields, this.#session, t, (key) => {
-        if (!this.stages.includes(this.#stageId)) this.#stageId = this.stages.at(-1);
-        if (key === 'embeddings') this.#form = null; // the list of words to follow changes
-        this.#answers = {};
-        this.#render();
-      });
-      this.#form = { lang, element, showErrors };
+      const refresh = renderInputForm(fields, controller.session(), controller.t, (name, text) =>
+        controller.edit(name, text),
+      );
+      this.#form = { key, element, refresh };
     }
-    this.#form.showErrors();
+    this.#form.refresh();
     return this.#form.element;
   }
 }

@@ -1,8 +1,8 @@
 // Locale files (web/locales/<lang>/) bundled into the page: no request at run time.
-import enUi from '../locales/en/ui.json';
-import enWalkthroughs from '../locales/en/walkthroughs.json';
-import zhUi from '../locales/zh/ui.json';
-import zhWalkthroughs from '../locales/zh/walkthroughs.json';
+import enUi from '../locales/en/ui.json' with { type: 'json' };
+import enWalkthroughs from '../locales/en/walkthroughs.json' with { type: 'json' };
+import zhUi from '../locales/zh/ui.json' with { type: 'json' };
+import zhWalkthroughs from '../locales/zh/walkthroughs.json' with { type: 'json' };
 
 const LOCALES = {
   en: { ...enUi, ...enWalkthroughs },

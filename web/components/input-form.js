@@ -1,39 +1,33 @@
-// The inputs form of a walkthrough session: one labelled control per field, its hint, and the
-// message that says why its text cannot be used. Used by the page and by editable steppers.
-import { el } from './dom.js';
-import { FIELDS } from './inputs.js';
+// The inputs form of a walkthrough session: one labelled control per field of the spec, its hint,
+// and the message that says why its text cannot be used. Used by the page and by editable
+// steppers, through the controller.
+import { el, setChildren } from './dom.js';
 
 /**
- * Fills `container` with the fields of `session`. `onChange(key)` runs after the user edits a
- * field (whether or not its text parsed). Returns a function that refreshes the error messages.
+ * Fills `container` with the fields of `session`. `onChange(name, text)` runs when the user edits
+ * a field. Returns refresh(), which brings the error messages and the menus whose options depend
+ * on the trace (the words of self-attention) up to date.
  */
 export function renderInputForm(container, session, t, onChange) {
-  const controls = FIELDS[session.walkthrough].map(([key, spec, labelKey, hintKey]) => {
-    const id = `input-${key}`;
+  const controls = session.fields.map((field) => {
+    const id = `input-${field.name}`;
     const wrapper = el('div', 'field');
-    const label = el('label', '', t(labelKey));
+    const label = el('label', '', t(field.label));
     label.htmlFor = id;
-    const control = spec.kind === 'textarea' ? el('textarea') : spec.kind === 'select' ? el('select') : el('input');
+    const kind = field.control;
+    const control = el(kind === 'textarea' ? 'textarea' : kind === 'select' ? 'select' : 'input');
     control.id = id;
-    control.name = key;
+    control.name = field.name;
     control.spellcheck = false;
-    if (spec.kind === 'number') Object.assign(control, { type: 'number', min: spec.min, max: spec.max, step: 1 });
-    if (spec.kind === 'text') control.type = 'text';
-    if (spec.kind === 'textarea') control.rows = Math.min(8, session.inputs[key].length + 1);
-    if (spec.kind === 'select') {
-      for (const [value, labelKeyOrText] of spec.options(session.inputs)) {
-        const option = el('option', '', t(labelKeyOrText));
-        option.value = String(value);
-        option.selected = String(value) === String(session.inputs[key]);
-        control.append(option);
-      }
-    } else {
-      control.value = session.text(key, spec);
-    }
+    if (kind === 'number')
+      Object.assign(control, { type: 'number', min: field.field.min, max: field.field.max, step: 1 });
+    if (kind === 'text') control.type = 'text';
+    if (kind === 'textarea') control.rows = Math.min(8, session.inputs[field.name].length + 1);
+    if (kind !== 'select') control.value = session.text(field);
     wrapper.append(label, control);
     const describedBy = [];
-    if (hintKey) {
-      const hint = el('p', 'field-hint', t(hintKey));
+    if (field.hint) {
+      const hint = el('p', 'field-hint', t(field.hint));
       hint.id = `${id}-hint`;
       describedBy.push(hint.id);
       wrapper.append(hint);
@@ -44,19 +38,32 @@ export function renderInputForm(container, session, t, onChange) {
     describedBy.push(error.id);
     control.setAttribute('aria-describedby', describedBy.join(' '));
     wrapper.append(error);
-    control.addEventListener(spec.kind === 'select' ? 'change' : 'input', () => {
-      session.setText(key, control.value);
-      onChange(key);
-    });
-    return [key, control, error, wrapper];
+    control.addEventListener(kind === 'select' ? 'change' : 'input', () => onChange(field.name, control.value));
+    return { field, control, error, wrapper };
   });
-  container.replaceChildren(...controls.map(([, , , wrapper]) => wrapper));
+  container.replaceChildren(...controls.map(({ wrapper }) => wrapper));
 
-  return function showErrors() {
-    for (const [key, control, error] of controls) {
-      const message = session.fieldError(key, t);
+  return function refresh() {
+    for (const { field, control, error } of controls) {
+      if (field.control === 'select') setOptions(control, field, session, t);
+      const message = session.fieldError(field.name, t);
       control.setAttribute('aria-invalid', String(Boolean(message)));
       error.textContent = message;
     }
   };
+}
+
+// A menu's options: the spec's, from the trace on screen, or the engine's choices.
+function setOptions(select, field, session, t) {
+  const context = { trace: session.trace, field: field.field, inputs: session.inputs };
+  const options = field.options ? field.options(context) : field.field.choices.map((choice) => [choice, choice]);
+  setChildren(
+    select,
+    options.map(([value, label]) => {
+      const option = el('option', '', t(label));
+      option.value = String(value);
+      return option;
+    }),
+  );
+  select.value = String(session.inputs[field.name]);
 }

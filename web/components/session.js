@@ -1,87 +1,120 @@
 // One walkthrough's state: its inputs (and the text the user typed for each), the errors that
-// keep a field from being used, and the trace computed from the last valid inputs. The page and
-// the <attention-stepper> element both keep one per walkthrough.
-import { DEFAULT_INPUTS, FIELDS, FieldError, fieldOfMessage } from './inputs.js';
+// keep a field from being used, and the trace computed from the last valid inputs. The controller
+// keeps one per walkthrough. Inputs, their limits and defaults are the engine's; the form's
+// fields, labels and menus are the spec's.
+import { SPECS } from '../walkthroughs/index.js';
+import { controlFor, FieldError } from './inputs.js';
 
 export class WalkthroughSession {
-  constructor(attn, walkthrough, inputs = {}) {
+  constructor(attn, walkthrough) {
     this.attn = attn;
     this.walkthrough = walkthrough;
-    this.inputs = { ...structuredClone(DEFAULT_INPUTS[walkthrough]), ...inputs };
-    this.texts = {}; // key -> text as typed, kept even while it does not parse
-    this.parseErrors = {}; // key -> FieldError
-    this.engineErrors = {}; // key -> the engine's message about that field
-    this.formError = null; // an engine message about no field in particular
+    this.spec = SPECS[walkthrough];
+    const published = attn.walkthroughInputs(walkthrough);
+    this.defaults = Object.fromEntries(
+      published.filter((field) => !field.optional).map((field) => [field.name, field.default]),
+    );
+    const byName = new Map(published.map((field) => [field.name, field]));
+    /** The form: [{ name, label, hint, options, field (the engine's), control, parse, format }]. */
+    this.fields = this.spec.fields.map((shown) => {
+      const field = byName.get(shown.name);
+      return { ...shown, field, ...controlFor(field, shown) };
+    });
+    this.reset();
+  }
+
+  /** Back to the notebook's inputs. */
+  reset() {
+    this.inputs = structuredClone(this.defaults);
+    this.texts = {}; // name -> text as typed, kept even while it does not parse
+    this.parseErrors = {}; // name -> FieldError
     this.trace = null;
     this.compute();
   }
 
-  /** Recomputes the trace; on an engine error keeps the last good trace and records the error. */
+  /**
+   * Recomputes the trace; on an engine error keeps the last good trace and records the error on
+   * the field its `argument` names, or for the form as a whole.
+   */
   compute() {
-    this.engineErrors = {};
-    this.formError = null;
+    this.engineErrors = {}; // name -> the engine's message about that field
+    this.formError = null; // an engine message about no field of the form
     try {
-      this.trace = this.attn.walkthrough(this.walkthrough, this.engineInputs());
+      this.trace = this.attn.walkthrough(this.walkthrough, this.inputs);
+      this.traceInputs = structuredClone(this.inputs);
     } catch (error) {
-      const field = fieldOfMessage(this.walkthrough, error.message);
-      if (field) this.engineErrors[field] = error.message;
+      if (this.fields.some((field) => field.name === error.argument)) this.engineErrors[error.argument] = error.message;
       else this.formError = error.message;
-      if (!this.trace) throw error; // nothing to fall back on
+      if (!this.trace) throw error; // the notebook's inputs always compute: nothing to fall back on
     }
   }
 
-  engineInputs() {
-    if (this.walkthrough !== 'scoring') return this.inputs;
-    // Empty token lists mean "the default words", which the engine picks when they are absent.
-    const { sourceTokens, targetTokens, ...rest } = this.inputs;
-    return { ...rest, ...(sourceTokens.length && { sourceTokens }), ...(targetTokens.length && { targetTokens }) };
-  }
-
-  /** The user typed `text` into field `key`: parse it, and recompute when it parses. */
-  setText(key, text) {
-    const spec = FIELDS[this.walkthrough].find(([name]) => name === key)[1];
-    this.texts[key] = text;
+  /** The user typed `text` into field `name`: parse it, and recompute when it parses. */
+  setText(name, text) {
+    const field = this.fields.find((candidate) => candidate.name === name);
+    this.texts[name] = text;
     try {
-      this.inputs[key] = spec.parse(text);
-      delete this.parseErrors[key];
+      this.inputs[name] = field.parse(text);
+      delete this.parseErrors[name];
     } catch (error) {
       if (!(error instanceof FieldError)) throw error;
-      this.parseErrors[key] = error;
+      this.parseErrors[name] = error;
       return false;
     }
-    if (key === 'embeddings') this.inputs.word = Math.min(this.inputs.word, this.inputs.embeddings.length - 1);
+    this.inputs = this.spec.adjust?.(this.inputs) ?? this.inputs;
     this.compute();
     return true;
   }
 
   /**
-   * Inputs given from outside (a link, an embedding page's JSON): each goes through the same
-   * parser as typing, so a malformed value is marked on its field instead of being run.
+   * Inputs given from outside (a link, an embedding page's JSON). A field of the form goes through
+   * the same parser as typing, so a malformed value is marked on its field instead of being run;
+   * any other input goes to the engine as it is, which says what is wrong with it.
    */
   applyGiven(given) {
-    if (given === null || typeof given !== 'object') return;
-    for (const [key, spec] of FIELDS[this.walkthrough]) {
-      const value = given[key];
-      if (value === undefined) continue;
+    if (given === null || typeof given !== 'object' || Array.isArray(given)) return;
+    const others = []; // given inputs the form does not show (encoder states, say)
+    for (const [name, value] of Object.entries(given)) {
+      const field = this.fields.find((candidate) => candidate.name === name);
+      if (!field) {
+        others.push(name);
+        this.inputs[name] = value;
+        continue;
+      }
       let text;
       try {
-        text = typeof value === 'string' ? value : spec.format(value);
+        text = typeof value === 'string' ? value : field.format(value);
       } catch {
         text = String(value);
       }
-      this.setText(key, text);
+      this.texts[name] = text;
+      try {
+        this.inputs[name] = field.parse(text);
+      } catch (error) {
+        if (!(error instanceof FieldError)) throw error;
+        this.parseErrors[name] = error;
+      }
+    }
+    this.inputs = this.spec.adjust?.(this.inputs) ?? this.inputs;
+    this.compute();
+    // Refused, they would keep every later edit from computing: the message stays, they go.
+    if (this.formError && others.length) {
+      const message = this.formError;
+      for (const name of others) delete this.inputs[name];
+      this.compute();
+      this.formError ??= message;
     }
   }
 
   /** The text a field shows: what the user typed, or the formatted input. */
-  text(key, spec) {
-    return this.texts[key] ?? spec.format(this.inputs[key]);
+  text(field) {
+    return this.texts[field.name] ?? field.format(this.inputs[field.name]);
   }
 
   /** The message to show next to a field, translated by `t`; '' when the field is fine. */
-  fieldError(key, t) {
-    const parseError = this.parseErrors[key];
-    return parseError ? t(`errors.${parseError.key}`, parseError.params) : (this.engineErrors[key] ?? '');
+  fieldError(name, t) {
+    const parseError = this.parseErrors[name];
+    return parseError ? t(`errors.${parseError.key}`, parseError.params) : (this.engineErrors[name] ?? '');
   }
 
   hasErrors() {
@@ -92,20 +125,14 @@ export class WalkthroughSession {
 
   /** The inputs that differ from the notebook's, for links that carry the whole state. */
   changedInputs() {
-    const defaults = DEFAULT_INPUTS[this.walkthrough];
     return Object.fromEntries(
-      Object.entries(this.inputs).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(defaults[key])),
+      Object.entries(this.inputs).filter(
+        ([name, value]) => JSON.stringify(value) !== JSON.stringify(this.defaults[name]),
+      ),
     );
   }
 
   isDefault() {
     return Object.keys(this.changedInputs()).length === 0;
-  }
-
-  reset() {
-    this.inputs = structuredClone(DEFAULT_INPUTS[this.walkthrough]);
-    this.texts = {};
-    this.parseErrors = {};
-    this.compute();
   }
 }

@@ -1,5 +1,6 @@
 // Draws one stage of a walkthrough trace: title, the seed's explanation, the formula (KaTeX,
-// MathML output: no fonts or inline styles needed), the notebook's code and every panel.
+// MathML output: no fonts or inline styles needed), the notebook's code and every panel. What to
+// say comes from the controller's view of the stage (the walkthrough's spec and the locales).
 import katex from 'katex';
 
 import { el, setChildren } from './dom.js';
@@ -19,64 +20,47 @@ const HEATMAP_TEXT = [
   'copyFailed',
 ];
 
-/** Decoding steps share one locale entry, "step". */
-function localeKeyOf(walkthrough, id) {
-  return `${walkthrough}.stages.${id.startsWith('step-') ? 'step' : id}`;
-}
-
-function stageParams(stage, params) {
-  if (!stage.id.startsWith('step-')) return params;
-  return { ...params, t: stage.id.slice('step-'.length), word: stage.panels[0].colLabels[0] };
-}
-
-/** The stage's title in the current language (the engine's English title if there is none). */
-export function stageTitle(stage, walkthrough, t, params = {}) {
-  const key = `${localeKeyOf(walkthrough, stage.id)}.title`;
-  const title = t(key, stageParams(stage, params));
-  return title === key ? stage.title : title;
-}
-
 /**
- * Fills `section` with `stage`. context: { walkthrough, index, total, t, palette, width, params,
- * question (optional, from exerciseQuestion) }. Drawn again into the same section (an input
- * edit), it keeps every part that did not change and updates the heatmaps in place: re-inserting
- * the formula's MathML and every heatmap cell would make the browser restyle and lay out all of it.
+ * Fills `section` with the stage `view` describes (the controller's view(): { stage, index, total,
+ * title, paragraphs, formula, code, question }). context: { walkthrough, t, palette, width,
+ * onAnswer(value) }. Drawn again into the same section (an input edit), it keeps every part that
+ * did not change and updates the heatmaps in place: re-inserting the formula's MathML and every
+ * heatmap cell would make the browser restyle and lay out all of it.
  */
-export function renderStage(section, stage, context) {
+export function renderStage(section, view, context) {
   const { t, walkthrough } = context;
-  const params = stageParams(stage, context.params ?? {});
-  const heading = el('h2', 'stage-title', stageTitle(stage, walkthrough, t, context.params));
-  heading.id = `title-${walkthrough}-${stage.id}`;
+  const heading = el('h2', 'stage-title', view.title);
+  heading.id = `title-${walkthrough}-${view.stage.id}`;
   heading.tabIndex = -1;
   section.setAttribute('aria-labelledby', heading.id);
 
   const header = el('header', 'stage-header');
-  header.append(el('p', 'stage-count', t('stageOf', { n: context.index + 1, total: context.total })), heading);
+  header.append(el('p', 'stage-count', t('stageOf', { n: view.index + 1, total: view.total })), heading);
 
   const text = el('div', 'stage-text');
-  const textKey = `${localeKeyOf(walkthrough, stage.id)}.text`;
-  const body = t(textKey, params);
-  if (body !== textKey) body.split('\n\n').forEach((paragraph) => text.append(el('p', '', paragraph)));
+  view.paragraphs.forEach((paragraph) => text.append(el('p', '', paragraph)));
 
+  // a labelled group: aria-label is not allowed on an element without a role
   const formula = el('div', 'stage-formula');
+  formula.setAttribute('role', 'group');
   formula.setAttribute('aria-label', t('formula'));
-  formula.append(renderedFormula(stage.formula));
+  formula.append(renderedFormula(view.formula));
 
   const code = el('pre', 'stage-code');
+  code.setAttribute('role', 'group');
   code.setAttribute('aria-label', t('code'));
-  code.append(el('code', '', stage.code));
+  code.append(el('code', '', view.code));
 
   const panels = section.querySelector(':scope > .stage-panels');
-  if (panels && updatePanels(panels, stage, context)) setChildren(section, [header, text, formula, code, panels]);
-  else section.replaceChildren(header, text, formula, code, newPanels(stage, context));
+  if (panels && updatePanels(panels, view, context)) setChildren(section, [header, text, formula, code, panels]);
+  else section.replaceChildren(header, text, formula, code, newPanels(view, context));
 }
 
-function newPanels(stage, context) {
+function newPanels(view, context) {
   const panels = el('div', 'stage-panels');
-  const question = context.question;
-  const holders = stage.panels.map(() => el('div', 'panel'));
-  if (question && !question.answered) panels.append(renderQuestion(question, context.t));
-  else panels.append(...panelChildren(holders, stage, context));
+  const holders = view.stage.panels.map(() => el('div', 'panel'));
+  if (view.question && !view.question.answered) panels.append(renderQuestion(view.question, context));
+  else panels.append(...panelChildren(holders, view, context));
   return panels;
 }
 
@@ -84,18 +68,19 @@ function newPanels(stage, context) {
  * Draws the stage into the panels of the one drawn before, when it has as many heatmaps and asks
  * nothing; false (and nothing touched) otherwise.
  */
-function updatePanels(panels, stage, context) {
+function updatePanels(panels, view, context) {
   const holders = [...panels.querySelectorAll(':scope > .panel')];
-  const question = context.question;
-  if ((question && !question.answered) || holders.length !== stage.panels.length) return false;
-  setChildren(panels, panelChildren(holders, stage, context));
+  const question = view.question;
+  if ((question && !question.answered) || holders.length !== view.stage.panels.length) return false;
+  setChildren(panels, panelChildren(holders, view, context));
   return true;
 }
 
 // Draws each panel's heatmap into its holder; the holders with the answer's feedback before them
 // (exercise mode) and the note on float128 values after them, when the stage has such values.
-function panelChildren(holders, stage, context) {
-  const { t, question } = context;
+function panelChildren(holders, view, context) {
+  const { t } = context;
+  const { stage, question } = view;
   stage.panels.forEach((panel, i) =>
     renderHeatmap(holders[i], panel, {
       palette: context.palette,
@@ -126,7 +111,7 @@ function renderedFormula(latex) {
   return copy;
 }
 
-function renderQuestion(question, t) {
+function renderQuestion(question, { t, onAnswer }) {
   const form = el('form', 'question');
   const fieldset = el('fieldset');
   fieldset.append(el('legend', '', question.prompt));
@@ -139,51 +124,7 @@ function renderQuestion(question, t) {
   form.append(el('p', 'question-label', t('answer')), fieldset);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    question.onAnswer(event.submitter.value);
+    onAnswer(event.submitter.value);
   });
   return form;
-}
-
-/**
- * The exercise edition (seed 001) asks before it reveals: on the basics "scores" stage, which
- * annotation gets the most attention; on "softmax" (notebook inputs only, as the question quotes
- * them), whether 927 and 929 share the attention. `answers` maps "walkthrough/stage" to the
- * learner's answer; `rerender` runs after an answer.
- */
-export function exerciseQuestion(stage, trace, notebookInputs, answers, t, rerender) {
-  if (trace.walkthrough !== 'basics') return null;
-  const key = `basics/${stage.id}`;
-  const make = (id, choices, rightAnswer, params = {}) => ({
-    prompt: t(`questions.${id}.prompt`, params),
-    choices,
-    answered: answers[key] !== undefined,
-    feedback: t(`questions.${id}.${answers[key] === rightAnswer ? 'right' : 'wrong'}`, params),
-    onAnswer: (value) => {
-      answers[key] = value;
-      rerender();
-    },
-  });
-  if (stage.id === 'scores') {
-    const scores = stage.panels[0];
-    const answer = scores.colLabels[scores.data.indexOf(Math.max(...scores.data))];
-    return make(
-      'most-attention',
-      scores.colLabels.map((label) => [label, label]),
-      answer,
-      { answer },
-    );
-  }
-  if (stage.id === 'softmax' && notebookInputs) {
-    const weights = stage.panels[0].data;
-    const share = Math.abs(weights[0] - weights.at(-1)) < 0.1 ? 'yes' : 'no';
-    return make(
-      'softmax-share',
-      [
-        ['yes', t('yes')],
-        ['no', t('no')],
-      ],
-      share,
-    );
-  }
-  return null;
 }

@@ -12,8 +12,14 @@ function describe(value) {
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 
-function fail(message) {
-  throw new TypeError(message);
+/** The argument a name is about: 'keys[1]' -> 'keys', 'options.mask[0]' -> 'mask', 'Q.rows' -> 'Q'. */
+function argumentOf(name) {
+  return name.replace(/^(options|inputs|params)\./, '').split(/[.[]/)[0];
+}
+
+/** Bad input: a TypeError whose `argument` names the argument, as the engine's own errors do. */
+function fail(message, name) {
+  throw Object.assign(new TypeError(message), { argument: argumentOf(name) });
 }
 
 function isFloat32(value) {
@@ -21,13 +27,13 @@ function isFloat32(value) {
 }
 
 function checkNumber(value, where) {
-  if (typeof value !== 'number') fail(`${where} must be a number, got ${describe(value)}`);
+  if (typeof value !== 'number') fail(`${where} must be a number, got ${describe(value)}`, where);
   return value;
 }
 
 function integer(value, name, min, max) {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    fail(`${name} must be an integer from ${min} to ${max}, got ${describe(value)}`);
+    fail(`${name} must be an integer from ${min} to ${max}, got ${describe(value)}`, name);
   }
   return value;
 }
@@ -36,7 +42,7 @@ function toVector(value, name, Type) {
   if (value instanceof Type) return value;
   if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return Type.from(value);
   if (!Array.isArray(value))
-    fail(`${name} must be a vector (an array of numbers or a typed array), got ${describe(value)}`);
+    fail(`${name} must be a vector (an array of numbers or a typed array), got ${describe(value)}`, name);
   const out = new Type(value.length);
   value.forEach((entry, i) => (out[i] = checkNumber(entry, `${name}[${i}]`)));
   return out;
@@ -48,8 +54,9 @@ export function toMatrix(value, name, Type) {
     const data = new Type(value.length * cols);
     value.forEach((row, i) => {
       if (!Array.isArray(row) && !ArrayBuffer.isView(row))
-        fail(`${name}[${i}] must be a row (an array of numbers), got ${describe(row)}`);
-      if (row.length !== cols) fail(`${name} is ragged: row ${i} has ${row.length} entries but row 0 has ${cols}`);
+        fail(`${name}[${i}] must be a row (an array of numbers), got ${describe(row)}`, name);
+      if (row.length !== cols)
+        fail(`${name} is ragged: row ${i} has ${row.length} entries but row 0 has ${cols}`, name);
       for (let j = 0; j < cols; j++) data[i * cols + j] = checkNumber(row[j], `${name}[${i}][${j}]`);
     });
     return { rows: value.length, cols, data };
@@ -59,20 +66,20 @@ export function toMatrix(value, name, Type) {
     const cols = integer(value.cols, `${name}.cols`, 0, 2 ** 31);
     const data = toVector(value.data, `${name}.data`, Type);
     if (data.length !== rows * cols)
-      fail(`${name}.data has ${data.length} values but rows x cols is ${rows}x${cols} = ${rows * cols}`);
+      fail(`${name}.data has ${data.length} values but rows x cols is ${rows}x${cols} = ${rows * cols}`, name);
     return { rows, cols, data };
   }
-  return fail(`${name} must be a matrix (an array of rows, or { rows, cols, data }), got ${describe(value)}`);
+  return fail(`${name} must be a matrix (an array of rows, or { rows, cols, data }), got ${describe(value)}`, name);
 }
 
 function toMask(value, name, length) {
   const mask = toVector(value, name, Array).map((keep, i) => {
     if (typeof keep !== 'boolean' && keep !== 0 && keep !== 1)
-      fail(`${name}[${i}] must be true/false or 1/0, got ${describe(keep)}`);
+      fail(`${name}[${i}] must be true/false or 1/0, got ${describe(keep)}`, name);
     return keep ? 1 : 0;
   });
   if (length !== undefined && mask.length !== length)
-    fail(`${name} has ${mask.length} entries but there are ${length} keys`);
+    fail(`${name} has ${mask.length} entries but there are ${length} keys`, name);
   return Uint8Array.from(mask);
 }
 
@@ -94,9 +101,10 @@ function toMaskMatrix(value, name) {
 function options(value, name, allowed) {
   if (value === undefined) return {};
   if (value === null || typeof value !== 'object' || Array.isArray(value))
-    fail(`${name} must be an object, got ${describe(value)}`);
+    fail(`${name} must be an object, got ${describe(value)}`, name);
   for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) fail(`${name}.${key} is not an option; expected one of ${allowed.join(', ')}`);
+    if (!allowed.includes(key))
+      fail(`${name}.${key} is not an option; expected one of ${allowed.join(', ')}`, `${name}.${key}`);
   }
   return value;
 }
@@ -106,7 +114,8 @@ function optionalScale(value) {
 }
 
 function optionalBoolean(value, name) {
-  if (value !== undefined && typeof value !== 'boolean') fail(`${name} must be true or false, got ${describe(value)}`);
+  if (value !== undefined && typeof value !== 'boolean')
+    fail(`${name} must be true or false, got ${describe(value)}`, name);
   return value === true;
 }
 
@@ -163,6 +172,12 @@ function createEngine(module, threads) {
   };
   // Float32 in, Float32 out: the first argument decides the precision of the whole call.
   const precise = (first) => (isFloat32(first) ? [Float32Array, '_f32'] : [Float64Array, '_f64']);
+
+  // The inputs of every walkthrough, with their limits and defaults, as the engine publishes them.
+  const inputFields = new Map(WALKTHROUGHS.map((name) => [name, deepFreeze(call('walkthroughInputs', name))]));
+  const walkthroughFields = (name) =>
+    inputFields.get(name) ??
+    fail(`walkthrough name must be one of ${WALKTHROUGHS.join(', ')}, got ${describe(name)}`, 'walkthrough');
 
   const engine = {
     threads,
@@ -323,15 +338,21 @@ function createEngine(module, threads) {
       };
     },
     walkthrough(name, inputs) {
-      const spec = WALKTHROUGH_INPUTS[name];
-      if (!spec)
-        fail(`walkthrough name must be one of ${Object.keys(WALKTHROUGH_INPUTS).join(', ')}, got ${describe(name)}`);
-      const given = options(inputs, 'inputs', Object.keys(spec));
+      const fields = walkthroughFields(name);
+      const given = options(
+        inputs,
+        'inputs',
+        fields.map((field) => field.name),
+      );
       const converted = {};
-      for (const [key, convert] of Object.entries(spec)) {
-        if (given[key] !== undefined && given[key] !== null) converted[key] = convert(given[key], `inputs.${key}`);
+      for (const field of fields) {
+        const value = given[field.name];
+        if (value !== undefined && value !== null) converted[field.name] = convertInput(field, value);
       }
       return call('walkthrough', name, converted);
+    },
+    walkthroughInputs(name) {
+      return walkthroughFields(name);
     },
     memory() {
       return call('memoryStats');
@@ -365,39 +386,33 @@ function createEngine(module, threads) {
   return Object.freeze(engine);
 }
 
-const seedInput = (v, name) => integer(v, name, 0, MAX_SEED);
-const sizeInput = (v, name) => integer(v, name, 1, 256);
-const matrixInput = (v, name) => toMatrix(v, name, Float64Array);
-const tokensInput = (v, name) => {
-  if (!Array.isArray(v) || v.some((t) => typeof t !== 'string'))
-    fail(`${name} must be an array of strings, got ${describe(v)}`);
-  return v;
+const INPUT_CONVERTERS = {
+  vector: (field, value, name) => toVector(value, name, Float64Array),
+  matrix: (field, value, name) => toMatrix(value, name, Float64Array),
+  integer: (field, value, name) => integer(value, name, field.min, field.max),
+  // the engine checks the choice itself, with a message that lists the choices
+  choice: (field, value, name) =>
+    typeof value === 'string'
+      ? value
+      : fail(`${name} must be one of ${field.choices.join(', ')}, got ${describe(value)}`, name),
+  tokens: (field, value, name) =>
+    Array.isArray(value) && value.every((token) => typeof token === 'string')
+      ? value
+      : fail(`${name} must be an array of strings, got ${describe(value)}`, name),
 };
 
-const WALKTHROUGH_INPUTS = {
-  basics: { decoderState: (v, name) => toVector(v, name, Float64Array), annotations: matrixInput, seed: seedInput },
-  'self-attention': {
-    embeddings: matrixInput,
-    seed: seedInput,
-    high: (v, name) => integer(v, name, 1, 2 ** 31),
-    word: (v, name) => integer(v, name, 0, 511),
-  },
-  scoring: {
-    seed: seedInput,
-    length: sizeInput,
-    width: sizeInput,
-    attentionWidth: sizeInput,
-    score: (v, name) =>
-      typeof v === 'string' ? v : fail(`${name} must be one of additive, dot, general, concat, got ${describe(v)}`),
-    encoderStates: matrixInput,
-    decoderStates: matrixInput,
-    sourceTokens: tokensInput,
-    targetTokens: tokensInput,
-  },
-};
+/** A walkthrough input as the engine takes it, checked against the field the engine published. */
+function convertInput(field, value) {
+  return INPUT_CONVERTERS[field.kind](field, value, `inputs.${field.name}`);
+}
+
+function deepFreeze(value) {
+  if (value && typeof value === 'object') Object.values(Object.freeze(value)).forEach(deepFreeze);
+  return value;
+}
 
 /** The walkthrough names, in the page's order. */
-export const WALKTHROUGHS = Object.freeze(Object.keys(WALKTHROUGH_INPUTS));
+export const WALKTHROUGHS = Object.freeze(['basics', 'self-attention', 'scoring']);
 
 // Threads used when options.threads is not given: the platform's cores, at most this many.
 const AUTO_THREADS_MAX = 8;
@@ -407,10 +422,16 @@ function threadCount(options, platform) {
     return options.wasmBinary || !platform.canThread() ? 1 : Math.min(platform.cores(), AUTO_THREADS_MAX);
   const threads = integer(options.threads, 'options.threads', 1, 64);
   if (threads > 1 && options.wasmBinary)
-    fail('options.wasmBinary holds the single-threaded module (attention-engine.wasm): pass threads: 1 with it');
+    fail(
+      'options.wasmBinary holds the single-threaded module (attention-engine.wasm): pass threads: 1 with it',
+      'options.wasmBinary',
+    );
   if (threads > 1 && !platform.canThread())
-    throw new Error(
-      `options.threads: ${threads} needs a cross-origin-isolated page (served with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp), where WebAssembly threads can share memory`,
+    throw Object.assign(
+      new Error(
+        `options.threads: ${threads} needs a cross-origin-isolated page (served with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp), where WebAssembly threads can share memory`,
+      ),
+      { argument: 'threads' },
     );
   return threads;
 }

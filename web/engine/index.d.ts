@@ -162,23 +162,42 @@ export interface Panel extends Matrix {
   exact?: string[];
 }
 
+/**
+ * One stage: numbers and structure only. Its title, text, formula and code are the page's (the
+ * walkthrough specs and locales of attention-stepper/components); `kind` names the spec entry.
+ */
 export interface Stage {
-  /** stable id, used in URLs */
+  /** stable id, used in URLs: "softmax", "step-2" */
   id: string;
-  /** English title; the page translates by id */
-  title: string;
-  /** LaTeX */
-  formula: string;
-  /** the notebook's code for this step */
-  code: string;
+  /** the kind of stage: the id, or for stages repeated per decoding step "step" */
+  kind: string;
+  /** 1, 2, … for a stage repeated per decoding step */
+  step?: number;
+  /** the heatmaps, each found by its `name` */
   panels: Panel[];
 }
 
 export interface Trace {
   walkthrough: WalkthroughName;
+  /** label lists the texts refer to: `words` (self-attention), `source` and `target` (scoring) */
+  labels: Record<string, string[]>;
   stages: Stage[];
   /** context vector (basics), attention output (self-attention), alignment matrix (scoring) */
   output: Matrix;
+}
+
+/** One input of a walkthrough as the engine takes it, with its limits and default. */
+export type InputField =
+  | { name: string; kind: 'integer'; optional: false; min: number; max: number; default: number }
+  | { name: string; kind: 'vector'; optional: false; default: number[] }
+  | { name: string; kind: 'matrix'; optional: boolean; default: number[][] | null }
+  | { name: string; kind: 'choice'; optional: false; choices: string[]; default: string }
+  | { name: string; kind: 'tokens'; optional: false; default: string[] };
+
+/** Bad input: every Error the engine throws for it names the argument at fault. */
+export interface InputError extends Error {
+  /** "query", "mask", "decoderState", … as the API spells it (no "options." prefix or index) */
+  argument: string;
 }
 
 export interface AttentionEngine {
@@ -254,6 +273,8 @@ export interface AttentionEngine {
   ): MultiHeadResult<Out<M, Matrix<Float64Array>, Matrix<Float32Array>>>;
   randomState(seed: number): RandomState;
   walkthrough<N extends WalkthroughName>(name: N, inputs?: WalkthroughInputs[N]): Trace;
+  /** The inputs `walkthrough(name, …)` takes, with their limits and defaults (read-only). */
+  walkthroughInputs(name: WalkthroughName): readonly Readonly<InputField>[];
   /**
    * WebAssembly memory: the heap size (it only grows, so it is also the peak) and the top of the
    * memory malloc has claimed, which stays put when nothing leaks.

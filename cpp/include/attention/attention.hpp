@@ -22,10 +22,10 @@ namespace attention {
 template <class T> Matrix<T> apply_weights(const Vector<T> &weights, const Matrix<T> &annotations) {
   detail::require_values(weights, "weights");
   detail::require_values(annotations, "annotations");
-  detail::require_equal_length(weights.size(), "weights length", weights, annotations.shape()[0],
-                               "annotations rows", annotations);
+  detail::require_equal_length(detail::Argument("weights"), weights.size(), "weights length",
+                               weights, annotations.shape()[0], "annotations rows", annotations);
   Matrix<T> weighted = annotations * xt::view(weights, xt::all(), xt::newaxis());
-  detail::require_finite_result(weighted, "weighted annotations");
+  detail::require_finite_result(weighted, "weighted annotations", detail::Argument("annotations"));
   return weighted;
 }
 
@@ -33,7 +33,7 @@ template <class T> Matrix<T> apply_weights(const Vector<T> &weights, const Matri
 template <class T> Vector<T> context_vector(const Matrix<T> &weighted) {
   detail::require_values(weighted, "weighted");
   Vector<T> context = xt::sum(weighted, {0});
-  detail::require_finite_result(context, "context vector");
+  detail::require_finite_result(context, "context vector", detail::Argument("weighted"));
   return context;
 }
 
@@ -44,8 +44,9 @@ Vector<T> attentional_hidden_state(const Vector<T> &context, const Vector<T> &st
   detail::require_values(context, "context");
   detail::require_values(state, "state");
   detail::require_values(wc, "Wc");
-  Vector<T> attentional = xt::tanh(matvec(wc, concatenate(context, state), "Wc", "[c; s]"));
-  detail::require_finite_result(attentional, "attentional hidden state");
+  Vector<T> attentional =
+      xt::tanh(matvec(wc, concatenate(context, state), "Wc", "[c; s]", detail::Argument("Wc")));
+  detail::require_finite_result(attentional, "attentional hidden state", detail::Argument("Wc"));
   return attentional;
 }
 
@@ -76,8 +77,8 @@ template <class T> void check_mask(const MaskMatrix &mask, std::size_t queries, 
   const bool per_key = mask.shape()[0] == 1 && mask.shape()[1] == keys;
   const bool per_pair = mask.shape()[0] == queries && mask.shape()[1] == keys;
   if (!per_key && !per_pair)
-    fail("mask ", shape(mask), " must be 1x", keys, " (one entry per key) or ", queries, "x", keys,
-         " (queries x keys)");
+    fail(Argument("mask"), "mask ", shape(mask), " must be 1x", keys, " (one entry per key) or ",
+         queries, "x", keys, " (queries x keys)");
 }
 
 // One head's operands: Q (n_q x d), K (n_k x d) and V (n_k x d_v) as columns of possibly wider
@@ -92,10 +93,10 @@ template <class T> struct Head {
 };
 
 template <class T>
-[[noreturn]] void overflow(const char *what, std::size_t rows, std::size_t cols,
+[[noreturn]] void overflow(const char *what, Argument argument, std::size_t rows, std::size_t cols,
                            std::size_t index) {
-  fail(what, " [", rows, "x", cols, "] overflows ", sizeof(T) == 4 ? "float32" : "float64",
-       " at flat index ", index, ": scale the inputs down",
+  fail(argument, what, " [", rows, "x", cols, "] overflows ",
+       sizeof(T) == 4 ? "float32" : "float64", " at flat index ", index, ": scale the inputs down",
        sizeof(T) == 4 ? " or pass Float64Array" : "");
 }
 
@@ -109,12 +110,12 @@ struct Place {
 // place in the whole matrix.
 template <class T>
 void require_finite_rows(const T *data, std::size_t rows, std::size_t cols, std::size_t ld,
-                         const char *what, const Place &at, T scale = T(1)) {
+                         const char *what, Argument argument, const Place &at, T scale = T(1)) {
   for (std::size_t i = 0; i < rows; ++i)
     if (!kernels::all_finite(data + i * ld, cols, scale))
       for (std::size_t j = 0; j < cols; ++j)
         if (!std::isfinite(scale * data[i * ld + j]))
-          overflow<T>(what, at.rows, at.cols, (at.row + i) * at.cols + at.col + j);
+          overflow<T>(what, argument, at.rows, at.cols, (at.row + i) * at.cols + at.col + j);
 }
 
 inline bool kept(const MaskMatrix &mask, bool causal, std::size_t i, std::size_t j,
@@ -137,12 +138,12 @@ void attend(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask, T *w
       for (std::size_t j = 0; j < h.nk; ++j)
         keep[j] = kept(mask, causal, h.first_query + i, j, h.nk);
     if (!softmax_into(row, h.nk, scale, masked ? keep : nullptr, row)) // row holds scale Q K^T
-      require_finite_rows(row, 1, h.nk, h.nk, "the scaled scores Q K^T",
+      require_finite_rows(row, 1, h.nk, h.nk, "the scaled scores Q K^T", Argument("Q"),
                           {h.first_query + i, 0, h.all_queries, h.nk});
   }
   kernels::gemm<T>(h.nq, h.dv, h.nk, {weights, h.nk}, {h.v, h.v_ld}, out, out_ld);
   // Weights sum to 1, but rounding can still carry values near the type's maximum past it.
-  require_finite_rows(out, h.nq, h.dv, out_ld, "the attention output (weights V)",
+  require_finite_rows(out, h.nq, h.dv, out_ld, "the attention output (weights V)", Argument("V"),
                       {h.first_query, 0, h.all_queries, h.dv});
 }
 
@@ -176,7 +177,7 @@ void attend_fused(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask
         T *s = tile + r * cols;
         T tile_max = kernels::scale_into(s, cols, scale, s);
         if (!std::isfinite(tile_max)) // names the value (s holds the scaled scores)
-          require_finite_rows(s, 1, cols, cols, "the scaled scores Q K^T",
+          require_finite_rows(s, 1, cols, cols, "the scaled scores Q K^T", Argument("Q"),
                               {h.first_query + i, k0, h.all_queries, h.nk});
         if (causal || mask.size() != 0) {
           for (std::size_t c = 0; c < cols; ++c)
@@ -203,7 +204,7 @@ void attend_fused(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask
   for (std::size_t i = 0; i < h.nq; ++i)
     for (std::size_t x = 0; x < h.dv; ++x)
       out[i * out_ld + x] = running_sum[i] > 0 ? out[i * out_ld + x] / running_sum[i] : T(0);
-  require_finite_rows(out, h.nq, h.dv, out_ld, "the attention output (weights V)",
+  require_finite_rows(out, h.nq, h.dv, out_ld, "the attention output (weights V)", Argument("V"),
                       {h.first_query, 0, h.all_queries, h.dv});
 }
 
@@ -268,7 +269,8 @@ MultiHeadResult<T> attend_heads(const Matrix<T> &q, const Matrix<T> &k, const Ma
   r.output = Matrix<T>::from_shape({nq, v.shape()[1]});
   std::vector<T *> weights;
   if (with_weights) {
-    require_fits(nq, nk, "the attention weights (queries x keys)"); // one matrix per head
+    require_fits(nq, nk, "the attention weights (queries x keys)",
+                 Argument("Q")); // one matrix per head
     r.weights.reserve(heads);
     for (std::size_t j = 0; j < heads; ++j)
       weights.push_back(r.weights.emplace_back(Matrix<T>::from_shape({nq, nk})).data());
@@ -293,15 +295,16 @@ void check_attention_inputs(const Q &q, const K &k, const V &v, const MaskMatrix
   require_values(q, "Q");
   require_values(k, "K");
   require_values(v, "V");
-  require_equal_length(q.shape()[1], "Q columns", q, k.shape()[1], "K columns", k);
-  require_equal_length(k.shape()[0], "K rows", k, v.shape()[0], "V rows", v);
+  require_equal_length(Argument("Q"), q.shape()[1], "Q columns", q, k.shape()[1], "K columns", k);
+  require_equal_length(Argument("K"), k.shape()[0], "K rows", k, v.shape()[0], "V rows", v);
   check_mask<typename Q::value_type>(mask, q.shape()[0], k.shape()[0]);
 }
 
 template <class Q, class V> void check_heads(std::size_t heads, const Q &q, const V &v) {
   if (heads == 0 || q.shape()[1] % heads != 0 || v.shape()[1] % heads != 0)
-    fail("heads (", heads, ") must be a positive divisor of Q columns (", q.shape()[1], ", from ",
-         shape(q), ") and of V columns (", v.shape()[1], ", from ", shape(v), ")");
+    fail(Argument("heads"), "heads (", heads, ") must be a positive divisor of Q columns (",
+         q.shape()[1], ", from ", shape(q), ") and of V columns (", v.shape()[1], ", from ",
+         shape(v), ")");
 }
 } // namespace detail
 
@@ -344,9 +347,10 @@ void attention_into(const T *q, std::size_t q_rows, std::size_t q_cols, const T 
   const T scale = detail::checked_scale(options.scale, q_cols / heads);
   std::vector<T *> per_head;
   if (options.weights) {
-    detail::require_fits(q_rows, k_rows, "the attention weights (queries x keys)");
+    detail::require_fits(q_rows, k_rows, "the attention weights (queries x keys)",
+                         detail::Argument("Q"));
     if (!weights)
-      detail::fail("the weights buffer is missing");
+      detail::fail(detail::Argument("weights"), "the weights buffer is missing");
     for (std::size_t j = 0; j < heads; ++j)
       per_head.push_back(weights + j * q_rows * k_rows);
   }
@@ -370,17 +374,19 @@ SelfAttentionResult<T> self_attention(const Matrix<T> &x, const Matrix<T> &wq, c
   detail::require_values(wq, "Wq");
   detail::require_values(wk, "Wk");
   detail::require_values(wv, "Wv");
-  detail::require_equal_length(wq.shape()[1], "Wq columns", wq, wk.shape()[1], "Wk columns", wk);
+  detail::require_equal_length(detail::Argument("Wq"), wq.shape()[1], "Wq columns", wq,
+                               wk.shape()[1], "Wk columns", wk);
   SelfAttentionResult<T> r;
-  r.queries = matmul(x, wq, "X columns", "Wq rows");
-  r.keys = matmul(x, wk, "X columns", "Wk rows");
-  r.values = matmul(x, wv, "X columns", "Wv rows");
-  detail::require_finite_result(r.queries, "queries X Wq");
-  detail::require_finite_result(r.keys, "keys X Wk");
-  detail::require_finite_result(r.values, "values X Wv");
+  r.queries = matmul(x, wq, "X columns", "Wq rows", detail::Argument("X"));
+  r.keys = matmul(x, wk, "X columns", "Wk rows", detail::Argument("X"));
+  r.values = matmul(x, wv, "X columns", "Wv rows", detail::Argument("X"));
+  detail::require_finite_result(r.queries, "queries X Wq", detail::Argument("Wq"));
+  detail::require_finite_result(r.keys, "keys X Wk", detail::Argument("Wk"));
+  detail::require_finite_result(r.values, "values X Wv", detail::Argument("Wv"));
   detail::check_mask<T>(options.mask, x.shape()[0], x.shape()[0]);
-  detail::require_fits(x.shape()[0], x.shape()[0], "the scores (words x words)");
-  r.scores = matmul_transposed(r.queries, r.keys, "Q columns", "K columns");
+  detail::require_fits(x.shape()[0], x.shape()[0], "the scores (words x words)",
+                       detail::Argument("X"));
+  r.scores = matmul_transposed(r.queries, r.keys, "Q columns", "K columns", detail::Argument("Wq"));
   auto attended = detail::attend_heads(r.queries, r.keys, r.values, 1,
                                        detail::checked_scale(options.scale, wk.shape()[1]),
                                        options.causal, options.mask, true);
@@ -403,14 +409,16 @@ template <class T> struct MultiHeadParams {
 namespace detail {
 template <class T>
 Matrix<T> project(const Matrix<T> &x, const char *x_columns, const Matrix<T> &w,
-                  const Vector<T> &bias, const char *w_rows, const char *bias_name) {
-  Matrix<T> out = matmul(x, w, x_columns, w_rows);
+                  const Vector<T> &bias, const char *w_rows, const char *bias_name,
+                  Argument argument, Argument bias_argument) {
+  Matrix<T> out = matmul(x, w, x_columns, w_rows, argument);
   if (bias.size() != 0) {
-    require_finite(bias, bias_name);
-    require_equal_length(bias.size(), bias_name, bias, out.shape()[1], "projection width", w);
+    require_finite(bias, bias_argument.name);
+    require_equal_length(bias_argument, bias.size(), bias_name, bias, out.shape()[1],
+                         "projection width", w);
     out += xt::view(bias, xt::newaxis(), xt::all());
   }
-  require_finite_result(out, "a projection");
+  require_finite_result(out, "a projection", argument);
   return out;
 }
 } // namespace detail
@@ -422,24 +430,32 @@ MultiHeadResult<T> multi_head_attention(const Matrix<T> &x, const MultiHeadParam
     detail::require_values(*w, name);
   const std::size_t width = p.wq.shape()[1];
   if (p.heads == 0 || width % p.heads != 0)
-    detail::fail("heads (", p.heads, ") must be a positive divisor of the projection width (",
-                 width, ", from Wq ", detail::shape(p.wq), ")");
-  detail::require_equal_length(p.wk.shape()[1], "Wk columns", p.wk, width, "Wq columns", p.wq);
-  detail::require_equal_length(p.wv.shape()[1], "Wv columns", p.wv, width, "Wq columns", p.wq);
-  detail::require_equal_length(p.wo.shape()[0], "Wo rows", p.wo, width, "Wq columns", p.wq);
+    detail::fail(detail::Argument("heads"), "heads (", p.heads,
+                 ") must be a positive divisor of the projection width (", width, ", from Wq ",
+                 detail::shape(p.wq), ")");
+  detail::require_equal_length(detail::Argument("Wk"), p.wk.shape()[1], "Wk columns", p.wk, width,
+                               "Wq columns", p.wq);
+  detail::require_equal_length(detail::Argument("Wv"), p.wv.shape()[1], "Wv columns", p.wv, width,
+                               "Wq columns", p.wq);
+  detail::require_equal_length(detail::Argument("Wo"), p.wo.shape()[0], "Wo rows", p.wo, width,
+                               "Wq columns", p.wq);
   detail::check_mask<T>(p.mask, x.shape()[0], x.shape()[0]);
 
-  detail::require_fits(x.shape()[0], x.shape()[0] * p.heads, "the weights of all heads");
-  const Matrix<T> q = detail::project(x, "X columns", p.wq, p.bq, "Wq rows", "bq length");
-  const Matrix<T> k = detail::project(x, "X columns", p.wk, p.bk, "Wk rows", "bk length");
-  const Matrix<T> v = detail::project(x, "X columns", p.wv, p.bv, "Wv rows", "bv length");
+  detail::require_fits(x.shape()[0], x.shape()[0] * p.heads, "the weights of all heads",
+                       detail::Argument("X"));
+  const Matrix<T> q = detail::project(x, "X columns", p.wq, p.bq, "Wq rows", "bq length",
+                                      detail::Argument("X"), detail::Argument("bq"));
+  const Matrix<T> k = detail::project(x, "X columns", p.wk, p.bk, "Wk rows", "bk length",
+                                      detail::Argument("X"), detail::Argument("bk"));
+  const Matrix<T> v = detail::project(x, "X columns", p.wv, p.bv, "Wv rows", "bv length",
+                                      detail::Argument("X"), detail::Argument("bv"));
   const std::size_t head_width = width / p.heads;
   const T scale = T(1) / std::sqrt(static_cast<T>(head_width));
 
   auto r = detail::attend_heads(q, k, v, p.heads, scale, p.causal, p.mask, true);
   const Matrix<T> concatenated = std::move(r.output);
-  r.output =
-      detail::project(concatenated, "heads concatenated", p.wo, p.bo, "Wo rows", "bo length");
+  r.output = detail::project(concatenated, "heads concatenated", p.wo, p.bo, "Wo rows", "bo length",
+                             detail::Argument("Wo"), detail::Argument("bo"));
   return r;
 }
 

@@ -20,9 +20,16 @@ namespace attention {
 template <class T> using Matrix = xt::xtensor<T, 2>;
 template <class T> using Vector = xt::xtensor<T, 1>;
 
+// Bad input. argument() names the argument at fault as the JavaScript API spells it ("query",
+// "mask", "decoderState"), so a form can mark the field without reading the message.
 class InputError : public std::invalid_argument {
 public:
-  using std::invalid_argument::invalid_argument;
+  InputError(std::string argument, const std::string &message)
+      : std::invalid_argument(message), argument_(std::move(argument)) {}
+  const std::string &argument() const { return argument_; }
+
+private:
+  std::string argument_;
 };
 
 namespace detail {
@@ -89,10 +96,17 @@ private:
   double real_ = 0;
 };
 
-[[noreturn]] void fail_with(std::initializer_list<MessagePart> parts);
+// The argument a failure is about. Explicit, so that fail()'s first message part can never be
+// taken for it.
+struct Argument {
+  explicit Argument(const char *argument) : name(argument) {}
+  const char *name;
+};
 
-template <class... Parts> [[noreturn]] void fail(const Parts &...parts) {
-  fail_with({MessagePart(parts)...});
+[[noreturn]] void fail_with(const char *argument, std::initializer_list<MessagePart> parts);
+
+template <class... Parts> [[noreturn]] void fail(Argument argument, const Parts &...parts) {
+  fail_with(argument.name, {MessagePart(parts)...});
 }
 
 template <class E> void require_finite(const E &e, const char *name) {
@@ -101,17 +115,18 @@ template <class E> void require_finite(const E &e, const char *name) {
     return;
   for (std::size_t i = 0; i < e.size(); ++i)
     if (!std::isfinite(data[i]))
-      fail(name, " ", shape(e), " holds a non-finite value (", data[i], ") at flat index ", i);
+      fail(Argument(name), name, " ", shape(e), " holds a non-finite value (", data[i],
+           ") at flat index ", i);
 }
 
 // Results overflow when finite inputs are too large for the scalar type (1e30 * 1e30 in float).
-// They are refused rather than passed on as Infinity or NaN.
-template <class E> void require_finite_result(const E &e, const char *what) {
+// They are refused rather than passed on as Infinity or NaN, blaming `argument`.
+template <class E> void require_finite_result(const E &e, const char *what, Argument argument) {
   using T = std::decay_t<decltype(*e.data())>;
   const auto *data = e.data();
   for (std::size_t i = 0; i < e.size(); ++i)
     if (!std::isfinite(data[i]))
-      fail(what, " ", shape(e), " overflows ", sizeof(T) == 4 ? "float32" : "float64",
+      fail(argument, what, " ", shape(e), " overflows ", sizeof(T) == 4 ? "float32" : "float64",
            " at flat index ", i, ": scale the inputs down",
            sizeof(T) == 4 ? " or pass Float64Array" : "");
 }
@@ -120,15 +135,15 @@ template <class E> void require_finite_result(const E &e, const char *what) {
 // 2 GB a WebAssembly module can grow to, so a request that would not fit fails before any work.
 constexpr std::size_t max_elements = std::size_t(1) << 26;
 
-inline void require_fits(std::size_t rows, std::size_t cols, const char *what) {
+inline void require_fits(std::size_t rows, std::size_t cols, const char *what, Argument argument) {
   if (cols != 0 && rows > max_elements / cols)
-    fail(what, " would be ", rows, "x", cols, ", more than the ", max_elements,
+    fail(argument, what, " would be ", rows, "x", cols, ", more than the ", max_elements,
          " elements the engine allocates for one matrix");
 }
 
 template <class E> void require_non_empty(const E &e, const char *name) {
   if (e.size() == 0)
-    fail(name, " ", shape(e), " is empty");
+    fail(Argument(name), name, " ", shape(e), " is empty");
 }
 
 // Validates the usual argument: finite and not empty.
@@ -137,17 +152,18 @@ template <class E> void require_values(const E &e, const char *name) {
   require_finite(e, name);
 }
 
+// `argument` is the one the caller is told to fix: the left-hand one.
 template <class A, class B>
-void require_equal_length(std::size_t left, const char *left_what, const A &a, std::size_t right,
-                          const char *right_what, const B &b) {
+void require_equal_length(Argument argument, std::size_t left, const char *left_what, const A &a,
+                          std::size_t right, const char *right_what, const B &b) {
   if (left != right)
-    fail(left_what, " (", left, ", from ", shape(a), ") must equal ", right_what, " (", right,
-         ", from ", shape(b), ")");
+    fail(argument, left_what, " (", left, ", from ", shape(a), ") must equal ", right_what, " (",
+         right, ", from ", shape(b), ")");
 }
 
 template <class T> void require_finite_scalar(T value, const char *name) {
   if (!std::isfinite(value))
-    fail(name, " must be a finite number, got ", value);
+    fail(Argument(name), name, " must be a finite number, got ", value);
 }
 
 } // namespace detail

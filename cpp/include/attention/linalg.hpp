@@ -37,9 +37,9 @@ void multiply(const T *a, const T *b, T *c, std::size_t m, std::size_t k, std::s
 // A (m x k) times B (k x n).
 template <class T>
 Matrix<T> matmul(const Matrix<T> &a, const Matrix<T> &b, const char *a_name = "A",
-                 const char *b_name = "B") {
+                 const char *b_name = "B", detail::Argument argument = detail::Argument("A")) {
   const std::size_t m = a.shape()[0], k = a.shape()[1], n = b.shape()[1];
-  detail::require_equal_length(k, a_name, a, b.shape()[0], b_name, b);
+  detail::require_equal_length(argument, k, a_name, a, b.shape()[0], b_name, b);
   auto out = Matrix<T>::from_shape({m, n});
   detail::multiply(a.data(), b.data(), out.data(), m, k, n);
   return out;
@@ -54,18 +54,19 @@ void matmul_into(const T *a, std::size_t m, std::size_t k, const T *b, std::size
   const auto av = detail::view(a, m, k), bv = detail::view(b, k2, n);
   detail::require_values(av, "A");
   detail::require_values(bv, "B");
-  detail::require_equal_length(k, "A columns", av, k2, "B rows", bv);
-  detail::require_fits(m, n, "the product A B");
+  detail::require_equal_length(detail::Argument("A"), k, "A columns", av, k2, "B rows", bv);
+  detail::require_fits(m, n, "the product A B", detail::Argument("A"));
   detail::multiply(a, b, out, m, k, n);
-  detail::require_finite_result(detail::view(out, m, n), "the product A B");
+  detail::require_finite_result(detail::view(out, m, n), "the product A B", detail::Argument("A"));
 }
 
 // A (m x k) times the transpose of B (n x k): the score matrix Q K^T without forming K^T.
 template <class T>
 Matrix<T> matmul_transposed(const Matrix<T> &a, const Matrix<T> &b, const char *a_name = "A",
-                            const char *b_name = "B") {
+                            const char *b_name = "B",
+                            detail::Argument argument = detail::Argument("A")) {
   const std::size_t m = a.shape()[0], k = a.shape()[1], n = b.shape()[0];
-  detail::require_equal_length(k, a_name, a, b.shape()[1], b_name, b);
+  detail::require_equal_length(argument, k, a_name, a, b.shape()[1], b_name, b);
   auto out = Matrix<T>::from_shape({m, n});
   kernels::gemm<T>(m, n, k, {a.data(), k}, {b.data(), k, true}, out.data(), n);
   return out;
@@ -74,9 +75,9 @@ Matrix<T> matmul_transposed(const Matrix<T> &a, const Matrix<T> &b, const char *
 // W (m x n) times the column vector x (n).
 template <class T>
 Vector<T> matvec(const Matrix<T> &w, const Vector<T> &x, const char *w_name = "W",
-                 const char *x_name = "x") {
+                 const char *x_name = "x", detail::Argument argument = detail::Argument("W")) {
   const std::size_t m = w.shape()[0], n = w.shape()[1];
-  detail::require_equal_length(n, w_name, w, x.size(), x_name, x);
+  detail::require_equal_length(argument, n, w_name, w, x.size(), x_name, x);
   auto out = Vector<T>::from_shape({m});
   for (std::size_t i = 0; i < m; ++i) {
     T sum = 0;

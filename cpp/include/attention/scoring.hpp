@@ -13,7 +13,7 @@ namespace attention {
 
 namespace detail {
 template <class T> Vector<T> finite_scores(Vector<T> scores) {
-  require_finite_result(scores, "scores");
+  require_finite_result(scores, "scores", Argument("query"));
   return scores;
 }
 } // namespace detail
@@ -22,11 +22,12 @@ template <class T> Vector<T> finite_scores(Vector<T> scores) {
 template <class T> T dot_score(const Vector<T> &query, const Vector<T> &key) {
   detail::require_values(query, "query");
   detail::require_values(key, "key");
-  detail::require_equal_length(query.size(), "query length", query, key.size(), "key length", key);
+  detail::require_equal_length(detail::Argument("query"), query.size(), "query length", query,
+                               key.size(), "key length", key);
   T sum = 0;
   for (std::size_t i = 0; i < query.size(); ++i)
     sum += query(i) * key(i);
-  detail::require_finite_result(Vector<T>{sum}, "score");
+  detail::require_finite_result(Vector<T>{sum}, "score", detail::Argument("query"));
   return sum;
 }
 
@@ -34,9 +35,9 @@ template <class T> T dot_score(const Vector<T> &query, const Vector<T> &key) {
 template <class T> Vector<T> dot_scores(const Vector<T> &query, const Matrix<T> &keys) {
   detail::require_values(query, "query");
   detail::require_values(keys, "keys");
-  detail::require_equal_length(query.size(), "query length", query, keys.shape()[1], "keys columns",
-                               keys);
-  return detail::finite_scores(matvec(keys, query, "keys", "query"));
+  detail::require_equal_length(detail::Argument("query"), query.size(), "query length", query,
+                               keys.shape()[1], "keys columns", keys);
+  return detail::finite_scores(matvec(keys, query, "keys", "query", detail::Argument("query")));
 }
 
 // s . h_j / sqrt(d_k): the scaled dot product of the Transformer.
@@ -51,9 +52,10 @@ Vector<T> general_scores(const Vector<T> &query, const Matrix<T> &keys, const Ma
   detail::require_values(query, "query");
   detail::require_values(keys, "keys");
   detail::require_values(wa, "Wa");
-  detail::require_equal_length(query.size(), "query length", query, wa.shape()[0], "Wa rows", wa);
-  detail::require_equal_length(keys.shape()[1], "keys columns", keys, wa.shape()[1], "Wa columns",
-                               wa);
+  detail::require_equal_length(detail::Argument("query"), query.size(), "query length", query,
+                               wa.shape()[0], "Wa rows", wa);
+  detail::require_equal_length(detail::Argument("keys"), keys.shape()[1], "keys columns", keys,
+                               wa.shape()[1], "Wa columns", wa);
   // s^T W_a is one row vector; scoring it against every h_j is then a plain dot product.
   auto projected = Vector<T>::from_shape({wa.shape()[1]});
   for (std::size_t j = 0; j < wa.shape()[1]; ++j) {
@@ -62,7 +64,7 @@ Vector<T> general_scores(const Vector<T> &query, const Matrix<T> &keys, const Ma
       sum += query(i) * wa(i, j);
     projected(j) = sum;
   }
-  return detail::finite_scores(matvec(keys, projected, "keys", "s^T Wa"));
+  return detail::finite_scores(matvec(keys, projected, "keys", "s^T Wa", detail::Argument("Wa")));
 }
 
 // v_a^T tanh(pre_j) for pre_j = base + M h_j: the shared tail of concat and additive scoring.
@@ -97,10 +99,12 @@ Vector<T> concat_scores(const Vector<T> &query, const Matrix<T> &keys, const Mat
   detail::require_values(va, "va");
   const std::size_t concat_length = query.size() + keys.shape()[1];
   if (wa.shape()[1] != concat_length)
-    detail::fail("Wa columns (", wa.shape()[1], ", from ", detail::shape(wa),
-                 ") must equal query length + keys columns (", query.size(), " + ", keys.shape()[1],
-                 " from ", detail::shape(query), " and ", detail::shape(keys), ")");
-  detail::require_equal_length(va.size(), "va length", va, wa.shape()[0], "Wa rows", wa);
+    detail::fail(detail::Argument("Wa"), "Wa columns (", wa.shape()[1], ", from ",
+                 detail::shape(wa), ") must equal query length + keys columns (", query.size(),
+                 " + ", keys.shape()[1], " from ", detail::shape(query), " and ",
+                 detail::shape(keys), ")");
+  detail::require_equal_length(detail::Argument("va"), va.size(), "va length", va, wa.shape()[0],
+                               "Wa rows", wa);
   // W_a [s; h_j] = W_a[:, :|s|] s + W_a[:, |s|:] h_j; the first half is the same for every j.
   auto base = Vector<T>::from_shape({wa.shape()[0]});
   for (std::size_t a = 0; a < wa.shape()[0]; ++a) {
@@ -121,14 +125,16 @@ Vector<T> additive_scores(const Vector<T> &query, const Matrix<T> &keys, const M
   detail::require_values(wa, "Wa");
   detail::require_values(ua, "Ua");
   detail::require_values(va, "va");
-  detail::require_equal_length(wa.shape()[1], "Wa columns", wa, query.size(), "query length",
-                               query);
-  detail::require_equal_length(ua.shape()[1], "Ua columns", ua, keys.shape()[1], "keys columns",
-                               keys);
-  detail::require_equal_length(ua.shape()[0], "Ua rows", ua, wa.shape()[0], "Wa rows", wa);
-  detail::require_equal_length(va.size(), "va length", va, wa.shape()[0], "Wa rows", wa);
-  return detail::finite_scores(
-      detail::tanh_projection_scores(matvec(wa, query, "Wa", "query"), keys, ua, 0, va));
+  detail::require_equal_length(detail::Argument("Wa"), wa.shape()[1], "Wa columns", wa,
+                               query.size(), "query length", query);
+  detail::require_equal_length(detail::Argument("Ua"), ua.shape()[1], "Ua columns", ua,
+                               keys.shape()[1], "keys columns", keys);
+  detail::require_equal_length(detail::Argument("Ua"), ua.shape()[0], "Ua rows", ua, wa.shape()[0],
+                               "Wa rows", wa);
+  detail::require_equal_length(detail::Argument("va"), va.size(), "va length", va, wa.shape()[0],
+                               "Wa rows", wa);
+  return detail::finite_scores(detail::tanh_projection_scores(
+      matvec(wa, query, "Wa", "query", detail::Argument("Wa")), keys, ua, 0, va));
 }
 
 } // namespace attention

@@ -70,7 +70,7 @@ template <class T>
 const std::uint8_t *checked_mask(const Vector<T> &x, const Mask &mask, const char *x_name) {
   if (mask.size() == 0)
     return nullptr;
-  require_equal_length(mask.size(), "mask length", mask, x.size(), x_name, x);
+  require_equal_length(Argument("mask"), mask.size(), "mask length", mask, x.size(), x_name, x);
   return mask.data();
 }
 
@@ -81,7 +81,8 @@ template <class T> void check_softmax_input(const Vector<T> &x, T scale) {
   // into inf - inf.
   for (std::size_t j = 0; j < x.size(); ++j)
     if (!std::isfinite(scale * x(j)))
-      fail("scale * x overflows at index ", j, " (scale ", scale, ", x ", x(j), ")");
+      fail(Argument("scale"), "scale * x overflows at index ", j, " (scale ", scale, ", x ", x(j),
+           ")");
 }
 
 } // namespace detail

@@ -1,38 +1,44 @@
 // Walkthrough traces: one call runs a whole notebook and returns every stage in order, with the
-// matrices as the notebook draws them, their labels, the formula and the notebook's code line.
-// The page and the embeddable component draw only from this.
+// matrices as the notebook draws them and their labels: numbers and structure only. The words,
+// formulas and code shown for a stage live in the page's spec of the walkthrough
+// (web/walkthroughs/), which finds a stage by its `kind` and a panel by its `name`.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "errors.hpp"
 
 namespace attention {
 
+using Labels = std::vector<std::string>;
+
 // One heatmap of a stage.
 struct Panel {
-  std::string name;    // e.g. "dec_hidden_state", "W_Q"
+  std::string name; // its id within the stage, the notebook's variable: "dec_hidden_state", "W_Q"
   std::string palette; // colour role: decoder, annotation, context, weights, scores, neutral
   Matrix<double> values;
-  std::vector<std::string> row_labels, col_labels;
+  Labels row_labels, col_labels;
   // Empty, or one entry per cell (row-major): the decimal text of a value too small for a double
   // (whose `values` cell is 0), "" for every exact cell.
   std::vector<std::string> exact;
 };
 
 struct Stage {
-  std::string id;      // stable, used in URLs: "softmax", "step-2"
-  std::string title;   // English; the page translates by id
-  std::string formula; // LaTeX
-  std::string code;    // the notebook's line(s) for this step
+  std::string id;       // stable, used in URLs: "softmax", "step-2"
+  std::string kind;     // the spec entry that describes it: "softmax", "step"
+  std::size_t step = 0; // 1, 2, … for stages repeated per time step; 0 otherwise
   std::vector<Panel> panels;
 };
 
 struct Trace {
   std::string walkthrough;
+  // Named label lists the texts refer to: "words" (self-attention), "source" and "target"
+  // (scoring).
+  std::vector<std::pair<std::string, Labels>> labels;
   std::vector<Stage> stages;
   Matrix<double> output; // the walkthrough's result: context vector, attention output, alignment
 };
@@ -56,14 +62,14 @@ enum class ScoreFunction { additive, dot, general, concat };
 
 // Scoring functions and a whole decoding (seed 004). States not given are drawn from the seed.
 struct ScoringInputs {
-  std::int64_t seed = 4;
+  ScoreFunction score = ScoreFunction::dot;
   std::size_t length = 4; // source and target length for generated states
   std::size_t width = 4;  // hidden size for generated states
   std::size_t attention_width = 4;
-  ScoreFunction score = ScoreFunction::dot;
+  std::int64_t seed = 4;
   std::optional<Matrix<double>> encoder_states; // one per row
   std::optional<Matrix<double>> decoder_states; // one per row
-  std::vector<std::string> source_tokens, target_tokens;
+  Labels source_tokens, target_tokens;          // empty: "How are you ?" or x1 … xN
 };
 
 Trace basics_walkthrough(const BasicsInputs &inputs = {});
@@ -72,6 +78,23 @@ Trace scoring_walkthrough(const ScoringInputs &inputs = {});
 
 ScoreFunction parse_score_function(const std::string &name);
 std::string score_function_name(ScoreFunction score);
+
+// The inputs of a walkthrough as the JavaScript API names them, with their limits and defaults:
+// the one source the engine, the page's form and the element all obey.
+enum class InputKind { vector, matrix, integer, choice, tokens };
+
+struct InputField {
+  std::string name; // "decoderState"
+  InputKind kind;
+  std::int64_t min = 0, max = 0; // integers only
+  Labels choices;                // choice only
+  bool optional = false;         // no default: computed from the other inputs when absent
+  Matrix<double> numbers;        // the default of a vector (1 x n), matrix or integer (1 x 1)
+  Labels texts;                  // the default of a choice (one) or of tokens
+};
+
+const Labels &walkthrough_names();
+std::vector<InputField> walkthrough_inputs(const std::string &walkthrough);
 
 // The decimal text, with `digits` significant digits and numpy's trimming, of exp(log_magnitude)
 // carrying `negative`'s sign: "5.7661442e-340" for log_magnitude = -781.1269...

@@ -1,0 +1,250 @@
+// The one controller behind the page and the <attention-stepper> element: which walkthrough and
+// stage are on screen, the inputs of each walkthrough (a session each), the options (language,
+// theme, palette, exercise mode) and the learner's answers. It moves between stages, takes edits
+// and describes the stage on screen; whoever draws listens to its `change` event, whose
+// detail.reason is 'stage', 'walkthrough', 'inputs', 'options' or 'answer'.
+import { WALKTHROUGHS } from '../engine/index.js';
+
+import { describeStage, SPECS } from '../walkthroughs/index.js';
+import { LANGUAGES, translator } from './i18n.js';
+import { PALETTES } from './palettes.js';
+import { WalkthroughSession } from './session.js';
+
+export const THEMES = ['light', 'dark'];
+
+// Keys that move between stages, and by how much.
+const MOVES = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1, Home: -Infinity, End: Infinity };
+
+const pick = (value, allowed, fallback) => (allowed.includes(value) ? value : fallback);
+
+export class StepperController extends EventTarget {
+  #attn;
+  #given;
+  #sessions = new Map();
+  #answers = {}; // "walkthrough/stage" -> the learner's answer in exercise mode
+
+  /**
+   * attn: a loaded engine. state: { walkthrough, stage, lang, theme, palette, exercise, inputs },
+   * inputs given per walkthrough ({ basics: { … } }); anything unknown falls back to the default.
+   */
+  constructor(attn, state = {}) {
+    super();
+    this.#attn = attn;
+    this.#given = state.inputs ?? {};
+    this.options = {};
+    this.#setOptions(state);
+    this.walkthrough = pick(state.walkthrough, WALKTHROUGHS, 'basics');
+    this.stageId = this.#validStage(state.stage);
+  }
+
+  // ---- state ----------------------------------------------------------------------------------
+
+  /** The engine the walkthroughs are computed with. */
+  get attn() {
+    return this.#attn;
+  }
+
+  /** The session of a walkthrough (the one on screen by default), made on first use. */
+  session(walkthrough = this.walkthrough) {
+    if (!this.#sessions.has(walkthrough)) {
+      const session = new WalkthroughSession(this.#attn, walkthrough);
+      session.applyGiven(this.#given[walkthrough]);
+      this.#sessions.set(walkthrough, session);
+    }
+    return this.#sessions.get(walkthrough);
+  }
+
+  get trace() {
+    return this.session().trace;
+  }
+
+  get stages() {
+    return this.trace.stages;
+  }
+
+  get index() {
+    return Math.max(
+      0,
+      this.stages.findIndex((stage) => stage.id === this.stageId),
+    );
+  }
+
+  get stage() {
+    return this.stages[this.index];
+  }
+
+  /** A translator in the current language: t('stageOf', { n: 2, total: 9 }). */
+  get t() {
+    return translator(this.options.lang);
+  }
+
+  /** Whether the walkthrough on screen asks questions in exercise mode. */
+  get hasQuestions() {
+    return Object.values(SPECS[this.walkthrough].stages).some((entry) => entry.question);
+  }
+
+  // ---- moves ----------------------------------------------------------------------------------
+
+  goTo(stageId) {
+    if (!this.stages.some((stage) => stage.id === stageId))
+      throw new RangeError(
+        `goTo: no stage "${stageId}" in ${this.walkthrough}; stages: ${this.stages.map((stage) => stage.id).join(', ')}`,
+      );
+    if (stageId === this.stageId) return;
+    this.stageId = stageId;
+    this.#changed('stage');
+  }
+
+  /** Moves `delta` stages (±Infinity: to the first or last), stopping at either end. */
+  step(delta) {
+    const index = Math.min(this.stages.length - 1, Math.max(0, this.index + delta));
+    this.goTo(this.stages[index].id);
+  }
+
+  next() {
+    this.step(1);
+  }
+
+  prev() {
+    this.step(-1);
+  }
+
+  setWalkthrough(walkthrough, stageId) {
+    const name = pick(walkthrough, WALKTHROUGHS, 'basics');
+    const changed = name !== this.walkthrough;
+    this.walkthrough = name;
+    const stage = this.#validStage(stageId);
+    if (!changed && stage === this.stageId) return;
+    this.stageId = stage;
+    this.#changed(changed ? 'walkthrough' : 'stage');
+  }
+
+  /**
+   * The keys every stepper shares: arrows, PageUp/PageDown, Home/End. Returns whether the event
+   * moved the stage (and then prevents its default). Keys typed into a field or moving within a
+   * heatmap are left alone.
+   */
+  handleKey(event) {
+    const target = event.composedPath?.()[0] ?? event.target;
+    if (event.altKey || event.ctrlKey || event.metaKey || !(event.key in MOVES)) return false;
+    if (target?.closest?.('input, textarea, select, .hm-grid')) return false;
+    event.preventDefault();
+    this.step(MOVES[event.key]);
+    return true;
+  }
+
+  // ---- inputs and options -----------------------------------------------------------------------
+
+  /** The user typed `text` into the field `name` of the walkthrough on screen. */
+  edit(name, text) {
+    this.session().setText(name, text);
+    this.#clearAnswers();
+    this.stageId = this.#validStage(this.stageId, 'last');
+    this.#changed('inputs');
+  }
+
+  /** Back to the notebook's inputs. */
+  reset() {
+    this.session().reset();
+    this.#clearAnswers();
+    this.stageId = this.#validStage(this.stageId);
+    this.#changed('inputs');
+  }
+
+  /** Changes any of lang, theme, palette, exercise. */
+  setOptions(options) {
+    this.#setOptions({ ...this.options, ...options });
+    this.#changed('options');
+  }
+
+  answer(value) {
+    this.#answers[`${this.walkthrough}/${this.stageId}`] = value;
+    this.#changed('answer');
+  }
+
+  // ---- what is on screen --------------------------------------------------------------------------
+
+  /** The title of a stage of the walkthrough on screen, in the current language. */
+  stageTitle(stage = this.stage) {
+    return describeStage(this.trace, stage, this.session().traceInputs, this.t).title;
+  }
+
+  /** "Stage 2 of 9". */
+  stageCount() {
+    return this.t('stageOf', { n: this.index + 1, total: this.stages.length });
+  }
+
+  /** The stage on screen: { stage, index, total, title, paragraphs, formula, code, question }. */
+  view() {
+    const stage = this.stage;
+    const described = describeStage(this.trace, stage, this.session().traceInputs, this.t);
+    return { stage, index: this.index, total: this.stages.length, ...described, question: this.#question(stage) };
+  }
+
+  /**
+   * What is wrong with the inputs, as one message: engine errors about no field, and a note that
+   * the last valid inputs are shown. `withFields` adds each field's problem with its label, for a
+   * stepper that shows no form.
+   */
+  problems({ withFields = false, extra = [] } = {}) {
+    const session = this.session();
+    const t = this.t;
+    const fieldProblems = withFields
+      ? session.fields
+          .map((field) => [t(field.label), session.fieldError(field.name, t)])
+          .filter(([, problem]) => problem)
+          .map(([label, problem]) => `${label}: ${problem}.`)
+      : [];
+    return [...extra, ...fieldProblems, session.formError, session.hasErrors() && t('staleInputs')]
+      .filter(Boolean)
+      .join(' ');
+  }
+
+  // ---- internals ------------------------------------------------------------------------------------
+
+  #setOptions(options) {
+    this.options = {
+      lang: pick(options.lang, LANGUAGES, 'en'),
+      theme: pick(options.theme, THEMES, 'light'),
+      palette: pick(options.palette, PALETTES, 'notebook'),
+      exercise: options.exercise === true,
+    };
+  }
+
+  // A stage of the walkthrough on screen: `stageId` if it has one, else its first (or last).
+  #validStage(stageId, fallback = 'first') {
+    const stages = this.stages;
+    if (stages.some((stage) => stage.id === stageId)) return stageId;
+    return (fallback === 'last' && stageId ? stages.at(-1) : stages[0]).id;
+  }
+
+  #question(stage) {
+    const ask = SPECS[this.walkthrough].stages[stage.kind].question;
+    if (!this.options.exercise || !ask) return null;
+    const session = this.session();
+    const question = ask({
+      trace: this.trace,
+      stage,
+      inputs: session.traceInputs,
+      notebookInputs: session.isDefault(),
+    });
+    if (!question) return null;
+    const t = this.t;
+    const given = this.#answers[`${this.walkthrough}/${stage.id}`];
+    const key = `${this.walkthrough}.questions.${question.id}`;
+    return {
+      prompt: t(`${key}.prompt`, question.params),
+      choices: question.choices.map(([value, label]) => [value, t(label)]),
+      answered: given !== undefined,
+      feedback: t(`${key}.${given === question.answer ? 'right' : 'wrong'}`, question.params),
+    };
+  }
+
+  #clearAnswers() {
+    for (const key of Object.keys(this.#answers)) if (key.startsWith(`${this.walkthrough}/`)) delete this.#answers[key];
+  }
+
+  #changed(reason) {
+    this.dispatchEvent(new CustomEvent('change', { detail: { reason } }));
+  }
+}
