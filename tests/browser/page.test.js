@@ -236,10 +236,14 @@ test('Simplified Chinese by ?lang=zh and by the language menu; dark theme and co
   const page = await open(t, '?lang=zh#basics/softmax');
   assert.equal(await page.getAttribute('html', 'lang'), 'zh-Hans');
   assert.match(await page.textContent('.as-next'), /下一步/);
-  assert.match(await page.textContent('[aria-current="step"] .stage-title'), /softmax/i);
+  // the stage's title and text from the zh locale, not the English ones
+  assert.equal(await page.textContent('[aria-current="step"] .stage-title'), 'softmax 将得分转换为权重');
+  assert.match(await page.textContent('[aria-current="step"] .stage-text'), /float128/);
+  assert.doesNotMatch(await page.textContent('[aria-current="step"] .stage-text'), /Now that we have our scores/);
   await page.screenshot({ path: `${shots}/zh--basics--softmax.png`, fullPage: true });
   await page.selectOption('#language', 'en');
   assert.match(await page.textContent('.as-next'), /Next/);
+  assert.equal(await page.textContent('[aria-current="step"] .stage-title'), 'Softmax turns scores into weights');
   assert.match(page.url(), /lang=en/);
   await page.selectOption('#theme', 'dark');
   await page.selectOption('#palette', 'colourblind');
