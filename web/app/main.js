@@ -103,6 +103,7 @@ function renderChrome() {
     ['#theme-label', 'theme'],
     ['#palette-label', 'palette'],
     ['#exercise-label', 'exercise'],
+    ['#settings-label', 'settings'],
     ['#stages-heading', 'stages'],
     ['#inputs-heading', 'inputs'],
     ['#inputs-hint', 'inputsHint'],
@@ -288,6 +289,11 @@ function wire() {
   setting('#palette', 'palette', (target) => target.value);
   setting('#exercise', 'exercise', (target) => target.checked);
   addEventListener('keydown', (event) => controller.handleKey(event));
+  // the settings are folded on narrow screens only
+  const wide = matchMedia('(min-width: 52.01rem)');
+  const unfold = () => wide.matches && ($('#settings-menu').open = true);
+  wide.addEventListener('change', unfold);
+  unfold();
   new ResizeObserver(() => (stagesWidth = $('#stages').clientWidth)).observe($('#stages'));
   let resizeTimer;
   addEventListener('resize', () => {

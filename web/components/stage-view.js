@@ -84,7 +84,7 @@ function panelChildren(holders, view, context) {
   stage.panels.forEach((panel, i) =>
     renderHeatmap(holders[i], panel, {
       palette: context.palette,
-      width: context.width / Math.min(stage.panels.length, panel.cols > 8 ? 1 : 3),
+      width: context.width / Math.min(stage.panels.length, panelsPerRow(context.width, panel)),
       text: Object.fromEntries(HEATMAP_TEXT.map((key) => [key, t(key)])),
     }),
   );
@@ -93,6 +93,12 @@ function panelChildren(holders, view, context) {
     ...holders,
     ...(stage.panels.some((panel) => panel.exact) ? [el('p', 'exact-note', t('exactNote'))] : []),
   ];
+}
+
+// Small panels share a row where three fit (a phone has room for one); wide ones take the row.
+function panelsPerRow(width, panel) {
+  if (panel.cols > 8) return 1;
+  return Math.max(1, Math.min(3, Math.floor(width / 260)));
 }
 
 // KaTeX takes milliseconds per formula and a stage redraws on every edit, while its formula
