@@ -51,17 +51,13 @@ export class WalkthroughSession {
 
   /** The user typed `text` into field `name`: parse it, and recompute when it parses. */
   setText(name, text) {
-    const field = this.fields.find((candidate) => candidate.name === name);
-    this.texts[name] = text;
-    try {
-      this.inputs[name] = field.parse(text);
-      delete this.parseErrors[name];
-    } catch (error) {
-      if (!(error instanceof FieldError)) throw error;
-      this.parseErrors[name] = error;
+    if (
+      !this.#parse(
+        this.fields.find((field) => field.name === name),
+        text,
+      )
+    )
       return false;
-    }
-    this.inputs = this.spec.adjust?.(this.inputs) ?? this.inputs;
     this.compute();
     return true;
   }
@@ -76,26 +72,12 @@ export class WalkthroughSession {
     const others = []; // given inputs the form does not show (encoder states, say)
     for (const [name, value] of Object.entries(given)) {
       const field = this.fields.find((candidate) => candidate.name === name);
-      if (!field) {
+      if (field) this.#parse(field, typeof value === 'string' ? value : formatted(field, value));
+      else {
         others.push(name);
         this.inputs[name] = value;
-        continue;
-      }
-      let text;
-      try {
-        text = typeof value === 'string' ? value : field.format(value);
-      } catch {
-        text = String(value);
-      }
-      this.texts[name] = text;
-      try {
-        this.inputs[name] = field.parse(text);
-      } catch (error) {
-        if (!(error instanceof FieldError)) throw error;
-        this.parseErrors[name] = error;
       }
     }
-    this.inputs = this.spec.adjust?.(this.inputs) ?? this.inputs;
     this.compute();
     // Refused, they would keep every later edit from computing: the message stays, they go.
     if (this.formError && others.length) {
@@ -104,6 +86,21 @@ export class WalkthroughSession {
       this.compute();
       this.formError ??= message;
     }
+  }
+
+  // Keeps `text` as the field's text and, when it parses, its value; false when it does not.
+  #parse(field, text) {
+    this.texts[field.name] = text;
+    try {
+      this.inputs[field.name] = field.parse(text);
+      delete this.parseErrors[field.name];
+    } catch (error) {
+      if (!(error instanceof FieldError)) throw error;
+      this.parseErrors[field.name] = error;
+      return false;
+    }
+    this.inputs = this.spec.adjust?.(this.inputs) ?? this.inputs;
+    return true;
   }
 
   /** The text a field shows: what the user typed, or the formatted input. */
@@ -134,5 +131,15 @@ export class WalkthroughSession {
 
   isDefault() {
     return Object.keys(this.changedInputs()).length === 0;
+  }
+}
+
+// A given value as the text the user would have typed for it (what cannot be formatted, as
+// String() prints it, so its field shows what was wrong).
+function formatted(field, value) {
+  try {
+    return field.format(value);
+  } catch {
+    return String(value);
   }
 }
