@@ -1,6 +1,7 @@
 // Exports of one matrix: CSV, JSON and numpy text for the numbers, SVG and PNG for the heatmap.
-// The images follow the page's heatmap (heatmap.js): title, column labels above, row labels on the
-// left, annotated cells scaled min..max, and a vertical legend from max (top) to min (bottom).
+// The images draw the page's heatmap as heatmap-layout.js lays it out: title, column labels above,
+// row labels on the left, annotated cells scaled min..max, and a vertical legend from max (top) to
+// min (bottom).
 // Everything but matrixToCanvas, matrixToPngBlob and downloadFile runs without a DOM.
 import { fullValue } from './format.js';
 import { CHAR_WIDTH, computeLayout, FONT_SIZE, labelsOf } from './heatmap-layout.js';

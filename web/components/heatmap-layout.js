@@ -8,12 +8,13 @@ import { interpolatorFor, textColourOn } from './palettes.js';
 const MAX_CELL = 64;
 const MIN_CELL = 4;
 const SIDE_ROOM = 140; // px of the available width left for the row labels and the legend
-/** px: the page's annotation and label font (0.75rem); annotations fitted to a cell never grow past it. */
+/** px: the page's annotation font (0.75rem), and the images' text size; fitted annotations never grow past it. */
 export const FONT_SIZE = 12;
 /** em per character: a text-width estimate that needs no canvas to measure. */
 export const CHAR_WIDTH = 0.6;
 const CELL_PADDING = 2; // px each side of an annotation
-// Below this the page's 12px annotations would be clipped by the cell, whatever their length.
+// Smaller cells show no annotations. The page's annotations keep their font size, so it needs
+// this much room; the images, which could shrink theirs, follow so as to show what the page shows.
 const MIN_TEXT_CELL = 30;
 // Annotations that would only fit smaller than this are hidden, not squeezed.
 const MIN_TEXT_SIZE = 7;
