@@ -1,23 +1,18 @@
 // Exports of one matrix: CSV, JSON and numpy text for the numbers, SVG and PNG for the heatmap.
-// The images follow the page's heatmap (heatmap.js): title, column labels above, row labels on the
-// left, annotated cells scaled min..max, and a vertical legend from max (top) to min (bottom).
+// The images draw the page's heatmap as heatmap-layout.js lays it out: title, column labels above,
+// row labels on the left, annotated cells scaled min..max, and a vertical legend from max (top) to
+// min (bottom).
 // Everything but matrixToCanvas, matrixToPngBlob and downloadFile runs without a DOM.
-import { cellText, fullValue, pythonG, pythonGFromText } from './format.js';
-import { interpolatorFor, textColourOn } from './palettes.js';
+import { fullValue } from './format.js';
+import { CHAR_WIDTH, computeLayout, FONT_SIZE, labelsOf } from './heatmap-layout.js';
 
 const MAX_GRID = 1800; // px of cells per side, so the PNG at its default 2x scale stays under ~4000 px
-const MIN_TEXT_CELL = 24;
-const MIN_TEXT_SIZE = 7; // annotations that only fit smaller than this are hidden, not squeezed
-const MIN_LABEL_CELL = 10;
-const FONT_SIZE = 12;
 const TITLE_SIZE = 14;
 const PAD = 12;
 const GAP = 6;
 const LEGEND_GAP = 16;
 const LEGEND_WIDTH = 16;
 const MIN_LEGEND_HEIGHT = 64; // a one-row matrix still gets a legend with room for both labels
-const LEGEND_DIGITS = 4;
-const CHAR_WIDTH = 0.6; // em per character: a text-width estimate that needs no canvas to measure
 const CANVAS_ALIGN = { start: 'left', middle: 'center', end: 'right' };
 
 /** CSV with a header row of column labels and a label column; values at full precision. */
@@ -53,22 +48,21 @@ export function matrixToNumpy(matrix) {
 }
 
 /**
- * The geometry shared by the SVG and PNG exports, in CSS px. Texts are { x, y, text, size, anchor,
- * angle, colour } with y at the text's vertical centre and anchor 'start' | 'middle' | 'end'.
+ * The geometry shared by the SVG and PNG exports, in CSS px: computeLayout's heatmap (what the page
+ * shows) placed on an image. Texts are { x, y, text, size, anchor, angle, colour } with y at the
+ * text's vertical centre and anchor 'start' | 'middle' | 'end'. options: those of computeLayout,
+ * with cellSize (default 48) shrunk to fit MAX_GRID, and fontFamily, background, foreground.
  */
 export function heatmapLayout(matrix, options = {}) {
   const {
-    palette = 'notebook',
-    role = matrix.palette,
-    annotate = true,
-    precision = 2,
     cellSize = 48,
     fontFamily = 'system-ui, sans-serif',
     background = '#ffffff',
     foreground = '#1d1d24',
   } = options;
-  const { rows, cols, data } = matrix;
+  const { rows, cols } = matrix;
   const cell = Math.max(1, Math.min(cellSize, Math.floor(MAX_GRID / Math.max(rows, cols, 1))));
+  const shown = computeLayout(matrix, { ...options, cellSize: cell });
   const text = (x, y, content, size, anchor, colour = foreground, angle = 0) => ({
     x,
     y,
@@ -79,15 +73,9 @@ export function heatmapLayout(matrix, options = {}) {
     colour,
   });
 
-  // All annotations share one size, chosen so the longest fits across a cell.
-  const annotations =
-    annotate && cell >= MIN_TEXT_CELL ? Array.from(data, (_, i) => cellText(matrix, i, precision)) : [];
-  const longest = annotations.reduce((most, content) => Math.max(most, content.length), 0);
-  const annotationSize = Math.min(FONT_SIZE, (cell - 4) / (CHAR_WIDTH * Math.max(longest, 1)));
-  const annotated = annotations.length > 0 && annotationSize >= MIN_TEXT_SIZE;
-
   const labelSize = Math.min(FONT_SIZE, cell - 2);
-  const { rowLabels, colLabels } = cell >= MIN_LABEL_CELL ? labelsOf(matrix) : { rowLabels: [], colLabels: [] };
+  const rowLabels = shown.labelled ? shown.rowLabels : [];
+  const colLabels = shown.labelled ? shown.colLabels : [];
   const rowLabelWidth = maxWidth(rowLabels, labelSize);
   const colLabelWidth = maxWidth(colLabels, labelSize);
   const upright = colLabelWidth > cell - 4; // as seaborn turns column labels that would overlap
@@ -97,13 +85,10 @@ export function heatmapLayout(matrix, options = {}) {
     PAD + TITLE_SIZE + GAP + (colLabels.length ? (upright ? colLabelWidth : labelSize) + GAP : 0),
   );
 
-  const interpolate = interpolatorFor(palette, role);
-  const { min, max } = extremes(data);
-  const scale = (value) => interpolate(max.value > min.value ? (value - min.value) / (max.value - min.value) : 0);
-  const cells = Array.from(data, (value, i) => {
-    const fill = scale(value);
+  const cells = Array.from(matrix.data, (_, i) => {
+    const { fill, textColour, text: annotation } = shown.cellAt(i);
     const [x, y] = [gridX + (i % cols) * cell, gridY + Math.floor(i / cols) * cell];
-    return { x, y, w: cell, h: cell, fill, textColour: textColourOn(fill), text: annotated ? annotations[i] : '' };
+    return { x, y, w: cell, h: cell, fill, textColour, text: shown.annotated ? annotation : '' };
   });
 
   const legend = {
@@ -111,17 +96,11 @@ export function heatmapLayout(matrix, options = {}) {
     y: gridY,
     w: LEGEND_WIDTH,
     h: Math.max(rows * cell, MIN_LEGEND_HEIGHT),
+    stops: shown.legend.stops,
   };
-  legend.stops = Array.from({ length: 11 }, (_, i) => ({ offset: i / 10, colour: interpolate(1 - i / 10) }));
   const legendTextX = legend.x + legend.w + GAP;
-  legend.max = text(legendTextX, legend.y + FONT_SIZE / 2, extremeText(matrix, max.index), FONT_SIZE, 'start');
-  legend.min = text(
-    legendTextX,
-    legend.y + legend.h - FONT_SIZE / 2,
-    extremeText(matrix, min.index),
-    FONT_SIZE,
-    'start',
-  );
+  legend.max = text(legendTextX, legend.y + FONT_SIZE / 2, shown.legend.maxText, FONT_SIZE, 'start');
+  legend.min = text(legendTextX, legend.y + legend.h - FONT_SIZE / 2, shown.legend.minText, FONT_SIZE, 'start');
 
   const title = [matrix.name, `${rows}×${cols}`].filter(Boolean).join(' ');
   const legendRight = legendTextX + maxWidth([legend.max.text, legend.min.text], FONT_SIZE);
@@ -131,7 +110,7 @@ export function heatmapLayout(matrix, options = {}) {
     fontFamily,
     background,
     foreground,
-    annotationSize: annotated ? annotationSize : 0,
+    annotationSize: shown.annotationSize,
     title: text(PAD, PAD + TITLE_SIZE / 2, title, TITLE_SIZE, 'start'),
     rowLabels: rowLabels.map((label, r) => text(gridX - GAP, gridY + (r + 0.5) * cell, label, labelSize, 'end')),
     colLabels: colLabels.map((label, c) => {
@@ -228,11 +207,6 @@ export function safeFileName(name) {
   return slug || 'matrix';
 }
 
-function labelsOf({ rows, cols, rowLabels, colLabels }) {
-  const numbers = (count) => Array.from({ length: count }, (_, i) => String(i));
-  return { rowLabels: rowLabels ?? numbers(rows), colLabels: colLabels ?? numbers(cols) };
-}
-
 /** The cells as nested rows, each mapped through cell(index). */
 function grid({ rows, cols }, cell) {
   return Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => cell(r * cols + c)));
@@ -251,23 +225,6 @@ function pythonFloat(value) {
   if (Number.isNaN(value)) return 'np.nan';
   if (!Number.isFinite(value)) return value > 0 ? 'np.inf' : '-np.inf';
   return String(value);
-}
-
-function extremes(data) {
-  const min = { index: -1, value: 0 };
-  const max = { index: -1, value: 0 };
-  data.forEach((value, index) => {
-    if (min.index < 0 || value < min.value) Object.assign(min, { index, value });
-    if (max.index < 0 || value > max.value) Object.assign(max, { index, value });
-  });
-  return { min, max };
-}
-
-/** A legend end as the page shows it: four digits, the exact text where the double underflowed. */
-function extremeText(matrix, index) {
-  if (index < 0) return '';
-  const exact = matrix.exact?.[index];
-  return exact ? pythonGFromText(exact, LEGEND_DIGITS) : pythonG(matrix.data[index], LEGEND_DIGITS);
 }
 
 function textWidth(text, size) {

@@ -5,18 +5,51 @@
 export function pythonG(value, precision = 2) {
   if (value === 0) return Object.is(value, -0) ? '-0' : '0';
   if (!Number.isFinite(value)) return value > 0 ? 'inf' : value < 0 ? '-inf' : 'nan';
-  const [mantissa, exponentText] = value.toExponential(precision - 1).split('e');
-  const exponent = Number(exponentText);
-  if (exponent < -4 || exponent >= precision) return `${trimZeros(mantissa)}e${sign(exponent)}`;
-  return trimZeros(value.toFixed(Math.max(0, precision - 1 - exponent)));
+  // A double's exact decimal expansion, to 101 digits: enough to tell a tie (0.125 is exactly
+  // halfway between 0.12 and 0.13) from a near miss, which toExponential cannot.
+  const [mantissa, exponent] = value.toExponential(100).split('e');
+  return formatG(mantissa, Number(exponent), precision);
 }
 
 /** The same for a decimal string beyond the double range, such as '5.7661442e-340'. */
 export function pythonGFromText(text, precision = 2) {
-  const [mantissa, exponentText] = text.toLowerCase().split('e');
-  const rounded = Number(mantissa).toExponential(precision - 1);
-  const [digits, carry] = rounded.split('e');
-  return `${trimZeros(digits)}e${sign(Number(exponentText) + Number(carry))}`;
+  const [mantissa, exponent = '0'] = text.toLowerCase().split('e');
+  return formatG(mantissa, Number(exponent), precision);
+}
+
+// '%g' of the decimal mantissa × 10^exponent (the mantissa may have any sign, point and leading zeros).
+function formatG(mantissa, exponent, precision) {
+  const negative = mantissa.startsWith('-');
+  const unsigned = mantissa.replace(/^[-+]/, '');
+  const allDigits = unsigned.replace('.', '');
+  const leadingZeros = allDigits.match(/^0*/)[0].length;
+  if (leadingZeros === allDigits.length) return negative ? '-0' : '0';
+  const integerDigits = unsigned.includes('.') ? unsigned.indexOf('.') : unsigned.length;
+  // the exponent of the first significant digit
+  const scientific = exponent + integerDigits - 1 - leadingZeros;
+  const { digits, carry } = roundHalfEven(allDigits.slice(leadingZeros), precision);
+  const shown = scientific + carry;
+  const body =
+    shown < -4 || shown >= precision
+      ? `${trimZeros(withPoint(digits, 1))}e${sign(shown)}`
+      : trimZeros(shown < 0 ? `0.${'0'.repeat(-shown - 1)}${digits}` : withPoint(digits, shown + 1));
+  return `${negative ? '-' : ''}${body}`;
+}
+
+// The first `precision` significant digits, rounded half to even as Python does (JavaScript's
+// toFixed and toExponential round a tie away from zero: 0.125 -> '0.13' where Python prints 0.12).
+// carry is 1 when rounding up added a digit (9.96 -> 10).
+function roundHalfEven(digits, precision) {
+  const kept = digits.slice(0, precision).padEnd(precision, '0');
+  const rest = digits.slice(precision);
+  const up = /^50*$/.test(rest) ? Number(kept.at(-1)) % 2 === 1 : rest > '5';
+  if (!up) return { digits: kept, carry: 0 };
+  const next = String(BigInt(kept) + 1n).padStart(precision, '0');
+  return next.length > precision ? { digits: next.slice(0, precision), carry: 1 } : { digits: next, carry: 0 };
+}
+
+function withPoint(digits, at) {
+  return at < digits.length ? `${digits.slice(0, at)}.${digits.slice(at)}` : digits;
 }
 
 function trimZeros(text) {

@@ -13,13 +13,9 @@ import {
   matrixToSvg,
   safeFileName,
 } from './export.js';
-import { cellText, fullValue } from './format.js';
-import { interpolatorFor, textColourOn } from './palettes.js';
+import { fullValue } from './format.js';
+import { computeLayout } from './heatmap-layout.js';
 
-const MAX_CELL = 64; // px; seaborn-like square cells for small matrices
-const MIN_CELL = 4;
-const MIN_TEXT_CELL = 30; // below this the annotation no longer fits
-const MIN_LABEL_CELL = 12;
 const SR_TABLE_LIMIT = 1024; // cells; larger tables are built when asked for
 // Above this many cells the colours are painted on a canvas (one pixel per cell, scaled up) and
 // the cell elements stay in the DOM unpainted: painting and hit-testing tens of thousands of
@@ -45,7 +41,7 @@ const ENGLISH = {
 // What each element shows, so that drawing it again with the same layout (shape, labels, palette,
 // cell size, texts) only rewrites the values that changed: rebuilding the cells makes the browser
 // restyle and lay out every one of them, which costs more than the rest of an input edit.
-const drawn = new WeakMap(); // element -> { key, figure, update(matrix) }
+const drawn = new WeakMap(); // element -> { key, figure, update(matrix, layout) }
 
 /**
  * Draws `matrix` ({ rows, cols, data, name?, palette?, rowLabels?, colLabels?, exact? }) into
@@ -56,48 +52,24 @@ const drawn = new WeakMap(); // element -> { key, figure, update(matrix) }
  * text (labels of the UI: { table, hideTable, value, legend }).
  */
 export function renderHeatmap(element, matrix, options = {}) {
-  const layout = layoutOf(element, matrix, options);
+  const text = { ...ENGLISH, ...options.text };
+  const layout = computeLayout(matrix, { ...options, width: options.width ?? element.clientWidth ?? 600 });
+  const key = JSON.stringify([layout.key, text]);
   const previous = drawn.get(element);
-  if (previous?.key === layout.key && element.childNodes.length === 1 && element.firstChild === previous.figure) {
-    previous.update(matrix);
+  if (previous?.key === key && element.childNodes.length === 1 && element.firstChild === previous.figure) {
+    previous.update(matrix, layout);
     return previous.figure;
   }
-  const heatmap = buildHeatmap(matrix, layout, options);
+  const heatmap = { key, ...buildHeatmap(matrix, layout, text, options) };
   drawn.set(element, heatmap);
   element.replaceChildren(heatmap.figure);
   return heatmap.figure;
 }
 
-// Everything about a heatmap but its values; `key` tells two layouts apart.
-function layoutOf(element, matrix, options) {
-  const { rows, cols } = matrix;
-  const text = { ...ENGLISH, ...options.text };
-  const rowLabels = matrix.rowLabels ?? Array.from({ length: rows }, (_, i) => String(i));
-  const colLabels = matrix.colLabels ?? Array.from({ length: cols }, (_, j) => String(j));
-  const palette = options.palette ?? 'notebook';
-  const role = options.role ?? matrix.palette;
-  const width = options.width ?? element.clientWidth ?? 600;
-  const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor((width - 140) / Math.max(cols, 1))));
-  const key = JSON.stringify([
-    matrix.name ?? '',
-    rows,
-    cols,
-    rowLabels,
-    colLabels,
-    palette,
-    role,
-    options.annotate,
-    options.precision,
-    cell,
-    text,
-  ]);
-  return { rows, cols, text, rowLabels, colLabels, interpolate: interpolatorFor(palette, role), cell, key };
-}
-
-// The elements of a heatmap for `layout`, and update(matrix), which writes a matrix's values into
-// them (the first one included).
-function buildHeatmap(matrix, layout, options) {
-  const { rows, cols, text, rowLabels, colLabels, interpolate, cell } = layout;
+// The elements of a heatmap for `layout`, and update(matrix, layout), which writes a matrix's
+// values, as laid out for it, into them (the first one included).
+function buildHeatmap(matrix, layout, text, options) {
+  const { rows, cols, rowLabels, colLabels, cell } = layout;
   let current = matrix;
   const id = `hm${++nextId}`;
 
@@ -108,11 +80,10 @@ function buildHeatmap(matrix, layout, options) {
 
   const body = el('div', 'hm-body');
   const grid = el('div', 'hm-grid');
-  grid.classList.toggle('hm-no-text', options.annotate === false || cell < MIN_TEXT_CELL);
   const large = rows * cols > CANVAS_CELLS;
-  grid.classList.toggle('hm-no-labels', cell < MIN_LABEL_CELL);
+  grid.classList.toggle('hm-no-labels', !layout.labelled);
   grid.classList.toggle('hm-large', large);
-  grid.classList.toggle('hm-dense', large || cell < MIN_LABEL_CELL); // 1px gaps would wash out tiny cells
+  grid.classList.toggle('hm-dense', large || !layout.labelled); // 1px gaps would wash out tiny cells
   grid.style.gridTemplateColumns = `auto repeat(${cols}, ${cell}px)`;
   grid.style.gridAutoRows = `${cell}px`;
   grid.tabIndex = 0;
@@ -149,7 +120,7 @@ function buildHeatmap(matrix, layout, options) {
   const tooltip = el('div', 'hm-tooltip');
   tooltip.id = `${id}-tip`;
   tooltip.hidden = true;
-  const scale = legend(interpolate, text.legend);
+  const scale = legend(layout.legend.stops, text.legend);
   body.append(grid, scale.box, tooltip);
   figure.append(body);
 
@@ -171,7 +142,7 @@ function buildHeatmap(matrix, layout, options) {
   });
   figure.append(
     tableToggle,
-    exportMenu(figure, () => current, options, text),
+    exportMenu(figure, () => current, { ...options, cellSize: cell }, text),
   );
 
   const highlight = el('div', 'hm-highlight');
@@ -190,33 +161,33 @@ function buildHeatmap(matrix, layout, options) {
     cell,
   });
 
-  const update = (next) => {
+  // Whether annotations fit depends on the longest one, so it can change with the values.
+  const update = (next, shown) => {
     current = next;
-    const { min, max } = range(next.data);
-    const position = (value) => (max > min ? (value - min) / (max - min) : 0);
+    grid.classList.toggle('hm-no-text', !shown.annotated);
     cells.forEach((cellElement, index) => {
       cellElement.dataset.value = fullValue(next, index);
       if (!large) {
-        const text = cellText(next, index, options.precision);
+        const { fill, textColour, text } = shown.cellAt(index);
         setText(cellElement, text);
         cellElement.classList.toggle('hm-long', text.length > 5); // 0.0026, 4.8e-05: a smaller font fits
-        const colour = interpolate(position(next.data[index]));
-        cellElement.style.backgroundColor = colour;
-        cellElement.style.color = textColourOn(colour);
+        cellElement.style.backgroundColor = fill;
+        cellElement.style.color = textColour;
       }
       cellElement.classList.toggle('hm-exact', Boolean(next.exact?.[index]));
     });
-    if (canvas) paintCanvas(canvas, next, position, interpolate);
-    scale.fill(min, max, next);
+    if (canvas) paintCanvas(canvas, next, shown);
+    scale.fill(shown.legend);
     table?.fill(next);
     refreshInteraction();
   };
-  update(matrix);
-  return { key: layout.key, figure, update };
+  update(matrix, layout);
+  return { figure, update };
 }
 
-// PNG and SVG of what is shown (in the current theme's colours), the numbers as CSV and JSON, and
-// the matrix as numpy source for the notebook. `shown()` is the matrix on screen at the time.
+// PNG and SVG of what is shown (in the current theme's colours, at the cell size on screen), the
+// numbers as CSV and JSON, and the matrix as numpy source for the notebook. `shown()` is the matrix
+// on screen at the time.
 function exportMenu(figure, shown, options, text) {
   const menu = el('details', 'hm-export');
   menu.append(el('summary', '', text.export));
@@ -228,6 +199,7 @@ function exportMenu(figure, shown, options, text) {
     role: options.role ?? shown().palette,
     annotate: options.annotate,
     precision: options.precision,
+    cellSize: options.cellSize,
     background: style.getPropertyValue('--as-bg').trim() || '#ffffff',
     foreground: style.getPropertyValue('--as-text').trim() || '#1d1d24',
   });
@@ -339,32 +311,33 @@ function canvasOver(rows, cols, cell) {
   return canvas;
 }
 
-function paintCanvas(canvas, matrix, position, interpolate) {
+// The colours come from 256 steps of the layout's scale: one colour per cell would cost a colour
+// string and its parsing for each of tens of thousands of cells, at a difference no eye can see.
+function paintCanvas(canvas, matrix, layout) {
   const context = canvas.getContext('2d');
   const image = context.createImageData(matrix.cols, matrix.rows);
-  const palette = Array.from({ length: 256 }, (_, i) => rgb(interpolate(i / 255)));
+  const palette = Array.from({ length: 256 }, (_, i) => rgb(layout.colour(i / 255)));
   matrix.data.forEach((value, i) => {
-    const { r, g, b } = palette[Math.round(position(value) * 255)];
+    const { r, g, b } = palette[Math.round(layout.position(value) * 255)];
     image.data.set([r, g, b, 255], i * 4);
   });
   context.putImageData(image, 0, 0);
 }
 
-// The colour bar between the largest and smallest value; fill(min, max, matrix) writes them.
-function legend(interpolate, label) {
+// The colour bar from the largest value (top) to the smallest; fill(legend) writes the layout's
+// end texts, which the aria-label repeats.
+function legend(stops, label) {
   const box = el('div', 'hm-legend');
   box.setAttribute('role', 'img');
   const bar = el('div', 'hm-legend-bar');
-  const stops = Array.from({ length: 11 }, (_, i) => interpolate(1 - i / 10));
-  bar.style.background = `linear-gradient(${stops.join(', ')})`;
+  bar.style.background = `linear-gradient(${stops.map(({ colour, offset }) => `${colour} ${offset * 100}%`).join(', ')})`;
   const maxText = el('span', 'hm-legend-max');
   const minText = el('span', 'hm-legend-min');
   box.append(maxText, bar, minText);
-  const fill = (min, max, matrix) => {
-    box.setAttribute('aria-label', `${label}: ${min} … ${max}`);
-    const exactMin = matrix.exact?.find(Boolean);
-    setText(maxText, shortNumber(max));
-    setText(minText, exactMin && min === 0 ? exactMin : shortNumber(min));
+  const fill = (texts) => {
+    box.setAttribute('aria-label', `${label}: ${texts.minText} … ${texts.maxText}`);
+    setText(maxText, texts.maxText);
+    setText(minText, texts.minText);
   };
   return { box, fill };
 }
@@ -385,20 +358,6 @@ function buildTable(matrix, rowLabels, colLabels) {
   }
   const fill = (next) => cells.forEach((cell, index) => setText(cell, fullValue(next, index)));
   return { element: table, fill };
-}
-
-function range(data) {
-  let min = Infinity;
-  let max = -Infinity;
-  for (const value of data) {
-    if (value < min) min = value;
-    if (value > max) max = value;
-  }
-  return { min, max };
-}
-
-function shortNumber(value) {
-  return Number.isInteger(value) ? String(value) : value.toPrecision(4).replace(/\.?0+(e|$)/, '$1');
 }
 
 function withRole(element, role) {

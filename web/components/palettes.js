@@ -18,6 +18,7 @@ const NOTEBOOK = {
 };
 
 export const PALETTES = ['notebook', 'colourblind'];
+export const ROLES = Object.keys(NOTEBOOK);
 
 /** An interpolator t in [0, 1] -> CSS colour for a panel's colour role. */
 export function interpolatorFor(palette, role) {
@@ -25,9 +26,28 @@ export function interpolatorFor(palette, role) {
   return NOTEBOOK[role] ?? NOTEBOOK.neutral;
 }
 
-/** Black or white text, whichever reads better on the given CSS colour. */
+// Pure black, not a softer near-black: with black and white every background gives one of them at
+// least 4.58:1 (the worst case, where both tie); with #111 a band of mid tones reaches only 4.35:1.
+const DARK_TEXT = '#000';
+const LIGHT_TEXT = '#fff';
+
+/** Black or white text, whichever has the higher WCAG 2 contrast ratio on the given CSS colour. */
 export function textColourOn(colour) {
+  return contrastRatio(DARK_TEXT, colour) >= contrastRatio(LIGHT_TEXT, colour) ? DARK_TEXT : LIGHT_TEXT;
+}
+
+/** WCAG 2 contrast ratio of two CSS colours, from 1 (same luminance) to 21 (black on white). */
+export function contrastRatio(first, second) {
+  const [lighter, darker] = [relativeLuminance(first), relativeLuminance(second)].sort((a, b) => b - a);
+  return (lighter + 0.05) / (darker + 0.05);
+}
+
+/** WCAG 2 relative luminance: the sRGB channels linearised, then weighted as the eye sees them. */
+export function relativeLuminance(colour) {
   const { r, g, b } = rgb(colour);
-  const luminance = (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
-  return luminance > 0.55 ? '#111' : '#fff';
+  const linear = (channel) => {
+    const value = channel / 255;
+    return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
 }

@@ -1,0 +1,177 @@
+// web/components/heatmap-layout.js: the one layout of a heatmap that the page and the exports draw.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { heatmapLayout, matrixToSvg } from '../../web/components/export.js';
+import { computeLayout } from '../../web/components/heatmap-layout.js';
+import { contrastRatio, PALETTES, ROLES } from '../../web/components/palettes.js';
+
+// Attention Basics: softmax of the scores [927, 397, 148, 929]; one weight underflows a double.
+const weights = {
+  rows: 1,
+  cols: 4,
+  data: Float64Array.of(0.11920292202211755, 7.947151507960154e-232, 0, 0.8807970779778823),
+  exact: ['', '', '5.7661442e-340', ''],
+  name: 'attention_weights',
+  palette: 'weights',
+};
+const scores = { rows: 1, cols: 4, data: Float64Array.of(927, 397, 148, 929), name: 'scores', palette: 'scores' };
+const row = (...values) => ({ rows: 1, cols: values.length, data: Float64Array.from(values) });
+
+test('legend ends: four digits, the exact text where the double underflowed', () => {
+  const { legend, min, max } = computeLayout(weights);
+  assert.equal(legend.minText, '5.766e-340');
+  assert.equal(legend.maxText, '0.8808');
+  assert.deepEqual([min.index, max.index], [2, 3]);
+  assert.deepEqual([min.value, max.value], [0, 0.8807970779778823]);
+});
+
+test('legend ends: Python-style %.4g for integers, large and negative values', () => {
+  assert.deepEqual([computeLayout(scores).legend.minText, computeLayout(scores).legend.maxText], ['148', '929']);
+  const wide = computeLayout(row(-0.000123456, 65536, 12345));
+  assert.deepEqual([wide.legend.minText, wide.legend.maxText], ['-0.0001235', '6.554e+04']);
+  assert.deepEqual(
+    [computeLayout(row(-2.5, -0)).legend.minText, computeLayout(row(-2.5, -0)).legend.maxText],
+    ['-2.5', '-0'],
+  );
+});
+
+test('range: among equal doubles the exact text decides; NaN is left out; nothing gives empty ends', () => {
+  // a masked weight (a true 0) is smaller than an underflowed one
+  const masked = { ...weights, data: Float64Array.of(...weights.data, 0), cols: 5, exact: [...weights.exact, ''] };
+  assert.equal(computeLayout(masked).min.index, 4);
+  assert.equal(computeLayout(masked).legend.minText, '0');
+  // two underflows: the smaller exponent is the smaller value, whichever comes first
+  const two = { rows: 1, cols: 3, data: Float64Array.of(0, 0, 0.5), exact: ['2e-340', '9e-341', ''] };
+  assert.equal(computeLayout(two).legend.minText, '9e-341');
+  const negative = { rows: 1, cols: 2, data: Float64Array.of(0, 0), exact: ['-2e-340', '-3e-341'] };
+  assert.deepEqual(
+    [computeLayout(negative).legend.minText, computeLayout(negative).legend.maxText],
+    ['-2e-340', '-3e-341'],
+  );
+  const withNaN = computeLayout(row(NaN, 3, 1));
+  assert.deepEqual([withNaN.min.index, withNaN.max.index], [2, 1]);
+  const empty = computeLayout({ rows: 0, cols: 0, data: new Float64Array(0) });
+  assert.deepEqual([empty.min.index, empty.legend.minText, empty.legend.maxText], [-1, '', '']);
+});
+
+test('colours: min at the scale start, max at its end, legend stops from max down to min', () => {
+  const layout = computeLayout(scores);
+  const { stops } = layout.legend;
+  assert.equal(stops.length, 11);
+  assert.deepEqual([stops[0].offset, stops[10].offset], [0, 1]);
+  assert.equal(layout.cellAt(2).fill, stops[10].colour, 'min');
+  assert.equal(layout.cellAt(3).fill, stops[0].colour, 'max');
+  assert.equal(layout.cellAt(2).fill, layout.colour(0));
+  assert.notEqual(layout.cellAt(1).fill, layout.cellAt(0).fill);
+  assert.equal(layout.position(538.5), 0.5);
+  // every value the same: all at the scale's start
+  assert.equal(computeLayout(row(7, 7)).position(7), 0);
+});
+
+test('cells: seaborn annotations, made even where they do not show', () => {
+  const layout = computeLayout(weights, { cellSize: 64 });
+  assert.deepEqual(
+    [0, 1, 2, 3].map((i) => layout.cellAt(i).text),
+    ['0.12', '7.9e-232', '5.8e-340', '0.88'],
+  );
+  assert.equal(computeLayout(weights, { precision: 3, cellSize: 64 }).cellAt(0).text, '0.119');
+  const hidden = computeLayout(weights, { annotate: false });
+  assert.equal(hidden.annotated, false);
+  assert.equal(hidden.cellAt(3).text, '0.88');
+});
+
+test('labels: given ones kept, 0, 1, … by default', () => {
+  assert.deepEqual(computeLayout(weights).colLabels, ['0', '1', '2', '3']);
+  assert.deepEqual(computeLayout(weights).rowLabels, ['0']);
+  const named = computeLayout({ ...scores, rowLabels: ['s'], colLabels: ['h1', 'h2', 'h3', 'h4'] });
+  assert.deepEqual([named.rowLabels, named.colLabels], [['s'], ['h1', 'h2', 'h3', 'h4']]);
+});
+
+test('cell size from the width available: 64 px at most, 4 px at least', () => {
+  assert.equal(computeLayout(scores, { width: 1000 }).cell, 64);
+  assert.equal(computeLayout(scores, { width: 340 }).cell, 50); // (340 - 140) / 4
+  assert.equal(computeLayout({ rows: 1, cols: 1000, data: new Float64Array(1000) }, { width: 800 }).cell, 4);
+  assert.equal(computeLayout(scores, { width: 340, cellSize: 20 }).cell, 20, 'cellSize wins');
+});
+
+test('thresholds: annotations from 30 px cells when they fit at 7 px or more; labels from 12 px', () => {
+  const small = row(0.5, 0.25);
+  assert.equal(computeLayout(small, { cellSize: 29 }).annotated, false);
+  assert.equal(computeLayout(small, { cellSize: 30 }).annotated, true);
+  assert.ok(Math.abs(computeLayout(small, { cellSize: 30 }).annotationSize - 26 / 2.4) < 1e-9, '0.25 fitted');
+  assert.equal(computeLayout(row(1, 2), { cellSize: 30 }).annotationSize, 12, 'never above the page font');
+  // '5.8e-340' is 8 characters: at 30 px it would need 26 / (0.6 * 8) = 5.4 px, at 40 px 7.5 px
+  assert.equal(computeLayout(weights, { cellSize: 30 }).annotated, false);
+  assert.equal(computeLayout(weights, { cellSize: 40 }).annotated, true);
+  assert.ok(Math.abs(computeLayout(weights, { cellSize: 40 }).annotationSize - 7.5) < 1e-9);
+  assert.equal(computeLayout(small, { cellSize: 64, annotate: false }).annotationSize, 0);
+  assert.equal(computeLayout(small, { cellSize: 11 }).labelled, false);
+  assert.equal(computeLayout(small, { cellSize: 12 }).labelled, true);
+});
+
+test('key: the same for new values, different for a new shape, palette, role or cell size', () => {
+  const { key } = computeLayout(scores, { width: 600 });
+  assert.equal(computeLayout({ ...scores, data: Float64Array.of(3, 59, 1, 4) }, { width: 600 }).key, key);
+  assert.notEqual(computeLayout({ ...scores, rows: 2, cols: 2 }, { width: 600 }).key, key);
+  assert.notEqual(computeLayout(scores, { width: 600, palette: 'colourblind' }).key, key);
+  assert.notEqual(computeLayout(scores, { width: 600, role: 'weights' }).key, key);
+  assert.notEqual(computeLayout(scores, { width: 300 }).key, key);
+});
+
+test('contrast: every cell text reaches 4.5:1 on its colour, for every role of both palettes', () => {
+  const sweep = row(...Array.from({ length: 1001 }, (_, i) => i / 1000));
+  for (const palette of PALETTES) {
+    for (const role of ROLES) {
+      const layout = computeLayout(sweep, { palette, role });
+      for (let i = 0; i < sweep.data.length; i++) {
+        const { fill, textColour } = layout.cellAt(i);
+        const ratio = contrastRatio(textColour, fill);
+        assert.ok(ratio >= 4.5, `${palette}/${role} at t=${sweep.data[i]}: ${textColour} on ${fill} is ${ratio}`);
+      }
+    }
+  }
+});
+
+test('contrast ratio: WCAG 2 values', () => {
+  assert.equal(contrastRatio('#000', '#fff'), 21);
+  assert.equal(contrastRatio('#fff', '#000'), 21);
+  assert.equal(contrastRatio('#777', '#777'), 1);
+  // #767676 on white is the classic just-passing grey, 4.54:1
+  assert.ok(Math.abs(contrastRatio('#767676', '#fff') - 4.54) < 0.01);
+});
+
+// The page's legend writes computeLayout's texts; the images must show the same ones.
+const svgTexts = (svg) => [...svg.matchAll(/<text [^>]*>([^<]*)<\/text>/g)].map((match) => match[1]);
+
+test('the SVG export shows the legend texts the page shows', () => {
+  const cases = [weights, scores, row(-0.000123456, 65536, 12345), row(0.125, 0.375)];
+  for (const matrix of cases) {
+    const screen = computeLayout(matrix, { width: 900 });
+    const image = heatmapLayout(matrix, { cellSize: screen.cell });
+    assert.deepEqual([image.legend.max.text, image.legend.min.text], [screen.legend.maxText, screen.legend.minText]);
+    const texts = svgTexts(matrixToSvg(matrix, { cellSize: screen.cell }));
+    assert.ok(texts.includes(screen.legend.maxText), `${screen.legend.maxText} in the SVG`);
+    assert.ok(texts.includes(screen.legend.minText), `${screen.legend.minText} in the SVG`);
+  }
+});
+
+test('at the page cell size, the export shows annotations and labels where the page does', () => {
+  const long = row(-0.000123456, 65536, 12345, 0.5);
+  for (const [matrix, width] of [
+    [weights, 900],
+    [weights, 300],
+    [long, 300],
+    [{ rows: 30, cols: 30, data: new Float64Array(900) }, 500],
+  ]) {
+    const screen = computeLayout(matrix, { width });
+    const image = heatmapLayout(matrix, { cellSize: screen.cell });
+    assert.equal(image.annotationSize > 0, screen.annotated);
+    assert.equal(
+      image.cells.some((cell) => cell.text !== ''),
+      screen.annotated,
+    );
+    assert.equal(image.rowLabels.length > 0, screen.labelled);
+    image.cells.forEach((cell, i) => assert.equal(cell.fill, screen.cellAt(i).fill));
+  }
+});
