@@ -1,5 +1,5 @@
 // <attention-heatmap>: one annotated heatmap, for authors who want a single matrix.
-//   <attention-heatmap name="weights" palette="colourblind" role="weights" precision="3">
+//   <attention-heatmap name="weights" palette="colourblind" colour-role="weights" precision="3">
 //     <script type="application/json">[[0.1, 0.9], [0.5, 0.5]]</script>
 //   </attention-heatmap>
 // The matrix comes from a JSON child, the `matrix` attribute (JSON), or the `matrix` property
@@ -7,6 +7,7 @@
 import { toMatrix } from '../engine/engine.js';
 import { el } from './dom.js';
 import { renderHeatmap } from './heatmap.js';
+import { ROLES } from './palettes.js';
 import { linkStyles } from './styles-link.js';
 
 export class AttentionHeatmapElement extends HTMLElement {
@@ -14,6 +15,7 @@ export class AttentionHeatmapElement extends HTMLElement {
     'matrix',
     'name',
     'palette',
+    'colour-role',
     'role',
     'annotate',
     'precision',
@@ -38,6 +40,15 @@ export class AttentionHeatmapElement extends HTMLElement {
     this.#render();
   }
 
+  // `role` was this element's name for the colour role; on the host it tells screen readers the
+  // element is a "weights" widget, which is no ARIA role. It is read as colour-role and removed.
+  #adoptRole() {
+    const role = this.getAttribute('role');
+    if (role === null || !ROLES.includes(role)) return;
+    if (!this.hasAttribute('colour-role')) this.setAttribute('colour-role', role);
+    this.removeAttribute('role');
+  }
+
   attributeChangedCallback() {
     if (this.isConnected) this.#render();
   }
@@ -52,6 +63,7 @@ export class AttentionHeatmapElement extends HTMLElement {
   }
 
   #render() {
+    this.#adoptRole();
     try {
       const given =
         this.#matrix ??
@@ -76,7 +88,7 @@ export class AttentionHeatmapElement extends HTMLElement {
       const precision = Number(this.getAttribute('precision') ?? 2);
       renderHeatmap(this.#root, matrix, {
         palette: this.getAttribute('palette') === 'colourblind' ? 'colourblind' : 'notebook',
-        role: this.getAttribute('role') ?? given.palette ?? 'weights',
+        role: this.getAttribute('colour-role') ?? given.palette ?? 'weights',
         annotate: this.getAttribute('annotate') !== 'false',
         precision: Number.isInteger(precision) && precision > 0 && precision <= 17 ? precision : 2,
         width: this.clientWidth || 640,

@@ -137,6 +137,7 @@ function buildHeatmap(matrix, layout, text, options) {
     }
     const show = tableToggle.getAttribute('aria-expanded') !== 'true';
     table.element.classList.toggle('sr-only', !show);
+    table.element.tabIndex = show ? 0 : -1; // shown, it may scroll: the keyboard must reach it
     tableToggle.setAttribute('aria-expanded', String(show));
     tableToggle.textContent = show ? text.hideTable : text.table;
   });
@@ -342,9 +343,12 @@ function legend(stops, label) {
   return { box, fill };
 }
 
-// The table alternative of a matrix's layout; fill(matrix) writes the values.
+// The table alternative of a matrix's layout, in a box that hides it from sight (a table, unlike
+// a box, grows to its content whatever its width, and would widen the page) and, when shown,
+// scrolls it within the heatmap's width; fill(matrix) writes the values.
 function buildTable(matrix, rowLabels, colLabels) {
-  const table = el('table', 'hm-table sr-only');
+  const box = el('div', 'hm-table-box sr-only');
+  const table = box.appendChild(el('table', 'hm-table'));
   table.append(el('caption', '', `${matrix.name ?? ''} (${matrix.rows}×${matrix.cols})`));
   const head = table.createTHead().insertRow();
   head.append(el('td'));
@@ -357,7 +361,7 @@ function buildTable(matrix, rowLabels, colLabels) {
     for (let c = 0; c < matrix.cols; c++) cells.push(row.appendChild(el('td')));
   }
   const fill = (next) => cells.forEach((cell, index) => setText(cell, fullValue(next, index)));
-  return { element: table, fill };
+  return { element: box, fill };
 }
 
 function withRole(element, role) {

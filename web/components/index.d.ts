@@ -56,7 +56,7 @@ export class AttentionStepperElement extends HTMLElement {
   goTo(stageId: string): void;
 }
 
-/** <attention-heatmap name palette role annotate precision row-labels col-labels matrix>. */
+/** <attention-heatmap name palette colour-role annotate precision row-labels col-labels matrix>. */
 export class AttentionHeatmapElement extends HTMLElement {
   matrix: HeatmapMatrix | null;
 }

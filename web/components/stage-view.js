@@ -40,16 +40,20 @@ export function renderStage(section, view, context) {
   const text = el('div', 'stage-text');
   view.paragraphs.forEach((paragraph) => text.append(el('p', '', paragraph)));
 
-  // a labelled group: aria-label is not allowed on an element without a role
+  // Labelled groups (aria-label is not allowed on an element without a role) that scroll
+  // sideways when wider than the stage, so the keyboard can reach them too.
   const formula = el('div', 'stage-formula');
-  formula.setAttribute('role', 'group');
-  formula.setAttribute('aria-label', t('formula'));
   formula.append(renderedFormula(view.formula));
-
   const code = el('pre', 'stage-code');
-  code.setAttribute('role', 'group');
-  code.setAttribute('aria-label', t('code'));
   code.append(el('code', '', view.code));
+  for (const [element, label] of [
+    [formula, t('formula')],
+    [code, t('code')],
+  ]) {
+    element.setAttribute('role', 'group');
+    element.setAttribute('aria-label', label);
+    element.tabIndex = 0;
+  }
 
   const panels = section.querySelector(':scope > .stage-panels');
   if (panels && updatePanels(panels, view, context)) setChildren(section, [header, text, formula, code, panels]);

@@ -1,0 +1,176 @@
+// Accessibility and phones, in Debian's Chromium: axe-core audits every stage of every
+// walkthrough (light and dark, English and Chinese, both palettes, exercise mode) and the embedded
+// elements; at 390 px wide the page and the elements show the stage first and never scroll
+// sideways. Screenshots go to test-results/screenshots/.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { serve } from '../../scripts/serve.js';
+import { collectErrors, launchChromium } from './chromium.js';
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const shots = fileURLToPath(new URL('../../test-results/screenshots', import.meta.url));
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+const WALKTHROUGHS = ['basics', 'self-attention', 'scoring'];
+let browser;
+let server;
+let base;
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  browser = await launchChromium();
+  server = await serve(root);
+  base = `http://127.0.0.1:${server.address().port}/`;
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function open(t, path, contextOptions = { viewport: { width: 1280, height: 900 } }) {
+  const context = await browser.newContext(contextOptions);
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  t.after(async () => {
+    assert.deepEqual(errors, [], 'console errors');
+    await context.close();
+  });
+  await page.goto(base + path);
+  return page;
+}
+
+const openPage = async (t, query, contextOptions) => {
+  const page = await open(t, `dist/site/${query}`, contextOptions);
+  await page.waitForSelector('body[data-ready]');
+  return page;
+};
+
+/** axe-core's serious and critical violations on the page (shadow roots included), one line each. */
+async function seriousViolations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  const { violations } = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/** Audits every stage of every walkthrough in the page as `query` sets it up. */
+async function auditEveryStage(t, query) {
+  const page = await openPage(t, query);
+  const found = [];
+  for (const walkthrough of WALKTHROUGHS) {
+    await page.goto(`${base}dist/site/${query}#${walkthrough}`);
+    const stages = await page.$$eval('.stage-link', (links) => links.map((link) => link.getAttribute('href')));
+    for (const hash of stages) {
+      await page.goto(`${base}dist/site/${query}${hash}`);
+      await page.waitForSelector(`[data-stage="${hash.slice(1)}"][aria-current="step"] .heatmap, .question`);
+      for (const violation of await seriousViolations(page)) found.push(`${hash}: ${violation}`);
+    }
+  }
+  assert.ok(found.length === 0, found.join('\n'));
+}
+
+test('axe-core: every stage, light, English, notebook palette', (t) => auditEveryStage(t, '?lang=en&theme=light'));
+
+test('axe-core: every stage, dark, Chinese, colourblind palette', (t) =>
+  auditEveryStage(t, '?lang=zh&theme=dark&palette=colourblind'));
+
+test('axe-core: exercise mode, its questions and their answers', async (t) => {
+  const page = await openPage(t, '?lang=en&exercise=1#basics/scores');
+  await page.waitForSelector('.question');
+  assert.deepEqual(await seriousViolations(page), []);
+  await page.click('.question-choice >> nth=3');
+  await page.waitForSelector('.question-feedback');
+  assert.deepEqual(await seriousViolations(page), []);
+});
+
+test('axe-core: the embedded elements (tutorial page: light and dark, editable, zh, a heatmap)', async (t) => {
+  const page = await open(t, 'examples/tutorial/index.html');
+  await page.evaluate(() => Promise.all([...document.querySelectorAll('attention-stepper')].map((s) => s.ready)));
+  await page.waitForFunction(() => document.querySelector('attention-heatmap').shadowRoot.querySelector('.hm-cell'));
+  assert.deepEqual(await seriousViolations(page), []);
+  // exercise mode inside an element
+  await page.evaluate(() => {
+    const stepper = document.getElementById('basics');
+    stepper.setAttribute('exercise', '');
+    stepper.goTo('scores');
+  });
+  await page.waitForFunction(() => document.getElementById('basics').shadowRoot.querySelector('.question'));
+  assert.deepEqual(await seriousViolations(page), []);
+  // a page written for the old `role` attribute: read as the colour role, and taken off the host
+  const old = await page.evaluate(() => {
+    const heatmap = document.createElement('attention-heatmap');
+    heatmap.setAttribute('role', 'scores');
+    heatmap.setAttribute('matrix', '[[1, 2]]');
+    document.body.append(heatmap);
+    return { role: heatmap.getAttribute('role'), colourRole: heatmap.getAttribute('colour-role') };
+  });
+  assert.deepEqual(old, { role: null, colourRole: 'scores' });
+  assert.deepEqual(await seriousViolations(page), []);
+});
+
+/** Nothing wider than the screen: the document does not scroll sideways. */
+async function assertNoSidewaysScroll(page, where) {
+  const { scroll, width } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    width: document.documentElement.clientWidth,
+  }));
+  assert.ok(scroll <= width, `${where}: the page is ${scroll} px wide on a ${width} px screen`);
+}
+
+test('at 390 px the page shows the stage first, keeps its navigation on screen and never scrolls sideways', async (t) => {
+  const page = await openPage(t, '?lang=en#basics/softmax', PHONE);
+  for (const hash of ['#basics/softmax', '#self-attention/all-weights', '#scoring/step-2', '#scoring/parameters']) {
+    await page.goto(`${base}dist/site/?lang=en${hash}`);
+    await page.waitForSelector(`[data-stage="${hash.slice(1)}"][aria-current="step"] .heatmap`);
+    await assertNoSidewaysScroll(page, hash);
+    const layout = await page.evaluate(() => {
+      const box = (element) => element.getBoundingClientRect();
+      return {
+        stage: box(document.querySelector('[aria-current="step"] .stage-title')).top,
+        stageList: box(document.querySelector('.sidebar')).top,
+        next: box(document.querySelector('.as-next')),
+        heatmaps: [...document.querySelectorAll('[aria-current="step"] .hm-body')].map((body) => box(body).right),
+        settingsOpen: document.getElementById('settings-menu').open,
+      };
+    });
+    assert.ok(layout.stage < layout.stageList, `${hash}: the stage comes before the stage list`);
+    assert.ok(layout.next.bottom <= 844 && layout.next.right <= 390, `${hash}: Next stays on screen`);
+    for (const right of layout.heatmaps) assert.ok(right <= 390, `${hash}: a heatmap ends at ${right} px`);
+    assert.equal(layout.settingsOpen, false, 'the settings are folded');
+    await page.screenshot({ path: `${shots}/phone--${hash.slice(1).replace('/', '--')}.png` });
+  }
+  // a heatmap wider than the screen scrolls within its own box
+  await page.goto(
+    `${base}dist/site/?lang=en&inputs=${encodeURIComponent('{"scoring":{"length":40}}')}#scoring/alignment`,
+  );
+  await page.waitForSelector('[data-stage="scoring/alignment"][aria-current="step"] .heatmap');
+  await assertNoSidewaysScroll(page, 'a 40x40 alignment');
+  const body = await page.evaluate(() => {
+    const element = document.querySelector('[aria-current="step"] .hm-body');
+    return { scroll: element.scrollWidth, width: element.clientWidth, right: element.getBoundingClientRect().right };
+  });
+  assert.ok(body.right <= 390 && body.scroll >= body.width, JSON.stringify(body));
+  // the settings unfold from their summary
+  await page.click('#settings-label');
+  assert.equal(await page.isVisible('#language'), true);
+});
+
+test('at 390 px the embedded elements fit the screen', async (t) => {
+  const page = await open(t, 'examples/tutorial/index.html', PHONE);
+  await page.evaluate(() => Promise.all([...document.querySelectorAll('attention-stepper')].map((s) => s.ready)));
+  await assertNoSidewaysScroll(page, 'tutorial page');
+  const rights = await page.evaluate(() =>
+    [...document.querySelectorAll('attention-stepper')].map((stepper) => {
+      const next = stepper.shadowRoot.querySelector('.as-next').getBoundingClientRect();
+      return [stepper.getBoundingClientRect().right, next.right];
+    }),
+  );
+  for (const [stepper, next] of rights) assert.ok(stepper <= 390 && next <= 390, JSON.stringify(rights));
+  await page.screenshot({ path: `${shots}/phone--tutorial.png`, fullPage: true });
+});
