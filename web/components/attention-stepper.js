@@ -4,7 +4,7 @@
 //   </attention-stepper>
 // Methods next(), prev(), goTo(stageId); a `stagechange` event. All steppers on a page share one
 // WebAssembly instance of the engine.
-import { loadAttention, WALKTHROUGHS } from '../engine/index.js';
+import { loadAttention, WALKTHROUGHS } from 'attention-stepper';
 import { el } from './dom.js';
 import { LANGUAGES, translator } from './i18n.js';
 import { renderInputForm } from './input-form.js';
