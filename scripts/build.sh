@@ -41,6 +41,8 @@ cmake --build build/wasm -j "$jobs"
 # its own copy stays behind; its folder gets a package.json saying CommonJS, for its worker.
 modules=build/wasm/engine
 rm -rf dist/engine
+# Checkouts built before this layout hold the modules in web/engine/wasm/, no longer ignored by git.
+rm -rf web/engine/wasm
 mkdir -p dist/engine/wasm/node
 cp web/engine/*.js web/engine/*.d.ts dist/engine/
 cp $modules/attention-engine.wasm $modules/attention-engine-threads.{mjs,wasm,worker.js} dist/engine/wasm/
