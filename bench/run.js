@@ -15,7 +15,7 @@ import { setThreadsCount } from '@tensorflow/tfjs-backend-wasm';
 import * as ortNode from 'onnxruntime-node';
 import * as ortWeb from 'onnxruntime-web';
 
-import { loadAttention } from '../web/engine/index.node.js';
+import { loadAttention } from '../dist/engine/index.node.js';
 import { chart } from './chart.js';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -27,7 +27,7 @@ const cases = [];
 for (const n of quick ? [64, 256] : [64, 256, 1024, 4096]) for (const heads of [1, 8]) cases.push({ n, heads });
 cases.push({ n: quick ? 4096 : 16384, heads: 1, fusedOnly: true });
 
-const wasmBinary = readFileSync(here('../web/engine/wasm/attention-engine.wasm'));
+const wasmBinary = readFileSync(here('../dist/engine/wasm/attention-engine.wasm'));
 const fresh = () => loadAttention({ wasmBinary }); // a new instance per case: its heap size is that case's peak
 const THREADS = os.availableParallelism();
 const threaded = THREADS > 1 ? await loadAttention({ threads: THREADS }) : null;

@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # Builds, in order: the C++ core natively with its doctest suite (plain, and with sanitizers and
-# the fuzzer); the WebAssembly module
-# (web/engine/wasm/); the components bundle (dist/components/); the page (dist/site/).
+# the fuzzer); the WebAssembly modules (build/wasm/); the package: the engine (dist/engine/) and
+# the components bundle (dist/components/); the page (dist/site/). Build output lives in build/
+# and dist/ only, never among the sources.
 #   build.sh          everything
-#   build.sh package  what `npm pack` ships: the WebAssembly module and the components
+#   build.sh package  what `npm pack` ships: dist/engine/ and dist/components/
 #   build.sh site     everything but the native build
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# Without the toolchain this would fail halfway with a compiler's error (or npx would fetch a tool
+# from the registry): name the command that installs it instead.
+if ! command -v emcc >/dev/null || [ ! -x node_modules/.bin/vite ]; then
+  echo "build.sh: emscripten or the npm packages are missing: run \`npm run build\` (it installs them, then builds)" >&2
+  exit 1
+fi
 
 # Emscripten 3.1.6 from Debian needs Debian's acorn, which NodeSource's node does not search.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
@@ -27,9 +35,24 @@ if [ "$target" = all ]; then
 fi
 [ -f build/wasm/CMakeCache.txt ] || emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/wasm -j "$jobs"
+
+# The package's engine: the hand-written wrapper and types from web/engine/, the modules from
+# build/wasm/engine/. Node's threaded module reads the browsers' threaded .wasm (index.node.js), so
+# its own copy stays behind; its folder gets a package.json saying CommonJS, for its worker.
+modules=build/wasm/engine
+rm -rf dist/engine
+# Checkouts built before this layout hold the modules in web/engine/wasm/, no longer ignored by git.
+rm -rf web/engine/wasm
+mkdir -p dist/engine/wasm/node
+cp web/engine/*.js web/engine/*.d.ts dist/engine/
+cp $modules/attention-engine.wasm $modules/attention-engine-threads.{mjs,wasm,worker.js} dist/engine/wasm/
+cp $modules/node/attention-engine-threads.{cjs,worker.js} dist/engine/wasm/node/
+echo '{ "type": "commonjs" }' >dist/engine/wasm/node/package.json
 # Emscripten 3.1.6 minifies its loader fully only with Closure, which Debian does not ship: esbuild
 # (Vite's own minifier) does it instead, so the package's engine JS stays small.
-npx esbuild web/engine/wasm/attention-engine.mjs --minify --format=esm --target=es2020 \
-  --allow-overwrite --outfile=web/engine/wasm/attention-engine.mjs --log-level=warning
+npx esbuild $modules/attention-engine.mjs --minify --format=esm --target=es2020 \
+  --outfile=dist/engine/wasm/attention-engine.mjs --log-level=warning
+
 npx vite build --config web/components/vite.config.js
+cp web/components/index.d.ts dist/components/
 [ "$target" = package ] || npx vite build --config web/vite.config.js

@@ -21,10 +21,10 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# npm packages, from the committed lock file, when node_modules is missing or older than it.
-# `npm install`, not `npm ci`: this registry lacks the other platforms' optional binaries of
-# rollup, which npm leaves out of the lock file and `npm ci` then reports as missing.
+# npm packages, exactly as the committed lock file has them, when node_modules is missing or older
+# than it. package.json pins rollup (through vite) to a release whose platform binaries this
+# registry holds for every platform, so the lock file lists them all and `npm ci` accepts it.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm packages"
-  npm install --no-audit --no-fund
+  npm ci --no-audit --no-fund
 fi

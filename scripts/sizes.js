@@ -4,15 +4,15 @@ import { gzipSync } from 'node:zlib';
 
 const entries = {
   'attention-stepper (engine JS: index.js, engine.js, loader)': [
-    'web/engine/index.js',
-    'web/engine/engine.js',
-    'web/engine/wasm/attention-engine.mjs',
+    'dist/engine/index.js',
+    'dist/engine/engine.js',
+    'dist/engine/wasm/attention-engine.mjs',
   ],
-  'attention-stepper/wasm (attention-engine.wasm)': ['web/engine/wasm/attention-engine.wasm'],
+  'attention-stepper/wasm (attention-engine.wasm)': ['dist/engine/wasm/attention-engine.wasm'],
   'threaded module, loaded instead on cross-origin-isolated pages (loader, worker, wasm)': [
-    'web/engine/wasm/attention-engine-threads.mjs',
-    'web/engine/wasm/attention-engine-threads.worker.js',
-    'web/engine/wasm/attention-engine-threads.wasm',
+    'dist/engine/wasm/attention-engine-threads.mjs',
+    'dist/engine/wasm/attention-engine-threads.worker.js',
+    'dist/engine/wasm/attention-engine-threads.wasm',
   ],
   'attention-stepper/components (with KaTeX and palettes; loads the engine)': ['dist/components/attention-stepper.js'],
   'attention-stepper/styles.css': ['dist/components/styles.css'],

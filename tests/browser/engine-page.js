@@ -1,6 +1,6 @@
 // Loads the engine the way a static page does (plain ES module import, .wasm found next to the
 // loader) and publishes the seed numbers for the test to read.
-import { loadAttention } from '../../web/engine/index.js';
+import { loadAttention } from '../../dist/engine/index.js';
 
 // The default engine against one thread on an attention big enough to be split across threads;
 // or, where threads cannot run, the message that asking for two gives.

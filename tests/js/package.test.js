@@ -12,27 +12,28 @@ test('the tarball holds the engine, its wasm and types, and nothing of the sourc
   const [{ files }] = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], root));
   const paths = files.map((file) => file.path);
   for (const expected of [
-    'web/engine/index.js',
-    'web/engine/index.node.js',
-    'web/engine/engine.js',
-    'web/engine/index.d.ts',
-    'web/engine/wasm/attention-engine.mjs',
-    'web/engine/wasm/attention-engine.wasm',
-    'web/engine/wasm/attention-engine-threads.mjs',
-    'web/engine/wasm/attention-engine-threads.wasm',
-    'web/engine/wasm/attention-engine-threads.worker.js',
-    'web/engine/wasm/node/attention-engine-threads.cjs',
-    'web/engine/wasm/node/attention-engine-threads.worker.js',
-    'web/engine/wasm/node/package.json',
-    'web/components/index.d.ts',
+    'dist/engine/index.js',
+    'dist/engine/index.node.js',
+    'dist/engine/engine.js',
+    'dist/engine/index.d.ts',
+    'dist/engine/wasm/attention-engine.mjs',
+    'dist/engine/wasm/attention-engine.wasm',
+    'dist/engine/wasm/attention-engine-threads.mjs',
+    'dist/engine/wasm/attention-engine-threads.wasm',
+    'dist/engine/wasm/attention-engine-threads.worker.js',
+    'dist/engine/wasm/node/attention-engine-threads.cjs',
+    'dist/engine/wasm/node/attention-engine-threads.worker.js',
+    'dist/engine/wasm/node/package.json',
+    'dist/components/index.d.ts',
     'dist/components/attention-stepper.js',
     'dist/components/styles.css',
   ]) {
     assert.ok(paths.includes(expected), `${expected} missing from ${paths.join(', ')}`);
   }
-  assert.ok(!paths.some((path) => /^(cpp|tests|scripts|build)\//.test(path)), paths.join(', '));
+  // only the built package: no sources, no page
+  assert.ok(!paths.some((path) => /^(web|cpp|tests|scripts|build|dist\/site)\//.test(path)), paths.join(', '));
   // Node's threaded loader reads the browsers' threaded .wasm (the same file), not a copy
-  assert.ok(!paths.includes('web/engine/wasm/node/attention-engine-threads.wasm'));
+  assert.ok(!paths.includes('dist/engine/wasm/node/attention-engine-threads.wasm'));
 });
 
 test('installed from the tarball, examples/node/seeds.js reproduces the seed numbers', () => {

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { test } from 'node:test';
 
-import { loadAttention } from '../../web/engine/index.node.js';
+import { loadAttention } from 'attention-stepper';
 
 const one = await loadAttention({ threads: 1 });
 const three = await loadAttention({ threads: 3 });
@@ -76,7 +76,7 @@ test('bad thread counts are refused with a clear message', async () => {
 
 test('a program that used four threads exits by itself', () => {
   const program = `
-    import { loadAttention } from ${JSON.stringify(new URL('../../web/engine/index.node.js', import.meta.url).href)};
+    import { loadAttention } from ${JSON.stringify(import.meta.resolve('attention-stepper'))};
     const attn = await loadAttention({ threads: 4 });
     const m = { rows: 512, cols: 64, data: new Float32Array(512 * 64).fill(0.5) };
     console.log(attn.threads, attn.attention(m, m, m).output.data[0]);`;

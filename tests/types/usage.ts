@@ -2,6 +2,7 @@
 // misuse (each @ts-expect-error fails the build if the line becomes valid).
 import {
   loadAttention,
+  toMatrix,
   WALKTHROUGHS,
   type InputError,
   type InputField,
@@ -100,3 +101,15 @@ const materialised: Matrix = attn.attention([[1]], [[1]], [[1]], { weights: true
 export { fused, materialised };
 const perHead: Matrix[] | null = attn.attention([[1, 2]], [[1, 2]], [[1, 2]], { heads: 2 }).weights;
 export { perHead };
+
+// toMatrix checks untyped input (parsed JSON, say) and converts it as the engine does
+const parsed: unknown = JSON.parse('[[1, 2], [3, 4]]');
+const checked64: Matrix<Float64Array> = toMatrix(parsed, 'matrix', Float64Array);
+const checked32: Matrix<Float32Array> = toMatrix(parsed, 'matrix', Float32Array);
+// @ts-expect-error Float64Array in, Float64Array data out
+const checkedWrong: Matrix<Float32Array> = toMatrix(parsed, 'matrix', Float64Array);
+// @ts-expect-error only Float64Array or Float32Array data
+toMatrix(parsed, 'matrix', Int32Array);
+// @ts-expect-error the name for messages is required
+toMatrix(parsed);
+export { checked64, checked32, checkedWrong };

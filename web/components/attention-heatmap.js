@@ -4,7 +4,7 @@
 //   </attention-heatmap>
 // The matrix comes from a JSON child, the `matrix` attribute (JSON), or the `matrix` property
 // (number[][] or { rows, cols, data }); row-labels / col-labels are comma-separated.
-import { toMatrix } from '../engine/engine.js';
+import { toMatrix } from 'attention-stepper';
 import { el } from './dom.js';
 import { renderHeatmap } from './heatmap.js';
 import { ROLES } from './palettes.js';

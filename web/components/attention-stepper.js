@@ -5,7 +5,7 @@
 //   </attention-stepper>
 // Methods next(), prev(), goTo(stageId); a `stagechange` event. All steppers on a page share one
 // WebAssembly instance of the engine.
-import { loadAttention } from '../engine/index.js';
+import { loadAttention } from 'attention-stepper';
 import { StepperController } from './controller.js';
 import { el } from './dom.js';
 import { LANGUAGES, translator } from './i18n.js';

@@ -3,7 +3,7 @@
 // theme, palette, exercise mode) and the learner's answers. It moves between stages, takes edits
 // and describes the stage on screen; whoever draws listens to its `change` event, whose
 // detail.reason is 'stage', 'walkthrough', 'inputs', 'options' or 'answer'.
-import { WALKTHROUGHS } from '../engine/index.js';
+import { WALKTHROUGHS } from 'attention-stepper';
 
 import { describeStage, SPECS } from '../walkthroughs/index.js';
 import { LANGUAGES, translator } from './i18n.js';

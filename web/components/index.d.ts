@@ -1,5 +1,5 @@
 // Types of attention-stepper/components. Checked by tests/types.
-import type { Matrix, Trace, WalkthroughName } from '../engine/index.js';
+import type { Matrix, Trace, WalkthroughName } from 'attention-stepper';
 
 /** A matrix to draw: rows of numbers, or the engine's { rows, cols, data } with optional labels. */
 export type HeatmapMatrix =

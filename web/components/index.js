@@ -1,7 +1,7 @@
 // attention-stepper/components: the <attention-stepper> and <attention-heatmap> elements, and
 // renderHeatmap for drawing one matrix into any element. Importing this module defines both
 // elements (once, so two copies on one page do not clash).
-import { toMatrix } from '../engine/engine.js';
+import { toMatrix } from 'attention-stepper';
 import { AttentionHeatmapElement } from './attention-heatmap.js';
 import { AttentionStepperElement } from './attention-stepper.js';
 import { renderHeatmap as drawHeatmap } from './heatmap.js';

@@ -1,14 +1,14 @@
 // Builds attention-stepper/components into dist/components/: one ES module with KaTeX and the
 // palettes bundled in, loadable by a plain <script type="module"> (no bundler, no import map).
-// The engine stays an import of the package's own web/engine/ modules, so a page that also
-// imports 'attention-stepper' shares one WebAssembly instance with the components.
+// The engine stays an import of the package's public entry, 'attention-stepper', written as the
+// relative path from dist/components/ to that entry's browser file (dist/engine/index.js): a CDN
+// serves it without an import map, and a page that also imports 'attention-stepper' (the same
+// file through a bundler or the CDN) shares one WebAssembly instance with the components.
 import { fileURLToPath } from 'node:url';
 
 import { defineConfig } from 'vite';
 
-const engineModules = ['index.js', 'engine.js'].map((file) =>
-  fileURLToPath(new URL(`../engine/${file}`, import.meta.url)),
-);
+const ENGINE = 'attention-stepper';
 
 export default defineConfig({
   base: './', // asset URLs relative to the module, wherever it is served from
@@ -21,11 +21,11 @@ export default defineConfig({
     rollupOptions: {
       input: fileURLToPath(new URL('./index.js', import.meta.url)),
       preserveEntrySignatures: 'strict',
-      external: engineModules,
+      external: [ENGINE],
       output: {
         entryFileNames: 'attention-stepper.js',
         assetFileNames: '[name][extname]',
-        paths: (id) => (engineModules.includes(id) ? `../../web/engine/${id.split('/').pop()}` : id),
+        paths: { [ENGINE]: '../engine/index.js' },
       },
     },
   },

@@ -309,3 +309,14 @@ export interface LoadOptions {
 export function loadAttention(options?: LoadOptions): Promise<AttentionEngine>;
 
 export const WALKTHROUGHS: readonly WalkthroughName[];
+
+/**
+ * Checks and converts a matrix as every engine call does, without loading the engine: rows
+ * (`number[][]`) or `{ rows, cols, data }` with row-major `data` become `{ rows, cols, data }` with
+ * `data` a `type` (the caller's array itself when it already is one; other properties are
+ * dropped). Anything else (ragged rows, a non-number, data that does not fill rows x cols) throws a
+ * TypeError whose message names `name`: `toMatrix([[1, 2], [3]], 'keys', Float64Array)` throws
+ * "keys is ragged: row 1 has 1 entries but row 0 has 2".
+ */
+export function toMatrix(value: unknown, name: string, type: Float32ArrayConstructor): Matrix<Float32Array>;
+export function toMatrix(value: unknown, name: string, type: Float64ArrayConstructor): Matrix<Float64Array>;

@@ -5,7 +5,7 @@
 import createAttentionModule from './wasm/attention-engine.mjs';
 import { makeLoader } from './engine.js';
 
-export { WALKTHROUGHS } from './engine.js';
+export { toMatrix, WALKTHROUGHS } from './engine.js';
 
 const threadedFiles = () => ({
   'attention-engine-threads.mjs': new URL('./wasm/attention-engine-threads.mjs', import.meta.url).href,

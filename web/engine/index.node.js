@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import createAttentionModule from './wasm/attention-engine.mjs';
 import { makeLoader } from './engine.js';
 
-export { WALKTHROUGHS } from './engine.js';
+export { toMatrix, WALKTHROUGHS } from './engine.js';
 
 const require = createRequire(import.meta.url);
 const wasm = (name) => readFile(new URL(`./wasm/${name}`, import.meta.url));

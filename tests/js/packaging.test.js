@@ -1,0 +1,93 @@
+// The packaging rules that a change could quietly break: build output stays in build/ and dist/
+// (the sources hold none, and .gitignore hides none among them), the components reach the engine
+// only through its public entry, and every path package.json publishes exists after the build.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+
+import { build } from 'esbuild';
+
+import { root } from '../pack.js';
+
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const bundle = join(root, 'dist/components/attention-stepper.js');
+
+test('.gitignore is plain: no negations, nothing among the sources', () => {
+  const rules = readFileSync(join(root, '.gitignore'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() && !line.startsWith('#'));
+  assert.deepEqual(
+    rules.filter((rule) => rule.startsWith('!') || /^\/?(web|cpp)\//.test(rule)),
+    [],
+  );
+});
+
+test('after the build, web/ and cpp/ hold no generated file, ignored or not', () => {
+  const status = execFileSync('git', ['status', '--porcelain', '--ignored', '--untracked-files=all', 'web', 'cpp'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  const lines = status.split('\n').filter(Boolean);
+  assert.deepEqual(
+    lines.filter((line) => line.startsWith('!!')),
+    [],
+    'ignored files among the sources: build output belongs in build/ or dist/',
+  );
+  // A new source file not yet added is untracked too; a file named as a build output is not one.
+  const outputs = new Set(
+    ['build/wasm/engine', 'build/wasm/engine/node', 'dist/engine', 'dist/engine/wasm', 'dist/engine/wasm/node']
+      .filter((folder) => existsSync(join(root, folder)))
+      .flatMap((folder) => readdirSync(join(root, folder))),
+  );
+  assert.deepEqual(
+    lines.filter((line) => line.startsWith('??') && outputs.has(basename(line.slice(3)))),
+    [],
+    'build output among the sources (left from an older layout? delete it: it now lives in dist/)',
+  );
+});
+
+test('the components bundle imports the engine only through its public entry', async () => {
+  // esbuild parses the bundle and lists every import (static, re-export, dynamic) without following it
+  const { metafile } = await build({
+    entryPoints: [bundle],
+    bundle: true,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'list-imports',
+        setup: (b) =>
+          b.onResolve({ filter: /.*/ }, (args) =>
+            args.kind === 'entry-point' ? undefined : { path: args.path, external: true },
+          ),
+      },
+    ],
+  });
+  const imports = Object.values(metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
+  assert.deepEqual(imports, ['../engine/index.js']);
+  // that relative path is the browsers' engine entry of package.json, so a CDN serves it as is
+  assert.equal(
+    new URL(imports[0], pathToFileURL(bundle)).href,
+    new URL(pkg.exports['.'].default, pathToFileURL(join(root, '/'))).href,
+  );
+  const text = readFileSync(bundle, 'utf8');
+  assert.ok(!text.includes('../../web/'), 'the bundle reaches into the sources');
+  // the engine's loader is not bundled in: one WebAssembly instance per page, shared with the app
+  assert.doesNotMatch(text, /attention-engine/);
+});
+
+test("every path package.json publishes exists after the build, and Node resolves the package's own name", async () => {
+  const leaves = (value) => (typeof value === 'string' ? [value] : Object.values(value).flatMap(leaves));
+  for (const path of [...leaves(pkg.exports), pkg.types, ...pkg.sideEffects, ...pkg.files]) {
+    assert.ok(existsSync(join(root, path)), `${path} (package.json) does not exist`);
+  }
+  assert.equal(import.meta.resolve('attention-stepper'), pathToFileURL(join(root, pkg.exports['.'].node)).href);
+  const engine = await import('attention-stepper');
+  assert.deepEqual(Object.keys(engine).sort(), ['WALKTHROUGHS', 'loadAttention', 'toMatrix']);
+  assert.deepEqual(engine.toMatrix([[1, 2]], 'm', Float32Array), { rows: 1, cols: 2, data: new Float32Array([1, 2]) });
+  assert.throws(() => engine.toMatrix([[1, 2], [3]], 'keys', Float64Array), /keys is ragged: row 1 has 1 entries/);
+});
