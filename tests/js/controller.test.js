@@ -369,9 +369,17 @@ describe('exercise questions', () => {
     controller.answer('h1');
     const wrong = controller.view().question;
     assert.equal(wrong.answered, true);
-    assert.match(wrong.feedback, /^Not quite: it's h4\./);
+    assert.equal(
+      wrong.feedback,
+      "Not quite: it's h4. Its dot product with the decoder hidden state gives the highest score, 929, " +
+        'while the others score h1: 927, h2: 397, h3: 148.',
+    );
     controller.answer('h4');
-    assert.match(controller.view().question.feedback, /^Right, it's h4\./);
+    assert.equal(
+      controller.view().question.feedback,
+      "Right, it's h4. Its dot product with the decoder hidden state is the highest score, 929; " +
+        'the others score h1: 927, h2: 397, h3: 148.',
+    );
     assert.deepEqual(reasons, ['answer', 'answer']);
     // the answer is kept per stage
     controller.next();
@@ -380,14 +388,26 @@ describe('exercise questions', () => {
     assert.equal(controller.view().question.answered, true);
   });
 
-  test('scores: the answer follows the inputs, and an edit clears the answers', () => {
+  test('scores: the answer and the scores the feedback quotes follow the inputs; an edit clears the answers', () => {
     const { controller } = make({ exercise: true, stage: 'scores' });
     controller.answer('h4');
-    controller.edit('decoderState', '1, 0, 0'); // scores [3, 59, 1, 4]
+    controller.edit('decoderState', '1, 0, 0.5'); // scores [25.5, 61.5, 3.5, 26.65]
     const question = controller.view().question;
     assert.equal(question.answered, false);
     controller.answer('h2');
-    assert.match(controller.view().question.feedback, /^Right, it's h2\./);
+    assert.equal(
+      controller.view().question.feedback,
+      "Right, it's h2. Its dot product with the decoder hidden state is the highest score, 61.5; " +
+        'the others score h1: 25.5, h3: 3.5, h4: 26.65.',
+    );
+    controller.setOptions({ lang: 'zh' });
+    assert.equal(
+      controller.view().question.feedback,
+      '答对了，是 h2。它与解码器隐藏状态的点积得分最高，为 61.5；其余注释的得分为 h1: 25.5, h3: 3.5, h4: 26.65。',
+    );
+    // one annotation: nothing to choose from
+    controller.edit('annotations', '1, 2, 3');
+    assert.equal(controller.view().question, null);
   });
 
   test('softmax: asked with the notebook inputs only, in the current language', () => {
