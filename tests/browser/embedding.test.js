@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import { build } from 'vite';
 
 import { installPackedPackage, root } from '../pack.js';
+import { assertSeedNumbers, SEEDS } from '../seeds.js';
 import { serve } from '../../scripts/serve.js';
 import { collectErrors, launchChromium } from './chromium.js';
 
@@ -51,10 +52,9 @@ test('the tutorial page: two independent steppers and a heatmap, one shared WebA
   await ready(page, '#self');
   assert.equal(wasm.length, 1, `one .wasm request: ${wasm}`);
   assert.equal(await page.locator('#basics [aria-current="step"]').getAttribute('data-stage'), 'basics/scores');
-  assert.deepEqual(
-    await page.locator('#basics .hm-cell').evaluateAll((cells) => cells.map((cell) => cell.dataset.value)),
-    ['927', '397', '148', '929'],
-  );
+  assertSeedNumbers({
+    scores: await page.locator('#basics .hm-cell').evaluateAll((cells) => cells.map((cell) => cell.dataset.value)),
+  });
   assert.equal(await page.locator('attention-heatmap .hm-cell').count(), 16);
   assert.deepEqual(
     await page.locator('#weights .hm-cell').evaluateAll((cells) => cells.map((cell) => cell.textContent)),
@@ -85,7 +85,7 @@ test('the tutorial page: two independent steppers and a heatmap, one shared WebA
   await page.locator('#self #input-seed').fill('42');
   assert.notEqual(await weights(), seeded7);
   assert.equal(await firstCell.evaluate((cell) => cell.isConnected), true); // redrawn in place
-  assert.equal((await weights()).split(',').slice(0, 9).join(), '2,0,2,2,0,0,2,1,2');
+  assertSeedNumbers({ W_Q: (await weights()).split(',').slice(0, 9) }, 'seed 42 typed in');
   assert.match(await page.locator('#self .as-next').textContent(), /下一步/);
   await page.locator('#self #input-embeddings').fill('1, 0\n1');
   assert.match(await page.locator('#self #input-embeddings-error').textContent(), /第 2 行/);
@@ -147,7 +147,7 @@ test("the README's embedding snippets work verbatim", async (t) => {
   );
   assert.equal(
     await page.locator('attention-stepper[walkthrough="basics"] .hm-cell[data-col="2"]').getAttribute('data-value'),
-    '5.7661442e-340',
+    SEEDS.tiny,
   );
   assert.equal(await page.locator('#mine [data-stage="self-attention/word-weights"] .hm-cell').count(), 3);
   assert.equal(await page.locator('attention-heatmap .hm-cell').count(), 4);
@@ -181,8 +181,7 @@ test('a Vite app built from the npm pack tarball imports the engine and the comp
   await page.waitForFunction(() => document.getElementById('result').textContent !== 'loading');
   await ready(page, '#stepper');
   const result = JSON.parse(await page.textContent('#result'));
-  assert.deepEqual(result.scores, [927, 397, 148, 929]);
-  result.word1.forEach((value, i) => assert.ok(Math.abs(value - [0.98522025, 1.74174051, 0.75652026][i]) < 1e-8));
+  assertSeedNumbers({ scores: result.scores, word1: result.word1 }, 'the Vite app');
   assert.equal(await page.locator('#stepper [data-stage="scoring/alignment"] .hm-cell').count(), 16);
   assert.equal(wasm.length, 1, 'the app and the components share one instance');
 });
@@ -212,16 +211,16 @@ test('every export of a heatmap downloads valid PNG, SVG, CSV and JSON, and copi
   const csv = saved.csv.toString().trim().split('\n');
   assert.equal(csv.length, 4);
   assert.equal(csv[0], ',h1,h2,h3,h4');
-  assert.equal(csv[1].split(',')[3], '5.7661442e-340');
+  assert.equal(csv[1].split(',')[3], SEEDS.tiny);
   const json = JSON.parse(saved.json.toString());
   assert.equal(json.rows, 3);
-  assert.equal(json.exact[1][2], '2.479442e-338');
+  assert.equal(json.exact[1][2], SEEDS.appliedTiny[1]);
   await page.click('[aria-current="step"] .hm-export-button[data-format="numpy"]');
   await page.waitForFunction(
     () => document.querySelector('[aria-current="step"] .hm-export-status').textContent !== '',
   );
   const numpy = await page.evaluate(() => navigator.clipboard.readText());
   assert.match(numpy, /^np\.array\(\[\[0\.3576087/);
-  assert.match(numpy, /'5\.7661442e-340'/);
+  assert.ok(numpy.includes(`'${SEEDS.tiny}'`), numpy);
   assert.match(numpy, /dtype=np\.float128\)$/);
 });

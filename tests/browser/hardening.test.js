@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { root } from '../pack.js';
+import { SEEDS } from '../seeds.js';
 import { serve } from '../../scripts/serve.js';
 import { collectErrors, launchChromium } from './chromium.js';
 
@@ -56,7 +57,7 @@ test('the page works under a strict Content-Security-Policy: stages, inputs, exp
   await page.waitForSelector('body[data-ready]');
   assert.equal(
     await page.locator('[data-stage="basics/softmax"] .hm-cell[data-col="2"]').getAttribute('data-value'),
-    '5.7661442e-340',
+    SEEDS.tiny,
   );
   assert.ok((await page.locator('[aria-current="step"] math').count()) > 0, 'the formula rendered');
   await page.fill('#input-decoderState', '1, 0, 0');
@@ -78,7 +79,7 @@ test('cross-origin isolated, the page and the components run the threaded module
     const page = await open(t, url(isolated, path), {
       route: ['**/*', (route) => requests.push(route.request().url()) && route.continue()],
     });
-    await page.locator('[data-value="5.7661442e-340"]').first().waitFor(); // into shadow roots too
+    await page.locator(`[data-value="${SEEDS.tiny}"]`).first().waitFor(); // into shadow roots too
     assert.equal(await page.evaluate(() => crossOriginIsolated), true);
     assert.ok(
       requests.some((request) => /attention-engine-threads[.\w-]*\.worker[\w-]*\.js$/.test(request)),

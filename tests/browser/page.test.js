@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { serve } from '../../scripts/serve.js';
+import { assertSeedNumbers, SEEDS } from '../seeds.js';
 import { collectErrors, launchChromium } from './chromium.js';
 
 const site = fileURLToPath(new URL('../../dist/site', import.meta.url));
@@ -53,16 +54,11 @@ const cellValues = (page, stage, panel = 0) =>
   page.$$eval(`[data-stage="${stage}"] .panel:nth-child(${panel + 1}) .hm-cell`, (cells) =>
     cells.map((cell) => cell.dataset.value),
   );
-const W_Q = ['2', '0', '2', '2', '0', '0', '2', '1', '2']; // np.random.seed(42); randint(3, size=(3, 3))
-const near = (actual, expected, tolerance = 1e-8) =>
-  expected.forEach((value, i) =>
-    assert.ok(Math.abs(Number(actual[i]) - value) < tolerance, `${actual[i]} vs ${value}`),
-  );
 
 test('opens on the Attention Basics walkthrough with the notebook numbers', async (t) => {
   const page = await open(t, '');
   assert.equal(await current(page), 'basics/decoder-state');
-  assert.deepEqual(await cellValues(page, 'basics/decoder-state'), ['5', '1', '20']);
+  assert.deepEqual(await cellValues(page, 'basics/decoder-state'), SEEDS.decoderState.map(String));
   assert.equal(await page.locator('[data-stage]').count(), 9);
 });
 
@@ -127,33 +123,36 @@ test('keyboard details: Home and End, buttons by Enter, arrows inside a heatmap'
 
 test("the seeds' numbers are in the DOM, 5.7661442e-340 included", async (t) => {
   const page = await open(t, '#basics/single-score');
-  assert.deepEqual(await cellValues(page, 'basics/single-score'), ['927']);
+  const [score] = await cellValues(page, 'basics/single-score');
   await go(page, '#basics/scores');
-  assert.deepEqual(await cellValues(page, 'basics/scores'), ['927', '397', '148', '929']);
+  const scores = await cellValues(page, 'basics/scores');
   await go(page, '#basics/softmax');
-  const weights = await cellValues(page, 'basics/softmax');
-  assert.equal(weights[2], '5.7661442e-340');
-  near([weights[0], weights[1], weights[3]], [0.11920292, 7.9471515e-232, 0.88079708]);
+  const weights = await cellValues(page, 'basics/softmax'); // the third as its float128 text
   await go(page, '#basics/applied');
   const applied = await cellValues(page, 'basics/applied');
-  assert.deepEqual([applied[2], applied[6], applied[10]], ['5.7661442e-340', '2.479442e-338', '2.8830721e-339']);
   await go(page, '#basics/context');
-  near(await cellValues(page, 'basics/context'), [3.88079708, 4.0728263, 45.26423912]);
+  const context = await cellValues(page, 'basics/context');
   await go(page, '#self-attention/weight-matrices');
-  assert.deepEqual(await cellValues(page, 'self-attention/weight-matrices', 0), W_Q);
-  assert.deepEqual(await cellValues(page, 'self-attention/weight-matrices', 2), [
-    '1',
-    '1',
-    '0',
-    '0',
-    '1',
-    '1',
-    '0',
-    '0',
-    '0',
-  ]);
+  const [W_Q, W_K, W_V] = await Promise.all(
+    [0, 1, 2].map((panel) => cellValues(page, 'self-attention/weight-matrices', panel)),
+  );
   await go(page, '#self-attention/word-output');
-  near(await cellValues(page, 'self-attention/word-output', 1), [0.98522025, 1.74174051, 0.75652026]);
+  const word1 = await cellValues(page, 'self-attention/word-output', 1);
+  assertSeedNumbers(
+    {
+      score,
+      scores,
+      weights,
+      tiny: weights[2],
+      appliedTiny: [applied[2], applied[6], applied[10]],
+      context,
+      W_Q,
+      W_K,
+      W_V,
+      word1,
+    },
+    'data-value',
+  );
 });
 
 test('deep links open their stage and survive a reload', async (t) => {
@@ -190,12 +189,12 @@ test('editing an input recomputes downstream stages; a bad entry is marked and n
   );
   await page.click('#reset');
   assert.equal(await page.inputValue('#input-decoderState'), '5, 1, 20');
-  assert.deepEqual(await cellValues(page, 'basics/scores'), ['927', '397', '148', '929']);
+  assertSeedNumbers({ scores: await cellValues(page, 'basics/scores') }, 'after reset');
   assert.equal(await page.isVisible('#stale'), false);
 
   await go(page, '#self-attention/weight-matrices');
   await page.fill('#input-seed', '7');
-  assert.notDeepEqual(await cellValues(page, 'self-attention/weight-matrices'), W_Q);
+  assert.notDeepEqual(await cellValues(page, 'self-attention/weight-matrices'), SEEDS.W_Q.flat().map(String));
   await go(page, '#scoring/alignment');
   await page.fill('#input-length', '6');
   assert.equal(await page.locator('[data-stage="scoring/alignment"] .hm-cell').count(), 36);
@@ -207,7 +206,7 @@ test('an edit updates the stage on screen in place: cells, table, legend and the
   const stage = '[aria-current="step"]';
   const first = await page.$(`${stage} .hm-cell[data-col="0"]`);
   await first.hover();
-  assert.match(await page.textContent(`${stage} .hm-tooltip`), /: 927$/);
+  assert.ok((await page.textContent(`${stage} .hm-tooltip`)).endsWith(`: ${SEEDS.score}`));
   await page.fill('#input-decoderState', '1, 0, 0');
   assert.equal(await first.evaluate((cell) => cell.isConnected), true); // the same element, not a new one
   assert.deepEqual(await cellValues(page, 'basics/scores'), ['3', '59', '1', '4']);
@@ -303,7 +302,7 @@ test('a damaged link falls back to the notebook and marks what it could not use'
   const page = await open(t, `?inputs=${bad}#basics/scores`);
   assert.match(await page.textContent('#input-decoderState-error'), /“five” is not a number/);
   assert.match(await page.textContent('#input-annotations-error'), /Line 2 has 1 numbers/);
-  assert.deepEqual(await cellValues(page, 'basics/scores'), ['927', '397', '148', '929']);
+  assertSeedNumbers({ scores: await cellValues(page, 'basics/scores') }, 'a damaged link');
   const broken = await open(t, '?inputs=%7Bnot-json#self-attention');
   assert.equal(await current(broken), 'self-attention/embeddings');
 });

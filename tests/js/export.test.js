@@ -10,13 +10,15 @@ import {
   matrixToSvg,
   safeFileName,
 } from '../../web/components/export.js';
+import { SEEDS } from '../seeds.js';
 
-// Attention Basics: softmax of the scores [927, 397, 148, 929]; one weight underflows a double.
+// Attention Basics: softmax of the notebook's scores; one weight underflows a double, its float128
+// text stands in for it.
 const weights = {
   rows: 1,
   cols: 4,
   data: Float64Array.of(0.11920292202211755, 7.947151507960154e-232, 0, 0.8807970779778823),
-  exact: ['', '', '5.7661442e-340', ''],
+  exact: ['', '', SEEDS.tiny, ''],
   name: 'attention_weights',
   palette: 'weights',
 };
@@ -37,7 +39,7 @@ test('CSV: header of column labels, label column, RFC 4180 quoting', () => {
 test('CSV: default labels and exact text', () => {
   assert.equal(
     matrixToCsv(weights),
-    ',0,1,2,3\n0,0.11920292202211755,7.947151507960154e-232,5.7661442e-340,0.8807970779778823\n',
+    `,0,1,2,3\n0,0.11920292202211755,7.947151507960154e-232,${SEEDS.tiny},0.8807970779778823\n`,
   );
 });
 
@@ -50,7 +52,7 @@ test('JSON round trip: values, labels and exact nulls', () => {
     rowLabels: ['0'],
     colLabels: ['0', '1', '2', '3'],
     values: [[0.11920292202211755, 7.947151507960154e-232, 0, 0.8807970779778823]],
-    exact: [[null, null, '5.7661442e-340', null]],
+    exact: [[null, null, SEEDS.tiny, null]],
   });
   assert.match(matrixToJson(weights), /^\{\n {2}"name"/);
 });
@@ -69,9 +71,9 @@ test('numpy: exact text as Python strings at float128', () => {
   const text = matrixToNumpy(weights);
   assert.equal(
     text,
-    "np.array([[0.11920292202211755, 7.947151507960154e-232, '5.7661442e-340', 0.8807970779778823]], dtype=np.float128)",
+    `np.array([[0.11920292202211755, 7.947151507960154e-232, '${SEEDS.tiny}', 0.8807970779778823]], dtype=np.float128)`,
   );
-  assert.ok(text.includes("'5.7661442e-340'"));
+  assert.ok(text.includes(`'${SEEDS.tiny}'`));
   assert.ok(text.includes('dtype=np.float128'));
 });
 

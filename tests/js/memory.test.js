@@ -4,33 +4,17 @@ import { test } from 'node:test';
 
 import { loadAttention } from 'attention-stepper';
 
+import { assertSeedNumbers, SEEDS } from '../seeds.js';
+
 const attn = await loadAttention();
-const X = [
-  [1, 0, 0],
-  [0, 1, 0],
-  [1, 1, 0],
-  [0, 0, 1],
-];
+const X = SEEDS.words;
 const X32 = { rows: 4, cols: 3, data: Float32Array.from(X.flat()) };
-const W = [
-  [2, 0, 2],
-  [2, 0, 0],
-  [2, 1, 2],
-];
+const W = SEEDS.W_Q;
 const random = attn.randomState(42);
 
 const calls = [
-  () =>
-    attn.dotScores(
-      [5, 1, 20],
-      [
-        [3, 12, 45],
-        [59, 2, 5],
-        [1, 43, 5],
-        [4, 3, 45.3],
-      ],
-    ),
-  () => attn.softmax([927, 397, 148, 929], { mask: [1, 1, 0, 1] }),
+  () => attn.dotScores(SEEDS.decoderState, SEEDS.annotations),
+  () => attn.softmax(SEEDS.scores, { mask: [1, 1, 0, 1] }),
   () => attn.logSoftmax(new Float32Array([1, 2, 3])),
   () => attn.attention(X, X, X, { causal: true }),
   () => attn.attention(X32, X32, X32, { mask: [1, 0, 1, 1] }),
@@ -60,5 +44,5 @@ test('100,000 mixed calls leave the heap where it was after the first 1,000', ()
   run(100_000);
   const after = attn.memory();
   assert.deepEqual(after, before);
-  assert.equal(attn.dotScore([5, 1, 20], [3, 12, 45]), 927);
+  assertSeedNumbers({ score: attn.dotScore(SEEDS.decoderState, SEEDS.annotations[0]) });
 });

@@ -1,7 +1,7 @@
 // Attention Basics (seeds 000, 001 and 003): what each stage shows besides its numbers. Its title
 // and text are the locale's basics.stages.<kind>; the formula (LaTeX) and the notebook's code are
 // written here from the inputs the trace was computed with.
-import { pythonList } from './python.js';
+import { pythonList, pythonNumber } from './python.js';
 import { panelOf } from './trace.js';
 
 const width = ({ inputs }) => inputs.decoderState.length;
@@ -34,15 +34,22 @@ export default {
     scores: {
       formula: () => 'e_j = s^\\top h_j',
       code: () => 'attention_weights_raw = dot_attention_score(dec_hidden_state, annotations)',
-      // seed 001 asks before it reveals: which annotation gets the most attention?
+      // seed 001 asks before it reveals: which annotation gets the most attention? Asked on any
+      // inputs, so the feedback quotes the scores on screen.
       question: ({ stage }) => {
         const scores = panelOf(stage, 'attention_weights_raw');
-        const answer = scores.colLabels[scores.data.indexOf(Math.max(...scores.data))];
+        if (scores.cols < 2) return null; // one annotation: nothing to choose from
+        const best = scores.data.indexOf(Math.max(...scores.data));
+        const answer = scores.colLabels[best];
+        const others = scores.colLabels
+          .map((label, j) => `${label}: ${pythonNumber(scores.data[j])}`)
+          .filter((_, j) => j !== best)
+          .join(', ');
         return {
           id: 'most-attention',
           choices: scores.colLabels.map((label) => [label, label]),
           answer,
-          params: { answer },
+          params: { answer, score: pythonNumber(scores.data[best]), others },
         };
       },
     },

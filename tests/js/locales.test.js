@@ -1,0 +1,217 @@
+// The locales (web/locales/{en,zh}/{ui,walkthroughs}.json): the same keys in both languages, no
+// empty texts, the same {placeholders}, a title and text for every stage kind of every spec, and no
+// key the code never asks for. The keys the code uses are read from its source: literal t('…')
+// calls, the template keys it builds (expanded here from the specs and the engine's traces), and
+// the keys it passes to t() by name (labels, hints, the heatmap's texts).
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { loadAttention, WALKTHROUGHS } from 'attention-stepper';
+
+import { SPECS } from '../../web/walkthroughs/index.js';
+
+const web = fileURLToPath(new URL('../../web/', import.meta.url));
+const LANGS = ['en', 'zh'];
+const FILES = ['ui', 'walkthroughs'];
+const locale = (lang, file) => JSON.parse(readFileSync(join(web, 'locales', lang, `${file}.json`), 'utf8'));
+
+/** [key, value] for every leaf of a locale file: 'field.seed' -> 'Seed'. */
+function leaves(object, prefix = '') {
+  return Object.entries(object).flatMap(([key, value]) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? leaves(value, `${prefix}${key}.`)
+      : [[`${prefix}${key}`, value]],
+  );
+}
+
+const entries = Object.fromEntries(
+  LANGS.map((lang) => [lang, new Map(FILES.flatMap((file) => leaves(locale(lang, file))))]),
+);
+const placeholders = (text) => [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]))].sort();
+
+describe('both languages', () => {
+  for (const file of FILES) {
+    test(`${file}.json: en and zh have exactly the same keys, every value a non-empty string`, () => {
+      const [en, zh] = LANGS.map((lang) => leaves(locale(lang, file)));
+      assert.deepEqual(zh.map(([key]) => key).sort(), en.map(([key]) => key).sort());
+      for (const [lang, list] of [
+        ['en', en],
+        ['zh', zh],
+      ]) {
+        for (const [key, value] of list) {
+          assert.equal(typeof value, 'string', `${lang} ${key}`);
+          assert.notEqual(value.trim(), '', `${lang} ${key} is empty`);
+        }
+      }
+    });
+  }
+
+  test('ui and walkthroughs share no top-level key (the translator merges them)', () => {
+    for (const lang of LANGS) {
+      const ui = Object.keys(locale(lang, 'ui'));
+      assert.deepEqual(
+        Object.keys(locale(lang, 'walkthroughs')).filter((key) => ui.includes(key)),
+        [],
+      );
+    }
+  });
+
+  test('every {placeholder} of a key appears in both languages', () => {
+    for (const [key, en] of entries.en) {
+      assert.deepEqual(placeholders(entries.zh.get(key)), placeholders(en), key);
+    }
+  });
+
+  test('every stage kind of every spec has a title and a text in both languages', () => {
+    for (const [name, spec] of Object.entries(SPECS)) {
+      for (const kind of Object.keys(spec.stages)) {
+        for (const lang of LANGS) {
+          for (const part of ['title', 'text']) {
+            assert.ok(entries[lang].has(`${name}.stages.${kind}.${part}`), `${lang}: ${name}.stages.${kind}.${part}`);
+          }
+        }
+      }
+    }
+  });
+});
+
+// ---- the keys the code uses ----------------------------------------------------------------------
+
+function sources(folder) {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return entry.name === 'wasm' ? [] : sources(path);
+    return entry.name.endsWith('.js') ? [path] : [];
+  });
+}
+
+// Comments name keys in examples ("t('field.seed')"): they use none.
+const withoutComments = (code) => code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[\s;{}(),])\/\/.*$/gm, '$1');
+const code = Object.fromEntries(
+  sources(web).map((path) => [relative(web, path), withoutComments(readFileSync(path, 'utf8'))]),
+);
+const allCode = Object.values(code).join('\n');
+// t( or controller.t( or this.t(, not get( or split(
+const T_CALL = String.raw`(?<![\w$])t\(\s*`;
+const unique = (list) => [...new Set(list)];
+const matches = (source, pattern) => [...source.matchAll(new RegExp(pattern, 'g'))].map((match) => match[1]);
+
+const attn = await loadAttention({ threads: 1 });
+
+/** The exercise questions of every spec, asked on the notebook's inputs (which ask them all). */
+function questions() {
+  return Object.entries(SPECS).flatMap(([name, spec]) => {
+    const trace = attn.walkthrough(name);
+    const inputs = Object.fromEntries(attn.walkthroughInputs(name).map((field) => [field.name, field.default]));
+    return trace.stages.flatMap((stage) => {
+      const question = spec.stages[stage.kind].question?.({ trace, stage, inputs, notebookInputs: true });
+      return question ? [{ walkthrough: name, ...question }] : [];
+    });
+  });
+}
+
+/** The options of every menu the specs define, as the form builds them: [value, label key]. */
+function menuOptions() {
+  return Object.entries(SPECS).flatMap(([name, spec]) => {
+    const trace = attn.walkthrough(name);
+    return spec.fields
+      .filter((shown) => shown.options)
+      .flatMap((shown) => {
+        const field = attn.walkthroughInputs(name).find((candidate) => candidate.name === shown.name);
+        return shown.options({ trace, field, inputs: {} });
+      });
+  });
+}
+
+const stageKinds = Object.entries(SPECS).flatMap(([name, spec]) =>
+  Object.keys(spec.stages).map((kind) => `${name}.stages.${kind}`),
+);
+const fieldErrorKeys = unique(matches(code['components/inputs.js'], String.raw`new FieldError\(\s*'(\w+)'`));
+
+// Each template key the code builds, as written in the source, and the keys it stands for.
+const TEMPLATES = {
+  '${controller.walkthrough}.title': () => WALKTHROUGHS.map((name) => `${name}.title`),
+  '${name}.title': () => WALKTHROUGHS.map((name) => `${name}.title`),
+  '${controller.walkthrough}.summary': () => WALKTHROUGHS.map((name) => `${name}.summary`),
+  '${key}.title': () => stageKinds.map((key) => `${key}.title`), // describeStage
+  '${key}.text': () => stageKinds.map((key) => `${key}.text`),
+  '${key}.prompt': () => questions().map((q) => `${q.walkthrough}.questions.${q.id}.prompt`), // the controller
+  "${key}.${given === question.answer ? 'right' : 'wrong'}": () =>
+    questions().flatMap((q) => ['right', 'wrong'].map((part) => `${q.walkthrough}.questions.${q.id}.${part}`)),
+  'errors.${parseError.key}': () => fieldErrorKeys.map((key) => `errors.${key}`), // session.fieldError
+};
+
+// Keys passed to t() by name, and the keys each name takes.
+const NAMED = {
+  'field.label': () => Object.values(SPECS).flatMap((spec) => spec.fields.map((field) => field.label)),
+  'field.hint': () => Object.values(SPECS).flatMap((spec) => spec.fields.flatMap((field) => field.hint ?? [])),
+  // the heatmap's texts, looked up by stage-view.js
+  key: () => matches(code['components/stage-view.js'].match(/HEATMAP_TEXT = \[([^\]]*)\]/)[1], String.raw`'(\w+)'`),
+};
+
+// Labels of menus and answer choices are keys where the locale has them ('scoreNames.dot', 'yes'),
+// and texts shown as they are otherwise ('word_1', 'h4'): used where defined.
+const labels = () => [
+  ...menuOptions().map(([, label]) => label),
+  ...questions().flatMap((q) => q.choices.map(([, label]) => label)),
+];
+
+function usedKeys() {
+  const literal = [
+    ...matches(allCode, `${T_CALL}'([^'\\\\]+)'`),
+    ...matches(allCode, String.raw`translator\([^()]*\)\(\s*'([^']+)'`), // the language menu's names
+    // the page's chrome: [selector, key] pairs set in a loop (main.js)
+    ...matches(code['app/main.js'], String.raw`\[\s*'#[\w-]+',\s*'([\w.]+)'\s*\]`),
+  ];
+  const templates = matches(allCode, `${T_CALL}\`([^\`]*)\``);
+  for (const template of templates) {
+    assert.ok(template in TEMPLATES, `t(\`${template}\`) is new: say in TEMPLATES which keys it builds`);
+  }
+  const names = matches(allCode, String.raw`${T_CALL}([\w$.]+)\s*[,)]`);
+  for (const name of names) {
+    assert.ok(name in NAMED || name === 'label', `t(${name}) is new: say in NAMED which keys it takes`);
+  }
+  const built = [...new Set(templates)].flatMap((template) => TEMPLATES[template]());
+  const named = [...new Set(names)].filter((name) => name !== 'label').flatMap((name) => NAMED[name]());
+  return { exact: new Set([...literal, ...built, ...named]), labels: new Set(names.includes('label') ? labels() : []) };
+}
+
+describe('keys and code', () => {
+  test('every key the code asks for is defined', () => {
+    const { exact } = usedKeys();
+    assert.ok(exact.size > 100, `only ${exact.size} keys found: is the source scan broken?`);
+    assert.deepEqual(
+      [...exact].filter((key) => !entries.en.has(key)),
+      [],
+    );
+  });
+
+  test('every defined key is used by the code', () => {
+    const { exact, labels: labelKeys } = usedKeys();
+    assert.deepEqual(
+      [...entries.en.keys()].filter((key) => !exact.has(key) && !labelKeys.has(key)),
+      [],
+    );
+  });
+
+  test('the scan sees what it should: templates, named keys, chrome pairs and the heatmap texts', () => {
+    const { exact, labels: labelKeys } = usedKeys();
+    for (const key of [
+      'stageOf', // a literal
+      'languageName', // translator(lang)('languageName')
+      'keyboardHint', // a [selector, key] pair
+      'exportNumpy', // HEATMAP_TEXT
+      'scoring.stages.step.title', // describeStage's template
+      'basics.questions.softmax-share.wrong', // the controller's template
+      'errors.ragged', // a FieldError key
+      'field.tokensHint', // a spec's hint
+    ]) {
+      assert.ok(exact.has(key), key);
+    }
+    assert.ok(labelKeys.has('scoreNames.concat') && labelKeys.has('yes') && labelKeys.has('word_1'));
+    assert.deepEqual(fieldErrorKeys.sort(), ['empty', 'integer', 'notNumber', 'ragged']);
+  });
+});

@@ -1,0 +1,243 @@
+// The walkthrough specs (web/walkthroughs/): a formula and code for exactly the stage kinds the
+// engine's traces produce, texts in both languages, the notebooks' exact code and LaTeX that KaTeX
+// renders, for the notebooks' inputs and edited ones.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import katex from 'katex';
+import { loadAttention, WALKTHROUGHS } from 'attention-stepper';
+
+import { translator } from '../../web/components/i18n.js';
+import { describeStage, SPECS } from '../../web/walkthroughs/index.js';
+
+const attn = await loadAttention({ threads: 1 });
+const t = { en: translator('en'), zh: translator('zh') };
+
+// Given encoder states 4 wide and decoder states 3 wide: no dot score between them.
+const encoderStates = [
+  [1, 0, 0.5, 2],
+  [0, 1, -1, 0],
+  [0.5, 0.5, 0, 1],
+];
+const decoderStates = [
+  [1, 0, 0],
+  [0, 1, 1],
+];
+
+// The inputs each walkthrough is described for: the notebook's ({}) and edited ones.
+const VARIANTS = {
+  basics: [
+    {},
+    {
+      decoderState: [1, 0],
+      annotations: [
+        [1, 0],
+        [0, 1],
+        [2, 2],
+      ],
+      seed: 3,
+    },
+    { decoderState: [0.1, 1e-5, 1e16], annotations: [[1, 2, 3]] },
+  ],
+  'self-attention': [
+    {},
+    {
+      embeddings: [
+        [1, 0],
+        [0, 1],
+      ],
+      word: 1,
+      high: 5,
+      seed: 0,
+    },
+  ],
+  scoring: [
+    {},
+    { length: 6 },
+    { length: 1, width: 2, attentionWidth: 3, score: 'additive', targetTokens: ['un'] },
+    { score: 'general', encoderStates, decoderStates },
+    { score: 'concat', encoderStates, decoderStates, seed: 9 },
+  ],
+};
+
+/** The trace of `given`, and its inputs completed with the engine's defaults, as the session has them. */
+function computed(name, given) {
+  const defaults = Object.fromEntries(
+    attn
+      .walkthroughInputs(name)
+      .filter((field) => !field.optional)
+      .map((field) => [field.name, field.default]),
+  );
+  const inputs = { ...defaults, ...given };
+  return { trace: attn.walkthrough(name, inputs), inputs };
+}
+
+const everyVariant = () =>
+  Object.entries(VARIANTS).flatMap(([name, list]) => list.map((given) => ({ name, given, ...computed(name, given) })));
+const label = ({ name, given }) => `${name} ${JSON.stringify(given)}`;
+const stageOf = (trace, id) => trace.stages.find((stage) => stage.id === id);
+/** describeStage for the stage `id` of the trace of `given`. */
+const described = (name, given, id, lang = 'en') => {
+  const { trace, inputs } = computed(name, given);
+  return describeStage(trace, stageOf(trace, id), inputs, t[lang]);
+};
+
+describe('stage kinds', () => {
+  test('a spec for every walkthrough, named as the walkthrough', () => {
+    assert.deepEqual(Object.keys(SPECS).sort(), [...WALKTHROUGHS].sort());
+    for (const [name, spec] of Object.entries(SPECS)) assert.equal(spec.name, name);
+  });
+
+  test('every spec covers every stage kind its traces produce, and nothing else', () => {
+    const produced = Object.fromEntries(WALKTHROUGHS.map((name) => [name, new Set()]));
+    for (const variant of everyVariant()) {
+      for (const stage of variant.trace.stages) {
+        assert.ok(stage.kind in SPECS[variant.name].stages, `${label(variant)}: no spec for ${stage.kind}`);
+        produced[variant.name].add(stage.kind);
+      }
+    }
+    for (const name of WALKTHROUGHS) {
+      assert.deepEqual([...produced[name]].sort(), Object.keys(SPECS[name].stages).sort(), name);
+    }
+  });
+
+  test('the scoring walkthrough: one step per target word, and no dot panel for states of different widths', () => {
+    const steps = (given) => computed('scoring', given).trace.stages.filter((stage) => stage.kind === 'step').length;
+    assert.equal(steps({}), 4);
+    assert.equal(steps({ length: 6 }), 6);
+    assert.equal(steps({ encoderStates, decoderStates, score: 'additive' }), 2);
+    for (const id of ['compare-scores', 'compare-weights']) {
+      const { trace } = computed('scoring', { score: 'general', encoderStates, decoderStates });
+      assert.deepEqual(
+        stageOf(trace, id).panels.map((panel) => panel.name),
+        ['additive', 'general', 'concat'],
+      );
+    }
+    assert.equal(
+      described('scoring', { score: 'general', encoderStates, decoderStates }, 'compare-scores').code,
+      'additive_scores\ngeneral_scores\nconcat_scores',
+    );
+    assert.equal(
+      described('scoring', {}, 'compare-scores').code,
+      'additive_scores\ndot_scores\ngeneral_scores\nconcat_scores',
+    );
+  });
+});
+
+describe('what each stage shows', () => {
+  test('a title, text, formula and code in en and zh, every {placeholder} filled', () => {
+    for (const variant of everyVariant()) {
+      for (const stage of variant.trace.stages) {
+        const where = `${label(variant)} ${stage.id}`;
+        const [en, zh] = ['en', 'zh'].map((lang) => describeStage(variant.trace, stage, variant.inputs, t[lang]));
+        for (const [lang, shown] of [
+          ['en', en],
+          ['zh', zh],
+        ]) {
+          for (const part of ['title', 'formula', 'code']) {
+            assert.equal(typeof shown[part], 'string', `${where} ${lang} ${part}`);
+            assert.notEqual(shown[part].trim(), '', `${where} ${lang} ${part}`);
+          }
+          assert.ok(shown.paragraphs.length > 0, `${where} ${lang}`);
+          for (const text of [shown.title, ...shown.paragraphs]) {
+            assert.notEqual(text.trim(), '', `${where} ${lang}: an empty paragraph`);
+            assert.doesNotMatch(text, /\{\w+\}/, `${where} ${lang}: a placeholder left`);
+          }
+        }
+        assert.match(zh.title, /\p{Script=Han}/u, `${where}: the zh title is Chinese`);
+        assert.notEqual(zh.paragraphs.join(), en.paragraphs.join(), where);
+        // formula and code do not depend on the language
+        assert.equal(zh.formula, en.formula, where);
+        assert.equal(zh.code, en.code, where);
+      }
+    }
+  });
+
+  test('every formula is LaTeX that KaTeX renders', () => {
+    for (const variant of everyVariant()) {
+      for (const stage of variant.trace.stages) {
+        const { formula } = describeStage(variant.trace, stage, variant.inputs, t.en);
+        assert.doesNotThrow(
+          () => katex.renderToString(formula, { throwOnError: true, displayMode: true }),
+          `${label(variant)} ${stage.id}: ${formula}`,
+        );
+      }
+    }
+  });
+
+  test("the notebooks' code and titles for the notebooks' inputs", () => {
+    assert.equal(described('basics', {}, 'decoder-state').code, 'dec_hidden_state = [5,1,20]');
+    assert.equal(described('basics', {}, 'annotation').code, 'annotation = [3,12,45] #e.g. Encoder hidden state');
+    assert.equal(
+      described('basics', {}, 'annotations').code,
+      'annotations = np.transpose([[3,12,45], [59,2,5], [1,43,5], [4,3,45.3]])',
+    );
+    assert.equal(
+      described('basics', {}, 'attentional-state').code,
+      'np.random.seed(0)\nW_c = np.random.randn(3, 6) * 0.1\n' +
+        'h_tilde = np.tanh(W_c @ np.concatenate([attention_vector, dec_hidden_state]))',
+    );
+    assert.equal(
+      described('self-attention', {}, 'weight-matrices').code,
+      'np.random.seed(42)\nW_Q = np.random.randint(3, size=(3, 3))\n' +
+        'W_K = np.random.randint(3, size=(3, 3))\nW_V = np.random.randint(3, size=(3, 3))',
+    );
+    assert.equal(described('self-attention', {}, 'word-scores').title, 'Scores of word_1 against every key');
+    assert.equal(described('self-attention', {}, 'embeddings').code.split('\n')[3], 'word_4 = np.array([0,0,1])');
+    assert.equal(described('scoring', {}, 'step-2').title, 'Decoding step 2: allez');
+    assert.equal(described('scoring', {}, 'step-2', 'zh').title, '解码第 2 步：allez');
+    assert.match(described('scoring', {}, 'step-2').code, /^s_t = S\[1\]\ne_t = dot_scores\(s_t, H\)\n/);
+    assert.equal(
+      described('scoring', {}, 'encoder-states').code,
+      "np.random.seed(4)\nH = np.random.randn(4, 4)  # one encoder state per row\nS = H + 0.5 * np.random.randn(4, 4)  # decoder states near the encoder's",
+    );
+  });
+
+  test('edited inputs: the code, formulas and titles follow them', () => {
+    assert.equal(described('basics', VARIANTS.basics[2], 'decoder-state').code, 'dec_hidden_state = [0.1,1e-05,1e+16]');
+    assert.equal(described('basics', VARIANTS.basics[1], 'annotations').formula, 'H = [h_1, \\dots, h_{3}]');
+    assert.match(
+      described('basics', VARIANTS.basics[1], 'attentional-state').code,
+      /^np\.random\.seed\(3\)\nW_c = np\.random\.randn\(2, 4\)/,
+    );
+    const words = VARIANTS['self-attention'][1];
+    assert.equal(described('self-attention', words, 'word-scores').title, 'Scores of word_2 against every key');
+    assert.equal(described('self-attention', words, 'word-scores').formula, 'e_{2j} = q_{2} \\cdot k_j');
+    assert.equal(
+      described('self-attention', words, 'word-scores').code,
+      'scores = np.array([np.dot(query_2, key_1), np.dot(query_2, key_2)])',
+    );
+    assert.equal(
+      described('self-attention', words, 'weight-matrices').formula,
+      'W^Q,\\ W^K,\\ W^V \\in \\{0, \\dots, 4\\}^{2 \\times 2}',
+    );
+    assert.equal(described('scoring', VARIANTS.scoring[2], 'step-1').title, 'Decoding step 1: un');
+    assert.match(
+      described('scoring', VARIANTS.scoring[2], 'step-1').formula,
+      /^e_\{t,j\} = v_a\^\\top \\tanh\(W_a s_t \+ U_a h_j\)/,
+    );
+    assert.equal(
+      described('scoring', { encoderStates, decoderStates, score: 'additive' }, 'decoder-states').code,
+      'np.random.seed(4)\nH = np.array(...)  # given\nS = np.array(...)  # given',
+    );
+    assert.equal(
+      described('scoring', { encoderStates, decoderStates, score: 'additive' }, 'decoder-states').formula,
+      's_t \\in \\mathbb{R}^{3},\\ t = 1...2',
+    );
+  });
+
+  test("the parameters' code draws the shapes of the matrices the trace shows", () => {
+    for (const variant of everyVariant().filter(({ name }) => name === 'scoring')) {
+      const stage = stageOf(variant.trace, 'parameters');
+      const { code } = describeStage(variant.trace, stage, variant.inputs, t.en);
+      let checked = 0;
+      for (const [, name, rows, cols] of code.matchAll(/^(\w+) = np\.random\.randn\((\d+), (\d+)\) \* 0\.5$/gm)) {
+        const panel = stage.panels.find((candidate) => candidate.name === name);
+        if (!panel) continue; // W_c: used by the steps, not shown here
+        assert.deepEqual([panel.rows, panel.cols], [Number(rows), Number(cols)], `${label(variant)} ${name}`);
+        checked++;
+      }
+      assert.equal(checked, 4, label(variant));
+    }
+  });
+});
