@@ -457,7 +457,8 @@ describe('problems()', () => {
     );
     controller.setOptions({ lang: 'zh' });
     const zh = controller.problems({ withFields: true });
-    assert.ok(zh.startsWith('解码器隐藏状态: “x” 不是数字'), zh);
+    // Chinese punctuation between a label and its problem, and after it
+    assert.ok(zh.startsWith('解码器隐藏状态：“x” 不是数字。'), zh);
     assert.ok(zh.endsWith('在修正标出的输入之前，显示的是上一次有效输入的结果。'), zh);
   });
 

@@ -44,6 +44,8 @@ describe('vector', () => {
     assertFieldError(parse, 'Infinity', 'notNumber', { text: 'Infinity', line: 1 });
     assertFieldError(parse, '1 NaN', 'notNumber', { text: 'NaN', line: 1 });
     assertFieldError(parse, '1; 2', 'notNumber', { text: '1;', line: 1 });
+    // decimals only: Number() alone would read these as 16, 1, 0.5 and Infinity
+    for (const text of ['0x10', '0b1', '1/2', '1e999']) assertFieldError(parse, text, 'notNumber', { text, line: 1 });
     // the quoted text is cut to 20 characters
     assertFieldError(parse, `1 ${'y'.repeat(50)}`, 'notNumber', { text: 'y'.repeat(20), line: 1 });
   });

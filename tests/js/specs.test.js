@@ -121,6 +121,18 @@ describe('stage kinds', () => {
       described('scoring', {}, 'compare-scores').code,
       'additive_scores\ndot_scores\ngeneral_scores\nconcat_scores',
     );
+    // the formula lists the same functions as the panels
+    const formula = (given) => described('scoring', given, 'compare-scores').formula;
+    assert.match(formula({}), /\\text\{dot\}/);
+    assert.doesNotMatch(formula({ score: 'general', encoderStates, decoderStates }), /\\text\{dot\}/);
+    assert.match(formula({ score: 'general', encoderStates, decoderStates }), /\\text\{concat\}/);
+  });
+
+  test('the projections follow the word followed step by step', () => {
+    assert.equal(
+      described('self-attention', { word: 2 }, 'projections').code,
+      'query_3 = word_3 @ W_Q\nkey_3 = word_3 @ W_K\nvalue_3 = word_3 @ W_V',
+    );
   });
 });
 

@@ -193,7 +193,7 @@ export class StepperController extends EventTarget {
       ? session.fields
           .map((field) => [t(field.label), session.fieldError(field.name, t)])
           .filter(([, problem]) => problem)
-          .map(([label, problem]) => `${label}: ${problem}.`)
+          .map(([label, problem]) => t('fieldProblem', { label, problem }))
       : [];
     return [...extra, ...fieldProblems, session.formError, session.hasErrors() && t('staleInputs')]
       .filter(Boolean)

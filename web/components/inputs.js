@@ -11,12 +11,16 @@ export class FieldError extends Error {
   }
 }
 
+// A decimal number as numpy would read it: Number() alone would also take 0x10, 0b1 and 1e999.
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
 function parseRow(text, line) {
   const parts = text.split(/[\s,]+/).filter(Boolean);
   if (parts.length === 0) throw new FieldError('empty');
   return parts.map((part) => {
     const value = Number(part);
-    if (!Number.isFinite(value)) throw new FieldError('notNumber', { text: part.slice(0, 20), line });
+    if (!DECIMAL.test(part) || !Number.isFinite(value))
+      throw new FieldError('notNumber', { text: part.slice(0, 20), line });
     return value;
   });
 }

@@ -84,11 +84,11 @@ export default {
       },
     },
     'compare-scores': {
-      formula: () =>
-        '\\begin{aligned}\\text{additive} &: v_a^\\top \\tanh(W_a s + U_a h_j)\\\\' +
-        '\\text{dot} &: s^\\top h_j\\\\ \\text{general} &: s^\\top W_a h_j\\\\' +
-        '\\text{concat} &: v_a^\\top \\tanh(W_a [s; h_j])\\end{aligned}',
-      // one panel per scoring function the states allow (dot needs equal widths)
+      // one line per scoring function the states allow (dot needs equal widths), s the first state
+      formula: ({ stage }) =>
+        `\\begin{aligned}${stage.panels
+          .map((panel) => `\\text{${panel.name}} &: ${SCORE_FORMULAS[panel.name].replaceAll('s_t', 's')}`)
+          .join('\\\\ ')}\\end{aligned}`,
       code: ({ stage }) => stage.panels.map((panel) => `${panel.name}_scores`).join('\n'),
     },
     'compare-weights': {

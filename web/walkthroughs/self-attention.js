@@ -37,7 +37,10 @@ export default {
     },
     projections: {
       formula: () => 'q_i = x_i W^Q,\\quad k_i = x_i W^K,\\quad v_i = x_i W^V',
-      code: () => 'query_1 = word_1 @ W_Q\nkey_1 = word_1 @ W_K\nvalue_1 = word_1 @ W_V',
+      code: (context) => {
+        const w = followed(context);
+        return `query_${w} = word_${w} @ W_Q\nkey_${w} = word_${w} @ W_K\nvalue_${w} = word_${w} @ W_V`;
+      },
     },
     'word-scores': {
       formula: (context) => `e_{${followed(context)}j} = q_{${followed(context)}} \\cdot k_j`,
