@@ -257,12 +257,23 @@ function reportHeight() {
 
 // ---- wiring ------------------------------------------------------------------------------------
 
+// An edit writes the URL once typing pauses: history.replaceState costs about a millisecond, as
+// much as a sixth of the redraw. A stage move writes it at once, as a new history entry; anything
+// that reads the URL (copying a link) writes what is pending first.
+let urlTimer;
+function flushUrl() {
+  clearTimeout(urlTimer);
+  writeUrl(false);
+}
+
 function onChange({ detail: { reason } }) {
   render();
+  clearTimeout(urlTimer);
   if (reason === 'stage' || reason === 'walkthrough') {
     $('#announcer').textContent = `${controller.stageCount()}: ${controller.stageTitle()}`;
-  }
-  writeUrl(reason === 'stage' || reason === 'walkthrough');
+    writeUrl(true);
+  } else if (reason === 'inputs') urlTimer = setTimeout(flushUrl, 150);
+  else writeUrl(false);
 }
 
 function wire() {
@@ -280,8 +291,14 @@ function wire() {
     controller.reset();
   });
   $('#inputs').addEventListener('submit', (event) => event.preventDefault());
-  $('#copy-link').addEventListener('click', (event) => copy(location.href, event.currentTarget));
-  $('#copy-embed').addEventListener('click', (event) => copy(embedCode(), event.currentTarget));
+  $('#copy-link').addEventListener('click', (event) => {
+    flushUrl();
+    copy(location.href, event.currentTarget);
+  });
+  $('#copy-embed').addEventListener('click', (event) => {
+    flushUrl();
+    copy(embedCode(), event.currentTarget);
+  });
   const setting = (id, option, value) =>
     $(id).addEventListener('change', (event) => controller.setOptions({ [option]: value(event.target) }));
   setting('#language', 'lang', (target) => target.value);

@@ -5,7 +5,7 @@
 // detail.reason is 'stage', 'walkthrough', 'inputs', 'options' or 'answer'.
 import { WALKTHROUGHS } from 'attention-stepper';
 
-import { describeStage, SPECS } from '../walkthroughs/index.js';
+import { describeStage, SPECS, stageTitle } from '../walkthroughs/index.js';
 import { LANGUAGES, translator } from './i18n.js';
 import { PALETTES } from './palettes.js';
 import { WalkthroughSession } from './session.js';
@@ -166,7 +166,7 @@ export class StepperController extends EventTarget {
 
   /** The title of a stage of the walkthrough on screen, in the current language. */
   stageTitle(stage = this.stage) {
-    return describeStage(this.trace, stage, this.session().traceInputs, this.t).title;
+    return stageTitle(this.trace, stage, this.session().traceInputs, this.t);
   }
 
   /** "Stage 2 of 9". */

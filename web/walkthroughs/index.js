@@ -8,20 +8,29 @@ import selfAttention from './self-attention.js';
 
 export const SPECS = Object.freeze({ basics, 'self-attention': selfAttention, scoring });
 
+// The locale key of a stage's texts, and the values its {placeholders} take.
+function textsOf(trace, stage, inputs) {
+  const params = SPECS[trace.walkthrough].params?.({ trace, stage, inputs }) ?? {};
+  return { key: `${trace.walkthrough}.stages.${stage.kind}`, params };
+}
+
+/** A stage's title in language `t` (the stage list shows every title: no formula or code made). */
+export function stageTitle(trace, stage, inputs, t) {
+  const { key, params } = textsOf(trace, stage, inputs);
+  return t(`${key}.title`, params);
+}
+
 /**
  * What a stage shows besides its numbers, in language `t`: { title, paragraphs, formula, code }.
  * `inputs` are the inputs the trace was computed from, complete with the engine's defaults.
  */
 export function describeStage(trace, stage, inputs, t) {
-  const spec = SPECS[trace.walkthrough];
-  const entry = spec.stages[stage.kind];
+  const { key, params } = textsOf(trace, stage, inputs);
+  const entry = SPECS[trace.walkthrough].stages[stage.kind];
   const context = { trace, stage, inputs };
-  const params = spec.params?.(context) ?? {};
-  const key = `${trace.walkthrough}.stages.${stage.kind}`;
-  const text = t(`${key}.text`, params);
   return {
     title: t(`${key}.title`, params),
-    paragraphs: text.split('\n\n'),
+    paragraphs: t(`${key}.text`, params).split('\n\n'),
     formula: entry.formula(context),
     code: entry.code(context),
   };
