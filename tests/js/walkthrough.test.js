@@ -1,5 +1,6 @@
 // The walkthrough traces the page draws from.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 
 import { loadAttention, WALKTHROUGHS } from 'attention-stepper';
@@ -110,4 +111,19 @@ test('label lists the texts refer to', () => {
   assert.deepEqual(attn.walkthrough('self-attention').labels, { words: ['word_1', 'word_2', 'word_3', 'word_4'] });
   assert.deepEqual(attn.walkthrough('scoring', { length: 2 }).labels, { source: ['x1', 'x2'], target: ['y1', 'y2'] });
   assert.deepEqual(attn.walkthrough('basics').labels, {});
+});
+
+test("the .wasm holds no stage titles, LaTeX or Python: those are the specs' and the locales'", async () => {
+  const wasm = (await readFile(new URL(import.meta.resolve('attention-stepper/wasm')))).toString('latin1');
+  const english = JSON.parse(
+    await readFile(new URL('../../web/locales/en/walkthroughs.json', import.meta.url), 'utf8'),
+  );
+  const titles = Object.values(english).flatMap((walkthrough) =>
+    Object.values(walkthrough.stages ?? {}).map((stage) => stage.title.replace(/\{\w+\}.*/, '')),
+  );
+  assert.ok(titles.length > 20);
+  for (const text of [...titles, '\\mathbb', '\\frac', '\\operatorname', 'np.random', 'np.array', 'softmax(']) {
+    assert.ok(!wasm.includes(text), `the .wasm contains ${JSON.stringify(text)}`);
+  }
+  assert.ok(wasm.includes('must equal'), 'the check itself reads the module (its error messages are there)');
 });
