@@ -177,18 +177,11 @@ function renderStages() {
   const present = [...container.children];
   const kept = present.length === keys.length && present.every((section, i) => section.dataset.stage === keys[i]);
   const sections = kept ? present : keys.map(emptySection);
-  const view = controller.view();
   sections.forEach((section, i) => {
-    section.hidden = i !== view.index;
+    section.hidden = i !== controller.index;
     if (section.hidden) return clearSection(section);
     section.setAttribute('aria-current', 'step');
-    renderStage(section, view, {
-      walkthrough: controller.walkthrough,
-      t: controller.t,
-      palette: controller.options.palette,
-      width: stagesWidth || container.clientWidth || 800,
-      onAnswer: (value) => controller.answer(value),
-    });
+    renderStage(section, controller, stagesWidth || container.clientWidth || 800);
   });
   if (!kept) container.replaceChildren(...sections);
 }

@@ -159,8 +159,7 @@ export class AttentionStepperElement extends HTMLElement {
 
   #render() {
     const controller = this.#controller;
-    const { t, options } = controller;
-    const view = controller.view();
+    const { t } = controller;
     this.#root.classList.toggle('as-compact', this.hasAttribute('compact'));
 
     this.#parts ??= { header: el('div', 'as-header'), banner: el('p', 'as-error'), nav: createNav(controller) };
@@ -170,19 +169,13 @@ export class AttentionStepperElement extends HTMLElement {
       el('span', 'as-count', controller.stageCount()),
     );
 
-    const key = `${controller.walkthrough}/${view.stage.id}`;
+    const key = `${controller.walkthrough}/${controller.stageId}`;
     if (this.#section?.dataset.stage !== key) {
       this.#section = el('section', 'stage');
       this.#section.dataset.stage = key;
       this.#section.setAttribute('aria-current', 'step');
     }
-    renderStage(this.#section, view, {
-      walkthrough: controller.walkthrough,
-      t,
-      palette: options.palette,
-      width: this.clientWidth || 640,
-      onAnswer: (value) => controller.answer(value),
-    });
+    renderStage(this.#section, controller, this.clientWidth || 640);
 
     banner.setAttribute('role', 'alert');
     // Without the form on screen, the banner itself says which input is wrong and why.

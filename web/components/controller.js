@@ -10,7 +10,7 @@ import { LANGUAGES, translator } from './i18n.js';
 import { PALETTES } from './palettes.js';
 import { WalkthroughSession } from './session.js';
 
-export const THEMES = ['light', 'dark'];
+const THEMES = ['light', 'dark'];
 
 // Keys that move between stages, and by how much.
 const MOVES = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1, Home: -Infinity, End: Infinity };

@@ -21,14 +21,20 @@ const HEATMAP_TEXT = [
 ];
 
 /**
- * Fills `section` with the stage `view` describes (the controller's view(): { stage, index, total,
- * title, paragraphs, formula, code, question }). context: { walkthrough, t, palette, width,
- * onAnswer(value) }. Drawn again into the same section (an input edit), it keeps every part that
- * did not change and updates the heatmaps in place: re-inserting the formula's MathML and every
- * heatmap cell would make the browser restyle and lay out all of it.
+ * Fills `section` with the stage on screen of `controller` (components/controller.js), its
+ * heatmaps sized for `width` px. Drawn again into the same section (an input edit), it keeps every
+ * part that did not change and updates the heatmaps in place: re-inserting the formula's MathML
+ * and every heatmap cell would make the browser restyle and lay out all of it.
  */
-export function renderStage(section, view, context) {
-  const { t, walkthrough } = context;
+export function renderStage(section, controller, width) {
+  const view = controller.view(); // { stage, index, total, title, paragraphs, formula, code, question }
+  const { t, walkthrough } = controller;
+  const context = {
+    t,
+    palette: controller.options.palette,
+    width,
+    onAnswer: (value) => controller.answer(value),
+  };
   const heading = el('h2', 'stage-title', view.title);
   heading.id = `title-${walkthrough}-${view.stage.id}`;
   heading.tabIndex = -1;
