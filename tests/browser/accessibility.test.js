@@ -3,44 +3,28 @@
 // elements; at 390 px wide the page and the elements show the stage first and never scroll
 // sideways. Screenshots go to test-results/screenshots/.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { serve } from '../../scripts/serve.js';
-import { collectErrors, launchChromium } from './chromium.js';
+import { chromiumServing, collectErrors, SCREENSHOTS as shots } from './chromium.js';
 
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const shots = fileURLToPath(new URL('../../test-results/screenshots', import.meta.url));
+const session = chromiumServing(fileURLToPath(new URL('../..', import.meta.url)));
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 const WALKTHROUGHS = ['basics', 'self-attention', 'scoring'];
-let browser;
-let server;
-let base;
-
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  browser = await launchChromium();
-  server = await serve(root);
-  base = `http://127.0.0.1:${server.address().port}/`;
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
 
 async function open(t, path, contextOptions = { viewport: { width: 1280, height: 900 } }) {
-  const context = await browser.newContext(contextOptions);
+  const context = await session.browser.newContext(contextOptions);
   const page = await context.newPage();
   const errors = collectErrors(page);
   t.after(async () => {
     assert.deepEqual(errors, [], 'console errors');
     await context.close();
   });
-  await page.goto(base + path);
+  await page.goto(session.base + path);
   return page;
 }
 
@@ -64,10 +48,10 @@ async function auditEveryStage(t, query) {
   const page = await openPage(t, query);
   const found = [];
   for (const walkthrough of WALKTHROUGHS) {
-    await page.goto(`${base}dist/site/${query}#${walkthrough}`);
+    await page.goto(`${session.base}dist/site/${query}#${walkthrough}`);
     const stages = await page.$$eval('.stage-link', (links) => links.map((link) => link.getAttribute('href')));
     for (const hash of stages) {
-      await page.goto(`${base}dist/site/${query}${hash}`);
+      await page.goto(`${session.base}dist/site/${query}${hash}`);
       await page.waitForSelector(`[data-stage="${hash.slice(1)}"][aria-current="step"] .heatmap, .question`);
       for (const violation of await seriousViolations(page)) found.push(`${hash}: ${violation}`);
     }
@@ -126,7 +110,7 @@ async function assertNoSidewaysScroll(page, where) {
 test('at 390 px the page shows the stage first, keeps its navigation on screen and never scrolls sideways', async (t) => {
   const page = await openPage(t, '?lang=en#basics/softmax', PHONE);
   for (const hash of ['#basics/softmax', '#self-attention/all-weights', '#scoring/step-2', '#scoring/parameters']) {
-    await page.goto(`${base}dist/site/?lang=en${hash}`);
+    await page.goto(`${session.base}dist/site/?lang=en${hash}`);
     await page.waitForSelector(`[data-stage="${hash.slice(1)}"][aria-current="step"] .heatmap`);
     await assertNoSidewaysScroll(page, hash);
     const layout = await page.evaluate(() => {
@@ -147,7 +131,7 @@ test('at 390 px the page shows the stage first, keeps its navigation on screen a
   }
   // a heatmap wider than the screen scrolls within its own box
   await page.goto(
-    `${base}dist/site/?lang=en&inputs=${encodeURIComponent('{"scoring":{"length":40}}')}#scoring/alignment`,
+    `${session.base}dist/site/?lang=en&inputs=${encodeURIComponent('{"scoring":{"length":40}}')}#scoring/alignment`,
   );
   await page.waitForSelector('[data-stage="scoring/alignment"][aria-current="step"] .heatmap');
   await assertNoSidewaysScroll(page, 'a 40x40 alignment');

@@ -1,51 +1,34 @@
 // The step-through page in Debian's Chromium, served from dist/site as any static host would.
 // Saves a screenshot of every stage to test-results/screenshots/.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { serve } from '../../scripts/serve.js';
 import { assertSeedNumbers, SEEDS } from '../seeds.js';
-import { collectErrors, launchChromium } from './chromium.js';
+import { chromiumServing, collectErrors, SCREENSHOTS as shots } from './chromium.js';
 
-const site = fileURLToPath(new URL('../../dist/site', import.meta.url));
-const shots = fileURLToPath(new URL('../../test-results/screenshots', import.meta.url));
-let browser;
-let server;
-let base;
-
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  browser = await launchChromium();
-  server = await serve(site);
-  base = `http://127.0.0.1:${server.address().port}/`;
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const session = chromiumServing(fileURLToPath(new URL('../../dist/site', import.meta.url)));
 
 /** Opens the page at `path`; every test checks afterwards that nothing reached the console. */
 async function open(t, path, viewport = { width: 1360, height: 900 }) {
-  const context = await browser.newContext({ viewport, permissions: ['clipboard-read', 'clipboard-write'] });
+  const context = await session.browser.newContext({ viewport, permissions: ['clipboard-read', 'clipboard-write'] });
   const page = await context.newPage();
   const errors = collectErrors(page);
   const elsewhere = [];
-  page.on('request', (request) => request.url().startsWith(base) || elsewhere.push(request.url()));
+  page.on('request', (request) => request.url().startsWith(session.base) || elsewhere.push(request.url()));
   t.after(async () => {
     assert.deepEqual(errors, [], 'console errors');
     assert.deepEqual(elsewhere, [], 'requests outside the page origin');
     await context.close();
   });
-  await page.goto(base + path);
+  await page.goto(session.base + path);
   await page.waitForSelector('body[data-ready]');
   return page;
 }
 
 /** Same-document navigation to a stage's hash, waiting until that stage is on screen. */
 async function go(page, hash) {
-  await page.goto(base + hash);
+  await page.goto(session.base + hash);
   await page.waitForSelector(`[data-stage="${hash.split('#')[1]}"][aria-current="step"]`);
 }
 
@@ -161,7 +144,7 @@ test('deep links open their stage and survive a reload', async (t) => {
   await page.reload();
   await page.waitForSelector('body[data-ready]');
   assert.equal(await current(page), 'self-attention/word-weights');
-  await page.goto(base + '#scoring');
+  await page.goto(session.base + '#scoring');
   assert.equal(await current(page), 'scoring/encoder-states');
   await page.click('.stage-link[href="#scoring/alignment"]');
   assert.equal(await current(page), 'scoring/alignment');
@@ -284,7 +267,7 @@ test('the URL carries the whole state: a copied link reopens the same stage, inp
   const link = await page.evaluate(() => navigator.clipboard.readText());
   assert.equal(link, page.url());
   assert.match(decodeURIComponent(link), /inputs=\{"basics":\{"decoderState":\[1,0,0\]\}\}/);
-  const again = await open(t, link.slice(base.length));
+  const again = await open(t, link.slice(session.base.length));
   assert.equal(await current(again), 'basics/scores');
   assert.deepEqual(await cellValues(again, 'basics/scores'), ['3', '59', '1', '4']);
   assert.equal(await again.inputValue('#input-decoderState'), '1, 0, 0');
