@@ -1,14 +1,17 @@
 // libFuzzer target: arbitrary shapes, values (NaN, +-Infinity, +-1e308 included), masks, scales
 // and head counts for the scoring, softmax, attention and multi-head functions, in double and
-// float. Bad input must end in InputError; anything else that returns must keep the invariants
-// below. Built natively with clang: -fsanitize=fuzzer,address,undefined.
+// float; and, for inputs that start with "ST", the bytes after it as a safetensors file (the
+// model loader's format). Bad input must end in InputError; anything else that returns must keep
+// the invariants below. Built natively with clang: -fsanitize=fuzzer,address,undefined.
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 
 #include "attention/attention.hpp"
+#include "attention/safetensors.hpp"
 #include "attention/scoring.hpp"
 
 using namespace attention;
@@ -149,9 +152,38 @@ template <class T> void exercise(FuzzedDataProvider &in) {
   }
 }
 
+// A file that reads is whole: every tensor inside the data, the data exactly covered, and
+// written out again it reads back the same.
+void exercise_safetensors(const std::uint8_t *bytes, std::size_t size) {
+  const safetensors::File file = safetensors::parse(bytes, size);
+  std::size_t covered = 0;
+  std::vector<safetensors::TensorBytes> copies;
+  for (const auto &tensor : file.tensors) {
+    require(tensor.begin <= tensor.end && tensor.end <= file.data_size);
+    covered += tensor.end - tensor.begin;
+    copies.push_back({tensor.name, tensor.dtype, tensor.shape, file.data + tensor.begin});
+  }
+  require(covered == file.data_size);
+  const auto written = safetensors::write(copies, file.metadata);
+  const safetensors::File again = safetensors::parse(written.data(), written.size());
+  require(again.tensors.size() == file.tensors.size() && again.metadata == file.metadata);
+  for (std::size_t i = 0; i < file.tensors.size(); ++i)
+    require(again.tensors[i].name == file.tensors[i].name &&
+            again.tensors[i].shape == file.tensors[i].shape &&
+            std::equal(again.data + again.tensors[i].begin, again.data + again.tensors[i].end,
+                       file.data + file.tensors[i].begin));
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
+  if (size >= 2 && data[0] == 'S' && data[1] == 'T') {
+    try {
+      exercise_safetensors(data + 2, size - 2);
+    } catch (const InputError &) {
+    }
+    return 0;
+  }
   FuzzedDataProvider in(data, size);
   try {
     if (in.ConsumeBool())
