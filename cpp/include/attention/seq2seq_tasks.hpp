@@ -100,9 +100,9 @@ std::vector<std::size_t> tokenize(const Task &task, const std::string &sentence,
 std::string detokenize(const Task &task, const std::vector<std::size_t> &ids, Side side);
 
 // The pair the grammar makes for a source sentence, with its gold alignment, or nothing when the
-// grammar does not make that sentence. Tokenizes as tokenize does (same errors), then searches the
-// whole grammar: up to a few hundred thousand candidates for dates, so it is for a single sentence
-// a user typed, not for loops.
+// grammar does not make that sentence (a page can show the gold translation of what a user types).
+// Tokenizes as tokenize does, with the same errors, then searches the grammar: about 35000
+// candidates for en-fr and en-zh (some 15 ms in WebAssembly), 4000 for dates (the year's).
 std::optional<Example> gold_example(const Task &task, const std::string &sentence);
 
 } // namespace attention::tasks
