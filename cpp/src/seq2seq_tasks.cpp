@@ -641,19 +641,15 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     fail(Argument("sentence"), "unknown character \"", text, "\" in the ", task.id, " ", side,
          ", which takes only \"", known, "\"");
   }
-  // The nearest words, up to three, within half the word's length (at least 1): farther ones
-  // would be noise.
+  // The nearest words, up to three, nearest first (ties in vocabulary order), within half the
+  // word's length (at least 1): farther ones would be noise.
   const std::size_t within = std::max<std::size_t>(1, characters_of(token).size() / 2);
-  std::vector<std::pair<std::size_t, std::size_t>> near; // distance, id
-  for (std::size_t id = 2; id < vocabulary.tokens.size(); ++id) {
-    const std::size_t distance = edit_distance(token, vocabulary.tokens[id]);
-    if (distance <= within)
-      near.emplace_back(distance, id);
-  }
-  std::sort(near.begin(), near.end());
   std::string suggestions;
-  for (std::size_t i = 0; i < std::min<std::size_t>(3, near.size()); ++i)
-    suggestions += (i ? ", \"" : ": did you mean \"") + vocabulary.tokens[near[i].second] + "\"";
+  std::size_t suggested = 0;
+  for (std::size_t distance = 1; distance <= within; ++distance)
+    for (std::size_t id = 2; id < vocabulary.tokens.size() && suggested < 3; ++id)
+      if (edit_distance(token, vocabulary.tokens[id]) == distance)
+        suggestions += (suggested++ ? ", \"" : ": did you mean \"") + vocabulary.tokens[id] + "\"";
   fail(Argument("sentence"), "unknown word \"", text, "\" in the ", task.id, " ", side, suggestions,
        suggestions.empty() ? "" : "?");
 }
