@@ -20,6 +20,7 @@
 
 #include "attention/instances.hpp"
 #include "attention/numpy_random.hpp"
+#include "attention/seq2seq_tasks.hpp"
 #include "attention/walkthrough.hpp"
 
 using emscripten::typed_memory_view;
@@ -431,6 +432,50 @@ val walkthrough_inputs(std::string name) {
   });
 }
 
+// ---- translation tasks -------------------------------------------------------------------------
+
+val examples_to_js(const at::tasks::Task &task, const std::vector<at::tasks::Example> &examples) {
+  namespace tasks = at::tasks;
+  val out = val::array();
+  for (const auto &example : examples) {
+    val alignment = val::array();
+    for (const auto &positions : example.alignment) {
+      val row = val::array();
+      for (std::size_t position : positions)
+        row.call<void>("push", position);
+      alignment.call<void>("push", row);
+    }
+    val pair = val::array();
+    pair.call<void>("push", tasks::detokenize(task, example.source, tasks::Side::source));
+    pair.call<void>("push", tasks::detokenize(task, example.target, tasks::Side::target));
+    pair.call<void>("push", alignment);
+    out.call<void>("push", pair);
+  }
+  return out;
+}
+
+// Every task with its seed-0 split: { id, unit, source, target (the vocabularies), maxSourceLength,
+// maxTargetLength, examples (the training pairs), test }, each pair [source, target, alignment].
+val seq2seq_tasks() {
+  return guarded([&] {
+    val out = val::array();
+    for (const auto &id : at::tasks::task_ids()) {
+      const at::tasks::Task task = at::tasks::make_task(id);
+      val t = val::object();
+      t.set("id", task.id);
+      t.set("unit", task.unit == at::tasks::Unit::word ? "word" : "character");
+      t.set("source", strings(task.source.tokens));
+      t.set("target", strings(task.target.tokens));
+      t.set("maxSourceLength", task.max_source_length);
+      t.set("maxTargetLength", task.max_target_length);
+      t.set("examples", examples_to_js(task, task.train));
+      t.set("test", examples_to_js(task, task.test));
+      out.call<void>("push", t);
+    }
+    return out;
+  });
+}
+
 // The WebAssembly heap: its size (it only grows, so it is also the peak), and the top of the
 // memory malloc has claimed (static data and stack included), which a leak would push up.
 val memory_stats() {
@@ -481,6 +526,7 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
   emscripten::function("randomDraw", &random_draw);
   emscripten::function("walkthrough", &walkthrough);
   emscripten::function("walkthroughInputs", &walkthrough_inputs);
+  emscripten::function("seq2seqTasks", &seq2seq_tasks);
   emscripten::function("decimalFromLog", &decimal_from_log);
   emscripten::function("memoryStats", &memory_stats);
   emscripten::function("setThreads", &set_threads);

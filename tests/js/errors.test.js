@@ -450,7 +450,7 @@ for (const [name, run, message, argument] of cases) {
 }
 
 test('every function of the engine that takes input is tried with bad input above', () => {
-  const takesInput = Object.keys(engine).filter((key) => typeof engine[key] === 'function' && key !== 'memory');
+  const takesInput = Object.keys(engine).filter((key) => typeof engine[key] === 'function' && engine[key].length > 0);
   assert.deepEqual(
     takesInput.filter((key) => !called.has(key)),
     [],

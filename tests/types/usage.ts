@@ -73,6 +73,11 @@ try {
 }
 // @ts-expect-error the trace has no English text: titles come from the specs
 const title: string = first.title;
+const [firstTask] = attn.seq2seqTasks();
+const [sentence, translation, alignment] = firstTask.examples[0];
+const alignedTo: number = alignment[0][0];
+// @ts-expect-error the tasks are read-only
+firstTask.examples.push([sentence, translation, alignment]);
 // @ts-expect-error walkthroughInputs takes a walkthrough name
 attn.walkthroughInputs('transformer');
 const text: string = attn.decimalFromLog(-781.126928011043);
@@ -93,7 +98,7 @@ attn.walkthrough('basics', { score: 'dot' });
 // @ts-expect-error score functions are named
 attn.walkthrough('scoring', { score: 'cosine' });
 
-export { kind, step, targets, limit, title, blamed };
+export { kind, step, targets, limit, title, blamed, alignedTo };
 export { score, logWeights, context, output, w, f32, queries, heads, draws, exact, text, names, wrong };
 
 const fused: null = attn.attention([[1]], [[1]], [[1]], { weights: false }).weights;

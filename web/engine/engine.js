@@ -179,6 +179,8 @@ function createEngine(module, threads) {
     inputFields.get(name) ??
     fail(`walkthrough name must be one of ${WALKTHROUGHS.join(', ')}, got ${describe(name)}`, 'walkthrough');
 
+  let tasks = null;
+
   const engine = {
     threads,
     dotScore(query, key) {
@@ -353,6 +355,11 @@ function createEngine(module, threads) {
     },
     walkthroughInputs(name) {
       return walkthroughFields(name);
+    },
+    seq2seqTasks() {
+      // made once (some 60 ms each in WebAssembly), then shared read-only
+      tasks ??= deepFreeze(call('seq2seqTasks'));
+      return tasks;
     },
     memory() {
       return call('memoryStats');

@@ -194,6 +194,27 @@ export type InputField =
   | { name: string; kind: 'choice'; optional: false; choices: string[]; default: string }
   | { name: string; kind: 'tokens'; optional: false; default: string[] };
 
+/** A pair of a translation task: source sentence, target sentence, and for each target token
+ * (the final <eos> included) the source positions it translates (the gold alignment). */
+export type TaskExample = readonly [source: string, target: string, alignment: readonly (readonly number[])[]];
+
+/** A translation task the engine generates from a small grammar, with its seed-0 split. */
+export interface Seq2seqTask {
+  id: 'en-fr' | 'en-zh' | 'dates';
+  /** what one token is: a word, or (dates) a character, "▁" standing for a space in the source */
+  unit: 'word' | 'character';
+  /** the source vocabulary: ids are indices, 0 is <sos> and 1 <eos> */
+  source: readonly string[];
+  target: readonly string[];
+  /** the longest sentence, in tokens before <eos> */
+  maxSourceLength: number;
+  maxTargetLength: number;
+  /** the training split */
+  examples: readonly TaskExample[];
+  /** the test split */
+  test: readonly TaskExample[];
+}
+
 /** Bad input: every Error the engine throws for it names the argument at fault. */
 export interface InputError extends Error {
   /** "query", "mask", "decoderState", … as the API spells it (no "options." prefix or index) */
@@ -275,6 +296,8 @@ export interface AttentionEngine {
   walkthrough<N extends WalkthroughName>(name: N, inputs?: WalkthroughInputs[N]): Trace;
   /** The inputs `walkthrough(name, …)` takes, with their limits and defaults (read-only). */
   walkthroughInputs(name: WalkthroughName): readonly Readonly<InputField>[];
+  /** The translation tasks: en-fr, en-zh and dates (read-only; made on the first call). */
+  seq2seqTasks(): readonly Seq2seqTask[];
   /**
    * WebAssembly memory: the heap size (it only grows, so it is also the peak) and the top of the
    * memory malloc has claimed, which stays put when nothing leaks.
