@@ -169,10 +169,10 @@ TEST_CASE("seq2seq: central differences agree with every gradient, for each scor
     Seq2seq<double> model(config);
     auto gradients = model.make_gradients();
     model.loss_and_gradients(batch, gradients);
-    double *parameters = model.parameters().data();
-    for (const auto &info : model.parameters().layout())
-      for (std::size_t i = 0; i < info.size; ++i) {
-        double &value = parameters[info.offset + i];
+    for (const auto &name : model.parameter_names()) {
+      const auto parameter = model.parameter(name);
+      for (std::size_t i = 0; i < parameter.info.size; ++i) {
+        double &value = parameter.values[i];
         const double kept = value;
         value = kept + step;
         const double above = model.loss(batch);
@@ -180,10 +180,11 @@ TEST_CASE("seq2seq: central differences agree with every gradient, for each scor
         const double below = model.loss(batch);
         value = kept;
         const double numeric = (above - below) / (2 * step);
-        const double analytic = gradients.data()[info.offset + i];
-        INFO(info.name, " at flat index ", i, ": analytic ", analytic, ", numeric ", numeric);
+        const double analytic = gradients.values(name)[i];
+        INFO(name, " at flat index ", i, ": analytic ", analytic, ", numeric ", numeric);
         CHECK(std::abs(numeric - analytic) <= 1e-6 * std::abs(analytic) + 1e-10);
       }
+    }
   }
 }
 
@@ -256,25 +257,28 @@ TEST_CASE("seq2seq: a PyTorch state_dict loads by name and shape") {
   auto config = fixture_config(ScoreFunction::general);
   config.seed = 99;
   Seq2seq<double> model(config);
-  for (const auto &info : source_model.parameters().layout())
-    model.parameters().assign(info.name, info.shape, source_model.parameters().values(info.name));
+  for (const auto &name : source_model.parameter_names()) {
+    const auto parameter = source_model.parameter(name);
+    model.set_parameter(name, parameter.info.shape, parameter.values);
+  }
   CHECK(model.loss(batch) == source_model.loss(batch));
 
-  auto &parameters = model.parameters();
   const std::vector<double> values(32, 0.5);
   check_input_error(
       [&] {
-        parameters.assign("decoder.gru.weight", {12, 3}, values.data());
+        model.set_parameter("decoder.gru.weight", {12, 3}, values.data());
       },
       "no parameter \"decoder.gru.weight\"", "parameter");
+  check_input_error([&] { model.parameter("decoder.attention.Ua.weight"); },
+                    "no parameter \"decoder.attention.Ua.weight\"", "parameter");
   check_input_error(
       [&] {
-        parameters.assign("decoder.out.bias", {8, 1}, values.data());
+        model.set_parameter("decoder.out.bias", {8, 1}, values.data());
       },
       "decoder.out.bias has shape [8], not [8x1]", "shape");
   std::vector<double> bad(8, 0.25);
   bad[5] = NAN;
-  check_input_error([&] { parameters.assign("decoder.out.bias", {8}, bad.data()); },
+  check_input_error([&] { model.set_parameter("decoder.out.bias", {8}, bad.data()); },
                     "hold a non-finite value (nan) at flat index 5", "values");
   CHECK(model.loss(batch) == source_model.loss(batch)); // refused values changed nothing
 }
@@ -408,8 +412,8 @@ TEST_CASE("seq2seq: bad configurations and inputs throw InputError naming the ar
   check_input_error([&] { model.adam_step(gradients, 0.1f, 0.0f); }, "maxNorm (0)", "maxNorm");
   CHECK(model.adam_steps() == 0); // refused steps changed nothing
 
-  model.parameters().values("decoder.out.bias")[3] = 3e38f;
-  model.parameters().values("decoder.out.bias")[4] = -3e38f;
+  model.parameter("decoder.out.bias").values[3] = 3e38f;
+  model.parameter("decoder.out.bias").values[4] = -3e38f;
   check_input_error([&] { model.loss(batch); }, "overflows float32", "parameters");
 }
 

@@ -56,6 +56,12 @@ struct ParameterInfo {
   std::size_t offset, size;       // where its values sit in the flat buffer, and how many
 };
 
+// One tensor of a ParameterSet, read or written in place.
+template <class T> struct ParameterView {
+  const ParameterInfo &info; // name, shape, size
+  T *values;                 // info.size values, row-major
+};
+
 // Named tensors in one flat buffer, in PyTorch's state_dict order: a model's parameters, or a
 // set of gradients (or Adam moments) of the same layout.
 template <class T> class ParameterSet {
@@ -113,9 +119,21 @@ public:
 
   const Seq2seqConfig &config() const { return config_; }
   std::vector<std::string> parameter_names() const { return parameters_.names(); }
-  // Read and write them by name; see ParameterSet::assign for loading a state_dict.
-  ParameterSet<T> &parameters() { return parameters_; }
   const ParameterSet<T> &parameters() const { return parameters_; }
+  // One parameter by its PyTorch name, to read or write in place; an unknown name throws
+  // InputError blaming "parameter".
+  ParameterView<T> parameter(const std::string &name) {
+    return {parameters_.info(name), parameters_.values(name)};
+  }
+  ParameterView<const T> parameter(const std::string &name) const {
+    return {parameters_.info(name), parameters_.values(name)};
+  }
+  // Loads one tensor of a PyTorch state_dict, checked as ParameterSet::assign checks it. The
+  // optimizer's moments stay (reset_optimizer() clears them).
+  void set_parameter(const std::string &name, const std::vector<std::size_t> &shape,
+                     const T *values) {
+    parameters_.assign(name, shape, values);
+  }
   // A zeroed set of the parameters' layout, for loss_and_gradients.
   ParameterSet<T> make_gradients() const { return ParameterSet<T>(layout_); }
 
