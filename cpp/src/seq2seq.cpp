@@ -153,8 +153,6 @@ void scatter_add_rows(const T *d_rows, std::size_t width, const TokenId *tokens,
   }
 }
 
-template <class T> T sigmoid(T x) { return T(1) / (T(1) + std::exp(-x)); }
-
 // One GRU step as PyTorch computes it, given gi = W_ih x + b_ih: gh = W_hh h + b_hh,
 // r = σ(gi_r + gh_r), z = σ(gi_z + gh_z), n = tanh(gi_n + r ⊙ gh_n), h' = (h - n) ⊙ z + n.
 // Keeps gh and the gates (r, z, n side by side) for the backward pass.
@@ -162,15 +160,15 @@ template <class T>
 void gru_step(std::size_t hidden, const T *gi, const T *h, const T *w_hh, const T *b_hh, T *gh,
               T *gates, T *h_next) {
   matvec(w_hh, 3 * hidden, hidden, hidden, h, b_hh, gh);
-  for (std::size_t i = 0; i < hidden; ++i) {
-    const T r = sigmoid(gi[i] + gh[i]);
-    const T z = sigmoid(gi[hidden + i] + gh[hidden + i]);
-    const T n = std::tanh(gi[2 * hidden + i] + r * gh[2 * hidden + i]);
-    gates[i] = r;
-    gates[hidden + i] = z;
-    gates[2 * hidden + i] = n;
-    h_next[i] = (h[i] - n) * z + n;
-  }
+  for (std::size_t i = 0; i < 2 * hidden; ++i)
+    gates[i] = gi[i] + gh[i];
+  kernels::sigmoid_in_place(gates, 2 * hidden); // r, z
+  T *n = gates + 2 * hidden;
+  for (std::size_t i = 0; i < hidden; ++i)
+    n[i] = gi[2 * hidden + i] + gates[i] * gh[2 * hidden + i];
+  kernels::tanh_in_place(n, hidden);
+  for (std::size_t i = 0; i < hidden; ++i)
+    h_next[i] = (h[i] - n[i]) * gates[hidden + i] + n[i];
 }
 
 // Backward through one GRU step: from dh (the gradient at h') writes the gradients at gi and
@@ -547,7 +545,8 @@ template <class T> struct Seq2seq<T>::Workspace {
       T *a = activations.data() + (t * n + j) * h;
       const T *key = keys.data() + j * h;
       for (std::size_t i = 0; i < h; ++i)
-        a[i] = std::tanh(query[i] + key[i]);
+        a[i] = query[i] + key[i];
+      kernels::tanh_in_place(a, h);
       scores[t * n + j] = bias + dot(va, a, h);
     }
   }
@@ -611,8 +610,7 @@ template <class T> struct Seq2seq<T>::Workspace {
     times_transposed(rows, h, 2 * h, combined.data() + t0 * 2 * h, 2 * h, p + at.combine, 2 * h,
                      tilde, h);
     add_bias(tilde, rows, h, h, p + at.combine_bias);
-    for (std::size_t i = 0; i < rows * h; ++i)
-      tilde[i] = std::tanh(tilde[i]);
+    kernels::tanh_in_place(tilde, rows * h);
     times_transposed(rows, v, h, tilde, h, p + at.out, h, logits.data() + t0 * v, v);
     add_bias(logits.data() + t0 * v, rows, v, v, p + at.out_bias);
   }
@@ -634,17 +632,16 @@ template <class T> struct Seq2seq<T>::Workspace {
     double total = 0;
     for (std::size_t t = 0; t < m; ++t) {
       const T *row = logits.data() + t * v;
+      T *d = d_logits.data() + t * v;
       const T max = *std::max_element(row, row + v);
-      T sum = 0;
-      for (std::size_t k = 0; k < v; ++k)
-        sum += std::exp(row[k] - max);
+      std::copy(row, row + v, d);
+      const T sum = kernels::exp_in_place(d, v, max); // d: exp(logit - max)
       const std::size_t gold = static_cast<std::size_t>(targets[t]);
       total -= double((row[gold] - max) - std::log(sum));
       if (scale) {
-        T *d = d_logits.data() + t * v;
         const T factor = *scale / sum;
         for (std::size_t k = 0; k < v; ++k)
-          d[k] = std::exp(row[k] - max) * factor;
+          d[k] *= factor;
         d[gold] -= *scale;
       }
     }
