@@ -198,7 +198,7 @@ TEST_CASE("seq2seq: float agrees with double") {
     for (const auto &expected : c.gradients)
       for (std::size_t i = 0; i < expected.values.size(); ++i) {
         INFO(std::string(expected.name), " at flat index ", i);
-        CHECK(std::abs(gradients.values(expected.name)[i] - expected.values[i]) <= 1e-5);
+        CHECK(std::abs(gradients.values(expected.name)[i] - expected.values[i]) <= 1e-6);
       }
   }
 }
@@ -417,7 +417,8 @@ TEST_CASE("seq2seq: bad configurations and inputs throw InputError naming the ar
   check_input_error([&] { model.loss(batch); }, "overflows float32", "parameters");
 }
 
-TEST_CASE("seq2seq: Adam training on a copy task lowers the loss tenfold") {
+TEST_CASE("seq2seq: 300 Adam steps on a copy task cut the loss a hundredfold and copy unseen "
+          "sentences") {
   for (auto scoring : score_functions) {
     INFO("scoring ", score_function_name(scoring));
     Seq2seq<float> model(copy_task_config(scoring));
@@ -430,8 +431,8 @@ TEST_CASE("seq2seq: Adam training on a copy task lowers the loss tenfold") {
       model.adam_step(gradients, 0.01f, 1.0f);
     }
     const float trained = model.loss(held_out);
-    CHECK(trained < initial / 10);
-    const auto copied = model.translate(held_out[0].source, 10);
-    CHECK(copied.output == held_out[0].target);
+    CHECK(trained < initial / 100); // measured: 373x (additive) to 1067x (concat)
+    for (const auto &pair : held_out)
+      CHECK(model.translate(pair.source, 10).output == pair.target);
   }
 }

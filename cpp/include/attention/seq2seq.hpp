@@ -145,7 +145,8 @@ public:
 
   // Clips `gradients` in place to a global norm of max_norm (when given) as clip_grad_norm_,
   // then takes one Adam step (β1 0.9, β2 0.999, ε 1e-8, as torch.optim.Adam); the model keeps
-  // the moments and the step count. Returns the gradients' global norm before clipping.
+  // the moments and the step count. Returns the gradients' global norm before clipping. A
+  // non-finite gradient throws InputError blaming "gradients" and changes nothing.
   T adam_step(ParameterSet<T> &gradients, T learning_rate, std::optional<T> max_norm = {});
   void reset_optimizer();
   std::size_t adam_steps() const { return adam_steps_; }
