@@ -236,9 +236,6 @@ Trace self_attention_trace(const SelfAttentionInputs &in) {
 // ---------------------------------------------------------------------------------------------
 // Scoring functions and a whole decoding
 
-constexpr ScoreFunction score_functions[] = {ScoreFunction::additive, ScoreFunction::dot,
-                                             ScoreFunction::general, ScoreFunction::concat};
-
 struct ScoringParameters {
   Matrix<double> general_wa, concat_wa, additive_wa, additive_ua, wc;
   Vector<double> concat_va, additive_va;
@@ -424,28 +421,6 @@ Trace scoring_walkthrough(const ScoringInputs &inputs) {
   return blaming_inputs([&] { return scoring_trace(inputs); }, "decoderStates", "encoderStates",
                         {"score", "length", "width", "attentionWidth", "seed", "encoderStates",
                          "decoderStates", "sourceTokens", "targetTokens"});
-}
-
-ScoreFunction parse_score_function(const std::string &name) {
-  for (auto score : score_functions)
-    if (score_function_name(score) == name)
-      return score;
-  detail::fail(detail::Argument("score"), "score (\"", name,
-               "\") must be one of additive, dot, general, concat");
-}
-
-std::string score_function_name(ScoreFunction score) {
-  switch (score) {
-  case ScoreFunction::additive:
-    return "additive";
-  case ScoreFunction::dot:
-    return "dot";
-  case ScoreFunction::general:
-    return "general";
-  case ScoreFunction::concat:
-    return "concat";
-  }
-  return "";
 }
 
 const Labels &walkthrough_names() {

@@ -103,3 +103,26 @@ TEST_CASE("the vectorised float exp is within 3e-7 of std::exp; below exp(-87.3)
   CHECK(x[x.size() - 2] == 0.f);
   CHECK(x.back() == 1.f);
 }
+
+TEST_CASE("the vectorised float tanh and sigmoid are within 2e-7 of double's, saturating cleanly") {
+  std::vector<float> x;
+  for (float v = -30.f; v <= 30.f; v += 0.00731f)
+    x.push_back(v);
+  for (float v : {0.625f, -0.625f, 0.62499994f, 1e-30f, 88.f, -88.f, 1e30f, -1e30f, -0.f})
+    x.push_back(v);
+  std::vector<float> tanh = x, sigmoid = x;
+  kernels::tanh_in_place(tanh.data(), tanh.size());
+  kernels::sigmoid_in_place(sigmoid.data(), sigmoid.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    CAPTURE(x[i]);
+    const double expected_tanh = std::tanh(double(x[i]));
+    const double expected_sigmoid = 1 / (1 + std::exp(-double(x[i])));
+    CHECK(std::abs(tanh[i] - expected_tanh) <= 2e-7 * std::abs(expected_tanh));
+    CHECK(std::abs(sigmoid[i] - expected_sigmoid) <= 2e-7 * expected_sigmoid + 1e-38);
+  }
+  CHECK(tanh[tanh.size() - 3] == 1.f); // tanh(1e30)
+  CHECK(tanh[tanh.size() - 2] == -1.f);
+  CHECK(std::signbit(tanh.back())); // tanh(-0) = -0
+  CHECK(sigmoid[sigmoid.size() - 3] == 1.f);
+  CHECK(sigmoid[sigmoid.size() - 2] == 0.f);
+}

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "errors.hpp"
+#include "score_function.hpp"
 
 namespace attention {
 
@@ -58,8 +59,6 @@ struct SelfAttentionInputs {
   std::size_t word = 0;  // the word followed step by step (word_1)
 };
 
-enum class ScoreFunction { additive, dot, general, concat };
-
 // Scoring functions and a whole decoding (seed 004). States not given are drawn from the seed.
 struct ScoringInputs {
   ScoreFunction score = ScoreFunction::dot;
@@ -75,9 +74,6 @@ struct ScoringInputs {
 Trace basics_walkthrough(const BasicsInputs &inputs = {});
 Trace self_attention_walkthrough(const SelfAttentionInputs &inputs = {});
 Trace scoring_walkthrough(const ScoringInputs &inputs = {});
-
-ScoreFunction parse_score_function(const std::string &name);
-std::string score_function_name(ScoreFunction score);
 
 // The inputs of a walkthrough as the JavaScript API names them, with their limits and defaults:
 // the one source the engine, the page's form and the element all obey.

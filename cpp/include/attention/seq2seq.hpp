@@ -1,0 +1,181 @@
+// A GRU encoder-decoder with attention: Bahdanau's additive scoring, or Luong's dot, general and
+// concat. Parameters carry PyTorch's names, shapes and equations (nn.Embedding, nn.GRU with gate
+// order r, z, n, nn.Linear as x W^T + b), so a PyTorch state_dict loads as it is. The model
+// computes the mean cross-entropy of a batch, every gradient by backpropagation through time, and
+// takes Adam steps with global-norm gradient clipping as torch.optim.Adam and
+// torch.nn.utils.clip_grad_norm_ do.
+//
+// Encoder: h_t = GRU(embedding(x_t), h_{t-1}), h_0 = 0; the annotations are h_1 … h_n.
+// Decoder, teacher forced: y_0 = <sos>, s_0 = h_n, and for t = 1 … m, with α_t = softmax_j(e_tj)
+// and c_t = Σ_j α_tj h_j:
+//   additive: e_tj = va(tanh(Wa s_{t-1} + Ua h_j)), s_t = GRU([embedding(y_{t-1}); c_t], s_{t-1}),
+//             logits_t = out(s_t)
+//   Luong:    s_t = GRU(embedding(y_{t-1}), s_{t-1}); e_tj = s_t · h_j (dot), s_t · Wa(h_j)
+//             (general), va(tanh(Wa [s_t; h_j])) (concat); h̃_t = tanh(combine([c_t; s_t])),
+//             logits_t = out(h̃_t)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "errors.hpp"
+#include "score_function.hpp"
+
+namespace attention {
+
+using TokenId = std::int32_t;
+
+// The longest source or target sentence, and the longest greedy translation.
+constexpr std::size_t max_sentence_length = 1024;
+
+struct Seq2seqConfig {
+  std::size_t source_vocab = 0, target_vocab = 0;
+  std::size_t embedding = 32, hidden = 64;
+  ScoreFunction scoring = ScoreFunction::additive;
+  std::int64_t seed = 0;    // numpy's seeds: 0 … 2^32 - 1
+  TokenId sos = 0, eos = 1; // target-vocabulary ids, distinct
+};
+
+// Throws InputError naming the field at fault ("sourceVocab", "targetVocab", "embedding",
+// "hidden", "seed", "sos", "eos") when a size is out of range or sos/eos lie outside the target
+// vocabulary. The Seq2seq constructor calls it.
+void validate(const Seq2seqConfig &config);
+
+// A source sentence and its gold translation, which ends with <eos> (the model appends nothing).
+struct SentencePair {
+  std::vector<TokenId> source, target;
+};
+
+struct ParameterInfo {
+  std::string name;               // PyTorch's: "decoder.gru.weight_ih_l0"
+  std::vector<std::size_t> shape; // PyTorch's: {3 * hidden, embedding}
+  std::size_t offset, size;       // where its values sit in the flat buffer, and how many
+};
+
+// One tensor of a ParameterSet, read or written in place.
+template <class T> struct ParameterView {
+  const ParameterInfo &info; // name, shape, size
+  T *values;                 // info.size values, row-major
+};
+
+// Named tensors in one flat buffer, in PyTorch's state_dict order: a model's parameters, or a
+// set of gradients (or Adam moments) of the same layout.
+template <class T> class ParameterSet {
+public:
+  ParameterSet() = default;
+  // All zeros.
+  explicit ParameterSet(std::shared_ptr<const std::vector<ParameterInfo>> layout);
+
+  const std::vector<ParameterInfo> &layout() const { return *layout_; }
+  std::vector<std::string> names() const;
+  // Unknown name: InputError blaming "parameter".
+  const ParameterInfo &info(const std::string &name) const;
+  T *values(const std::string &name) { return flat_.data() + info(name).offset; }
+  const T *values(const std::string &name) const { return flat_.data() + info(name).offset; }
+  // Copies `values` (row-major, of `shape`) into the named tensor; a shape other than the
+  // tensor's blames "shape", a non-finite value "values". Nothing changes when it throws.
+  void assign(const std::string &name, const std::vector<std::size_t> &shape, const T *values);
+
+  T *data() { return flat_.data(); }
+  const T *data() const { return flat_.data(); }
+  std::size_t size() const { return flat_.size(); }
+  // Same names and shapes in the same order.
+  bool same_layout(const ParameterSet &other) const;
+
+private:
+  std::shared_ptr<const std::vector<ParameterInfo>> layout_ =
+      std::make_shared<const std::vector<ParameterInfo>>();
+  std::vector<T> flat_;
+};
+
+// Everything the model computed for one sentence, for display. Rows are time steps.
+template <class T> struct Seq2seqTrace {
+  std::vector<TokenId> source;
+  // The decoder's outputs: the target (teacher forcing), or the greedy translation, which ends
+  // with <eos> unless it reached the length limit.
+  std::vector<TokenId> output;
+  Matrix<T> source_embeddings; // n x E
+  Matrix<T> encoder_states;    // n x H: h_1 … h_n, the annotations
+  Matrix<T> decoder_states;    // m x H: s_1 … s_m
+  // m x n. Row t scores the annotations against s_{t-1} (additive) or s_t (Luong).
+  Matrix<T> scores, weights;
+  Matrix<T> contexts;    // m x H
+  Matrix<T> attentional; // m x H: h̃_t (Luong); empty for additive
+  Matrix<T> logits;      // m x V_tgt
+};
+
+template <class T> class Seq2seq {
+public:
+  // Initialises the parameters from config.seed with PyTorch's default distributions (see
+  // seq2seq.cpp).
+  explicit Seq2seq(const Seq2seqConfig &config);
+  ~Seq2seq();
+  Seq2seq(Seq2seq &&) noexcept;
+  Seq2seq &operator=(Seq2seq &&) noexcept;
+
+  const Seq2seqConfig &config() const { return config_; }
+  std::vector<std::string> parameter_names() const { return parameters_.names(); }
+  const ParameterSet<T> &parameters() const { return parameters_; }
+  // One parameter by its PyTorch name, to read or write in place; an unknown name throws
+  // InputError blaming "parameter".
+  ParameterView<T> parameter(const std::string &name) {
+    return {parameters_.info(name), parameters_.values(name)};
+  }
+  ParameterView<const T> parameter(const std::string &name) const {
+    return {parameters_.info(name), parameters_.values(name)};
+  }
+  // Loads one tensor of a PyTorch state_dict, checked as ParameterSet::assign checks it. The
+  // optimizer's moments stay (reset_optimizer() clears them).
+  void set_parameter(const std::string &name, const std::vector<std::size_t> &shape,
+                     const T *values) {
+    parameters_.assign(name, shape, values);
+  }
+  // A zeroed set of the parameters' layout, for loss_and_gradients.
+  ParameterSet<T> make_gradients() const { return ParameterSet<T>(layout_); }
+
+  // The mean cross-entropy over every target token of the batch (each pair on its own, no
+  // padding). Bad pairs throw InputError blaming "batch", "source" or "target".
+  T loss(const std::vector<SentencePair> &batch);
+  // The same, and its gradient with respect to every parameter, written over `gradients`.
+  T loss_and_gradients(const std::vector<SentencePair> &batch, ParameterSet<T> &gradients);
+
+  // Clips `gradients` in place to a global norm of max_norm (when given) as clip_grad_norm_,
+  // then takes one Adam step (β1 0.9, β2 0.999, ε 1e-8, as torch.optim.Adam); the model keeps
+  // the moments and the step count. Returns the gradients' global norm before clipping. A
+  // non-finite gradient throws InputError blaming "gradients" and changes nothing.
+  T adam_step(ParameterSet<T> &gradients, T learning_rate, std::optional<T> max_norm = {});
+  void reset_optimizer();
+  std::size_t adam_steps() const { return adam_steps_; }
+
+  // One sentence, teacher forced with its target.
+  Seq2seqTrace<T> trace(const std::vector<TokenId> &source, const std::vector<TokenId> &target);
+  // Greedy decoding: each step feeds back its most likely token, until <eos> or max_length.
+  Seq2seqTrace<T> translate(const std::vector<TokenId> &source, std::size_t max_length);
+
+private:
+  struct Workspace; // buffers reused across calls (seq2seq.cpp)
+
+  Seq2seqConfig config_;
+  std::shared_ptr<const std::vector<ParameterInfo>> layout_;
+  ParameterSet<T> parameters_, first_moment_, second_moment_;
+  std::size_t adam_steps_ = 0;
+  std::unique_ptr<Workspace> work_;
+};
+
+// torch.nn.utils.clip_grad_norm_(…, max_norm): scales every gradient by
+// max_norm / (total_norm + 1e-6) when that is below 1; returns total_norm, the 2-norm of all
+// gradients together. A non-finite gradient throws InputError blaming "gradients".
+template <class T> T clip_gradient_norm(ParameterSet<T> &gradients, T max_norm);
+
+extern template class ParameterSet<float>;
+extern template class ParameterSet<double>;
+extern template class Seq2seq<float>;
+extern template class Seq2seq<double>;
+extern template float clip_gradient_norm<float>(ParameterSet<float> &, float);
+extern template double clip_gradient_norm<double>(ParameterSet<double> &, double);
+
+} // namespace attention
