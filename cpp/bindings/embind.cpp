@@ -526,6 +526,23 @@ val seq2seq_register(Seq2seqModel model) {
   return stored.visit([&](auto &session) { return seq2seq_info(handle, session); });
 }
 
+// The tasks of the last few models made (a task is read-only, and making one takes some 50 ms):
+// a page that makes model after model of one task makes the task once.
+std::shared_ptr<const at::tasks::Task> seq2seq_task(const at::Seq2seqSessionConfig &config) {
+  static std::vector<std::pair<std::int64_t, std::shared_ptr<const at::tasks::Task>>> recent;
+  for (std::size_t i = 0; i < recent.size(); ++i)
+    if (recent[i].first == config.seed && recent[i].second->id == config.task) {
+      std::rotate(recent.begin(), recent.begin() + i, recent.begin() + i + 1);
+      return recent.front().second;
+    }
+  auto task =
+      std::make_shared<const at::tasks::Task>(at::tasks::make_task(config.task, config.seed));
+  recent.insert(recent.begin(), {config.seed, task});
+  if (recent.size() > 3)
+    recent.pop_back();
+  return task;
+}
+
 // options: { task, scoring, embedding, hidden, seed, precision }, checked for type by the wrapper
 val seq2seq_create(val options) {
   return guarded([&] {
@@ -537,13 +554,13 @@ val seq2seq_create(val options) {
     config.seed = static_cast<std::int64_t>(options["seed"].as<double>());
     const auto precision = options["precision"].as<std::string>();
     Seq2seqModel model;
-    if (precision == "float32")
-      model.f32 = std::make_unique<at::Seq2seqSession<float>>(config);
-    else if (precision == "float64")
-      model.f64 = std::make_unique<at::Seq2seqSession<double>>(config);
-    else
+    if (precision != "float32" && precision != "float64")
       throw at::InputError("precision", "precision must be float32 or float64, got \"" +
                                             precision.substr(0, 40) + "\"");
+    if (precision == "float32")
+      model.f32 = std::make_unique<at::Seq2seqSession<float>>(config, seq2seq_task(config));
+    else
+      model.f64 = std::make_unique<at::Seq2seqSession<double>>(config, seq2seq_task(config));
     return seq2seq_register(std::move(model));
   });
 }

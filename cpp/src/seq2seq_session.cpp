@@ -54,15 +54,30 @@ std::int64_t parse_integer(const std::string &text, const char *key) {
 
 } // namespace
 
+namespace {
+
+std::shared_ptr<const tasks::Task> task_for(const Seq2seqSessionConfig &config,
+                                            std::shared_ptr<const tasks::Task> task) {
+  if (!task)
+    return std::make_shared<const tasks::Task>(tasks::make_task(config.task, config.seed));
+  if (task->id != config.task)
+    fail(Argument("task"), "the task given (", task->id, ") is not the configuration's (",
+         config.task, ")");
+  return task;
+}
+
+} // namespace
+
 template <class T>
-Seq2seqSession<T>::Seq2seqSession(const Seq2seqSessionConfig &config)
-    : config_(config), task_(tasks::make_task(config.task, config.seed)),
-      model_(model_config(config, task_)), shuffle_random_(config.seed) {}
+Seq2seqSession<T>::Seq2seqSession(const Seq2seqSessionConfig &config,
+                                  std::shared_ptr<const tasks::Task> task)
+    : config_(config), task_(task_for(config, std::move(task))),
+      model_(model_config(config, *task_)), shuffle_random_(config.seed) {}
 
 template <class T>
 std::vector<TokenId> Seq2seqSession<T>::tokenize(const std::string &sentence,
                                                  tasks::Side side) const {
-  return to_token_ids(tasks::tokenize(task_, sentence, side));
+  return to_token_ids(tasks::tokenize(*task_, sentence, side));
 }
 
 template <class T> void Seq2seqSession<T>::set_parameters(const std::vector<NamedValues> &named) {
@@ -118,13 +133,13 @@ Seq2seqSession<T>::train(std::size_t steps, std::size_t batch, double learning_r
                          double max_norm) {
   if (steps < 1 || steps > max_train_steps)
     fail(Argument("steps"), "steps (", steps, ") must be from 1 to ", max_train_steps);
-  if (batch < 1 || batch > task_.train.size())
-    fail(Argument("batch"), "batch (", batch, ") must be from 1 to ", task_.train.size(),
+  if (batch < 1 || batch > task_->train.size())
+    fail(Argument("batch"), "batch (", batch, ") must be from 1 to ", task_->train.size(),
          ", the training pairs");
   if (!(learning_rate > 0) || !(learning_rate <= max_learning_rate))
     fail(Argument("learningRate"), "learningRate (", learning_rate,
          ") must be above 0 and at most ", max_learning_rate);
-  const std::size_t n = task_.train.size();
+  const std::size_t n = task_->train.size();
   auto gradients = model_.make_gradients();
   std::vector<T> last(model_.parameters().data(),
                       model_.parameters().data() + model_.parameters().size());
@@ -153,7 +168,7 @@ Seq2seqSession<T>::train(std::size_t steps, std::size_t batch, double learning_r
       next_ = 0;
     }
     for (std::size_t k = 0; k < batch; ++k) {
-      const auto &example = task_.train[order_[next_ + k]];
+      const auto &example = task_->train[order_[next_ + k]];
       minibatch[k].source = to_token_ids(example.source);
       minibatch[k].target = to_token_ids(example.target);
     }
@@ -183,7 +198,7 @@ template <class T>
 Seq2seqEvaluation Seq2seqSession<T>::evaluate(const std::vector<tasks::Example> &examples) {
   Seq2seqEvaluation result;
   std::size_t exact = 0, tokens = 0, correct = 0, aligned_words = 0, aligned_right = 0;
-  const std::size_t max_length = task_.max_target_length + 1;
+  const std::size_t max_length = task_->max_target_length + 1;
   for (const auto &example : examples) {
     const auto source = to_token_ids(example.source);
     const auto target = to_token_ids(example.target);
@@ -215,7 +230,7 @@ Seq2seqEvaluation Seq2seqSession<T>::evaluate(const std::vector<tasks::Example> 
 template <class T>
 Seq2seqTranslation<T> Seq2seqSession<T>::translate(const std::vector<TokenId> &source) {
   Seq2seqTranslation<T> result;
-  result.trace = model_.translate(source, task_.max_target_length + 1);
+  result.trace = model_.translate(source, task_->max_target_length + 1);
   const auto &logits = result.trace.logits;
   const std::size_t v = logits.shape()[1];
   const std::size_t k = std::min(translation_top_k, v);

@@ -295,3 +295,15 @@ TEST_CASE("seq2seq session: bad arguments name the argument at fault") {
   session.set_parameters(named);
   CHECK(flat(session) == std::vector<float>(before.size(), 0.5f));
 }
+
+TEST_CASE("seq2seq session: models of one task and seed can share it, and train as if they had "
+          "their own") {
+  Seq2seqSession<float> own(small());
+  Seq2seqSession<float> first(small(), own.shared_task());
+  Seq2seqSession<double> second(small(), own.shared_task());
+  CHECK(&first.task() == &own.task());
+  CHECK(&second.task() == &own.task());
+  CHECK(first.train(3, 8).loss == own.train(3, 8).loss);
+  CHECK(argument_of([&] { Seq2seqSession<float> s(small("dates"), own.shared_task()); }) ==
+        "task");
+}

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -63,10 +64,15 @@ template <class T> struct Seq2seqTranslation {
 template <class T> class Seq2seqSession {
 public:
   // InputError blames "task", "scoring" (from the caller's parse), "embedding", "hidden", "seed".
-  explicit Seq2seqSession(const Seq2seqSessionConfig &config);
+  // `task`, when given, must be what tasks::make_task(config.task, config.seed) makes: models of
+  // one task and seed can share it (it is read-only), which spares making it again (some 50 ms in
+  // WebAssembly). Without it, the session makes its own.
+  explicit Seq2seqSession(const Seq2seqSessionConfig &config,
+                          std::shared_ptr<const tasks::Task> task = nullptr);
 
   const Seq2seqSessionConfig &config() const { return config_; }
-  const tasks::Task &task() const { return task_; }
+  const tasks::Task &task() const { return *task_; }
+  const std::shared_ptr<const tasks::Task> &shared_task() const { return task_; }
   Seq2seq<T> &model() { return model_; }
   const Seq2seq<T> &model() const { return model_; }
   std::size_t steps() const { return steps_; }
@@ -110,7 +116,7 @@ public:
 
 private:
   Seq2seqSessionConfig config_;
-  tasks::Task task_;
+  std::shared_ptr<const tasks::Task> task_;
   Seq2seq<T> model_;
   NumpyRandomState shuffle_random_;
   std::vector<std::size_t> order_;
