@@ -543,16 +543,23 @@ std::shared_ptr<const at::tasks::Task> seq2seq_task(const at::Seq2seqSessionConf
   return task;
 }
 
-// options: { task, scoring, embedding, hidden, seed, precision }, checked for type by the wrapper
+// options: { task, scoring?, embedding?, hidden?, seed?, precision? }, checked for type by the
+// wrapper; what is not given takes the core's default (Seq2seqSessionConfig)
 val seq2seq_create(val options) {
   return guarded([&] {
     at::Seq2seqSessionConfig config;
+    const auto given = [&](const char *key) { return !options[key].isUndefined(); };
     config.task = options["task"].as<std::string>();
-    config.scoring = at::parse_score_function(options["scoring"].as<std::string>(), "scoring");
-    config.embedding = options["embedding"].as<std::size_t>();
-    config.hidden = options["hidden"].as<std::size_t>();
-    config.seed = static_cast<std::int64_t>(options["seed"].as<double>());
-    const auto precision = options["precision"].as<std::string>();
+    if (given("scoring"))
+      config.scoring = at::parse_score_function(options["scoring"].as<std::string>(), "scoring");
+    if (given("embedding"))
+      config.embedding = options["embedding"].as<std::size_t>();
+    if (given("hidden"))
+      config.hidden = options["hidden"].as<std::size_t>();
+    if (given("seed"))
+      config.seed = static_cast<std::int64_t>(options["seed"].as<double>());
+    const auto precision =
+        given("precision") ? options["precision"].as<std::string>() : std::string("float32");
     Seq2seqModel model;
     if (precision != "float32" && precision != "float64")
       throw at::InputError("precision", "precision must be float32 or float64, got \"" +
@@ -663,11 +670,14 @@ val seq2seq_gradients(int handle, val pairs) {
   });
 }
 
-val seq2seq_train(int handle, double steps, double batch, double learning_rate) {
+// batch and learningRate: undefined for the core's defaults
+val seq2seq_train(int handle, double steps, val batch, val learning_rate) {
   return guarded([&] {
     return seq2seq_model(handle).visit([&](auto &session) {
-      const auto result = session.train(static_cast<std::size_t>(steps),
-                                        static_cast<std::size_t>(batch), learning_rate);
+      const auto result = session.train(
+          static_cast<std::size_t>(steps),
+          batch.isUndefined() ? at::default_batch : batch.as<std::size_t>(),
+          learning_rate.isUndefined() ? at::default_learning_rate : learning_rate.as<double>());
       val out = val::object();
       out.set("step", static_cast<double>(result.step));
       out.set("loss", static_cast<double>(result.loss));

@@ -147,6 +147,20 @@ test('createSeq2seq: the vocabularies, tokens and parameters under PyTorch names
   precise.dispose();
 });
 
+test("createSeq2seq's defaults are the engine's: additive, embedding 32, hidden 64, seed 0, float32", () => {
+  const model = attn.createSeq2seq({ task: 'dates' });
+  assert.deepEqual(model.config, {
+    task: 'dates',
+    scoring: 'additive',
+    embedding: 32,
+    hidden: 64,
+    seed: 0,
+    precision: 'float32',
+  });
+  assert.equal(model.train({ steps: 1 }).step, 1); // batch 32, learning rate 0.005
+  model.dispose();
+});
+
 test('setParameters round-trips, and refuses wrong names and shapes without changing anything', () => {
   const model = small();
   const parameters = model.parameters();

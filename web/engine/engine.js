@@ -364,22 +364,21 @@ function createEngine(module, threads) {
     createSeq2seq(opts) {
       const o = options(opts, 'options', ['task', 'scoring', 'embedding', 'hidden', 'seed', 'precision']);
       if (o.task === undefined) fail('options.task is required: one of en-fr, en-zh, dates', 'options.task');
-      const text = (value, name, fallback) =>
-        value === undefined
-          ? fallback
-          : typeof value === 'string'
-            ? value
-            : fail(`${name} must be a string, got ${describe(value)}`, name);
-      const size = (value, name, fallback) => (value === undefined ? fallback : integer(value, name, 1, 2 ** 31));
-      const precision = text(o.precision, 'options.precision', 'float32');
-      if (precision !== 'float32' && precision !== 'float64')
+      // what is not given takes the engine's default (scoring additive, embedding 32, hidden 64, seed 0, float32)
+      const text = (value, name) =>
+        value === undefined || typeof value === 'string'
+          ? value
+          : fail(`${name} must be a string, got ${describe(value)}`, name);
+      const size = (value, name) => (value === undefined ? value : integer(value, name, 1, 2 ** 31));
+      const precision = text(o.precision, 'options.precision');
+      if (precision !== undefined && precision !== 'float32' && precision !== 'float64')
         fail(`options.precision must be float32 or float64, got ${describe(precision)}`, 'options.precision');
       const info = call('seq2seqCreate', {
         task: text(o.task, 'options.task'),
-        scoring: text(o.scoring, 'options.scoring', 'additive'),
-        embedding: size(o.embedding, 'options.embedding', 32),
-        hidden: size(o.hidden, 'options.hidden', 64),
-        seed: o.seed === undefined ? 0 : integer(o.seed, 'options.seed', 0, MAX_SEED),
+        scoring: text(o.scoring, 'options.scoring'),
+        embedding: size(o.embedding, 'options.embedding'),
+        hidden: size(o.hidden, 'options.hidden'),
+        seed: o.seed === undefined ? undefined : integer(o.seed, 'options.seed', 0, MAX_SEED),
         precision,
       });
       return seq2seqModel(info);
@@ -453,8 +452,9 @@ function createEngine(module, threads) {
         const h = live();
         const o = options(opts, 'options', ['steps', 'batch', 'learningRate']);
         const steps = integer(o.steps, 'options.steps', 1, 1_000_000);
-        const batch = o.batch === undefined ? 32 : integer(o.batch, 'options.batch', 1, 2 ** 31);
-        const rate = o.learningRate === undefined ? 0.005 : checkNumber(o.learningRate, 'options.learningRate');
+        // what is not given takes the engine's default (batch 32, learningRate 0.005)
+        const batch = o.batch === undefined ? undefined : integer(o.batch, 'options.batch', 1, 2 ** 31);
+        const rate = o.learningRate === undefined ? undefined : checkNumber(o.learningRate, 'options.learningRate');
         return call('seq2seqTrain', h, steps, batch, rate);
       },
       evaluate(opts) {

@@ -34,10 +34,18 @@ struct Seq2seqSessionConfig {
   std::int64_t seed = 0; // the task's split, the initial parameters and the shuffling
 };
 
-// Training's limits and defaults (the JavaScript API's too). Batch 32 and learning rate 0.005:
-// Adam at 0.005 with clipping at 1 learns every task within a few hundred steps without diverging
-// (0.01 is faster at first but spikes on en-zh); 32 pairs keep a step some tens of milliseconds
-// in WebAssembly at the default sizes.
+// Training's limits and defaults (the JavaScript API's too). Learning rate 0.005, batch 32,
+// measured in Node with the default sizes (additive, embedding 32, hidden 64), exact match on the
+// test split after 100 / 200 / 300 steps:
+//   rate    en-fr              en-zh              dates
+//   0.002   0.00 0.03 0.21     0.03 0.93 1.00     0.01 0.80 0.92
+//   0.005   0.05 0.83 0.99     0.96 1.00 1.00     0.70 0.91 0.93
+//   0.01    0.39 0.96 0.98     0.99 1.00 1.00     0.85 0.95 0.97
+//   0.02    0.77 0.98 0.87     1.00 1.00 1.00     0.88 0.88 0.95
+// 0.01 learns faster at first, and 0.02 already goes back and forth; 0.005 is close by step 300
+// (dates 0.93 against 0.97), a factor of four below that, and holds: en-fr stays at 1.00 from step
+// 350 to 1200, the longest run measured. A step of 32 pairs takes about 8.5 ms in WebAssembly (one
+// thread).
 constexpr std::size_t default_batch = 32, max_batch = tasks::train_size;
 constexpr std::size_t max_train_steps = 1'000'000;
 constexpr double default_learning_rate = 0.005, max_learning_rate = 1e30;
