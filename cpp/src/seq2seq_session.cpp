@@ -145,11 +145,13 @@ Seq2seqSession<T>::train(std::size_t steps, std::size_t batch, double learning_r
                       model_.parameters().data() + model_.parameters().size());
   std::vector<SentencePair> minibatch(batch);
   T loss = 0;
-  const auto diverged = [&](const char *what) {
-    // back to the last finite parameters; the moments that led astray go too
-    const auto &layout = model_.parameters().layout();
-    for (const auto &info : layout)
-      model_.set_parameter(info.name, info.shape, last.data() + info.offset);
+  // Stops training; `restore`: the last Adam step made a parameter non-finite, so the parameters
+  // go back to `last`, those before it (otherwise they are still the last finite ones). Adam's
+  // moments, which led astray, start afresh.
+  const auto diverged = [&](const char *what, bool restore) {
+    if (restore)
+      for (const auto &info : model_.parameters().layout())
+        model_.set_parameter(info.name, info.shape, last.data() + info.offset);
     model_.reset_optimizer();
     fail(Argument("learningRate"), "training stopped at step ", steps_ + 1, ": ", what, " (loss ",
          static_cast<double>(loss), "); the parameters are those of step ", steps_,
@@ -181,14 +183,14 @@ Seq2seqSession<T>::train(std::size_t steps, std::size_t batch, double learning_r
       loss = std::numeric_limits<T>::infinity();
     }
     if (!std::isfinite(loss))
-      diverged("the loss is not finite");
+      diverged("the loss is not finite", false);
     if (!all_finite(gradients.data(), gradients.size()))
-      diverged("a gradient is not finite");
+      diverged("a gradient is not finite", false);
     std::copy(model_.parameters().data(), model_.parameters().data() + model_.parameters().size(),
               last.begin());
     model_.adam_step(gradients, static_cast<T>(learning_rate), static_cast<T>(max_norm));
     if (!all_finite(model_.parameters().data(), model_.parameters().size()))
-      diverged("a parameter is not finite");
+      diverged("a parameter is not finite", true);
     ++steps_;
   }
   return {steps_, loss};
