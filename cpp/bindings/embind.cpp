@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <memory>
 #include <new>
 #include <string>
 
@@ -20,6 +22,7 @@
 
 #include "attention/instances.hpp"
 #include "attention/numpy_random.hpp"
+#include "attention/seq2seq_session.hpp"
 #include "attention/seq2seq_tasks.hpp"
 #include "attention/walkthrough.hpp"
 
@@ -476,6 +479,289 @@ val seq2seq_tasks() {
   });
 }
 
+// ---- seq2seq models ----------------------------------------------------------------------------
+// A model lives in the core (Seq2seqSession) under a handle, a number the wrapper keeps; the
+// wrapper's dispose() frees it. Each export takes the handle first.
+
+struct Seq2seqModel {
+  std::unique_ptr<at::Seq2seqSession<float>> f32;
+  std::unique_ptr<at::Seq2seqSession<double>> f64;
+  template <class F> val visit(F &&f) { return f32 ? f(*f32) : f(*f64); }
+};
+
+std::map<int, Seq2seqModel> &seq2seq_models() {
+  static std::map<int, Seq2seqModel> models;
+  return models;
+}
+
+Seq2seqModel &seq2seq_model(int handle) {
+  auto &models = seq2seq_models();
+  auto it = models.find(handle);
+  if (it == models.end())
+    throw at::InputError("model", "this seq2seq model was disposed");
+  return it->second;
+}
+
+template <class T> val seq2seq_info(int handle, const at::Seq2seqSession<T> &session) {
+  const auto &config = session.config();
+  val out = val::object();
+  out.set("handle", handle);
+  out.set("task", config.task);
+  out.set("scoring", at::score_function_name(config.scoring));
+  out.set("embedding", config.embedding);
+  out.set("hidden", config.hidden);
+  out.set("seed", static_cast<double>(config.seed));
+  out.set("precision", sizeof(T) == 4 ? "float32" : "float64");
+  out.set("source", strings(session.task().source.tokens));
+  out.set("target", strings(session.task().target.tokens));
+  out.set("maxSourceLength", session.task().max_source_length);
+  out.set("maxTargetLength", session.task().max_target_length);
+  return out;
+}
+
+val seq2seq_register(Seq2seqModel model) {
+  static int next_handle = 0;
+  const int handle = ++next_handle;
+  auto &stored = seq2seq_models()[handle] = std::move(model);
+  return stored.visit([&](auto &session) { return seq2seq_info(handle, session); });
+}
+
+// The tasks of the last few models made (a task is read-only, and making one takes some 50 ms):
+// a page that makes model after model of one task makes the task once.
+std::shared_ptr<const at::tasks::Task> seq2seq_task(const at::Seq2seqSessionConfig &config) {
+  static std::vector<std::pair<std::int64_t, std::shared_ptr<const at::tasks::Task>>> recent;
+  for (std::size_t i = 0; i < recent.size(); ++i)
+    if (recent[i].first == config.seed && recent[i].second->id == config.task) {
+      std::rotate(recent.begin(), recent.begin() + i, recent.begin() + i + 1);
+      return recent.front().second;
+    }
+  auto task =
+      std::make_shared<const at::tasks::Task>(at::tasks::make_task(config.task, config.seed));
+  recent.insert(recent.begin(), {config.seed, task});
+  if (recent.size() > 3)
+    recent.pop_back();
+  return task;
+}
+
+// options: { task, scoring?, embedding?, hidden?, seed?, precision? }, checked for type by the
+// wrapper; what is not given takes the core's default (Seq2seqSessionConfig)
+val seq2seq_create(val options) {
+  return guarded([&] {
+    at::Seq2seqSessionConfig config;
+    const auto given = [&](const char *key) { return !options[key].isUndefined(); };
+    config.task = options["task"].as<std::string>();
+    if (given("scoring"))
+      config.scoring = at::parse_score_function(options["scoring"].as<std::string>(), "scoring");
+    if (given("embedding"))
+      config.embedding = options["embedding"].as<std::size_t>();
+    if (given("hidden"))
+      config.hidden = options["hidden"].as<std::size_t>();
+    if (given("seed"))
+      config.seed = static_cast<std::int64_t>(options["seed"].as<double>());
+    const auto precision =
+        given("precision") ? options["precision"].as<std::string>() : std::string("float32");
+    Seq2seqModel model;
+    if (precision != "float32" && precision != "float64")
+      throw at::InputError("precision", "precision must be float32 or float64, got \"" +
+                                            precision.substr(0, 40) + "\"");
+    if (precision == "float32")
+      model.f32 = std::make_unique<at::Seq2seqSession<float>>(config, seq2seq_task(config));
+    else
+      model.f64 = std::make_unique<at::Seq2seqSession<double>>(config, seq2seq_task(config));
+    return seq2seq_register(std::move(model));
+  });
+}
+
+val seq2seq_load(val bytes) {
+  return guarded([&] {
+    std::vector<std::uint8_t> data(bytes["length"].as<std::size_t>());
+    fill_from(data, bytes);
+    Seq2seqModel model;
+    if (at::read_saved_seq2seq(data.data(), data.size()).precision == "float32")
+      model.f32 = std::make_unique<at::Seq2seqSession<float>>(
+          at::load_seq2seq_session<float>(data.data(), data.size()));
+    else
+      model.f64 = std::make_unique<at::Seq2seqSession<double>>(
+          at::load_seq2seq_session<double>(data.data(), data.size()));
+    return seq2seq_register(std::move(model));
+  });
+}
+
+val seq2seq_dispose(int handle) {
+  return guarded([&] {
+    seq2seq_model(handle);
+    seq2seq_models().erase(handle);
+    return val::undefined();
+  });
+}
+
+template <class T> val named_tensors(const at::ParameterSet<T> &set) {
+  val out = val::object();
+  for (const auto &info : set.layout()) {
+    val tensor = val::object();
+    val shape = val::array();
+    for (std::size_t d : info.shape)
+      shape.call<void>("push", d);
+    tensor.set("shape", shape);
+    tensor.set("data",
+               val(typed_memory_view(info.size, set.data() + info.offset)).call<val>("slice"));
+    out.set(info.name, tensor);
+  }
+  return out;
+}
+
+val seq2seq_parameters(int handle) {
+  return guarded([&] {
+    return seq2seq_model(handle).visit(
+        [](auto &session) { return named_tensors(session.model().parameters()); });
+  });
+}
+
+// named: [[name, shape (number[]), data (a typed array of the model's precision)], …]
+val seq2seq_set_parameters(int handle, val named) {
+  return guarded([&] {
+    return seq2seq_model(handle).visit([&](auto &session) {
+      using Session = std::remove_reference_t<decltype(session)>;
+      std::vector<typename Session::NamedValues> entries;
+      const auto n = named["length"].as<std::size_t>();
+      for (std::size_t i = 0; i < n; ++i) {
+        val entry = named[i];
+        auto &e = entries.emplace_back();
+        e.name = entry[0].as<std::string>();
+        const auto rank = entry[1]["length"].as<std::size_t>();
+        for (std::size_t d = 0; d < rank; ++d)
+          e.shape.push_back(entry[1][d].as<std::size_t>());
+        e.values.resize(entry[2]["length"].as<std::size_t>());
+        fill_from(e.values, entry[2]);
+      }
+      session.set_parameters(entries);
+      return val::undefined();
+    });
+  });
+}
+
+val seq2seq_tokenize(int handle, std::string sentence, std::string side) {
+  return guarded([&] {
+    return seq2seq_model(handle).visit([&](auto &session) {
+      val out = val::array();
+      for (auto id : session.tokenize(sentence, side == "target" ? at::tasks::Side::target
+                                                                 : at::tasks::Side::source))
+        out.call<void>("push", id);
+      return out;
+    });
+  });
+}
+
+// pairs: [[source, target], …] sentences
+val seq2seq_gradients(int handle, val pairs) {
+  return guarded([&] {
+    std::vector<std::pair<std::string, std::string>> sentences;
+    const auto n = pairs["length"].as<std::size_t>();
+    for (std::size_t i = 0; i < n; ++i)
+      sentences.emplace_back(pairs[i][0].as<std::string>(), pairs[i][1].as<std::string>());
+    return seq2seq_model(handle).visit([&](auto &session) {
+      auto gradients = session.model().make_gradients();
+      const double loss = session.gradients(sentences, gradients);
+      val out = val::object();
+      out.set("loss", loss);
+      out.set("gradients", named_tensors(gradients));
+      return out;
+    });
+  });
+}
+
+// batch and learningRate: undefined for the core's defaults
+val seq2seq_train(int handle, double steps, val batch, val learning_rate) {
+  return guarded([&] {
+    return seq2seq_model(handle).visit([&](auto &session) {
+      const auto result = session.train(
+          static_cast<std::size_t>(steps),
+          batch.isUndefined() ? at::default_batch : batch.as<std::size_t>(),
+          learning_rate.isUndefined() ? at::default_learning_rate : learning_rate.as<double>());
+      val out = val::object();
+      out.set("step", static_cast<double>(result.step));
+      out.set("loss", static_cast<double>(result.loss));
+      return out;
+    });
+  });
+}
+
+val seq2seq_evaluate(int handle, std::string split) {
+  return guarded([&] {
+    return seq2seq_model(handle).visit([&](auto &session) {
+      if (split != "train" && split != "test")
+        throw at::InputError("split",
+                             "split must be train or test, got \"" + split.substr(0, 40) + "\"");
+      const auto result =
+          session.evaluate(split == "train" ? session.task().train : session.task().test);
+      val out = val::object();
+      out.set("exactMatch", result.exact_match);
+      out.set("tokenAccuracy", result.token_accuracy);
+      out.set("alignmentAccuracy", result.alignment_accuracy);
+      return out;
+    });
+  });
+}
+
+template <class T> val matrix_row(const at::Matrix<T> &m, std::size_t row) {
+  if (m.size() == 0)
+    return val::null();
+  return val(typed_memory_view(m.shape()[1], m.data() + row * m.shape()[1])).call<val>("slice");
+}
+
+val seq2seq_translate(int handle, std::string sentence) {
+  return guarded([&] {
+    return seq2seq_model(handle).visit([&](auto &session) {
+      const auto &task = session.task();
+      const auto source = session.tokenize(sentence, at::tasks::Side::source);
+      const auto translation = session.translate(source);
+      const auto &trace = translation.trace;
+      val out = val::object();
+      val source_tokens = val::array();
+      for (auto id : source)
+        source_tokens.call<void>("push", task.source.tokens[id]);
+      out.set("source", source_tokens);
+      val target = val::array();
+      for (auto id : trace.output)
+        if (id != static_cast<at::TokenId>(at::tasks::Vocabulary::eos))
+          target.call<void>("push", task.target.tokens[id]);
+      out.set("target", target);
+      out.set("alignment", from_matrix(trace.weights));
+      val encoder = val::object();
+      encoder.set("embeddings", from_matrix(trace.source_embeddings));
+      encoder.set("states", from_matrix(trace.encoder_states));
+      out.set("encoder", encoder);
+      val steps = val::array();
+      for (std::size_t t = 0; t < trace.output.size(); ++t) {
+        val step = val::object();
+        step.set("token", task.target.tokens[trace.output[t]]);
+        step.set("state", matrix_row(trace.decoder_states, t));
+        step.set("scores", matrix_row(trace.scores, t));
+        step.set("weights", matrix_row(trace.weights, t));
+        step.set("context", matrix_row(trace.contexts, t));
+        step.set("attentional", matrix_row(trace.attentional, t));
+        val top = val::array();
+        for (const auto &[id, probability] : translation.top[t]) {
+          val entry = val::object();
+          entry.set("token", task.target.tokens[id]);
+          entry.set("probability", static_cast<double>(probability));
+          top.call<void>("push", entry);
+        }
+        step.set("top", top);
+        steps.call<void>("push", step);
+      }
+      out.set("steps", steps);
+      return out;
+    });
+  });
+}
+
+val seq2seq_save(int handle) {
+  return guarded([&] {
+    return seq2seq_model(handle).visit([](auto &session) { return typed_copy(session.save()); });
+  });
+}
+
 // The WebAssembly heap: its size (it only grows, so it is also the peak), and the top of the
 // memory malloc has claimed (static data and stack included), which a leak would push up.
 val memory_stats() {
@@ -527,6 +813,17 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
   emscripten::function("walkthrough", &walkthrough);
   emscripten::function("walkthroughInputs", &walkthrough_inputs);
   emscripten::function("seq2seqTasks", &seq2seq_tasks);
+  emscripten::function("seq2seqCreate", &seq2seq_create);
+  emscripten::function("seq2seqLoad", &seq2seq_load);
+  emscripten::function("seq2seqDispose", &seq2seq_dispose);
+  emscripten::function("seq2seqParameters", &seq2seq_parameters);
+  emscripten::function("seq2seqSetParameters", &seq2seq_set_parameters);
+  emscripten::function("seq2seqTokenize", &seq2seq_tokenize);
+  emscripten::function("seq2seqGradients", &seq2seq_gradients);
+  emscripten::function("seq2seqTrain", &seq2seq_train);
+  emscripten::function("seq2seqEvaluate", &seq2seq_evaluate);
+  emscripten::function("seq2seqTranslate", &seq2seq_translate);
+  emscripten::function("seq2seqSave", &seq2seq_save);
   emscripten::function("decimalFromLog", &decimal_from_log);
   emscripten::function("memoryStats", &memory_stats);
   emscripten::function("setThreads", &set_threads);

@@ -1,7 +1,7 @@
 // libFuzzer target: arbitrary shapes, values (NaN, +-Infinity, +-1e308 included), masks, scales
 // and head counts for the scoring, softmax, attention and multi-head functions, in double and
 // float; and, for inputs that start with "ST", the bytes after it as a safetensors file (the
-// model loader's format). Bad input must end in InputError; anything else that returns must keep
+// model loader's format), parsed and loaded as a saved seq2seq model. Bad input must end in InputError; anything else that returns must keep
 // the invariants below. Built natively with clang: -fsanitize=fuzzer,address,undefined.
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -12,6 +12,7 @@
 
 #include "attention/attention.hpp"
 #include "attention/safetensors.hpp"
+#include "attention/seq2seq_session.hpp"
 #include "attention/scoring.hpp"
 
 using namespace attention;
@@ -180,6 +181,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   if (size >= 2 && data[0] == 'S' && data[1] == 'T') {
     try {
       exercise_safetensors(data + 2, size - 2);
+    } catch (const InputError &) {
+    }
+    try {
+      load_seq2seq_session<float>(data + 2, size - 2);
     } catch (const InputError &) {
     }
     return 0;

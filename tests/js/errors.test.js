@@ -433,6 +433,9 @@ const cases = [
     /word \(9\) must be below the number of words \(4\)/,
     'word',
   ],
+  ['seq2seq hidden size', () => attn.createSeq2seq({ task: 'en-fr', hidden: 0 }), /hidden/, 'hidden'],
+  ['seq2seq task', () => attn.createSeq2seq({ task: 'en-de' }), /en-de/, 'task'],
+  ['seq2seq file truncated', () => attn.loadSeq2seq(new Uint8Array([9, 0, 0, 0, 0, 0, 0, 0, 123])), /bytes/, 'bytes'],
 ];
 
 for (const [name, run, message, argument] of cases) {

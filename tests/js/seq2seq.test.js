@@ -88,3 +88,322 @@ test('the alignments leave the diagonal: French adjectives follow the noun, Chin
   assert.ok(reordered(byId['en-fr']) > 0.5, `en-fr ${reordered(byId['en-fr'])}`);
   assert.ok(reordered(byId['en-zh']) > 0.9, `en-zh ${reordered(byId['en-zh'])}`);
 });
+
+// ---- attn.createSeq2seq: a model that learns a task --------------------------------------------
+
+const small = (options) => attn.createSeq2seq({ task: 'en-fr', embedding: 8, hidden: 16, seed: 3, ...options });
+const argumentOf = (f) => {
+  try {
+    f();
+  } catch (error) {
+    assert.ok(error instanceof Error, String(error));
+    return error.argument;
+  }
+  return '(no error)';
+};
+
+test('createSeq2seq: the vocabularies, tokens and parameters under PyTorch names, in the precision asked', () => {
+  const model = small();
+  assert.deepEqual(model.vocab.source, byId['en-fr'].source);
+  assert.deepEqual(model.vocab.target, byId['en-fr'].target);
+  assert.deepEqual(model.config, {
+    task: 'en-fr',
+    scoring: 'additive',
+    embedding: 8,
+    hidden: 16,
+    seed: 3,
+    precision: 'float32',
+  });
+  const source = model.tokenize('the car is red');
+  assert.deepEqual(
+    source.map((id) => model.vocab.source[id]),
+    ['the', 'car', 'is', 'red', '<eos>'],
+  );
+  assert.deepEqual(
+    model.tokenize('la voiture est rouge', 'target').map((id) => model.vocab.target[id]),
+    ['la', 'voiture', 'est', 'rouge', '<eos>'],
+  );
+  const parameters = model.parameters();
+  assert.deepEqual(Object.keys(parameters).slice(0, 3), [
+    'encoder.embedding.weight',
+    'encoder.gru.weight_ih_l0',
+    'encoder.gru.weight_hh_l0',
+  ]);
+  assert.deepEqual(parameters['encoder.embedding.weight'].shape, [model.vocab.source.length, 8]);
+  assert.deepEqual(parameters['decoder.attention.va.weight'].shape, [1, 16]);
+  assert.deepEqual(parameters['decoder.out.weight'].shape, [model.vocab.target.length, 16]);
+  for (const { shape, data } of Object.values(parameters)) {
+    assert.ok(data instanceof Float32Array);
+    assert.equal(
+      data.length,
+      shape.reduce((a, b) => a * b, 1),
+    );
+  }
+  model.dispose();
+  const precise = small({ precision: 'float64', scoring: 'dot' });
+  const names = Object.keys(precise.parameters());
+  assert.ok(names.every((name) => !name.startsWith('decoder.attention.')));
+  assert.ok(precise.parameters()['decoder.combine.weight'].data instanceof Float64Array);
+  precise.dispose();
+});
+
+test("createSeq2seq's defaults are the engine's: additive, embedding 32, hidden 64, seed 0, float32", () => {
+  const model = attn.createSeq2seq({ task: 'dates' });
+  assert.deepEqual(model.config, {
+    task: 'dates',
+    scoring: 'additive',
+    embedding: 32,
+    hidden: 64,
+    seed: 0,
+    precision: 'float32',
+  });
+  assert.equal(model.train({ steps: 1 }).step, 1); // batch 32, learning rate 0.005
+  model.dispose();
+});
+
+test('setParameters round-trips, and refuses wrong names and shapes without changing anything', () => {
+  const model = small();
+  const parameters = model.parameters();
+  const changed = Object.fromEntries(
+    Object.entries(parameters).map(([name, { shape, data }]) => [name, { shape, data: data.map((v) => v / 2) }]),
+  );
+  model.setParameters(changed);
+  assert.deepEqual(model.parameters(), changed);
+  const { 'decoder.out.bias': dropped, ...missing } = changed;
+  assert.ok(dropped);
+  assert.equal(
+    argumentOf(() => model.setParameters(missing)),
+    'parameters',
+  );
+  assert.equal(
+    argumentOf(() => model.setParameters({ ...changed, 'decoder.extra': dropped })),
+    'parameters',
+  );
+  assert.equal(
+    argumentOf(() => model.setParameters({ ...changed, 'decoder.out.bias': { shape: [3], data: [1, 2, 3] } })),
+    'parameters',
+  );
+  assert.equal(
+    argumentOf(() => model.setParameters({ ...changed, 'decoder.out.bias': { shape: dropped.shape } })),
+    'parameters',
+  );
+  assert.equal(
+    argumentOf(() => model.setParameters(null)),
+    'parameters',
+  );
+  assert.deepEqual(model.parameters(), changed);
+  model.dispose();
+});
+
+test('gradients equal central differences of the loss (float64)', () => {
+  const model = small({ precision: 'float64' });
+  const pairs = [
+    ['the car is red', 'la voiture est rouge'],
+    ['the houses are small', 'les maisons sont petites'],
+  ];
+  const { loss, gradients } = model.gradients(pairs);
+  assert.ok(loss > 0);
+  const parameters = model.parameters();
+  for (const [name, index] of [
+    ['decoder.attention.Wa.weight', 5],
+    ['encoder.gru.weight_hh_l0', 17],
+    ['decoder.out.bias', 3],
+  ]) {
+    const lossAt = (delta) => {
+      const data = parameters[name].data.slice();
+      data[index] += delta;
+      model.setParameters({ ...parameters, [name]: { shape: parameters[name].shape, data } });
+      return model.gradients(pairs).loss;
+    };
+    const h = 1e-5;
+    const numeric = (lossAt(h) - lossAt(-h)) / (2 * h);
+    const analytic = gradients[name].data[index];
+    assert.ok(Math.abs(numeric - analytic) <= 1e-6 * (1 + Math.abs(analytic)), `${name}: ${numeric} vs ${analytic}`);
+  }
+  model.setParameters(parameters);
+  assert.equal(model.gradients(pairs).loss, loss);
+  model.dispose();
+});
+
+test('train: the same seed gives the same losses and parameters bit for bit, and the loss falls', () => {
+  const [a, b] = [small(), small()];
+  const losses = (model) => Array.from({ length: 4 }, () => model.train({ steps: 5, batch: 16 }).loss);
+  const first = losses(a);
+  assert.deepEqual(losses(b), first);
+  assert.deepEqual(a.parameters(), b.parameters());
+  assert.equal(a.train({ steps: 1, batch: 16 }).step, 21);
+  const other = small({ seed: 4 });
+  assert.notDeepEqual(losses(other), first);
+  const start = a.train({ steps: 1 }).loss;
+  const end = a.train({ steps: 80, learningRate: 0.01 }).loss;
+  assert.ok(end < start * 0.6, `${start} -> ${end}`);
+  for (const model of [a, b, other]) model.dispose();
+});
+
+test('translate: tokens, an alignment row per step summing to 1, each step with its numbers', () => {
+  for (const scoring of ['additive', 'general']) {
+    const model = small({ scoring, task: 'dates' });
+    model.train({ steps: 10, batch: 16 });
+    const translation = model.translate('Nov 23, 2026');
+    assert.deepEqual(translation.source, [...'Nov▁23,▁2026', '<eos>']);
+    const { alignment, steps } = translation;
+    assert.equal(alignment.rows, steps.length);
+    assert.equal(alignment.cols, translation.source.length);
+    const produced = steps.map((step) => step.token);
+    assert.deepEqual(
+      produced.filter((token) => token !== '<eos>'),
+      translation.target,
+    );
+    steps.forEach((step, t) => {
+      const sum = step.weights.reduce((a, b) => a + b, 0);
+      assert.ok(Math.abs(sum - 1) < 1e-5, `row ${t} sums to ${sum}`);
+      assert.deepEqual(step.weights, alignment.data.slice(t * alignment.cols, (t + 1) * alignment.cols));
+      assert.equal(step.state.length, 16);
+      assert.equal(step.context.length, 16);
+      assert.equal(step.scores.length, alignment.cols);
+      assert.equal(step.attentional === null, scoring === 'additive');
+      assert.equal(step.top.length, 5);
+      assert.equal(step.top[0].token, step.token);
+      assert.ok(step.top.every((entry, i) => i === 0 || entry.probability <= step.top[i - 1].probability));
+    });
+    assert.equal(translation.encoder.embeddings.rows, translation.source.length);
+    assert.equal(translation.encoder.states.cols, 16);
+    const evaluation = model.evaluate({ split: 'test' });
+    for (const value of Object.values(evaluation)) assert.ok(value >= 0 && value <= 1, JSON.stringify(evaluation));
+    assert.deepEqual(Object.keys(evaluation), ['exactMatch', 'tokenAccuracy', 'alignmentAccuracy']);
+    model.dispose();
+  }
+});
+
+test('save and loadSeq2seq: the same parameters, configuration and translation, bit for bit', () => {
+  for (const precision of ['float32', 'float64']) {
+    const model = small({ precision, task: 'en-zh', scoring: 'concat' });
+    model.train({ steps: 3, batch: 8 });
+    const bytes = model.save();
+    assert.ok(bytes instanceof Uint8Array);
+    const header = JSON.parse(
+      new TextDecoder().decode(bytes.subarray(8, 8 + Number(new DataView(bytes.buffer).getBigUint64(0, true)))),
+    );
+    assert.deepEqual(header.__metadata__, {
+      format: 'attention-stepper/seq2seq',
+      task: 'en-zh',
+      scoring: 'concat',
+      embedding: '8',
+      hidden: '16',
+      seed: '3',
+      precision,
+    });
+    assert.equal(header['decoder.out.weight'].dtype, precision === 'float32' ? 'F32' : 'F64');
+    const loaded = attn.loadSeq2seq(bytes);
+    assert.deepEqual(loaded.config, model.config);
+    assert.deepEqual(loaded.parameters(), model.parameters());
+    const sentence = 'I eat rice at home today';
+    assert.deepEqual(loaded.translate(sentence), model.translate(sentence));
+    assert.deepEqual(loaded.save(), bytes);
+    for (const broken of [bytes.slice(0, bytes.length - 1), bytes.slice(0, 20), new Uint8Array(0)])
+      assert.equal(
+        argumentOf(() => attn.loadSeq2seq(broken)),
+        'bytes',
+      );
+    const corrupt = bytes.slice();
+    corrupt.set(new TextEncoder().encode('"hidden":"32"'), new TextDecoder().decode(bytes).indexOf('"hidden":"16"'));
+    assert.equal(
+      argumentOf(() => attn.loadSeq2seq(corrupt)),
+      'bytes',
+    );
+    assert.equal(
+      argumentOf(() => attn.loadSeq2seq([1, 2, 3])),
+      'bytes',
+    );
+    model.dispose();
+    loaded.dispose();
+  }
+});
+
+test('bad input names its argument; a disposed model says so', () => {
+  const model = small();
+  const cases = {
+    task: () => attn.createSeq2seq({ task: 'en-de' }),
+    scoring: () => small({ scoring: 'cosine' }),
+    hidden: () => small({ hidden: 0 }),
+    embedding: () => small({ embedding: 1.5 }),
+    seed: () => small({ seed: -1 }),
+    precision: () => small({ precision: 'float16' }),
+    sentence: () => model.translate('the car is blu'),
+    steps: () => model.train({ steps: 0 }),
+    batch: () => model.train({ steps: 1, batch: 5000 }),
+    learningRate: () => model.train({ steps: 1, learningRate: -1 }),
+    split: () => model.evaluate({ split: 'dev' }),
+    beam: () => model.translate('the car is red', { beam: 4 }),
+    pairs: () => model.gradients([]),
+    side: () => model.tokenize('the car', 'middle'),
+  };
+  for (const [argument, call] of Object.entries(cases)) assert.equal(argumentOf(call), argument, argument);
+  for (const sentence of ['', '   ', Array(200).fill('the').join(' ')])
+    assert.equal(
+      argumentOf(() => model.translate(sentence)),
+      'sentence',
+    );
+  assert.match(
+    (() => {
+      try {
+        model.translate('the car is blu');
+      } catch (error) {
+        return error.message;
+      }
+    })(),
+    /"blu".*"blue"/,
+  );
+  assert.equal(
+    argumentOf(() => attn.createSeq2seq()),
+    'task',
+  );
+  model.dispose();
+  model.dispose(); // twice is harmless
+  for (const call of [() => model.train({ steps: 1 }), () => model.parameters(), () => model.translate('the car')])
+    assert.equal(argumentOf(call), 'model');
+});
+
+test('a training run whose loss stops being finite stops with an Error and keeps the last finite parameters', () => {
+  const model = small();
+  const parameters = model.parameters();
+  const huge = parameters['decoder.out.weight'];
+  model.setParameters({ ...parameters, 'decoder.out.weight': { shape: huge.shape, data: huge.data.map(() => 3e38) } });
+  const before = model.parameters();
+  assert.equal(
+    argumentOf(() => model.train({ steps: 2, batch: 4 })),
+    'learningRate',
+  );
+  assert.deepEqual(model.parameters(), before);
+  model.dispose();
+  const wild = small();
+  let message = '';
+  try {
+    wild.train({ steps: 30, batch: 4, learningRate: 1e30 });
+  } catch (error) {
+    assert.equal(error.argument, 'learningRate');
+    message = error.message;
+  }
+  const kept = Number(/the parameters are those of step (\d+)/.exec(message)?.[1]);
+  assert.ok(kept >= 1 && kept < 30, message);
+  assert.ok(Object.values(wild.parameters()).every(({ data }) => data.every(Number.isFinite)));
+  // those of the last step that went well: a fresh model trained that far has them bit for bit
+  const again = small();
+  again.train({ steps: kept, batch: 4, learningRate: 1e30 });
+  assert.deepEqual(again.parameters(), wild.parameters());
+  for (const model of [wild, again]) model.dispose();
+});
+
+test('100 create/train/dispose cycles leave the WebAssembly heap where it was', () => {
+  const cycle = () => {
+    const model = small();
+    model.train({ steps: 1, batch: 4 });
+    model.translate('the car is red');
+    model.save();
+    model.dispose();
+  };
+  for (let i = 0; i < 5; i++) cycle();
+  const before = attn.memory();
+  for (let i = 0; i < 100; i++) cycle();
+  assert.deepEqual(attn.memory(), before);
+});

@@ -88,3 +88,14 @@ test('a program that used four threads exits by itself', () => {
   });
   assert.equal(printed.trim(), '4 0.5');
 });
+
+test('a seq2seq model trains and translates the same on three threads as on one, bit for bit', () => {
+  const run = (attn) => {
+    const model = attn.createSeq2seq({ task: 'dates', embedding: 8, hidden: 16, seed: 5, scoring: 'concat' });
+    const losses = [1, 2, 3].map(() => model.train({ steps: 2, batch: 16 }).loss);
+    const result = { losses, parameters: model.parameters(), translation: model.translate('23/11/2026') };
+    model.dispose();
+    return result;
+  };
+  assert.deepEqual(run(three), run(one));
+});

@@ -80,6 +80,33 @@ const alignedTo: number = alignment[0][0];
 firstTask.examples.push([sentence, translation, alignment]);
 // @ts-expect-error walkthroughInputs takes a walkthrough name
 attn.walkthroughInputs('transformer');
+const model = attn.createSeq2seq({ task: 'en-fr', hidden: 16 });
+const weights32: Float32Array = model.parameters()['encoder.gru.weight_ih_l0'].data;
+const precise = attn.createSeq2seq({ task: 'dates', precision: 'float64' });
+const weights64: Float64Array = precise.parameters()['decoder.out.bias'].data;
+const trained: number = model.train({ steps: 1, batch: 8 }).loss;
+const translated = model.translate('the car is red');
+const topWord: string = translated.steps[0].top[0].token;
+const row: Float32Array = translated.alignment.data;
+const exactMatch: number = model.evaluate({ split: 'train' }).exactMatch;
+const saved: Uint8Array = model.save();
+attn.loadSeq2seq(saved).dispose();
+model.setParameters(model.parameters());
+const ids: number[] = model.tokenize('la voiture', 'target');
+// @ts-expect-error the task is required
+attn.createSeq2seq({ hidden: 16 });
+// @ts-expect-error no such task
+attn.createSeq2seq({ task: 'en-de' });
+// @ts-expect-error scoring functions are named
+attn.createSeq2seq({ task: 'en-fr', scoring: 'cosine' });
+// @ts-expect-error steps is required
+model.train({ batch: 8 });
+// @ts-expect-error the split is train or test
+model.evaluate({ split: 'dev' });
+// @ts-expect-error a float32 model's data is Float32Array
+const wrongData: Float64Array = model.parameters()['decoder.out.bias'].data;
+// @ts-expect-error beam search is not implemented
+model.translate('the car is red', { beam: 4 });
 const text: string = attn.decimalFromLog(-781.126928011043);
 const names: readonly string[] = WALKTHROUGHS;
 

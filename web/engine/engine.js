@@ -361,6 +361,32 @@ function createEngine(module, threads) {
       tasks ??= deepFreeze(call('seq2seqTasks'));
       return tasks;
     },
+    createSeq2seq(opts) {
+      const o = options(opts, 'options', ['task', 'scoring', 'embedding', 'hidden', 'seed', 'precision']);
+      if (o.task === undefined) fail('options.task is required: one of en-fr, en-zh, dates', 'options.task');
+      // what is not given takes the engine's default (scoring additive, embedding 32, hidden 64, seed 0, float32)
+      const text = (value, name) =>
+        value === undefined || typeof value === 'string'
+          ? value
+          : fail(`${name} must be a string, got ${describe(value)}`, name);
+      const size = (value, name) => (value === undefined ? value : integer(value, name, 1, 2 ** 31));
+      const precision = text(o.precision, 'options.precision');
+      if (precision !== undefined && precision !== 'float32' && precision !== 'float64')
+        fail(`options.precision must be float32 or float64, got ${describe(precision)}`, 'options.precision');
+      const info = call('seq2seqCreate', {
+        task: text(o.task, 'options.task'),
+        scoring: text(o.scoring, 'options.scoring'),
+        embedding: size(o.embedding, 'options.embedding'),
+        hidden: size(o.hidden, 'options.hidden'),
+        seed: o.seed === undefined ? undefined : integer(o.seed, 'options.seed', 0, MAX_SEED),
+        precision,
+      });
+      return seq2seqModel(info);
+    },
+    loadSeq2seq(bytes) {
+      if (!(bytes instanceof Uint8Array)) fail(`bytes must be a Uint8Array, got ${describe(bytes)}`, 'bytes');
+      return seq2seqModel(call('seq2seqLoad', bytes));
+    },
     memory() {
       return call('memoryStats');
     },
@@ -373,6 +399,92 @@ function createEngine(module, threads) {
       );
     },
   };
+
+  // A seq2seq model over the engine's handle; dispose() frees it, and later calls throw.
+  function seq2seqModel(info) {
+    let handle = info.handle;
+    const T = info.precision === 'float32' ? Float32Array : Float64Array;
+    const live = () => handle ?? fail('this seq2seq model was disposed', 'model');
+    const sentence = (value, name) =>
+      typeof value === 'string' ? value : fail(`${name} must be a string, got ${describe(value)}`, name);
+    const vocab = deepFreeze({ source: info.source, target: info.target });
+    const config = Object.freeze({
+      task: info.task,
+      scoring: info.scoring,
+      embedding: info.embedding,
+      hidden: info.hidden,
+      seed: info.seed,
+      precision: info.precision,
+    });
+    return Object.freeze({
+      vocab,
+      config,
+      tokenize(text, side = 'source') {
+        if (side !== 'source' && side !== 'target')
+          fail(`side must be source or target, got ${describe(side)}`, 'side');
+        return call('seq2seqTokenize', live(), sentence(text, 'sentence'), side);
+      },
+      parameters() {
+        return call('seq2seqParameters', live());
+      },
+      setParameters(named) {
+        const h = live();
+        if (named === null || typeof named !== 'object' || Array.isArray(named))
+          fail(`parameters must be an object of { shape, data } by name, got ${describe(named)}`, 'parameters');
+        const entries = Object.entries(named).map(([name, tensor]) => {
+          if (tensor === null || typeof tensor !== 'object' || !Array.isArray(tensor.shape))
+            fail(`parameters["${name}"] must be { shape, data }, got ${describe(tensor)}`, 'parameters');
+          const shape = tensor.shape.map((d) => integer(d, `parameters["${name}"].shape`, 0, 2 ** 31));
+          return [name, shape, toVector(tensor.data, `parameters["${name}"].data`, T)];
+        });
+        call('seq2seqSetParameters', h, entries);
+      },
+      gradients(pairs) {
+        const h = live();
+        if (!Array.isArray(pairs)) fail(`pairs must be an array of [source, target], got ${describe(pairs)}`, 'pairs');
+        pairs.forEach((pair, i) => {
+          if (!Array.isArray(pair) || pair.length !== 2 || pair.some((s) => typeof s !== 'string'))
+            fail(`pairs[${i}] must be [source, target] sentences, got ${describe(pair)}`, 'pairs');
+        });
+        return call('seq2seqGradients', h, pairs);
+      },
+      train(opts) {
+        const h = live();
+        const o = options(opts, 'options', ['steps', 'batch', 'learningRate']);
+        const steps = integer(o.steps, 'options.steps', 1, 1_000_000);
+        // what is not given takes the engine's default (batch 32, learningRate 0.005)
+        const batch = o.batch === undefined ? undefined : integer(o.batch, 'options.batch', 1, 2 ** 31);
+        const rate = o.learningRate === undefined ? undefined : checkNumber(o.learningRate, 'options.learningRate');
+        return call('seq2seqTrain', h, steps, batch, rate);
+      },
+      evaluate(opts) {
+        const h = live();
+        const o = options(opts, 'options', ['split']);
+        const split = o.split ?? 'test';
+        if (split !== 'train' && split !== 'test')
+          fail(`options.split must be train or test, got ${describe(split)}`, 'options.split');
+        return call('seq2seqEvaluate', h, split);
+      },
+      translate(text, opts) {
+        const h = live();
+        const o = options(opts, 'options', ['beam']);
+        const beam = o.beam === undefined ? 1 : integer(o.beam, 'options.beam', 1, 64);
+        if (beam > 1)
+          throw Object.assign(new Error(`options.beam: beam search is not implemented yet; use beam 1 (greedy)`), {
+            argument: 'beam',
+          });
+        return call('seq2seqTranslate', h, sentence(text, 'sentence'));
+      },
+      save() {
+        return call('seq2seqSave', live());
+      },
+      dispose() {
+        if (handle === null) return;
+        call('seq2seqDispose', handle);
+        handle = null;
+      },
+    });
+  }
 
   function softmaxLike(name, x, opts) {
     const [T, p] = precise(x);

@@ -215,6 +215,93 @@ export interface Seq2seqTask {
   test: readonly TaskExample[];
 }
 
+export type Seq2seqPrecision = 'float32' | 'float64';
+export type Seq2seqScoring = 'additive' | 'dot' | 'general' | 'concat';
+type PrecisionArray<P extends Seq2seqPrecision> = P extends 'float64' ? Float64Array : Float32Array;
+
+export interface Seq2seqOptions<P extends Seq2seqPrecision = Seq2seqPrecision> {
+  task: Seq2seqTask['id'];
+  /** default 'additive' (Bahdanau); 'dot', 'general', 'concat' are Luong's */
+  scoring?: Seq2seqScoring;
+  /** embedding size, default 32 */
+  embedding?: number;
+  /** GRU state size, default 64 */
+  hidden?: number;
+  /** numpy seed (0 … 2**32 - 1) of the task's split, the initial parameters and the shuffling; default 0 */
+  seed?: number;
+  /** default 'float32' */
+  precision?: P;
+}
+
+/** A tensor under its PyTorch name: row-major data of the model's precision. */
+export interface NamedTensor<A extends Float32Array | Float64Array = Float32Array | Float64Array> {
+  shape: number[];
+  data: A;
+}
+
+export interface Seq2seqTranslationStep<A extends Float32Array | Float64Array> {
+  /** the word this step produced ('<eos>' on the last step unless the length limit stopped it) */
+  token: string;
+  /** the decoder state s_t */
+  state: A;
+  /** one score and one weight per source token */
+  scores: A;
+  weights: A;
+  context: A;
+  /** Luong's h̃_t; null for additive scoring */
+  attentional: A | null;
+  /** the most likely tokens (softmax of the logits), most likely first */
+  top: { token: string; probability: number }[];
+}
+
+export interface Seq2seqTranslation<A extends Float32Array | Float64Array> {
+  /** the source tokens as the encoder read them, '<eos>' last */
+  source: string[];
+  /** the translation's words, without '<eos>' */
+  target: string[];
+  /** one row per decoding step, one column per source token */
+  alignment: Matrix<A>;
+  encoder: { embeddings: Matrix<A>; states: Matrix<A> };
+  steps: Seq2seqTranslationStep<A>[];
+}
+
+export interface Seq2seqEvaluation {
+  /** share of sentences translated exactly */
+  exactMatch: number;
+  /** share of gold target tokens (<eos> included) the greedy translation has in the same place */
+  tokenAccuracy: number;
+  /** share of aligned gold target words whose largest (teacher-forced) attention weight falls on a
+   * source position the gold alignment links them to */
+  alignmentAccuracy: number;
+}
+
+/** A GRU encoder–decoder with attention and the task it learns. Call dispose() when done. */
+export interface Seq2seqModel<P extends Seq2seqPrecision = Seq2seqPrecision> {
+  readonly vocab: { readonly source: readonly string[]; readonly target: readonly string[] };
+  readonly config: Readonly<Required<Seq2seqOptions<P>>>;
+  /** ids as the encoder reads them ('source') or as the decoder must produce them ('target'), <eos> last */
+  tokenize(sentence: string, side?: 'source' | 'target'): number[];
+  /** copies, under PyTorch's names in state_dict order */
+  parameters(): Record<string, NamedTensor<PrecisionArray<P>>>;
+  /** every parameter, by the same names and shapes */
+  setParameters(named: Record<string, { shape: number[]; data: ArrayLike<number> }>): void;
+  /** mean cross-entropy of [source, target] sentence pairs (teacher forcing) and its gradients */
+  gradients(pairs: [source: string, target: string][]): {
+    loss: number;
+    gradients: Record<string, NamedTensor<PrecisionArray<P>>>;
+  };
+  /** optimiser steps (Adam, clipping at 1) on shuffled minibatches of the training split; batch 32, learningRate 0.005 by default */
+  train(options: { steps: number; batch?: number; learningRate?: number }): { step: number; loss: number };
+  /** greedy decoding of the split (default 'test') */
+  evaluate(options?: { split?: 'train' | 'test' }): Seq2seqEvaluation;
+  /** greedy decoding (beam 1; more is refused for now) */
+  translate(sentence: string, options?: { beam?: 1 }): Seq2seqTranslation<PrecisionArray<P>>;
+  /** safetensors bytes, the task and sizes in the metadata */
+  save(): Uint8Array;
+  /** frees the model; later calls throw */
+  dispose(): void;
+}
+
 /** Bad input: every Error the engine throws for it names the argument at fault. */
 export interface InputError extends Error {
   /** "query", "mask", "decoderState", … as the API spells it (no "options." prefix or index) */
@@ -298,6 +385,10 @@ export interface AttentionEngine {
   walkthroughInputs(name: WalkthroughName): readonly Readonly<InputField>[];
   /** The translation tasks: en-fr, en-zh and dates (read-only; made on the first call). */
   seq2seqTasks(): readonly Seq2seqTask[];
+  /** A new encoder–decoder for a task (see Seq2seqOptions for the defaults). */
+  createSeq2seq<P extends Seq2seqPrecision = 'float32'>(options: Seq2seqOptions<P>): Seq2seqModel<P>;
+  /** A model again from save()'s bytes. */
+  loadSeq2seq(bytes: Uint8Array): Seq2seqModel;
   /**
    * WebAssembly memory: the heap size (it only grows, so it is also the peak) and the top of the
    * memory malloc has claimed, which stays put when nothing leaks.

@@ -1,0 +1,346 @@
+#include "attention/seq2seq_session.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <utility>
+
+#include "attention/safetensors.hpp"
+
+namespace attention {
+
+namespace {
+
+using detail::Argument;
+using detail::fail;
+
+constexpr const char *format_name = "attention-stepper/seq2seq";
+
+std::vector<TokenId> to_token_ids(const std::vector<std::size_t> &ids) {
+  return std::vector<TokenId>(ids.begin(), ids.end());
+}
+
+Seq2seqConfig model_config(const Seq2seqSessionConfig &config, const tasks::Task &task) {
+  Seq2seqConfig c;
+  c.source_vocab = task.source.tokens.size();
+  c.target_vocab = task.target.tokens.size();
+  c.embedding = config.embedding;
+  c.hidden = config.hidden;
+  c.scoring = config.scoring;
+  c.seed = config.seed;
+  c.sos = static_cast<TokenId>(tasks::Vocabulary::sos);
+  c.eos = static_cast<TokenId>(tasks::Vocabulary::eos);
+  return c;
+}
+
+template <class T> bool all_finite(const T *values, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isfinite(values[i]))
+      return false;
+  return true;
+}
+
+template <class T> const char *precision_name() { return sizeof(T) == 4 ? "float32" : "float64"; }
+
+std::int64_t parse_integer(const std::string &text, const char *key) {
+  if (text.empty() || text.size() > 12 ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    fail(Argument("bytes"), "the file's metadata \"", key, "\" is not a whole number: \"",
+         text.substr(0, 40), "\"");
+  return std::stoll(text);
+}
+
+} // namespace
+
+namespace {
+
+std::shared_ptr<const tasks::Task> task_for(const Seq2seqSessionConfig &config,
+                                            std::shared_ptr<const tasks::Task> task) {
+  if (!task)
+    return std::make_shared<const tasks::Task>(tasks::make_task(config.task, config.seed));
+  if (task->id != config.task)
+    fail(Argument("task"), "the task given (", task->id, ") is not the configuration's (",
+         config.task, ")");
+  return task;
+}
+
+} // namespace
+
+template <class T>
+Seq2seqSession<T>::Seq2seqSession(const Seq2seqSessionConfig &config,
+                                  std::shared_ptr<const tasks::Task> task)
+    : config_(config), task_(task_for(config, std::move(task))),
+      model_(model_config(config, *task_)), shuffle_random_(config.seed) {}
+
+template <class T>
+std::vector<TokenId> Seq2seqSession<T>::tokenize(const std::string &sentence,
+                                                 tasks::Side side) const {
+  return to_token_ids(tasks::tokenize(*task_, sentence, side));
+}
+
+template <class T> void Seq2seqSession<T>::set_parameters(const std::vector<NamedValues> &named) {
+  const auto &layout = model_.parameters().layout();
+  std::vector<const NamedValues *> found(layout.size(), nullptr);
+  for (const auto &entry : named) {
+    auto it = std::find_if(layout.begin(), layout.end(),
+                           [&](const ParameterInfo &info) { return info.name == entry.name; });
+    if (it == layout.end())
+      fail(Argument("parameters"), "\"", entry.name.substr(0, 80),
+           "\" is not a parameter of this model");
+    const std::size_t k = static_cast<std::size_t>(it - layout.begin());
+    if (found[k])
+      fail(Argument("parameters"), "\"", entry.name, "\" is given twice");
+    if (entry.shape != it->shape) {
+      std::string want, got;
+      for (std::size_t d : it->shape)
+        want += (want.empty() ? "" : "x") + std::to_string(d);
+      for (std::size_t d : entry.shape)
+        got += (got.empty() ? "" : "x") + std::to_string(d);
+      fail(Argument("parameters"), "\"", entry.name, "\" must have shape [", want, "], got [", got,
+           "]");
+    }
+    if (entry.values.size() != it->size)
+      fail(Argument("parameters"), "\"", entry.name, "\" must hold ", it->size, " values, got ",
+           entry.values.size());
+    if (!all_finite(entry.values.data(), entry.values.size()))
+      fail(Argument("parameters"), "\"", entry.name, "\" holds a non-finite value");
+    found[k] = &entry;
+  }
+  for (std::size_t k = 0; k < layout.size(); ++k)
+    if (!found[k])
+      fail(Argument("parameters"), "\"", layout[k].name, "\" is missing: give every parameter");
+  for (std::size_t k = 0; k < layout.size(); ++k)
+    model_.set_parameter(layout[k].name, layout[k].shape, found[k]->values.data());
+}
+
+template <class T>
+T Seq2seqSession<T>::gradients(const std::vector<std::pair<std::string, std::string>> &pairs,
+                               ParameterSet<T> &gradients) {
+  if (pairs.empty())
+    fail(Argument("pairs"), "pairs is empty: give at least one [source, target] pair");
+  std::vector<SentencePair> batch;
+  batch.reserve(pairs.size());
+  for (const auto &[source, target] : pairs)
+    batch.push_back({tokenize(source, tasks::Side::source), tokenize(target, tasks::Side::target)});
+  return model_.loss_and_gradients(batch, gradients);
+}
+
+template <class T>
+typename Seq2seqSession<T>::TrainResult
+Seq2seqSession<T>::train(std::size_t steps, std::size_t batch, double learning_rate,
+                         double max_norm) {
+  if (steps < 1 || steps > max_train_steps)
+    fail(Argument("steps"), "steps (", steps, ") must be from 1 to ", max_train_steps);
+  if (batch < 1 || batch > task_->train.size())
+    fail(Argument("batch"), "batch (", batch, ") must be from 1 to ", task_->train.size(),
+         ", the training pairs");
+  if (!(learning_rate > 0) || !(learning_rate <= max_learning_rate))
+    fail(Argument("learningRate"), "learningRate (", learning_rate,
+         ") must be above 0 and at most ", max_learning_rate);
+  const std::size_t n = task_->train.size();
+  auto gradients = model_.make_gradients();
+  std::vector<T> last(model_.parameters().data(),
+                      model_.parameters().data() + model_.parameters().size());
+  std::vector<SentencePair> minibatch(batch);
+  T loss = 0;
+  // Stops training; `restore`: the last Adam step made a parameter non-finite, so the parameters
+  // go back to `last`, those before it (otherwise they are still the last finite ones). Adam's
+  // moments, which led astray, start afresh.
+  const auto diverged = [&](const char *what, bool restore) {
+    if (restore)
+      for (const auto &info : model_.parameters().layout())
+        model_.set_parameter(info.name, info.shape, last.data() + info.offset);
+    model_.reset_optimizer();
+    fail(Argument("learningRate"), "training stopped at step ", steps_ + 1, ": ", what, " (loss ",
+         static_cast<double>(loss), "); the parameters are those of step ", steps_,
+         ". Try a smaller learningRate (", learning_rate, ")");
+  };
+  for (std::size_t s = 0; s < steps; ++s) {
+    if (order_.size() != n || next_ + batch > n) {
+      order_.resize(n);
+      for (std::size_t i = 0; i < n; ++i)
+        order_[i] = i;
+      for (std::size_t i = n - 1; i >= 1; --i) {
+        const auto j = static_cast<std::size_t>(
+            shuffle_random_.randint(static_cast<std::int64_t>(i + 1), 1, 1)(0, 0));
+        std::swap(order_[i], order_[j]);
+      }
+      next_ = 0;
+    }
+    for (std::size_t k = 0; k < batch; ++k) {
+      const auto &example = task_->train[order_[next_ + k]];
+      minibatch[k].source = to_token_ids(example.source);
+      minibatch[k].target = to_token_ids(example.target);
+    }
+    next_ += batch;
+    try {
+      loss = model_.loss_and_gradients(minibatch, gradients);
+    } catch (const InputError &error) {
+      if (error.argument() != "parameters") // the model's word for a loss that overflows
+        throw;
+      loss = std::numeric_limits<T>::infinity();
+    }
+    if (!std::isfinite(loss))
+      diverged("the loss is not finite", false);
+    if (!all_finite(gradients.data(), gradients.size()))
+      diverged("a gradient is not finite", false);
+    std::copy(model_.parameters().data(), model_.parameters().data() + model_.parameters().size(),
+              last.begin());
+    model_.adam_step(gradients, static_cast<T>(learning_rate), static_cast<T>(max_norm));
+    if (!all_finite(model_.parameters().data(), model_.parameters().size()))
+      diverged("a parameter is not finite", true);
+    ++steps_;
+  }
+  return {steps_, loss};
+}
+
+template <class T>
+Seq2seqEvaluation Seq2seqSession<T>::evaluate(const std::vector<tasks::Example> &examples) {
+  Seq2seqEvaluation result;
+  std::size_t exact = 0, tokens = 0, correct = 0, aligned_words = 0, aligned_right = 0;
+  const std::size_t max_length = task_->max_target_length + 1;
+  for (const auto &example : examples) {
+    const auto source = to_token_ids(example.source);
+    const auto target = to_token_ids(example.target);
+    const auto output = model_.translate(source, max_length).output;
+    exact += output == target;
+    tokens += target.size();
+    for (std::size_t i = 0; i < target.size() && i < output.size(); ++i)
+      correct += output[i] == target[i];
+    const auto forced = model_.trace(source, target);
+    for (std::size_t t = 0; t + 1 < target.size(); ++t) { // the words, not <eos>
+      const auto &gold = example.alignment[t];
+      if (gold.empty())
+        continue;
+      ++aligned_words;
+      std::size_t best = 0;
+      for (std::size_t j = 1; j < source.size(); ++j)
+        if (forced.weights(t, j) > forced.weights(t, best))
+          best = j;
+      aligned_right += std::find(gold.begin(), gold.end(), best) != gold.end();
+    }
+  }
+  const auto share = [](std::size_t a, std::size_t b) { return b ? double(a) / double(b) : 0.0; };
+  result.exact_match = share(exact, examples.size());
+  result.token_accuracy = share(correct, tokens);
+  result.alignment_accuracy = share(aligned_right, aligned_words);
+  return result;
+}
+
+template <class T>
+Seq2seqTranslation<T> Seq2seqSession<T>::translate(const std::vector<TokenId> &source) {
+  Seq2seqTranslation<T> result;
+  result.trace = model_.translate(source, task_->max_target_length + 1);
+  const auto &logits = result.trace.logits;
+  const std::size_t v = logits.shape()[1];
+  const std::size_t k = std::min(translation_top_k, v);
+  std::vector<double> probabilities(v);
+  std::vector<std::size_t> index(v);
+  for (std::size_t t = 0; t < logits.shape()[0]; ++t) {
+    double top = -std::numeric_limits<double>::infinity(), sum = 0;
+    for (std::size_t i = 0; i < v; ++i)
+      top = std::max(top, static_cast<double>(logits(t, i)));
+    for (std::size_t i = 0; i < v; ++i)
+      sum += probabilities[i] = std::exp(static_cast<double>(logits(t, i)) - top);
+    for (std::size_t i = 0; i < v; ++i)
+      index[i] = i;
+    std::partial_sort(index.begin(), index.begin() + k, index.end(), [&](auto a, auto b) {
+      return probabilities[a] > probabilities[b] || (probabilities[a] == probabilities[b] && a < b);
+    });
+    auto &row = result.top.emplace_back();
+    for (std::size_t i = 0; i < k; ++i)
+      row.emplace_back(static_cast<TokenId>(index[i]),
+                       static_cast<T>(probabilities[index[i]] / sum));
+  }
+  return result;
+}
+
+template <class T> std::vector<std::uint8_t> Seq2seqSession<T>::save() const {
+  const auto &parameters = model_.parameters();
+  std::vector<safetensors::TensorBytes> tensors;
+  for (const auto &info : parameters.layout())
+    tensors.push_back({info.name, sizeof(T) == 4 ? "F32" : "F64", info.shape,
+                       reinterpret_cast<const std::uint8_t *>(parameters.data() + info.offset)});
+  return safetensors::write(tensors, {{"format", format_name},
+                                      {"task", config_.task},
+                                      {"scoring", score_function_name(config_.scoring)},
+                                      {"embedding", std::to_string(config_.embedding)},
+                                      {"hidden", std::to_string(config_.hidden)},
+                                      {"seed", std::to_string(config_.seed)},
+                                      {"precision", precision_name<T>()}});
+}
+
+SavedSeq2seq read_saved_seq2seq(const std::uint8_t *bytes, std::size_t size) {
+  const safetensors::File file = safetensors::parse(bytes, size);
+  const auto meta = [&](const char *key) -> const std::string & {
+    for (const auto &[name, value] : file.metadata)
+      if (name == key)
+        return value;
+    fail(Argument("bytes"), "the file is not a saved seq2seq model: its metadata lacks \"", key,
+         "\"");
+  };
+  if (meta("format") != format_name)
+    fail(Argument("bytes"), "the file is not a saved seq2seq model: its format is \"",
+         meta("format").substr(0, 60), "\"");
+  SavedSeq2seq saved;
+  saved.config.task = meta("task");
+  try {
+    saved.config.scoring = parse_score_function(meta("scoring"), "bytes");
+  } catch (const InputError &error) {
+    fail(Argument("bytes"), "the file's scoring: ", error.what());
+  }
+  saved.config.embedding = static_cast<std::size_t>(parse_integer(meta("embedding"), "embedding"));
+  saved.config.hidden = static_cast<std::size_t>(parse_integer(meta("hidden"), "hidden"));
+  saved.config.seed = parse_integer(meta("seed"), "seed");
+  saved.precision = meta("precision");
+  if (saved.precision != "float32" && saved.precision != "float64")
+    fail(Argument("bytes"), "the file's precision must be float32 or float64, got \"",
+         saved.precision.substr(0, 40), "\"");
+  return saved;
+}
+
+template <class T>
+Seq2seqSession<T> load_seq2seq_session(const std::uint8_t *bytes, std::size_t size) {
+  const SavedSeq2seq saved = read_saved_seq2seq(bytes, size);
+  if (saved.precision != precision_name<T>())
+    fail(Argument("bytes"), "the file holds a ", saved.precision, " model, not ",
+         precision_name<T>());
+  // the metadata's task, sizes and seed, checked as createSeq2seq checks them, but blamed on the
+  // file
+  std::optional<Seq2seqSession<T>> session;
+  try {
+    session.emplace(saved.config);
+  } catch (const InputError &error) {
+    fail(Argument("bytes"), "the file's metadata describes no model: ", error.what());
+  }
+  const safetensors::File file = safetensors::parse(bytes, size);
+  const auto &layout = session->model().parameters().layout();
+  if (file.tensors.size() != layout.size())
+    fail(Argument("bytes"), "the file holds ", file.tensors.size(), " tensors, but its model has ",
+         layout.size(), " parameters");
+  const char *dtype = sizeof(T) == 4 ? "F32" : "F64";
+  std::vector<T> values;
+  for (const auto &info : layout) {
+    const safetensors::TensorInfo *tensor = file.find(info.name);
+    if (!tensor)
+      fail(Argument("bytes"), "the file lacks the parameter \"", info.name, "\"");
+    if (tensor->dtype != dtype || tensor->shape != info.shape)
+      fail(Argument("bytes"), "the file's \"", info.name, "\" is not ", dtype,
+           " of the shape its metadata's model has");
+    values.resize(info.size);
+    std::memcpy(values.data(), file.data + tensor->begin, info.size * sizeof(T));
+    if (!all_finite(values.data(), values.size()))
+      fail(Argument("bytes"), "the file's \"", info.name, "\" holds a non-finite value");
+    session->model().set_parameter(info.name, info.shape, values.data());
+  }
+  return std::move(*session);
+}
+
+template class Seq2seqSession<float>;
+template class Seq2seqSession<double>;
+template Seq2seqSession<float> load_seq2seq_session<float>(const std::uint8_t *, std::size_t);
+template Seq2seqSession<double> load_seq2seq_session<double>(const std::uint8_t *, std::size_t);
+
+} // namespace attention

@@ -1,0 +1,314 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "attention/safetensors.hpp"
+#include "attention/seq2seq_session.hpp"
+
+using namespace attention;
+
+namespace {
+
+Seq2seqSessionConfig small(const std::string &task = "en-fr",
+                           ScoreFunction scoring = ScoreFunction::additive) {
+  Seq2seqSessionConfig config;
+  config.task = task;
+  config.scoring = scoring;
+  config.embedding = 8;
+  config.hidden = 16;
+  config.seed = 7;
+  return config;
+}
+
+template <class T> std::vector<T> flat(const Seq2seqSession<T> &session) {
+  const auto &p = session.model().parameters();
+  return {p.data(), p.data() + p.size()};
+}
+
+template <class T> void set_all(Seq2seqSession<T> &session, const std::string &name, T value) {
+  const auto view = session.model().parameter(name);
+  std::vector<T> values(view.info.size, value);
+  session.model().set_parameter(name, view.info.shape, values.data());
+}
+
+std::string argument_of(const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const InputError &error) {
+    return error.argument();
+  }
+  return "(no error)";
+}
+
+} // namespace
+
+TEST_CASE("seq2seq session: one seed gives the same loss sequence bit for bit, another another") {
+  Seq2seqSession<float> a(small()), b(small());
+  auto other_config = small();
+  other_config.seed = 8;
+  Seq2seqSession<float> c(other_config);
+  for (int i = 0; i < 5; ++i) {
+    const auto ra = a.train(3, 8), rb = b.train(3, 8), rc = c.train(3, 8);
+    CHECK(ra.step == std::size_t(3 * (i + 1)));
+    CHECK(std::memcmp(&ra.loss, &rb.loss, sizeof(float)) == 0);
+    CHECK(ra.loss != rc.loss);
+  }
+  CHECK(flat(a) == flat(b));
+}
+
+TEST_CASE("seq2seq session: the minibatches cycle through a shuffled training split, reshuffled "
+          "each epoch") {
+  // batch 1000 of 2000: two steps make an epoch, the third starts a new shuffle
+  Seq2seqSession<float> session(small());
+  const auto first = session.train(1, 1000);
+  const auto second = session.train(1, 1000);
+  const auto third = session.train(1, 1000);
+  CHECK(std::isfinite(first.loss));
+  CHECK(std::isfinite(second.loss));
+  CHECK(third.step == 3);
+}
+
+TEST_CASE("seq2seq session: a few hundred steps on en-fr cut the loss clearly") {
+  Seq2seqSessionConfig config = small();
+  config.embedding = 16;
+  config.hidden = 32;
+  Seq2seqSession<float> session(config);
+  const auto first = session.train(1);
+  session.train(299);
+  ParameterSet<float> gradients = session.model().make_gradients();
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (std::size_t i = 0; i < 64; ++i)
+    pairs.emplace_back(
+        tasks::detokenize(session.task(), session.task().test[i].source, tasks::Side::source),
+        tasks::detokenize(session.task(), session.task().test[i].target, tasks::Side::target));
+  const float held_out = session.gradients(pairs, gradients);
+  INFO("first minibatch ", first.loss, ", held-out after 300 steps ", held_out);
+  CHECK(held_out < first.loss / 3);
+  const auto measures = session.evaluate(
+      std::vector<tasks::Example>(session.task().test.begin(), session.task().test.begin() + 50));
+  INFO("exact ", measures.exact_match, " tokens ", measures.token_accuracy, " alignment ",
+       measures.alignment_accuracy);
+  CHECK(measures.token_accuracy > 0.5);
+}
+
+TEST_CASE("seq2seq session: evaluate's three measures on hand-made cases") {
+  Seq2seqSession<double> session(small());
+  const auto &task = session.task();
+  // A model that always says <eos> first: no sentence exact, one token of each right (<eos>
+  // only where the target is just <eos>, never here), and every word's attention uniform, so its
+  // largest weight falls on position 0 (the first of equal maxima).
+  set_all<double>(session, "decoder.out.weight", 0.0);
+  {
+    const auto view = session.model().parameter("decoder.out.bias");
+    std::vector<double> bias(view.info.size, 0.0);
+    bias[tasks::Vocabulary::eos] = 100;
+    session.model().set_parameter("decoder.out.bias", view.info.shape, bias.data());
+  }
+  set_all<double>(session, "decoder.attention.va.weight", 0.0); // every score 0: uniform weights
+  tasks::Example example;
+  example.source = tasks::tokenize(task, "the car is red", tasks::Side::source);
+  example.target = tasks::tokenize(task, "la voiture est rouge", tasks::Side::target);
+  example.alignment = {{0}, {1}, {2}, {3}, {4}};
+  auto measures = session.evaluate({example});
+  CHECK(measures.exact_match == 0);
+  CHECK(measures.token_accuracy == 0); // target positions 0-4 hold words, output[0] is <eos>
+  CHECK(measures.alignment_accuracy == doctest::Approx(0.25)); // "la" <- 0 only
+  // Gold alignments that put every word on position 0, and a word that aligns to nothing
+  example.alignment = {{0}, {0, 2}, {}, {0}, {4}};
+  measures = session.evaluate({example});
+  CHECK(measures.alignment_accuracy == 1); // 3 aligned words, all on 0
+  // A target that is just <eos> (no sentence of the task, but the model's output): an exact match
+  tasks::Example one;
+  one.source = example.source;
+  one.target = {tasks::Vocabulary::eos};
+  one.alignment = {{4}};
+  measures = session.evaluate({one, example});
+  CHECK(measures.exact_match == 0.5);
+  CHECK(measures.token_accuracy == doctest::Approx(1.0 / 6)); // 1 of 1 + 0 of 5
+  CHECK(measures.alignment_accuracy == 1);                    // <eos> rows do not count
+}
+
+TEST_CASE("seq2seq session: translate gives each step's top tokens, probabilities summing below "
+          "1, most likely first and equal to the output") {
+  Seq2seqSession<float> session(small("dates", ScoreFunction::general));
+  session.train(20, 16);
+  const auto source = session.tokenize("Nov 23, 2026", tasks::Side::source);
+  const auto translation = session.translate(source);
+  const auto &trace = translation.trace;
+  REQUIRE(translation.top.size() == trace.output.size());
+  CHECK(trace.weights.shape()[0] == trace.output.size());
+  CHECK(trace.weights.shape()[1] == source.size());
+  for (std::size_t t = 0; t < translation.top.size(); ++t) {
+    const auto &top = translation.top[t];
+    REQUIRE(top.size() == translation_top_k);
+    CHECK(top[0].first == trace.output[t]);
+    float sum = 0;
+    for (std::size_t i = 0; i < top.size(); ++i) {
+      sum += top[i].second;
+      if (i)
+        CHECK(top[i].second <= top[i - 1].second);
+    }
+    CHECK(sum <= 1.0001f);
+  }
+}
+
+TEST_CASE("seq2seq session: save, then load, gives the same parameters and translation") {
+  Seq2seqSession<float> session(small("en-zh", ScoreFunction::concat));
+  session.train(5, 8);
+  const auto bytes = session.save();
+  const auto saved = read_saved_seq2seq(bytes.data(), bytes.size());
+  CHECK(saved.precision == "float32");
+  CHECK(saved.config.task == "en-zh");
+  CHECK(saved.config.scoring == ScoreFunction::concat);
+  CHECK(saved.config.hidden == 16);
+  CHECK(saved.config.seed == 7);
+  auto loaded = load_seq2seq_session<float>(bytes.data(), bytes.size());
+  CHECK(flat(loaded) == flat(session));
+  const auto source = session.tokenize("I eat rice at home today", tasks::Side::source);
+  CHECK(loaded.translate(source).trace.output == session.translate(source).trace.output);
+  CHECK(loaded.save() == bytes);
+  CHECK(argument_of([&] { load_seq2seq_session<double>(bytes.data(), bytes.size()); }) == "bytes");
+
+  Seq2seqSession<double> precise(small());
+  const auto precise_bytes = precise.save();
+  CHECK(flat(load_seq2seq_session<double>(precise_bytes.data(), precise_bytes.size())) ==
+        flat(precise));
+}
+
+TEST_CASE("seq2seq session: load refuses files whose tensors or metadata do not fit") {
+  Seq2seqSession<float> session(small());
+  const auto bytes = session.save();
+  const auto load = [](const std::vector<std::uint8_t> &b) {
+    return argument_of([&] { load_seq2seq_session<float>(b.data(), b.size()); });
+  };
+  // truncated
+  CHECK(load({bytes.begin(), bytes.end() - 4}) == "bytes");
+  CHECK(load({bytes.begin(), bytes.begin() + 5}) == "bytes");
+  CHECK(load({}) == "bytes");
+  // metadata that describes another model: hidden 32, the tensors' shapes are hidden 16's
+  const auto &p = session.model().parameters();
+  const auto rewrite = [&](std::vector<std::pair<std::string, std::string>> metadata,
+                           std::size_t skip = SIZE_MAX) {
+    std::vector<safetensors::TensorBytes> tensors;
+    for (std::size_t k = 0; k < p.layout().size(); ++k)
+      if (k != skip) {
+        const auto &info = p.layout()[k];
+        tensors.push_back({info.name, "F32", info.shape,
+                           reinterpret_cast<const std::uint8_t *>(p.data() + info.offset)});
+      }
+    return safetensors::write(tensors, metadata);
+  };
+  std::vector<std::pair<std::string, std::string>> good = {{"format", "attention-stepper/seq2seq"},
+                                                           {"task", "en-fr"},
+                                                           {"scoring", "additive"},
+                                                           {"embedding", "8"},
+                                                           {"hidden", "16"},
+                                                           {"seed", "7"},
+                                                           {"precision", "float32"}};
+  CHECK(flat(load_seq2seq_session<float>(rewrite(good).data(), rewrite(good).size())) ==
+        flat(session));
+  auto bad = good;
+  bad[4].second = "32";
+  CHECK(load(rewrite(bad)) == "bytes");
+  bad = good;
+  bad[2].second = "dot"; // dot has no attention parameters: the names do not match
+  CHECK(load(rewrite(bad)) == "bytes");
+  bad = good;
+  bad[1].second = "de-fr";
+  CHECK(load(rewrite(bad)) == "bytes");
+  bad = good;
+  bad[4].second = "-16";
+  CHECK(load(rewrite(bad)) == "bytes");
+  bad = good;
+  bad.erase(bad.begin());
+  CHECK(load(rewrite(bad)) == "bytes");
+  CHECK(load(rewrite(good, 3)) == "bytes"); // a tensor missing
+}
+
+TEST_CASE("seq2seq session: a loss that stops being finite stops training and keeps the last "
+          "finite parameters") {
+  // Huge output weights overflow float32's logits: the very first loss is not finite
+  Seq2seqSession<float> session(small());
+  set_all<float>(session, "decoder.out.weight", 3e38f);
+  const auto before = flat(session);
+  CHECK(argument_of([&] { session.train(3, 4); }) == "learningRate");
+  CHECK(flat(session) == before);
+  CHECK(session.steps() == 0);
+
+  // A learning rate far too large: some steps may pass, then training stops with finite
+  // parameters, and the model still translates
+  Seq2seqSession<float> wild(small());
+  CHECK(argument_of([&] { wild.train(50, 4, 1e30); }) == "learningRate");
+  for (float value : flat(wild))
+    REQUIRE(std::isfinite(value));
+  CHECK(wild.steps() < 50);
+  // the parameters kept are those of the last step that went well: a fresh model trained that far
+  // has them bit for bit
+  REQUIRE(wild.steps() >= 1);
+  Seq2seqSession<float> again(small());
+  again.train(wild.steps(), 4, 1e30);
+  CHECK(flat(again) == flat(wild));
+}
+
+TEST_CASE("seq2seq session: bad arguments name the argument at fault") {
+  auto config = small();
+  config.task = "en-de";
+  CHECK(argument_of([&] { Seq2seqSession<float> s(config); }) == "task");
+  config = small();
+  config.hidden = 0;
+  CHECK(argument_of([&] { Seq2seqSession<float> s(config); }) == "hidden");
+  config = small();
+  config.embedding = 100000;
+  CHECK(argument_of([&] { Seq2seqSession<float> s(config); }) == "embedding");
+  Seq2seqSession<float> session(small());
+  CHECK(argument_of([&] { session.train(0); }) == "steps");
+  CHECK(argument_of([&] { session.train(1, 0); }) == "batch");
+  CHECK(argument_of([&] { session.train(1, 2001); }) == "batch");
+  CHECK(argument_of([&] { session.train(1, 4, 0); }) == "learningRate");
+  CHECK(argument_of([&] { session.train(1, 4, std::nan("")); }) == "learningRate");
+  CHECK(argument_of([&] { session.tokenize("the car is blu", tasks::Side::source); }) ==
+        "sentence");
+  CHECK(argument_of([&] { session.tokenize("", tasks::Side::source); }) == "sentence");
+  auto gradients = session.model().make_gradients();
+  CHECK(argument_of([&] { session.gradients({}, gradients); }) == "pairs");
+  CHECK(argument_of([&] {
+          session.gradients({{"the car is red", "la vouture"}}, gradients);
+        }) == "sentence");
+  CHECK(session.steps() == 0);
+
+  // set_parameters: every name, each once, with its shape, or nothing changes
+  std::vector<Seq2seqSession<float>::NamedValues> named;
+  for (const auto &info : session.model().parameters().layout())
+    named.push_back({info.name, info.shape, std::vector<float>(info.size, 0.5f)});
+  auto wrong = named;
+  wrong[0].name = "encoder.gru.weight";
+  const auto before = flat(session);
+  CHECK(argument_of([&] { session.set_parameters(wrong); }) == "parameters");
+  wrong = named;
+  wrong[1].shape = {wrong[1].shape[0] + 1};
+  CHECK(argument_of([&] { session.set_parameters(wrong); }) == "parameters");
+  wrong = named;
+  wrong.pop_back();
+  CHECK(argument_of([&] { session.set_parameters(wrong); }) == "parameters");
+  wrong = named;
+  wrong.back().values[0] = std::nanf("");
+  CHECK(argument_of([&] { session.set_parameters(wrong); }) == "parameters");
+  CHECK(flat(session) == before);
+  session.set_parameters(named);
+  CHECK(flat(session) == std::vector<float>(before.size(), 0.5f));
+}
+
+TEST_CASE("seq2seq session: models of one task and seed can share it, and train as if they had "
+          "their own") {
+  Seq2seqSession<float> own(small());
+  Seq2seqSession<float> first(small(), own.shared_task());
+  Seq2seqSession<double> second(small(), own.shared_task());
+  CHECK(&first.task() == &own.task());
+  CHECK(&second.task() == &own.task());
+  CHECK(first.train(3, 8).loss == own.train(3, 8).loss);
+  CHECK(argument_of([&] { Seq2seqSession<float> s(small("dates"), own.shared_task()); }) == "task");
+}
