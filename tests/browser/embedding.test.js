@@ -72,10 +72,20 @@ test('the tutorial page: two independent steppers and a heatmap, one shared WebA
   assert.equal(await page.getAttribute('#self', 'stage'), 'word-weights');
   assert.equal(await page.evaluate(() => document.querySelector('#basics').stage), 'softmax');
 
-  // keyboard inside a stepper
+  // keyboard inside a stepper: the page's keys, from the one controller
   await page.locator('#basics .as-next').focus();
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.evaluate(() => document.querySelector('#basics').stage), 'applied');
+  for (const [key, stage] of [
+    ['End', 'attentional-state'],
+    ['PageUp', 'context'],
+    ['Home', 'decoder-state'],
+    ['PageDown', 'annotation'],
+  ]) {
+    await page.keyboard.press(key);
+    assert.equal(await page.evaluate(() => document.querySelector('#basics').stage), stage, key);
+  }
+  await page.evaluate(() => document.querySelector('#basics').goTo('applied'));
 
   // inline inputs (seed 7) and editing them, in Chinese
   await page.evaluate(() => document.querySelector('#self').goTo('weight-matrices'));

@@ -186,9 +186,13 @@ export class AttentionStepperElement extends HTMLElement {
     const children = [header, this.#section, banner];
     if (editable) children.push(this.#inputsForm(controller));
     children.push(nav.element);
+    // Only what changed is swapped: moving the navigation out and back would take keyboard
+    // focus off its buttons.
     const present = [...this.#root.children];
-    if (present.length !== children.length || present.some((child, i) => child !== children[i]))
-      this.#root.replaceChildren(...children);
+    const changed = children.filter((child, i) => present[i] !== child);
+    if (present.length === children.length && changed.length === 1 && changed[0] === this.#section)
+      present[children.indexOf(this.#section)].replaceWith(this.#section);
+    else if (changed.length) this.#root.replaceChildren(...children);
   }
 
   // The inputs form survives redraws (it keeps the caret and what the user typed).
