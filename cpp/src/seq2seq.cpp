@@ -777,33 +777,38 @@ template <class T> struct Seq2seq<T>::Workspace {
     }
     // Back through the decoder GRU, whose states feed nothing else.
     std::fill(carry.begin(), carry.end(), T(0));
-    for (std::size_t t = m; t-- > 0;) {
-      for (std::size_t i = 0; i < h; ++i)
-        dh[i] = d_states[t * h + i] + carry[i];
-      gru_step_backward(h, dh.data(), decoder_s.data() + t * h, decoder_gates.data() + t * g,
-                        decoder_gh.data() + t * g, p + at.decoder_w_hh, d_gi.data() + t * g,
-                        d_gh.data() + t * g, carry.data());
-    }
-    add_gru_weight_gradients(grad, m, decoder_x.data(), e, decoder_s.data(), at.decoder_w_ih,
-                             at.decoder_w_hh, at.decoder_b_ih, at.decoder_b_hh);
-    times(m, e, g, d_gi.data(), g, p + at.decoder_w_ih, e, d_x.data(), e);
-    scatter_add_rows(d_x.data(), e, inputs.data(), m, grad + at.decoder_embedding);
+    backward_embedded_gru(grad, m, d_states.data(), decoder_x, decoder_s, decoder_gates, decoder_gh,
+                          inputs, at.decoder_embedding, at.decoder_w_ih, at.decoder_w_hh,
+                          at.decoder_b_ih, at.decoder_b_hh);
   }
 
   // d_annotations holds the gradient at h_1 … h_n through the attention, carry the one at
   // h_n = s_0 through the decoder.
   void backward_encoder(T *grad) {
-    for (std::size_t t = n; t-- > 0;) {
+    backward_embedded_gru(grad, n, d_annotations.data(), encoder_x, encoder_h, encoder_gates,
+                          encoder_gh, source, at.encoder_embedding, at.encoder_w_ih,
+                          at.encoder_w_hh, at.encoder_b_ih, at.encoder_b_hh);
+  }
+
+  // Back through `steps` steps of a GRU whose inputs x are the embeddings of `tokens` (the
+  // encoder's, and Luong's decoder's): d_out is the gradient at each of its states from outside
+  // it, carry the one flowing in after its last state (left at its first). Adds the gradients of
+  // its weights and of its embedding rows to grad.
+  template <class Buffer, class Tokens>
+  void backward_embedded_gru(T *grad, std::size_t steps, const T *d_out, const Buffer &x,
+                             const Buffer &states, const Buffer &gates, const Buffer &gh,
+                             const Tokens &tokens, std::size_t embedding, std::size_t w_ih,
+                             std::size_t w_hh, std::size_t b_ih, std::size_t b_hh) {
+    for (std::size_t t = steps; t-- > 0;) {
       for (std::size_t i = 0; i < h; ++i)
-        dh[i] = d_annotations[t * h + i] + carry[i];
-      gru_step_backward(h, dh.data(), encoder_h.data() + t * h, encoder_gates.data() + t * g,
-                        encoder_gh.data() + t * g, p + at.encoder_w_hh, d_gi.data() + t * g,
-                        d_gh.data() + t * g, carry.data());
+        dh[i] = d_out[t * h + i] + carry[i];
+      gru_step_backward(h, dh.data(), states.data() + t * h, gates.data() + t * g,
+                        gh.data() + t * g, p + w_hh, d_gi.data() + t * g, d_gh.data() + t * g,
+                        carry.data());
     }
-    add_gru_weight_gradients(grad, n, encoder_x.data(), e, encoder_h.data(), at.encoder_w_ih,
-                             at.encoder_w_hh, at.encoder_b_ih, at.encoder_b_hh);
-    times(n, e, g, d_gi.data(), g, p + at.encoder_w_ih, e, d_x.data(), e);
-    scatter_add_rows(d_x.data(), e, source.data(), n, grad + at.encoder_embedding);
+    add_gru_weight_gradients(grad, steps, x.data(), e, states.data(), w_ih, w_hh, b_ih, b_hh);
+    times(steps, e, g, d_gi.data(), g, p + w_ih, e, d_x.data(), e);
+    scatter_add_rows(d_x.data(), e, tokens.data(), steps, grad + embedding);
   }
 
   Seq2seqTrace<T> trace() const {
