@@ -263,7 +263,7 @@ function onChange({ detail: { reason } }) {
   render();
   clearTimeout(urlTimer);
   if (reason === 'stage' || reason === 'walkthrough') {
-    $('#announcer').textContent = `${controller.stageCount()}: ${controller.stageTitle()}`;
+    $('#announcer').textContent = controller.stageLabel();
     writeUrl(true);
   } else if (reason === 'inputs') urlTimer = setTimeout(flushUrl, 150);
   else writeUrl(false);

@@ -73,11 +73,6 @@ export class StepperController extends EventTarget {
     return this.stages[this.index];
   }
 
-  /** A translator in the current language: t('stageOf', { n: 2, total: 9 }). */
-  get t() {
-    return translator(this.options.lang);
-  }
-
   /** Whether the walkthrough on screen asks questions in exercise mode. */
   get hasQuestions() {
     return Object.values(SPECS[this.walkthrough].stages).some((entry) => entry.question);
@@ -174,6 +169,11 @@ export class StepperController extends EventTarget {
     return this.t('stageOf', { n: this.index + 1, total: this.stages.length });
   }
 
+  /** "Stage 2 of 9: One annotation", what assistive technology announces for the stage on screen. */
+  stageLabel() {
+    return `${this.stageCount()}: ${this.stageTitle()}`;
+  }
+
   /** The stage on screen: { stage, index, total, title, paragraphs, formula, code, question }. */
   view() {
     const stage = this.stage;
@@ -203,8 +203,11 @@ export class StepperController extends EventTarget {
   // ---- internals ------------------------------------------------------------------------------------
 
   #setOptions(options) {
+    const lang = pick(options.lang, LANGUAGES, 'en');
+    /** A translator in the current language: t('stageOf', { n: 2, total: 9 }). */
+    this.t = translator(lang);
     this.options = {
-      lang: pick(options.lang, LANGUAGES, 'en'),
+      lang,
       theme: pick(options.theme, THEMES, 'light'),
       palette: pick(options.palette, PALETTES, 'notebook'),
       exercise: options.exercise === true,

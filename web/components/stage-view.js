@@ -41,7 +41,7 @@ export function renderStage(section, controller, width) {
   section.setAttribute('aria-labelledby', heading.id);
 
   const header = el('header', 'stage-header');
-  header.append(el('p', 'stage-count', t('stageOf', { n: view.index + 1, total: view.total })), heading);
+  header.append(el('p', 'stage-count', controller.stageCount()), heading);
 
   const text = el('div', 'stage-text');
   view.paragraphs.forEach((paragraph) => text.append(el('p', '', paragraph)));

@@ -37,7 +37,7 @@ export function createNav(controller) {
     progress.setAttribute('aria-label', t('progress'));
     progress.setAttribute('aria-valuemax', String(total));
     progress.setAttribute('aria-valuenow', String(index + 1));
-    progress.setAttribute('aria-valuetext', `${controller.stageCount()}: ${controller.stageTitle()}`);
+    progress.setAttribute('aria-valuetext', controller.stageLabel());
     bar.style.width = `${((index + 1) / total) * 100}%`;
     setText(count, controller.stageCount());
   }
