@@ -45,6 +45,9 @@ rm -rf dist/engine
 rm -rf web/engine/wasm
 mkdir -p dist/engine/wasm/node
 cp web/engine/*.js web/engine/*.d.ts dist/engine/
+# the trained models a page can show at once (scripts/make-models.js writes them)
+mkdir -p dist/engine/models
+cp web/models/*.safetensors dist/engine/models/
 cp $modules/attention-engine.wasm $modules/attention-engine-threads.{mjs,wasm,worker.js} dist/engine/wasm/
 cp $modules/node/attention-engine-threads.{cjs,worker.js} dist/engine/wasm/node/
 echo '{ "type": "commonjs" }' >dist/engine/wasm/node/package.json

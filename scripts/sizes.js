@@ -16,6 +16,10 @@ const entries = {
   ],
   'attention-stepper/components (with KaTeX and palettes; loads the engine)': ['dist/components/attention-stepper.js'],
   'attention-stepper/styles.css': ['dist/components/styles.css'],
+  'attention-stepper/models/* (the trained seq2seq models, float16)': [
+    'dist/engine/models/en-fr-additive.safetensors',
+    'dist/engine/models/en-zh-additive.safetensors',
+  ],
 };
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;

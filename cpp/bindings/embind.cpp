@@ -709,12 +709,12 @@ template <class T> val matrix_row(const at::Matrix<T> &m, std::size_t row) {
   return val(typed_memory_view(m.shape()[1], m.data() + row * m.shape()[1])).call<val>("slice");
 }
 
-val seq2seq_translate(int handle, std::string sentence) {
+val seq2seq_translate(int handle, std::string sentence, int beam) {
   return guarded([&] {
     return seq2seq_model(handle).visit([&](auto &session) {
       const auto &task = session.task();
       const auto source = session.tokenize(sentence, at::tasks::Side::source);
-      const auto translation = session.translate(source);
+      const auto translation = session.translate(source, static_cast<std::size_t>(beam));
       const auto &trace = translation.trace;
       val out = val::object();
       val source_tokens = val::array();
@@ -751,14 +751,29 @@ val seq2seq_translate(int handle, std::string sentence) {
         steps.call<void>("push", step);
       }
       out.set("steps", steps);
+      val beams = val::array();
+      for (const auto &hypothesis : translation.beams) {
+        val entry = val::object();
+        val words = val::array();
+        for (auto id : hypothesis.output)
+          if (id != static_cast<at::TokenId>(at::tasks::Vocabulary::eos))
+            words.call<void>("push", task.target.tokens[id]);
+        entry.set("target", words);
+        entry.set("logProbability", hypothesis.log_probability);
+        beams.call<void>("push", entry);
+      }
+      out.set("beams", beams);
       return out;
     });
   });
 }
 
-val seq2seq_save(int handle) {
+val seq2seq_save(int handle, bool float16) {
   return guarded([&] {
-    return seq2seq_model(handle).visit([](auto &session) { return typed_copy(session.save()); });
+    return seq2seq_model(handle).visit([&](auto &session) {
+      using Storage = typename std::decay_t<decltype(session)>::Storage;
+      return typed_copy(session.save(float16 ? Storage::float16 : Storage::model));
+    });
   });
 }
 

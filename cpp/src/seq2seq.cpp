@@ -1004,6 +1004,94 @@ Seq2seqTrace<T> Seq2seq<T>::translate(const std::vector<TokenId> &source, std::s
   return r;
 }
 
+template <class T>
+Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
+                                             std::size_t max_length, std::size_t width) {
+  check_sentence(source, config_.source_vocab, "source", "source", "source");
+  if (max_length < 1 || max_length > max_sentence_length)
+    detail::fail(detail::Argument("maxLength"), "maxLength (", max_length,
+                 ") must be between 1 and ", max_sentence_length);
+  if (width < 1 || width > max_beam_width)
+    detail::fail(detail::Argument("beam"), "beam (", width, ") must be between 1 and ",
+                 max_beam_width);
+  Workspace &w = *work_;
+  w.p = parameters_.data();
+  w.reserve(source.size(), max_length);
+  w.encode(source);
+  const std::size_t h = config_.hidden, v = w.v;
+  struct Beam {
+    Seq2seqHypothesis hypothesis;
+    std::vector<T> state; // the decoder's state after its last token
+  };
+  const auto ended = [&](const Beam &beam) {
+    return !beam.hypothesis.output.empty() && beam.hypothesis.output.back() == config_.eos;
+  };
+  std::vector<Beam> beams(1); // the empty hypothesis, from s_0
+  beams[0].state.assign(w.decoder_s.begin(), w.decoder_s.begin() + h);
+  std::vector<double> log_probabilities(v);
+  for (std::size_t t = 0; t < max_length; ++t) {
+    if (std::all_of(beams.begin(), beams.end(), ended))
+      break;
+    // (beam, token or -1 for an ended beam kept as it is, total log-probability)
+    struct Candidate {
+      std::size_t beam;
+      TokenId token;
+      double score;
+    };
+    std::vector<Candidate> candidates;
+    std::vector<std::vector<T>> next_states(beams.size());
+    for (std::size_t b = 0; b < beams.size(); ++b) {
+      const Beam &beam = beams[b];
+      if (ended(beam)) {
+        candidates.push_back({b, -1, beam.hypothesis.log_probability});
+        continue;
+      }
+      // decode() reads s_{t-1} from row t of decoder_s and the input token from inputs[t]
+      std::copy(beam.state.begin(), beam.state.end(), w.decoder_s.begin() + t * h);
+      w.inputs.assign(t + 1, config_.sos);
+      if (t > 0)
+        w.inputs[t] = beam.hypothesis.output.back();
+      w.decode(t, t + 1);
+      next_states[b].assign(w.decoder_s.begin() + (t + 1) * h, w.decoder_s.begin() + (t + 2) * h);
+      const T *logits = w.logits.data() + t * v;
+      double top = -std::numeric_limits<double>::infinity(), sum = 0;
+      for (std::size_t i = 0; i < v; ++i)
+        top = std::max(top, static_cast<double>(logits[i]));
+      for (std::size_t i = 0; i < v; ++i)
+        sum += std::exp(static_cast<double>(logits[i]) - top);
+      const double log_sum = top + std::log(sum);
+      for (std::size_t i = 0; i < v; ++i)
+        candidates.push_back(
+            {b, static_cast<TokenId>(i), beam.hypothesis.log_probability + logits[i] - log_sum});
+    }
+    const std::size_t kept = std::min(width, candidates.size());
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
+    std::vector<Beam> next;
+    for (std::size_t i = 0; i < kept; ++i) {
+      const Candidate &c = candidates[i];
+      if (c.token < 0) {
+        next.push_back(beams[c.beam]);
+        continue;
+      }
+      Beam grown = beams[c.beam];
+      grown.hypothesis.output.push_back(c.token);
+      grown.hypothesis.log_probability = c.score;
+      grown.state = next_states[c.beam];
+      next.push_back(std::move(grown));
+    }
+    beams = std::move(next);
+  }
+  Seq2seqBeamSearch<T> result;
+  for (auto &beam : beams)
+    result.beams.push_back(std::move(beam.hypothesis));
+  // The best hypothesis again, teacher forced, for its trace (the same numbers it was found with).
+  w.forward(source, result.beams.front().output, config_.sos);
+  result.trace = w.trace();
+  result.trace.output = result.beams.front().output;
+  return result;
+}
+
 template class ParameterSet<float>;
 template class ParameterSet<double>;
 template class Seq2seq<float>;

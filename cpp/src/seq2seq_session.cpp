@@ -7,6 +7,7 @@
 #include <optional>
 #include <utility>
 
+#include "attention/precision.hpp"
 #include "attention/safetensors.hpp"
 
 namespace attention {
@@ -230,9 +231,18 @@ Seq2seqEvaluation Seq2seqSession<T>::evaluate(const std::vector<tasks::Example> 
 }
 
 template <class T>
-Seq2seqTranslation<T> Seq2seqSession<T>::translate(const std::vector<TokenId> &source) {
+Seq2seqTranslation<T> Seq2seqSession<T>::translate(const std::vector<TokenId> &source,
+                                                   std::size_t beam) {
+  const std::size_t max_length = task_->max_target_length + 1;
   Seq2seqTranslation<T> result;
-  result.trace = model_.translate(source, task_->max_target_length + 1);
+  if (beam == 1) {
+    result.trace = model_.translate(source, max_length);
+  } else {
+    auto search = model_.beam_search(source, max_length, beam);
+    result.trace = std::move(search.trace);
+    result.beams = std::move(search.beams);
+  }
+  double log_probability = 0; // of the output, for greedy decoding's one beam
   const auto &logits = result.trace.logits;
   const std::size_t v = logits.shape()[1];
   const std::size_t k = std::min(translation_top_k, v);
@@ -253,16 +263,35 @@ Seq2seqTranslation<T> Seq2seqSession<T>::translate(const std::vector<TokenId> &s
     for (std::size_t i = 0; i < k; ++i)
       row.emplace_back(static_cast<TokenId>(index[i]),
                        static_cast<T>(probabilities[index[i]] / sum));
+    log_probability += std::log(probabilities[result.trace.output[t]] / sum);
   }
+  if (beam == 1)
+    result.beams = {{result.trace.output, log_probability}};
   return result;
 }
 
-template <class T> std::vector<std::uint8_t> Seq2seqSession<T>::save() const {
+template <class T> std::vector<std::uint8_t> Seq2seqSession<T>::save(Storage storage) const {
   const auto &parameters = model_.parameters();
+  std::vector<std::uint16_t> halves; // the float16 bits, when stored so
+  if (storage == Storage::float16) {
+    halves.resize(parameters.size());
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
+      halves[i] = precision::float16_from_double(parameters.data()[i]);
+      if (!std::isfinite(precision::float16_to_double(halves[i])))
+        fail(Argument("dtype"), "a parameter (", parameters.data()[i],
+             ") is beyond float16's range: save it as ", precision_name<T>());
+    }
+  }
   std::vector<safetensors::TensorBytes> tensors;
   for (const auto &info : parameters.layout())
-    tensors.push_back({info.name, sizeof(T) == 4 ? "F32" : "F64", info.shape,
-                       reinterpret_cast<const std::uint8_t *>(parameters.data() + info.offset)});
+    tensors.push_back(
+        storage == Storage::float16
+            ? safetensors::TensorBytes{info.name, "F16", info.shape,
+                                       reinterpret_cast<const std::uint8_t *>(halves.data() +
+                                                                              info.offset)}
+            : safetensors::TensorBytes{
+                  info.name, sizeof(T) == 4 ? "F32" : "F64", info.shape,
+                  reinterpret_cast<const std::uint8_t *>(parameters.data() + info.offset)});
   return safetensors::write(tensors, {{"format", format_name},
                                       {"task", config_.task},
                                       {"scoring", score_function_name(config_.scoring)},
@@ -326,11 +355,20 @@ Seq2seqSession<T> load_seq2seq_session(const std::uint8_t *bytes, std::size_t si
     const safetensors::TensorInfo *tensor = file.find(info.name);
     if (!tensor)
       fail(Argument("bytes"), "the file lacks the parameter \"", info.name, "\"");
-    if (tensor->dtype != dtype || tensor->shape != info.shape)
+    const bool half = tensor->dtype == "F16";
+    if ((tensor->dtype != dtype && !half) || tensor->shape != info.shape)
       fail(Argument("bytes"), "the file's \"", info.name, "\" is not ", dtype,
-           " of the shape its metadata's model has");
+           " (or F16) of the shape its metadata's model has");
     values.resize(info.size);
-    std::memcpy(values.data(), file.data + tensor->begin, info.size * sizeof(T));
+    if (half) {
+      for (std::size_t i = 0; i < info.size; ++i) {
+        std::uint16_t bits;
+        std::memcpy(&bits, file.data + tensor->begin + 2 * i, 2);
+        values[i] = static_cast<T>(precision::float16_to_double(bits));
+      }
+    } else {
+      std::memcpy(values.data(), file.data + tensor->begin, info.size * sizeof(T));
+    }
     if (!all_finite(values.data(), values.size()))
       fail(Argument("bytes"), "the file's \"", info.name, "\" holds a non-finite value");
     session->model().set_parameter(info.name, info.shape, values.data());

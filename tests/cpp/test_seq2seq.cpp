@@ -128,6 +128,59 @@ TEST_CASE("seq2seq: greedy translation equals PyTorch's, and teacher forcing on 
   }
 }
 
+TEST_CASE("seq2seq: beam search of width 1 is greedy decoding; a beam wide enough to keep every "
+          "hypothesis finds them all, ranked by their log-probability") {
+  for (auto scoring : score_functions) {
+    INFO("scoring ", score_function_name(scoring));
+    Seq2seqConfig config;
+    config.source_vocab = 5;
+    config.target_vocab = 4; // <sos>, <eos> and two words
+    config.embedding = 3;
+    config.hidden = 4;
+    config.scoring = scoring;
+    config.seed = 11;
+    Seq2seq<double> model(config);
+    const std::vector<TokenId> source{2, 4, 3, 1};
+    const auto greedy = model.translate(source, 6);
+    const auto narrow = model.beam_search(source, 6, 1);
+    CHECK(narrow.trace.output == greedy.output);
+    REQUIRE(narrow.beams.size() == 1);
+    check_close(narrow.trace.weights, greedy.weights, 1e-12);
+
+    // Up to two tokens: <eos>, three [w, <eos>] and nine [w, w'] cut by the limit (w != <eos>).
+    std::vector<std::pair<double, std::vector<TokenId>>> all;
+    // The log-probability of the first `length` tokens of `target` (which ends with <eos>).
+    const auto log_probability = [&](const std::vector<TokenId> &target, std::size_t length) {
+      const auto logits = model.trace(source, target).logits;
+      double sum = 0;
+      for (std::size_t t = 0; t < length; ++t) {
+        double z = 0;
+        for (std::size_t i = 0; i < config.target_vocab; ++i)
+          z += std::exp(logits(t, i));
+        sum += logits(t, target[t]) - std::log(z);
+      }
+      return sum;
+    };
+    all.push_back({log_probability({1}, 1), {1}});
+    for (TokenId a : {0, 2, 3}) {
+      all.push_back({log_probability({a, 1}, 2), {a, 1}});
+      for (TokenId b : {0, 2, 3})
+        all.push_back({log_probability({a, b, 1}, 2), {a, b}});
+    }
+    std::sort(all.begin(), all.end(), [](auto &x, auto &y) { return x.first > y.first; });
+    const auto wide = model.beam_search(source, 2, 16);
+    REQUIRE(wide.beams.size() == all.size());
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      CHECK(wide.beams[i].output == all[i].second);
+      CHECK(wide.beams[i].log_probability == doctest::Approx(all[i].first).epsilon(1e-12));
+    }
+    CHECK(wide.trace.output == all[0].second);
+    check_input_error([&] { model.beam_search(source, 6, 0); }, "beam (0) must be between 1 and 16",
+                      "beam");
+    check_input_error([&] { model.beam_search(source, 6, 17); }, "beam (17)", "beam");
+  }
+}
+
 TEST_CASE("seq2seq: the trace holds every step's numbers, in their shapes") {
   for (auto scoring : score_functions) {
     Seq2seq<float> model(fixture_config(scoring));

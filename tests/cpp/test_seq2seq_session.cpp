@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "attention/precision.hpp"
 #include "attention/safetensors.hpp"
 #include "attention/seq2seq_session.hpp"
 
@@ -154,6 +155,24 @@ TEST_CASE("seq2seq session: translate gives each step's top tokens, probabilitie
     }
     CHECK(sum <= 1.0001f);
   }
+}
+
+TEST_CASE("seq2seq session: saved as float16, a model loads with its parameters rounded as numpy "
+          "rounds them") {
+  Seq2seqSession<float> session(small("en-fr", ScoreFunction::general));
+  session.train(5, 8);
+  const auto bytes = session.save(Seq2seqSession<float>::Storage::float16);
+  CHECK(bytes.size() < session.save().size() * 6 / 10);
+  const auto loaded = load_seq2seq_session<float>(bytes.data(), bytes.size());
+  const auto original = flat(session), rounded = flat(loaded);
+  REQUIRE(rounded.size() == original.size());
+  for (std::size_t i = 0; i < original.size(); ++i)
+    CHECK(rounded[i] == static_cast<float>(precision::float16_to_double(
+                            precision::float16_from_double(original[i]))));
+  CHECK(loaded.save(Seq2seqSession<float>::Storage::float16) == bytes);
+
+  session.model().parameter("decoder.out.bias").values[0] = 1e6f;
+  CHECK(argument_of([&] { session.save(Seq2seqSession<float>::Storage::float16); }) == "dtype");
 }
 
 TEST_CASE("seq2seq session: save, then load, gives the same parameters and translation") {

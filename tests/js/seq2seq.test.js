@@ -275,6 +275,25 @@ test('translate: tokens, an alignment row per step summing to 1, each step with 
   }
 });
 
+test('translate with a beam: the hypotheses best first, the steps those of the best', () => {
+  const model = small({ task: 'dates' });
+  model.train({ steps: 10, batch: 16 });
+  const greedy = model.translate('Nov 23, 2026');
+  assert.equal(greedy.beams.length, 1);
+  assert.deepEqual(greedy.beams[0].target, greedy.target);
+  const chosen = greedy.steps.reduce((sum, step) => sum + Math.log(step.top[0].probability), 0);
+  assert.ok(Math.abs(greedy.beams[0].logProbability - chosen) < 1e-4, `${greedy.beams[0].logProbability} ${chosen}`);
+  const searched = model.translate('Nov 23, 2026', { beam: 3 });
+  assert.ok(searched.beams.length >= 1 && searched.beams.length <= 3);
+  assert.deepEqual(searched.beams[0].target, searched.target);
+  assert.equal(searched.alignment.rows, searched.steps.length);
+  searched.beams.forEach((beam, i) => {
+    assert.ok(beam.logProbability <= 0);
+    if (i) assert.ok(beam.logProbability <= searched.beams[i - 1].logProbability);
+  });
+  model.dispose();
+});
+
 test('save and loadSeq2seq: the same parameters, configuration and translation, bit for bit', () => {
   for (const precision of ['float32', 'float64']) {
     const model = small({ precision, task: 'en-zh', scoring: 'concat' });
@@ -334,7 +353,7 @@ test('bad input names its argument; a disposed model says so', () => {
     batch: () => model.train({ steps: 1, batch: 5000 }),
     learningRate: () => model.train({ steps: 1, learningRate: -1 }),
     split: () => model.evaluate({ split: 'dev' }),
-    beam: () => model.translate('the car is red', { beam: 4 }),
+    beam: () => model.translate('the car is red', { beam: 17 }),
     pairs: () => model.gradients([]),
     side: () => model.tokenize('the car', 'middle'),
   };

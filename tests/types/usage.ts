@@ -105,8 +105,9 @@ model.train({ batch: 8 });
 model.evaluate({ split: 'dev' });
 // @ts-expect-error a float32 model's data is Float32Array
 const wrongData: Float64Array = model.parameters()['decoder.out.bias'].data;
-// @ts-expect-error beam search is not implemented
-model.translate('the car is red', { beam: 4 });
+const best: string[] = model.translate('the car is red', { beam: 4 }).beams[0].target;
+// @ts-expect-error a float32 model saves as float32 or float16
+model.save({ dtype: 'float64' });
 const text: string = attn.decimalFromLog(-781.126928011043);
 const names: readonly string[] = WALKTHROUGHS;
 

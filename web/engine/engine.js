@@ -3,6 +3,7 @@
 // index.js (browsers, bundlers) and index.node.js (Node) only differ in how they load the .wasm.
 
 const MAX_SEED = 2 ** 32 - 1;
+const MAX_BEAM = 16; // the engine's max_beam_width
 
 function describe(value) {
   if (value === null) return 'null';
@@ -468,15 +469,16 @@ function createEngine(module, threads) {
       translate(text, opts) {
         const h = live();
         const o = options(opts, 'options', ['beam']);
-        const beam = o.beam === undefined ? 1 : integer(o.beam, 'options.beam', 1, 64);
-        if (beam > 1)
-          throw Object.assign(new Error(`options.beam: beam search is not implemented yet; use beam 1 (greedy)`), {
-            argument: 'beam',
-          });
-        return call('seq2seqTranslate', h, sentence(text, 'sentence'));
+        const beam = o.beam === undefined ? 1 : integer(o.beam, 'options.beam', 1, MAX_BEAM);
+        return call('seq2seqTranslate', h, sentence(text, 'sentence'), beam);
       },
-      save() {
-        return call('seq2seqSave', live());
+      save(opts) {
+        const h = live();
+        const o = options(opts, 'options', ['dtype']);
+        const dtype = o.dtype ?? info.precision;
+        if (dtype !== info.precision && dtype !== 'float16')
+          fail(`options.dtype must be ${info.precision} or float16, got ${describe(dtype)}`, 'options.dtype');
+        return call('seq2seqSave', h, dtype === 'float16');
       },
       dispose() {
         if (handle === null) return;

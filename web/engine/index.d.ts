@@ -263,6 +263,9 @@ export interface Seq2seqTranslation<A extends Float32Array | Float64Array> {
   alignment: Matrix<A>;
   encoder: { embeddings: Matrix<A>; states: Matrix<A> };
   steps: Seq2seqTranslationStep<A>[];
+  /** the hypotheses the search ended with, best first (greedy decoding: its one), each with the
+   * sum of its tokens' log-probabilities (<eos> included) */
+  beams: { target: string[]; logProbability: number }[];
 }
 
 export interface Seq2seqEvaluation {
@@ -294,10 +297,13 @@ export interface Seq2seqModel<P extends Seq2seqPrecision = Seq2seqPrecision> {
   train(options: { steps: number; batch?: number; learningRate?: number }): { step: number; loss: number };
   /** greedy decoding of the split (default 'test') */
   evaluate(options?: { split?: 'train' | 'test' }): Seq2seqEvaluation;
-  /** greedy decoding (beam 1; more is refused for now) */
-  translate(sentence: string, options?: { beam?: 1 }): Seq2seqTranslation<PrecisionArray<P>>;
+  /** greedy decoding (beam 1, the default) or beam search of width 2 to 16; the steps and
+   * alignment are the best hypothesis' */
+  translate(sentence: string, options?: { beam?: number }): Seq2seqTranslation<PrecisionArray<P>>;
   /** safetensors bytes, the task and sizes in the metadata */
-  save(): Uint8Array;
+  /** safetensors bytes; `dtype: 'float16'` stores the parameters rounded to float16 (half the
+   * size; a load widens them exactly) */
+  save(options?: { dtype?: P | 'float16' }): Uint8Array;
   /** frees the model; later calls throw */
   dispose(): void;
 }

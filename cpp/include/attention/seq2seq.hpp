@@ -31,6 +31,8 @@ using TokenId = std::int32_t;
 
 // The longest source or target sentence, and the longest greedy translation.
 constexpr std::size_t max_sentence_length = 1024;
+// The widest beam search.
+constexpr std::size_t max_beam_width = 16;
 
 struct Seq2seqConfig {
   std::size_t source_vocab = 0, target_vocab = 0;
@@ -108,6 +110,18 @@ template <class T> struct Seq2seqTrace {
   Matrix<T> logits;      // m x V_tgt
 };
 
+// One finished (or length-limited) hypothesis of a beam search: its tokens, ending with <eos>
+// unless it reached the length limit, and the sum of their log-probabilities.
+struct Seq2seqHypothesis {
+  std::vector<TokenId> output;
+  double log_probability = 0;
+};
+
+template <class T> struct Seq2seqBeamSearch {
+  Seq2seqTrace<T> trace;                // the best hypothesis, decoded again for display
+  std::vector<Seq2seqHypothesis> beams; // best first, at most the beam's width
+};
+
 template <class T> class Seq2seq {
 public:
   // Initialises the parameters from config.seed with PyTorch's default distributions (see
@@ -155,6 +169,13 @@ public:
   Seq2seqTrace<T> trace(const std::vector<TokenId> &source, const std::vector<TokenId> &target);
   // Greedy decoding: each step feeds back its most likely token, until <eos> or max_length.
   Seq2seqTrace<T> translate(const std::vector<TokenId> &source, std::size_t max_length);
+  // Beam search: at each step every live hypothesis is extended by every token, and the `width`
+  // best by total log-probability (no length penalty) are kept; a hypothesis ending with <eos>
+  // stops growing but keeps its place. It stops when the best `width` have all ended, or at
+  // max_length. Ties go to the earlier hypothesis, then the smaller token id, so width 1 is greedy
+  // decoding. InputError blames "beam" for a width outside 1 … max_beam_width.
+  Seq2seqBeamSearch<T> beam_search(const std::vector<TokenId> &source, std::size_t max_length,
+                                   std::size_t width);
 
 private:
   struct Workspace; // buffers reused across calls (seq2seq.cpp)

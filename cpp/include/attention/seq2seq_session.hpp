@@ -11,8 +11,9 @@
 // than `batch` pairs remain. Each step is one Adam step with global-norm clipping.
 //
 // Files: safetensors, the parameters under PyTorch's names in state_dict order (F32 or F64 by
-// precision), and the metadata (strings) "format": "attention-stepper/seq2seq", "task",
-// "scoring", "embedding", "hidden", "seed", "precision" ("float32" or "float64").
+// precision, or F16 on request; a load accepts F16 for either precision), and the metadata
+// (strings) "format": "attention-stepper/seq2seq", "task", "scoring", "embedding", "hidden",
+// "seed", "precision" ("float32" or "float64").
 #pragma once
 
 #include <cstddef>
@@ -67,6 +68,8 @@ template <class T> struct Seq2seqTranslation {
   // For each step, the translation_top_k most likely tokens and their probabilities (the
   // softmax of the step's logits), most likely first.
   std::vector<std::vector<std::pair<TokenId, T>>> top;
+  // The hypotheses the search ended with, best first (greedy decoding: its one).
+  std::vector<Seq2seqHypothesis> beams;
 };
 
 template <class T> class Seq2seqSession {
@@ -117,10 +120,15 @@ public:
 
   Seq2seqEvaluation evaluate(const std::vector<tasks::Example> &examples);
 
-  // Greedy decoding of a tokenized source, up to the task's longest target and <eos>.
-  Seq2seqTranslation<T> translate(const std::vector<TokenId> &source);
+  // Greedy decoding (beam 1) or beam search of a tokenized source, up to the task's longest
+  // target and <eos>. InputError blames "beam" for a width outside 1 … max_beam_width.
+  Seq2seqTranslation<T> translate(const std::vector<TokenId> &source, std::size_t beam = 1);
 
-  std::vector<std::uint8_t> save() const;
+  // The parameters as stored: in the model's own precision, or rounded to float16 (numpy's
+  // rounding) for a file half the size, as the page's shipped models are.
+  enum class Storage { model, float16 };
+  // InputError blames "dtype" when a parameter is beyond float16's range.
+  std::vector<std::uint8_t> save(Storage storage = Storage::model) const;
 
 private:
   Seq2seqSessionConfig config_;
@@ -140,8 +148,9 @@ struct SavedSeq2seq {
 SavedSeq2seq read_saved_seq2seq(const std::uint8_t *bytes, std::size_t size);
 
 // A model again from save()'s bytes: the same task, sizes and parameters (not the optimizer's
-// state). InputError blames "bytes" for a truncated or corrupt file, a precision other than T's,
-// or tensors whose names, dtypes or shapes are not the model's its metadata describes.
+// state; float16 values widened exactly). InputError blames "bytes" for a truncated or corrupt
+// file, a precision other than T's, or tensors whose names, dtypes or shapes are not the model's
+// its metadata describes.
 template <class T>
 Seq2seqSession<T> load_seq2seq_session(const std::uint8_t *bytes, std::size_t size);
 
