@@ -24,6 +24,7 @@
 #include "attention/numpy_random.hpp"
 #include "attention/seq2seq_session.hpp"
 #include "attention/seq2seq_tasks.hpp"
+#include "attention/seq2seq_walkthrough.hpp"
 #include "attention/walkthrough.hpp"
 
 using emscripten::typed_memory_view;
@@ -768,6 +769,15 @@ val seq2seq_translate(int handle, std::string sentence, int beam) {
   });
 }
 
+val seq2seq_walkthrough(int handle, std::string sentence, int beam) {
+  return guarded([&] {
+    return seq2seq_model(handle).visit([&](auto &session) {
+      return trace_to_js(
+          at::seq2seq_walkthrough(session, sentence, static_cast<std::size_t>(beam)));
+    });
+  });
+}
+
 val seq2seq_save(int handle, bool float16) {
   return guarded([&] {
     return seq2seq_model(handle).visit([&](auto &session) {
@@ -839,6 +849,7 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
   emscripten::function("seq2seqEvaluate", &seq2seq_evaluate);
   emscripten::function("seq2seqTranslate", &seq2seq_translate);
   emscripten::function("seq2seqSave", &seq2seq_save);
+  emscripten::function("seq2seqWalkthrough", &seq2seq_walkthrough);
   emscripten::function("decimalFromLog", &decimal_from_log);
   emscripten::function("memoryStats", &memory_stats);
   emscripten::function("setThreads", &set_threads);

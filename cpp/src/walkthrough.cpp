@@ -8,6 +8,8 @@
 #include "attention/decimal.hpp"
 #include "attention/instances.hpp"
 #include "attention/numpy_random.hpp"
+#include "attention/seq2seq_tasks.hpp"
+#include "attention/seq2seq_walkthrough.hpp"
 
 namespace attention {
 
@@ -424,7 +426,7 @@ Trace scoring_walkthrough(const ScoringInputs &inputs) {
 }
 
 const Labels &walkthrough_names() {
-  static const Labels names{"basics", "self-attention", "scoring"};
+  static const Labels names{"basics", "self-attention", "scoring", "seq2seq"};
   return names;
 }
 
@@ -459,6 +461,17 @@ std::vector<InputField> walkthrough_inputs(const std::string &walkthrough) {
             optional_matrix("decoderStates"),
             texts_field("sourceTokens", InputKind::tokens, in.source_tokens),
             texts_field("targetTokens", InputKind::tokens, in.target_tokens)};
+  }
+  if (walkthrough == "seq2seq") { // the model's task and scoring pick the model (the caller's)
+    Labels scores;
+    for (auto score : score_functions)
+      scores.push_back(score_function_name(score));
+    return {
+        texts_field("task", InputKind::choice, one(tasks::task_ids().front()), tasks::task_ids()),
+        texts_field("scoring", InputKind::choice, one(score_function_name(ScoreFunction::additive)),
+                    scores),
+        texts_field("sentence", InputKind::tokens, {"the", "red", "car", "is", "small"}),
+        integer_field("beam", 1, 1, std::int64_t(max_walkthrough_beam))};
   }
   std::string names;
   for (const auto &name : walkthrough_names())

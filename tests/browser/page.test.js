@@ -32,6 +32,11 @@ async function go(page, hash) {
   await page.waitForSelector(`[data-stage="${hash.split('#')[1]}"][aria-current="step"]`);
 }
 
+/** On the seq2seq walkthrough, waits for the trained model the page ships (its stages follow it). */
+async function shippedModel(page, walkthrough = 'seq2seq') {
+  if (walkthrough === 'seq2seq') await page.waitForSelector('.model-panel[data-origin="shipped"]');
+}
+
 const current = (page) => page.getAttribute('[data-stage][aria-current="step"]', 'data-stage');
 const cellValues = (page, stage, panel = 0) =>
   page.$$eval(`[data-stage="${stage}"] .panel:nth-child(${panel + 1}) .hm-cell`, (cells) =>
@@ -47,8 +52,9 @@ test('opens on the Attention Basics walkthrough with the notebook numbers', asyn
 
 test('steps through every stage of every walkthrough with the buttons, one screenshot each', async (t) => {
   const page = await open(t, '');
-  for (const walkthrough of ['basics', 'self-attention', 'scoring']) {
+  for (const walkthrough of ['basics', 'self-attention', 'scoring', 'seq2seq']) {
     await page.click(`.walkthrough-tab[href="#${walkthrough}"]`);
+    await shippedModel(page, walkthrough);
     const ids = await page.$$eval('[data-stage]', (sections) => sections.map((s) => s.dataset.stage));
     for (const [i, id] of ids.entries()) {
       assert.equal(await current(page), id);
@@ -65,9 +71,10 @@ test('steps through every stage of every walkthrough with the buttons, one scree
 
 test('steps through every stage of every walkthrough by keyboard', async (t) => {
   const page = await open(t, '');
-  for (const walkthrough of ['basics', 'self-attention', 'scoring']) {
+  for (const walkthrough of ['basics', 'self-attention', 'scoring', 'seq2seq']) {
     await page.locator(`.walkthrough-tab[href="#${walkthrough}"]`).focus();
     await page.keyboard.press('Enter');
+    await shippedModel(page, walkthrough);
     await page.locator('#stages').focus();
     const ids = await page.$$eval('[data-stage]', (sections) => sections.map((s) => s.dataset.stage));
     for (const id of ids) {
@@ -288,4 +295,72 @@ test('a damaged link falls back to the notebook and marks what it could not use'
   assertSeedNumbers({ scores: await cellValues(page, 'basics/scores') }, 'a damaged link');
   const broken = await open(t, '?inputs=%7Bnot-json#self-attention');
   assert.equal(await current(broken), 'self-attention/embeddings');
+});
+
+test('seq2seq: the shipped model translates, a typed sentence redraws every stage, an unknown word is named', async (t) => {
+  const page = await open(t, '#seq2seq/alignment');
+  await shippedModel(page);
+  const titles = await page.$$eval('.stage-link', (links) => links.map((link) => link.textContent));
+  assert.deepEqual(
+    titles.filter((title) => title.includes('Decoder step')).map((title) => title.split('“')[1].slice(0, -1)),
+    ['la', 'voiture', 'rouge', 'est', 'petite', '<eos>'],
+  );
+  // the gold alignment beside the learned one
+  assert.equal(await page.locator('[data-stage="seq2seq/alignment"] .panel').count(), 2);
+  const field = page.getByLabel('Sentence to translate');
+  await field.fill('the small cars are green');
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('.stage-link')].some((link) => link.textContent.includes('“voitures”')),
+  );
+  await field.fill('the small cars are gren');
+  const error = page.locator('#input-sentence-error');
+  await error.waitFor();
+  assert.match(await error.textContent(), /"gren".*"green"/);
+  // nothing else is lost: the last good translation stays
+  assert.ok((await page.$$eval('.stage-link', (links) => links.map((l) => l.textContent))).join().includes('voitures'));
+  await page.screenshot({ path: `${shots}/seq2seq--typed.png`, fullPage: true });
+});
+
+test('seq2seq: training runs in a worker, the loss falls and the alignment of the sentence is redrawn', async (t) => {
+  const page = await open(t, '#seq2seq/step-1');
+  await shippedModel(page);
+  const workers = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
+  await page.click('.model-train');
+  await page.waitForSelector('.model-panel[data-training="running"]');
+  const stepOf = async () => Number((await page.textContent('.model-numbers')).match(/Step (\d+)/)?.[1] ?? -1);
+  await page.waitForFunction(
+    () => /Step ([1-9]\d{2,})/.test(document.querySelector('.model-numbers').textContent),
+    null,
+    {
+      timeout: 60_000,
+    },
+  );
+  assert.ok(
+    workers.some((url) => url.includes('seq2seq-worker')),
+    `training ran in a worker: ${workers}`,
+  );
+  assert.ok((await stepOf()) >= 100);
+  // the curve has both lines, and the sentence's alignment is drawn
+  assert.equal(await page.locator('.model-curve polyline').count(), 2);
+  assert.ok((await page.locator('.model-alignment .hm-cell').count()) >= 6 * 6);
+  await page.screenshot({ path: `${shots}/seq2seq--training.png`, fullPage: true });
+  // paused, it stays where it is; stopped, its model becomes the one on screen
+  await page.click('.model-pause');
+  await page.waitForSelector('.model-panel[data-training="paused"]');
+  await page.waitForTimeout(300); // the chunk under way when the pause arrived reports
+  const paused = await stepOf();
+  await page.waitForTimeout(300);
+  assert.equal(await stepOf(), paused);
+  await page.click('.model-pause');
+  await page.click('.model-stop');
+  await page.waitForSelector('.model-panel[data-origin="trained"]', { timeout: 60_000 });
+});
+
+test('seq2seq in Chinese opens on the English → Chinese task', async (t) => {
+  const page = await open(t, '?lang=zh#seq2seq/alignment');
+  await page.waitForSelector('.model-panel[data-origin="shipped"]');
+  const titles = await page.$$eval('.stage-link', (links) => links.map((link) => link.textContent).join(' '));
+  for (const word of ['我', '今天', '在', '家', '吃', '饭']) assert.ok(titles.includes(`“${word}”`), word);
+  await page.screenshot({ path: `${shots}/zh--seq2seq--alignment.png`, fullPage: true });
 });

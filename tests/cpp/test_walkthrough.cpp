@@ -160,7 +160,7 @@ TEST_CASE("scoring walkthrough: four functions side by side and a decoding step 
 }
 
 TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs use them") {
-  CHECK(walkthrough_names() == Labels{"basics", "self-attention", "scoring"});
+  CHECK(walkthrough_names() == Labels{"basics", "self-attention", "scoring", "seq2seq"});
   for (const auto &name : walkthrough_names()) {
     CAPTURE(name);
     for (const auto &field : walkthrough_inputs(name)) {

@@ -356,7 +356,7 @@ const cases = [
   [
     'unknown walkthrough',
     () => attn.walkthrough('transformer'),
-    /walkthrough name must be one of basics, self-attention, scoring, got the string "transformer"/,
+    /walkthrough name must be one of basics, self-attention, scoring, seq2seq, got the string "transformer"/,
     'walkthrough',
   ],
   [
@@ -435,6 +435,18 @@ const cases = [
   ],
   ['seq2seq hidden size', () => attn.createSeq2seq({ task: 'en-fr', hidden: 0 }), /hidden/, 'hidden'],
   ['seq2seq task', () => attn.createSeq2seq({ task: 'en-de' }), /en-de/, 'task'],
+  [
+    'seq2seq walkthrough without a model',
+    () => attn.walkthrough('seq2seq', { sentence: ['the', 'car'] }),
+    /inputs.model must be a seq2seq model of this engine/,
+    'model',
+  ],
+  [
+    'no shipped model',
+    () => attn.loadShippedSeq2seq({ task: 'dates' }),
+    /no trained model ships for the string "dates"/,
+    'task',
+  ],
   ['seq2seq file truncated', () => attn.loadSeq2seq(new Uint8Array([9, 0, 0, 0, 0, 0, 0, 0, 123])), /bytes/, 'bytes'],
 ];
 

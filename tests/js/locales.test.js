@@ -100,11 +100,14 @@ const unique = (list) => [...new Set(list)];
 const matches = (source, pattern) => [...source.matchAll(new RegExp(pattern, 'g'))].map((match) => match[1]);
 
 const attn = await loadAttention({ threads: 1 });
+// the seq2seq walkthrough is a model's translation: a small untrained model will do
+const model = attn.createSeq2seq({ task: 'en-fr', embedding: 4, hidden: 8 });
+const traceOf = (name) => attn.walkthrough(name, name === 'seq2seq' ? { model } : {});
 
 /** The exercise questions of every spec, asked on the notebook's inputs (which ask them all). */
 function questions() {
   return Object.entries(SPECS).flatMap(([name, spec]) => {
-    const trace = attn.walkthrough(name);
+    const trace = traceOf(name);
     const inputs = Object.fromEntries(attn.walkthroughInputs(name).map((field) => [field.name, field.default]));
     return trace.stages.flatMap((stage) => {
       const question = spec.stages[stage.kind].question?.({ trace, stage, inputs, notebookInputs: true });
@@ -116,7 +119,7 @@ function questions() {
 /** The options of every menu the specs define, as the form builds them: [value, label key]. */
 function menuOptions() {
   return Object.entries(SPECS).flatMap(([name, spec]) => {
-    const trace = attn.walkthrough(name);
+    const trace = traceOf(name);
     return spec.fields
       .filter((shown) => shown.options)
       .flatMap((shown) => {
@@ -142,6 +145,8 @@ const TEMPLATES = {
   "${key}.${given === question.answer ? 'right' : 'wrong'}": () =>
     questions().flatMap((q) => ['right', 'wrong'].map((part) => `${q.walkthrough}.questions.${q.id}.${part}`)),
   'errors.${parseError.key}': () => fieldErrorKeys.map((key) => `errors.${key}`), // session.fieldError
+  // the seq2seq model's origin (components/seq2seq-models.js), as the model panel says it
+  'model.${origin}': () => ['untrained', 'loading', 'shipped', 'trained'].map((origin) => `model.${origin}`),
 };
 
 // Keys passed to t() by name, and the keys each name takes.

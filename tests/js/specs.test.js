@@ -24,8 +24,23 @@ const decoderStates = [
   [0, 1, 1],
 ];
 
+// Small untrained models: the seq2seq walkthrough's numbers are the model's, the spec's words the same.
+const model = (task, scoring) => attn.createSeq2seq({ task, scoring, embedding: 4, hidden: 8 });
+
 // The inputs each walkthrough is described for: the notebook's ({}) and edited ones.
 const VARIANTS = {
+  seq2seq: [
+    { model: model('en-fr', 'additive') },
+    { scoring: 'dot', model: model('en-fr', 'dot') },
+    {
+      task: 'en-zh',
+      scoring: 'general',
+      model: model('en-zh', 'general'),
+      sentence: ['I', 'eat', 'rice', 'at', 'home', 'today'],
+      beam: 3,
+    },
+    { task: 'dates', scoring: 'concat', model: model('dates', 'concat'), sentence: ['23', 'November', '2026'] },
+  ],
   basics: [
     {},
     {
@@ -74,7 +89,8 @@ function computed(name, given) {
 
 const everyVariant = () =>
   Object.entries(VARIANTS).flatMap(([name, list]) => list.map((given) => ({ name, given, ...computed(name, given) })));
-const label = ({ name, given }) => `${name} ${JSON.stringify(given)}`;
+const label = ({ name, given }) =>
+  `${name} ${JSON.stringify(given, (key, value) => (key === 'model' ? `${value.config.task}/${value.config.scoring}` : value))}`;
 const stageOf = (trace, id) => trace.stages.find((stage) => stage.id === id);
 /** describeStage for the stage `id` of the trace of `given`. */
 const described = (name, given, id, lang = 'en') => {
@@ -126,6 +142,20 @@ describe('stage kinds', () => {
     assert.match(formula({}), /\\text\{dot\}/);
     assert.doesNotMatch(formula({ score: 'general', encoderStates, decoderStates }), /\\text\{dot\}/);
     assert.match(formula({ score: 'general', encoderStates, decoderStates }), /\\text\{concat\}/);
+  });
+
+  test("the seq2seq walkthrough: the model's steps, the code and formula of its scoring function", () => {
+    const given = VARIANTS.seq2seq[2];
+    const { trace } = computed('seq2seq', given);
+    const steps = trace.stages.filter((stage) => stage.kind === 'step');
+    assert.equal(steps.length, trace.labels.target.length);
+    assert.deepEqual(trace.labels.source, [...given.sentence, '<eos>']);
+    const step = described('seq2seq', given, 'step-1');
+    assert.equal(step.title, `Decoder step 1: “${trace.labels.target[0]}”`);
+    assert.match(step.code, /^scores = attention\.Wa\(annotations\) @ s_t$/m);
+    assert.match(step.formula, /s_t\^\\top W_a h_j/);
+    assert.match(described('seq2seq', VARIANTS.seq2seq[0], 'step-1').formula, /W_a s_\{t-1\}/);
+    assert.match(described('seq2seq', VARIANTS.seq2seq[0], 'source').code, /"the red car is small <eos>"/);
   });
 
   test('the projections follow the word followed step by step', () => {

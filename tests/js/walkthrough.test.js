@@ -11,10 +11,14 @@ import { assertClose, assertMatrixClose, fixtures as f } from './helpers.js';
 const attn = await loadAttention();
 const stage = (trace, id) => trace.stages.find((s) => s.id === id);
 
-test('three walkthroughs, every stage well formed', () => {
-  assert.deepEqual(WALKTHROUGHS, ['basics', 'self-attention', 'scoring']);
+// The seq2seq walkthrough is a model's: a small untrained one will do for the structure.
+const model = attn.createSeq2seq({ task: 'en-fr', scoring: 'general', embedding: 4, hidden: 8 });
+const needs = (name) => (name === 'seq2seq' ? { model } : {});
+
+test('four walkthroughs, every stage well formed', () => {
+  assert.deepEqual(WALKTHROUGHS, ['basics', 'self-attention', 'scoring', 'seq2seq']);
   for (const name of WALKTHROUGHS) {
-    const trace = attn.walkthrough(name);
+    const trace = attn.walkthrough(name, needs(name));
     assert.equal(trace.walkthrough, name);
     assert.equal(new Set(trace.stages.map((s) => s.id)).size, trace.stages.length);
     for (const s of trace.stages) {
@@ -84,14 +88,22 @@ test('the inputs each walkthrough takes, with their limits and defaults, as the 
     assert.ok(Object.isFrozen(fields) && Object.isFrozen(fields[0]), 'read-only');
     // the defaults are the notebook's: computing with all of them equals computing with none
     const defaults = Object.fromEntries(fields.filter((f) => !f.optional).map((f) => [f.name, f.default]));
-    assert.deepEqual(attn.walkthrough(name, defaults), attn.walkthrough(name));
+    if (name === 'seq2seq') defaults.scoring = model.config.scoring; // the model's, not the default's
+    assert.deepEqual(attn.walkthrough(name, { ...defaults, ...needs(name) }), attn.walkthrough(name, needs(name)));
     for (const field of fields.filter((f) => f.kind === 'integer')) {
       assert.ok(field.min <= field.default && field.default <= field.max, field.name);
       // the published limits are the ones the engine enforces, at both ends
-      assert.throws(() => attn.walkthrough(name, { [field.name]: field.max + 1 }), { argument: field.name });
-      assert.throws(() => attn.walkthrough(name, { [field.name]: field.min - 1 }), { argument: field.name });
+      for (const value of [field.max + 1, field.min - 1])
+        assert.throws(() => attn.walkthrough(name, { [field.name]: value, ...needs(name) }), { argument: field.name });
     }
   }
+  // a seq2seq trace is its model's: the task and scoring, when given, must be the model's
+  assert.throws(() => attn.walkthrough('seq2seq', { model, scoring: 'dot' }), { argument: 'scoring' });
+  assert.throws(() => attn.walkthrough('seq2seq', { model, task: 'dates' }), { argument: 'task' });
+  assert.throws(() => attn.walkthrough('seq2seq', { model, sentence: ['the', 'blu', 'car'] }), {
+    argument: 'sentence',
+    message: /"blu".*"blue"/,
+  });
   const [decoderState] = attn.walkthroughInputs('basics');
   assert.deepEqual(decoderState, {
     name: 'decoderState',

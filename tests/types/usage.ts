@@ -2,8 +2,12 @@
 // misuse (each @ts-expect-error fails the build if the line becomes valid).
 import {
   loadAttention,
+  SHIPPED_MODELS,
   toMatrix,
+  trainSeq2seq,
+  TRAINING_DEFAULTS,
   WALKTHROUGHS,
+  type Seq2seqModel,
   type InputError,
   type InputField,
   type Matrix,
@@ -146,3 +150,12 @@ toMatrix(parsed, 'matrix', Int32Array);
 // @ts-expect-error the name for messages is required
 toMatrix(parsed);
 export { checked64, checked32, checkedWrong };
+
+// the seq2seq walkthrough, shipped models and training
+const shipped: Promise<Seq2seqModel> = attn.loadShippedSeq2seq({ task: SHIPPED_MODELS[0].task });
+attn.walkthrough('seq2seq', { model, sentence: ['the', 'red', 'car'], beam: 2 });
+// @ts-expect-error the seq2seq walkthrough needs a model
+attn.walkthrough('seq2seq', { sentence: ['the'] });
+const trainer = trainSeq2seq({ task: 'en-fr', sentence: 'the red car is small', learningRate: 0.01 });
+trainer.finished.then(({ bytes }) => attn.loadSeq2seq(bytes));
+const steps: number = TRAINING_DEFAULTS.steps;

@@ -7,6 +7,7 @@ import { StepperController } from '../components/controller.js';
 import { el, setChildren, setText } from '../components/dom.js';
 import { LANGUAGES, translator } from '../components/i18n.js';
 import { renderInputForm } from '../components/input-form.js';
+import { createModelPanel } from '../components/model-panel.js';
 import { renderStage } from '../components/stage-view.js';
 import { createNav, updateProblems } from '../components/stepper-nav.js';
 
@@ -15,6 +16,7 @@ const embedded = query.get('embed') === '1';
 const $ = (selector) => document.querySelector(selector);
 let controller;
 let nav;
+let modelPanel;
 
 // ---- the URL ---------------------------------------------------------------------------------
 
@@ -50,11 +52,7 @@ function writeUrl(push) {
   if (options.palette !== 'notebook') params.set('palette', options.palette);
   if (options.exercise) params.set('exercise', '1');
   if (embedded) params.set('embed', '1');
-  const changed = Object.fromEntries(
-    WALKTHROUGHS.map((name) => [name, controller.session(name).changedInputs()]).filter(
-      ([, inputs]) => Object.keys(inputs).length,
-    ),
-  );
+  const changed = controller.changedInputs();
   if (Object.keys(changed).length) params.set('inputs', JSON.stringify(changed));
   const url = `?${params}#${controller.walkthrough}/${controller.stageId}`;
   if (url === `${location.search}${location.hash}`) return;
@@ -78,6 +76,7 @@ function render() {
   renderStages();
   renderForm();
   nav.update();
+  modelPanel.update();
   updateProblems($('#stale'), controller);
 }
 
@@ -318,8 +317,6 @@ async function start() {
   status.textContent = translator(state.lang)('loading');
   try {
     controller = new StepperController(await loadAttention(), state);
-    // every walkthrough's inputs from the link, so that a later link still carries them
-    for (const name of WALKTHROUGHS) controller.session(name);
   } catch (error) {
     status.textContent = translator(state.lang)('loadFailed', { error: error.message });
     status.classList.add('error');
@@ -327,6 +324,8 @@ async function start() {
   }
   status.hidden = true;
   nav = createNav(controller);
+  modelPanel = createModelPanel(controller);
+  $('.sidebar').append(modelPanel.element);
   $('#stepper').prepend(nav.element);
   wire();
   render();

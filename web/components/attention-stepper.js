@@ -10,6 +10,7 @@ import { StepperController } from './controller.js';
 import { el } from './dom.js';
 import { LANGUAGES, translator } from './i18n.js';
 import { renderInputForm } from './input-form.js';
+import { createModelPanel } from './model-panel.js';
 import { renderStage } from './stage-view.js';
 import { createNav, updateProblems } from './stepper-nav.js';
 import { linkStyles } from './styles-link.js';
@@ -162,7 +163,12 @@ export class AttentionStepperElement extends HTMLElement {
     const { t } = controller;
     this.#root.classList.toggle('as-compact', this.hasAttribute('compact'));
 
-    this.#parts ??= { header: el('div', 'as-header'), banner: el('p', 'as-error'), nav: createNav(controller) };
+    this.#parts ??= {
+      header: el('div', 'as-header'),
+      banner: el('p', 'as-error'),
+      nav: createNav(controller),
+      model: createModelPanel(controller),
+    };
     const { header, banner, nav } = this.#parts;
     header.replaceChildren(
       el('span', 'as-walkthrough', t(`${controller.walkthrough}.title`)),
@@ -185,6 +191,8 @@ export class AttentionStepperElement extends HTMLElement {
 
     const children = [header, this.#section, banner];
     if (editable) children.push(this.#inputsForm(controller));
+    this.#parts.model.update();
+    if (!this.#parts.model.element.hidden) children.push(this.#parts.model.element);
     children.push(nav.element);
     // Only what changed is swapped: moving the navigation out and back would take keyboard
     // focus off its buttons.

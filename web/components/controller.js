@@ -8,6 +8,7 @@ import { WALKTHROUGHS } from 'attention-stepper';
 import { describeStage, SPECS, stageTitle } from '../walkthroughs/index.js';
 import { LANGUAGES, translator } from './i18n.js';
 import { PALETTES } from './palettes.js';
+import { Seq2seqModels } from './seq2seq-models.js';
 import { WalkthroughSession } from './session.js';
 
 const THEMES = ['light', 'dark'];
@@ -22,6 +23,7 @@ export class StepperController extends EventTarget {
   #given;
   #sessions = new Map();
   #answers = {}; // "walkthrough/stage" -> the learner's answer in exercise mode
+  #models = null;
 
   /**
    * attn: a loaded engine. state: { walkthrough, stage, lang, theme, palette, exercise, inputs },
@@ -47,11 +49,46 @@ export class StepperController extends EventTarget {
   /** The session of a walkthrough (the one on screen by default), made on first use. */
   session(walkthrough = this.walkthrough) {
     if (!this.#sessions.has(walkthrough)) {
-      const session = new WalkthroughSession(this.#attn, walkthrough);
+      const session = new WalkthroughSession(this.#attn, walkthrough, {
+        // the seq2seq walkthrough is a model's translation, and each edition has its own defaults
+        context: walkthrough === 'seq2seq' && (({ task, scoring }) => ({ model: this.models.model(task, scoring) })),
+        defaults: SPECS[walkthrough].defaults?.(this.options.lang),
+      });
       session.applyGiven(this.#given[walkthrough]);
       this.#sessions.set(walkthrough, session);
     }
     return this.#sessions.get(walkthrough);
+  }
+
+  /**
+   * The inputs that differ from the defaults, by walkthrough, for links that carry the whole
+   * state: a session's, or for a walkthrough not opened yet, what the link gave.
+   */
+  changedInputs() {
+    return Object.fromEntries(
+      WALKTHROUGHS.map((name) => [
+        name,
+        this.#sessions.has(name) ? this.#sessions.get(name).changedInputs() : (this.#given[name] ?? {}),
+      ]).filter(([, inputs]) => Object.keys(inputs).length),
+    );
+  }
+
+  /** The seq2seq walkthrough's models (made on first use): shipped, trained here, or untrained. */
+  get models() {
+    if (!this.#models) {
+      this.#models = new Seq2seqModels(this.#attn);
+      // a model that arrives (the shipped one, or one the reader trained) redraws the walkthrough
+      this.#models.addEventListener('change', () => {
+        const session = this.#sessions.get('seq2seq');
+        if (!session) return;
+        session.compute();
+        if (this.walkthrough === 'seq2seq') {
+          this.stageId = this.#validStage(this.stageId, 'last');
+          this.#changed('inputs');
+        }
+      });
+    }
+    return this.#models;
   }
 
   get trace() {

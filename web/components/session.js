@@ -6,14 +6,20 @@ import { SPECS } from '../walkthroughs/index.js';
 import { controlFor, FieldError } from './inputs.js';
 
 export class WalkthroughSession {
-  constructor(attn, walkthrough) {
+  /**
+   * `context(inputs)`: inputs the engine needs besides the form's (the seq2seq model), added at
+   * each computation. `defaults`: the edition's own, over the engine's.
+   */
+  constructor(attn, walkthrough, { context, defaults } = {}) {
     this.attn = attn;
     this.walkthrough = walkthrough;
+    this.context = context || undefined;
     this.spec = SPECS[walkthrough];
     const published = attn.walkthroughInputs(walkthrough);
-    this.defaults = Object.fromEntries(
-      published.filter((field) => !field.optional).map((field) => [field.name, field.default]),
-    );
+    this.defaults = {
+      ...Object.fromEntries(published.filter((field) => !field.optional).map((field) => [field.name, field.default])),
+      ...defaults,
+    };
     const byName = new Map(published.map((field) => [field.name, field]));
     /** The form: [{ name, label, hint, options, field (the engine's), control, parse, format }]. */
     this.fields = this.spec.fields.map((shown) => {
@@ -40,7 +46,7 @@ export class WalkthroughSession {
     this.engineErrors = {}; // name -> the engine's message about that field
     this.formError = null; // an engine message about no field of the form
     try {
-      this.trace = this.attn.walkthrough(this.walkthrough, this.inputs);
+      this.trace = this.attn.walkthrough(this.walkthrough, { ...this.inputs, ...this.context?.(this.inputs) });
       this.traceInputs = structuredClone(this.inputs);
     } catch (error) {
       if (this.fields.some((field) => field.name === error.argument)) this.engineErrors[error.argument] = error.message;
@@ -99,7 +105,14 @@ export class WalkthroughSession {
       this.parseErrors[field.name] = error;
       return false;
     }
-    this.inputs = this.spec.adjust?.(this.inputs) ?? this.inputs;
+    // the spec may change other inputs to fit this one; their fields then show the new values
+    const adjusted = this.spec.adjust?.(this.inputs, field.name) ?? this.inputs;
+    for (const name of Object.keys(adjusted))
+      if (name !== field.name && adjusted[name] !== this.inputs[name]) {
+        delete this.texts[name];
+        delete this.parseErrors[name];
+      }
+    this.inputs = adjusted;
     return true;
   }
 

@@ -2,11 +2,13 @@
 // module, and hands back plain values the caller owns. Nothing here needs .delete().
 // index.js (browsers, bundlers) and index.node.js (Node) only differ in how they load the .wasm.
 
+import { modelFile, SHIPPED_MODELS } from './models.js';
+
 const MAX_SEED = 2 ** 32 - 1;
 const MAX_BEAM = 16; // the engine's max_beam_width
 
 function describe(value) {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return `an array of length ${value.length}`;
   if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of length ${value.length}`;
   if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
@@ -140,7 +142,7 @@ function scratchOf(module) {
 }
 
 /** Builds the public API over an instantiated Emscripten module. */
-function createEngine(module, threads) {
+function createEngine(module, threads, platform) {
   const scratch = scratchOf(module);
   // The threaded module's memory can grow on another thread, which leaves the module's own views
   // (HEAPF32, …) on the old buffer; its memory object always has the current one.
@@ -181,6 +183,7 @@ function createEngine(module, threads) {
     fail(`walkthrough name must be one of ${WALKTHROUGHS.join(', ')}, got ${describe(name)}`, 'walkthrough');
 
   let tasks = null;
+  const models = new WeakMap(); // a seq2seq model -> its live handle (a function that throws once disposed)
 
   const engine = {
     threads,
@@ -342,17 +345,38 @@ function createEngine(module, threads) {
     },
     walkthrough(name, inputs) {
       const fields = walkthroughFields(name);
-      const given = options(
-        inputs,
-        'inputs',
-        fields.map((field) => field.name),
-      );
+      const seq2seq = name === 'seq2seq';
+      const given = options(inputs, 'inputs', [...fields.map((field) => field.name), ...(seq2seq ? ['model'] : [])]);
       const converted = {};
       for (const field of fields) {
         const value = given[field.name];
         if (value !== undefined && value !== null) converted[field.name] = convertInput(field, value);
       }
-      return call('walkthrough', name, converted);
+      if (!seq2seq) return call('walkthrough', name, converted);
+      // a model's translation: its task and scoring, when given, must be the model's
+      const handle = models.get(given.model);
+      if (handle === undefined)
+        fail(
+          `inputs.model must be a seq2seq model of this engine (createSeq2seq, loadSeq2seq), got ${describe(given.model)}`,
+          'inputs.model',
+        );
+      for (const key of ['task', 'scoring'])
+        if (converted[key] !== undefined && converted[key] !== given.model.config[key])
+          fail(`inputs.${key} (${converted[key]}) is not the model's (${given.model.config[key]})`, `inputs.${key}`);
+      const sentence = converted.sentence ?? fields.find((field) => field.name === 'sentence').default;
+      return call('seq2seqWalkthrough', handle(), sentence.join(' '), converted.beam ?? 1);
+    },
+    // not async: bad options throw at once, like every other call's
+    loadShippedSeq2seq(opts) {
+      const o = options(opts, 'options', ['task', 'scoring']);
+      const scoring = o.scoring ?? 'additive';
+      const shipped = SHIPPED_MODELS.find((model) => model.task === o.task && model.scoring === scoring);
+      if (!shipped)
+        fail(
+          `no trained model ships for ${describe(o.task)} with ${describe(scoring)} scoring; shipped: ${SHIPPED_MODELS.map(modelFile).join(', ')}`,
+          'options.task',
+        );
+      return platform.readModel(modelFile(shipped)).then((bytes) => engine.loadSeq2seq(bytes));
     },
     walkthroughInputs(name) {
       return walkthroughFields(name);
@@ -417,7 +441,7 @@ function createEngine(module, threads) {
       seed: info.seed,
       precision: info.precision,
     });
-    return Object.freeze({
+    const model = Object.freeze({
       vocab,
       config,
       tokenize(text, side = 'source') {
@@ -486,6 +510,8 @@ function createEngine(module, threads) {
         handle = null;
       },
     });
+    models.set(model, live);
+    return model;
   }
 
   function softmaxLike(name, x, opts) {
@@ -533,7 +559,7 @@ function deepFreeze(value) {
 }
 
 /** The walkthrough names, in the page's order. */
-export const WALKTHROUGHS = Object.freeze(['basics', 'self-attention', 'scoring']);
+export const WALKTHROUGHS = Object.freeze(['basics', 'self-attention', 'scoring', 'seq2seq']);
 
 // Threads used when options.threads is not given: the platform's cores, at most this many.
 const AUTO_THREADS_MAX = 8;
@@ -560,7 +586,7 @@ function threadCount(options, platform) {
 /**
  * Makes loadAttention over a platform: single(files) instantiates the default module,
  * threaded(threads, files) the threaded one; canThread() says whether the threaded one can run
- * here and cores() how many cores there are. Calls that pass no wasmBinary or locateFile share
+ * here and cores() how many cores there are; readModel(file) reads a shipped model's bytes. Calls that pass no wasmBinary or locateFile share
  * one instance per thread count; a failed load is not cached, so a later call can retry.
  */
 export function makeLoader(platform) {
@@ -573,13 +599,13 @@ export function makeLoader(platform) {
         const module = await platform.threaded(threads, files);
         const running = module.setThreads(threads);
         if (running instanceof Error) throw running;
-        return createEngine(module, running);
+        return createEngine(module, running, platform);
       } catch (error) {
         if (asked) throw error;
         console.warn(`attention-stepper: computing on one thread, as threads could not start: ${error.message}`);
       }
     }
-    return createEngine(await platform.single(files), 1);
+    return createEngine(await platform.single(files), 1, platform);
   };
   // async, so that bad options reject the promise rather than throw
   return async function loadAttention(options) {

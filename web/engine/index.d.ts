@@ -103,7 +103,7 @@ export interface RandomState {
   randn(rows: number, cols: number): Matrix;
 }
 
-export type WalkthroughName = 'basics' | 'self-attention' | 'scoring';
+export type WalkthroughName = 'basics' | 'self-attention' | 'scoring' | 'seq2seq';
 export type ScoreFunctionName = 'additive' | 'dot' | 'general' | 'concat';
 
 export interface BasicsInputs {
@@ -142,10 +142,24 @@ export interface ScoringInputs {
   targetTokens?: string[];
 }
 
+/** A model's translation of one sentence, stage by stage (source, encoder, a step per token, alignment). */
+export interface Seq2seqWalkthroughInputs {
+  /** the model that translates (required) */
+  model: Seq2seqModel;
+  /** when given, must be the model's */
+  task?: string;
+  scoring?: ScoreFunctionName;
+  /** the sentence's words (default the red car is small) */
+  sentence?: string[];
+  /** beam width, 1 (greedy, the default) to 5 */
+  beam?: number;
+}
+
 export interface WalkthroughInputs {
   basics: BasicsInputs;
   'self-attention': SelfAttentionInputs;
   scoring: ScoringInputs;
+  seq2seq: Seq2seqWalkthroughInputs;
 }
 
 /** One heatmap of a stage, in the orientation the notebook draws it. */
@@ -395,6 +409,8 @@ export interface AttentionEngine {
   createSeq2seq<P extends Seq2seqPrecision = 'float32'>(options: Seq2seqOptions<P>): Seq2seqModel<P>;
   /** A model again from save()'s bytes. */
   loadSeq2seq(bytes: Uint8Array): Seq2seqModel;
+  /** One of the trained models the package ships (SHIPPED_MODELS), fetched or read from models/. */
+  loadShippedSeq2seq(options: { task: string; scoring?: ScoreFunctionName }): Promise<Seq2seqModel>;
   /**
    * WebAssembly memory: the heap size (it only grows, so it is also the peak) and the top of the
    * memory malloc has claimed, which stays put when nothing leaks.
@@ -429,6 +445,50 @@ export interface LoadOptions {
 export function loadAttention(options?: LoadOptions): Promise<AttentionEngine>;
 
 export const WALKTHROUGHS: readonly WalkthroughName[];
+
+/** The trained models the package ships in attention-stepper/models/ ("<task>-<scoring>.safetensors"). */
+export const SHIPPED_MODELS: readonly { readonly task: string; readonly scoring: ScoreFunctionName }[];
+
+export const TRAINING_DEFAULTS: Readonly<{ steps: number; chunk: number; evaluateEvery: number; target: number }>;
+
+export interface TrainingOptions extends Seq2seqOptions<'float32'> {
+  /** the sentence whose alignment each evaluation reports (required) */
+  sentence: string;
+  learningRate?: number;
+  batch?: number;
+  /** at most this many steps (TRAINING_DEFAULTS.steps) */
+  steps?: number;
+  /** steps between progress reports */
+  chunk?: number;
+  /** steps between evaluations of the test split */
+  evaluateEvery?: number;
+  /** stop once the test exact match reaches it */
+  target?: number;
+}
+
+export interface TrainingProgress {
+  step: number;
+  /** the last minibatch's loss; null before the first step */
+  loss: number | null;
+  /** at each evaluation: */
+  exactMatch?: number;
+  alignmentAccuracy?: number;
+  alignment?: Matrix<Float32Array> & { source: string[]; target: string[] };
+}
+
+/** A training run: 'progress', 'done' and 'error' events (CustomEvent detail), and 'state'. */
+export interface Seq2seqTrainer extends EventTarget {
+  readonly state: 'running' | 'paused' | 'done' | 'failed';
+  /** the model's bytes (loadSeq2seq) once it stops; rejects with the Error that ended it */
+  readonly finished: Promise<{ step: number; bytes: Uint8Array }>;
+  pause(): void;
+  resume(): void;
+  /** ends the run early; it finishes with the model as it is */
+  stop(): void;
+}
+
+/** Trains a seq2seq model from scratch: in a Web Worker in browsers, between event-loop turns in Node. */
+export function trainSeq2seq(options: TrainingOptions): Seq2seqTrainer;
 
 /**
  * Checks and converts a matrix as every engine call does, without loading the engine: rows

@@ -4,8 +4,11 @@
 // bundlers copy them.
 import createAttentionModule from './wasm/attention-engine.mjs';
 import { makeLoader } from './engine.js';
+import { Seq2seqTrainer } from './seq2seq-training.js';
 
 export { toMatrix, WALKTHROUGHS } from './engine.js';
+export { SHIPPED_MODELS } from './models.js';
+export { TRAINING_DEFAULTS } from './seq2seq-training.js';
 
 const threadedFiles = () => ({
   'attention-engine-threads.mjs': new URL('./wasm/attention-engine-threads.mjs', import.meta.url).href,
@@ -15,6 +18,11 @@ const threadedFiles = () => ({
 
 /** Loads the engine: `const attn = await loadAttention()`. */
 export const loadAttention = makeLoader({
+  async readModel(file) {
+    const response = await fetch(new URL(`./models/${file}`, import.meta.url));
+    if (!response.ok) throw new Error(`the shipped model ${file} could not be fetched (HTTP ${response.status})`);
+    return new Uint8Array(await response.arrayBuffer());
+  },
   canThread: () => globalThis.crossOriginIsolated === true,
   cores: () => navigator.hardwareConcurrency ?? 1,
   single: (files) => createAttentionModule(files),
@@ -36,3 +44,23 @@ export const loadAttention = makeLoader({
     return Promise.race([ready, failed]);
   },
 });
+
+/**
+ * Trains a seq2seq model from scratch in a Web Worker (the page stays responsive) → a
+ * Seq2seqTrainer: progress events as it goes, then `done` with the model's bytes (loadSeq2seq).
+ */
+export function trainSeq2seq(options) {
+  const worker = new Worker(new URL('./seq2seq-worker.js', import.meta.url), { type: 'module' });
+  const send = (type) => () => worker.postMessage({ type });
+  const trainer = new Seq2seqTrainer({ pause: send('pause'), resume: send('resume'), stop: send('stop') });
+  worker.onmessage = ({ data }) => {
+    if (data.type === 'done' || data.type === 'error') worker.terminate();
+    trainer.receive(data);
+  };
+  worker.onerror = (event) => {
+    worker.terminate();
+    trainer.receive({ type: 'error', message: event.message || 'the training worker could not start' });
+  };
+  worker.postMessage({ type: 'start', options });
+  return trainer;
+}

@@ -7,14 +7,18 @@ import { availableParallelism } from 'node:os';
 
 import createAttentionModule from './wasm/attention-engine.mjs';
 import { makeLoader } from './engine.js';
+import { runControls, runTraining, Seq2seqTrainer } from './seq2seq-training.js';
 
 export { toMatrix, WALKTHROUGHS } from './engine.js';
+export { SHIPPED_MODELS } from './models.js';
+export { TRAINING_DEFAULTS } from './seq2seq-training.js';
 
 const require = createRequire(import.meta.url);
 const wasm = (name) => readFile(new URL(`./wasm/${name}`, import.meta.url));
 
 /** Loads the engine: `const attn = await loadAttention()`. */
 export const loadAttention = makeLoader({
+  readModel: async (file) => new Uint8Array(await readFile(new URL(`./models/${file}`, import.meta.url))),
   canThread: () => true,
   cores: availableParallelism,
   single: async ({ wasmBinary, locateFile }) =>
@@ -30,3 +34,17 @@ export const loadAttention = makeLoader({
     return module;
   },
 });
+
+/**
+ * Trains a seq2seq model from scratch → a Seq2seqTrainer, as in browsers; in Node the run shares
+ * the process's thread, yielding to the event loop between chunks.
+ */
+export function trainSeq2seq(options) {
+  const controls = runControls(() => new Promise((resolve) => setImmediate(resolve)));
+  const trainer = new Seq2seqTrainer(controls);
+  const receive = (message) => trainer.receive(message);
+  loadAttention({ threads: 1 })
+    .then((attn) => runTraining(attn, options, receive, controls.proceed))
+    .catch((error) => receive({ type: 'error', message: error.message, argument: error.argument }));
+  return trainer;
+}

@@ -1,18 +1,12 @@
-// The trained models the package ships (dist/engine/models/), so that a page shows a trained model
-// at once: the seq2seq walkthrough's default for each edition (en: en-fr, zh: en-zh), additive.
-// Each is made by the engine itself, deterministically: createSeq2seq with its defaults (seed 0),
+// How the trained models the package ships (web/engine/models.js lists them; dist/engine/models/)
+// are made, so that a page shows a trained model at once. Each is made by the engine itself, deterministically: createSeq2seq with its defaults (seed 0),
 // trained on one thread for STEPS steps (twice what en-fr needs to reach TARGET exact match on the
 // test split; its alignment sharpens on), then saved as float16 (half the size), and checked: the
 // saved model's greedy translations of the test split reach TARGET. `node scripts/make-models.js` writes them; tests/js/models.test.js trains them again
 // and compares the bytes.
-export const SHIPPED_MODELS = [
-  { task: 'en-fr', scoring: 'additive' },
-  { task: 'en-zh', scoring: 'additive' },
-];
+export { modelFile, SHIPPED_MODELS } from '../engine/models.js';
 export const STEPS = 600;
 export const TARGET = 0.98;
-
-export const modelFile = ({ task, scoring }) => `${task}-${scoring}.safetensors`;
 
 /** Trains one shipped model from scratch → { bytes, exactMatch, alignmentAccuracy } (of the saved,
  * float16 model). Throws if it does not reach TARGET. */

@@ -5,8 +5,9 @@
 import basics from './basics.js';
 import scoring from './scoring.js';
 import selfAttention from './self-attention.js';
+import seq2seq from './seq2seq.js';
 
-export const SPECS = Object.freeze({ basics, 'self-attention': selfAttention, scoring });
+export const SPECS = Object.freeze({ basics, 'self-attention': selfAttention, scoring, seq2seq });
 
 // The locale key of a stage's texts, and the values its {placeholders} take.
 function textsOf(trace, stage, inputs) {

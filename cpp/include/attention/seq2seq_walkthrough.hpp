@@ -1,0 +1,37 @@
+// The seq2seq walkthrough (seed 004 made real): a model's translation of one sentence, stage by
+// stage, as a Trace like the other walkthroughs' (numbers and structure only):
+//   source      the source tokens and their embeddings (panel "embeddings", n x E)
+//   encoder     the encoder's states, the annotations ("encoder_states", n x H)
+//   step (t)    decoder step t: its state ("decoder_state"), the scores of every annotation
+//               ("scores") and their softmax ("weights"), the context ("context"), Luong's
+//               attentional state ("attentional"), the likeliest next tokens ("top", a column) and
+//               the alignment so far ("alignment", t x n)
+//   alignment   the whole alignment, target by source ("alignment"); when the task's grammar makes
+//               the sentence, its gold alignment ("gold", 1 where linked); with a beam, the
+//               hypotheses and their log-probabilities ("beams")
+// Labels: "source" (tokens as encoded, <eos> last) and "target" (the produced tokens, <eos> last
+// unless the length limit stopped it).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "seq2seq_session.hpp"
+#include "walkthrough.hpp"
+
+namespace attention {
+
+// The widest beam the walkthrough searches with.
+constexpr std::size_t max_walkthrough_beam = 5;
+
+// InputError blames "sentence" (it does not tokenize for the model's task) or "beam".
+template <class T>
+Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentence,
+                          std::size_t beam = 1);
+
+extern template Trace seq2seq_walkthrough<float>(Seq2seqSession<float> &, const std::string &,
+                                                 std::size_t);
+extern template Trace seq2seq_walkthrough<double>(Seq2seqSession<double> &, const std::string &,
+                                                  std::size_t);
+
+} // namespace attention

@@ -1,0 +1,125 @@
+#include "attention/seq2seq_walkthrough.hpp"
+
+#include <algorithm>
+
+namespace attention {
+
+namespace {
+
+template <class T>
+Matrix<double> rows_of(const Matrix<T> &m, std::size_t first, std::size_t count) {
+  const std::size_t cols = m.shape()[1];
+  auto out = Matrix<double>::from_shape({count, cols});
+  std::copy(m.data() + first * cols, m.data() + (first + count) * cols, out.data());
+  return out;
+}
+
+Labels numbered(const char *prefix, std::size_t count) {
+  Labels labels;
+  for (std::size_t i = 1; i <= count; ++i)
+    labels.push_back(prefix + std::to_string(i));
+  return labels;
+}
+
+Panel panel(const char *name, const char *palette, Matrix<double> values, Labels rows,
+            Labels cols) {
+  return {name, palette, std::move(values), std::move(rows), std::move(cols), {}};
+}
+
+} // namespace
+
+template <class T>
+Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentence,
+                          std::size_t beam) {
+  if (beam < 1 || beam > max_walkthrough_beam)
+    detail::fail(detail::Argument("beam"), "beam (", beam, ") must be between 1 and ",
+                 max_walkthrough_beam);
+  const tasks::Task &task = session.task();
+  const auto source = session.tokenize(sentence, tasks::Side::source);
+  const auto translation = session.translate(source, beam);
+  const Seq2seqTrace<T> &t = translation.trace;
+  const std::size_t n = source.size(), m = t.output.size();
+  const std::size_t e = session.config().embedding, h = session.config().hidden;
+
+  Labels source_tokens, target_tokens;
+  for (auto id : source)
+    source_tokens.push_back(task.source.tokens[id]);
+  for (auto id : t.output)
+    target_tokens.push_back(task.target.tokens[id]);
+
+  Trace trace;
+  trace.walkthrough = "seq2seq";
+  trace.labels = {{"source", source_tokens}, {"target", target_tokens}};
+  trace.stages.push_back({"source",
+                          "source",
+                          0,
+                          {panel("embeddings", "annotation", rows_of(t.source_embeddings, 0, n),
+                                 source_tokens, numbered("", e))}});
+  trace.stages.push_back({"encoder",
+                          "encoder",
+                          0,
+                          {panel("encoder_states", "annotation", rows_of(t.encoder_states, 0, n),
+                                 source_tokens, numbered("", h))}});
+  const Labels hidden = numbered("", h);
+  for (std::size_t step = 1; step <= m; ++step) {
+    const std::size_t row = step - 1;
+    const Labels at_step(1, target_tokens[row]);
+    std::vector<Panel> panels{
+        panel("decoder_state", "decoder", rows_of(t.decoder_states, row, 1), at_step, hidden),
+        panel("scores", "scores", rows_of(t.scores, row, 1), at_step, source_tokens),
+        panel("weights", "weights", rows_of(t.weights, row, 1), at_step, source_tokens),
+        panel("context", "context", rows_of(t.contexts, row, 1), at_step, hidden)};
+    if (t.attentional.size())
+      panels.push_back(
+          panel("attentional", "decoder", rows_of(t.attentional, row, 1), at_step, hidden));
+    const auto &top = translation.top[row];
+    // a column, the likeliest first: a word per row has room for its label
+    auto probabilities = Matrix<double>::from_shape({top.size(), 1});
+    Labels top_tokens;
+    for (std::size_t i = 0; i < top.size(); ++i) {
+      probabilities(i, 0) = static_cast<double>(top[i].second);
+      top_tokens.push_back(task.target.tokens[top[i].first]);
+    }
+    panels.push_back(panel("top", "weights", std::move(probabilities), top_tokens, Labels(1, "p")));
+    panels.push_back(panel("alignment", "weights", rows_of(t.weights, 0, step),
+                           Labels(target_tokens.begin(), target_tokens.begin() + step),
+                           source_tokens));
+    trace.stages.push_back({"step-" + std::to_string(step), "step", step, std::move(panels)});
+  }
+
+  std::vector<Panel> last{
+      panel("alignment", "weights", rows_of(t.weights, 0, m), target_tokens, source_tokens)};
+  // The gold alignment, for the produced tokens up to where they leave the grammar's translation.
+  if (const auto gold = tasks::gold_example(task, sentence)) {
+    auto linked = Matrix<double>::from_shape({m, n});
+    std::fill(linked.data(), linked.data() + m * n, 0.0);
+    for (std::size_t row = 0; row < std::min(m, gold->target.size()); ++row) {
+      if (gold->target[row] != static_cast<std::size_t>(t.output[row]))
+        break;
+      for (auto column : gold->alignment[row])
+        linked(row, column) = 1;
+    }
+    last.push_back(panel("gold", "neutral", std::move(linked), target_tokens, source_tokens));
+  }
+  if (beam > 1) {
+    auto scores = Matrix<double>::from_shape({translation.beams.size(), 1});
+    Labels hypotheses;
+    for (std::size_t i = 0; i < translation.beams.size(); ++i) {
+      const auto &output = translation.beams[i].output;
+      scores(i, 0) = translation.beams[i].log_probability;
+      hypotheses.push_back(tasks::detokenize(
+          task, std::vector<std::size_t>(output.begin(), output.end()), tasks::Side::target));
+    }
+    last.push_back(panel("beams", "scores", std::move(scores), hypotheses, Labels(1, "log p")));
+  }
+  trace.stages.push_back({"alignment", "alignment", 0, std::move(last)});
+  trace.output = rows_of(t.weights, 0, m);
+  return trace;
+}
+
+template Trace seq2seq_walkthrough<float>(Seq2seqSession<float> &, const std::string &,
+                                          std::size_t);
+template Trace seq2seq_walkthrough<double>(Seq2seqSession<double> &, const std::string &,
+                                           std::size_t);
+
+} // namespace attention

@@ -1,0 +1,97 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "attention/seq2seq_walkthrough.hpp"
+#include "check_close.hpp"
+
+using namespace attention;
+
+namespace {
+
+Seq2seqSession<float> trained(ScoreFunction scoring) {
+  Seq2seqSessionConfig config;
+  config.scoring = scoring;
+  config.embedding = 8;
+  config.hidden = 16;
+  config.seed = 3;
+  Seq2seqSession<float> session(config);
+  session.train(30, 16);
+  return session;
+}
+
+const Panel &panel_of(const Stage &stage, const std::string &name) {
+  const auto found = std::find_if(stage.panels.begin(), stage.panels.end(),
+                                  [&](const Panel &panel) { return panel.name == name; });
+  REQUIRE(found != stage.panels.end());
+  return *found;
+}
+
+} // namespace
+
+TEST_CASE("seq2seq walkthrough: the model's translation stage by stage, as translate computes it") {
+  for (auto scoring : {ScoreFunction::additive, ScoreFunction::general}) {
+    INFO("scoring ", score_function_name(scoring));
+    auto session = trained(scoring);
+    const std::string sentence = "the red car is small";
+    const Trace trace = seq2seq_walkthrough(session, sentence);
+    const auto translation =
+        session.translate(session.tokenize(sentence, tasks::Side::source)).trace;
+    const std::size_t n = 6, m = translation.output.size(); // five words and <eos>
+    REQUIRE(trace.stages.size() == m + 3);
+    CHECK(trace.walkthrough == "seq2seq");
+    CHECK(trace.stages[0].id == "source");
+    CHECK(trace.stages[1].id == "encoder");
+    CHECK(trace.stages[2].id == "step-1");
+    CHECK(trace.stages[2].kind == "step");
+    CHECK(trace.stages.back().id == "alignment");
+    CHECK(trace.labels[0].second ==
+          Labels{"the", "red", "car", "is", "small", "<eos>"}); // source, as encoded
+    CHECK(trace.labels[1].second.size() == m);
+
+    CHECK(panel_of(trace.stages[0], "embeddings").values.shape()[0] == n);
+    CHECK(panel_of(trace.stages[1], "encoder_states").values.shape()[1] == 16);
+    for (std::size_t t = 1; t <= m; ++t) {
+      const Stage &step = trace.stages[1 + t];
+      CHECK(step.step == t);
+      const auto &weights = panel_of(step, "weights").values;
+      for (std::size_t j = 0; j < n; ++j)
+        CHECK(weights(0, j) == doctest::Approx(translation.weights(t - 1, j)));
+      CHECK(panel_of(step, "alignment").values.shape()[0] == t);
+      CHECK(panel_of(step, "top").row_labels[0] == trace.labels[1].second[t - 1]);
+      const bool luong = scoring != ScoreFunction::additive;
+      CHECK(std::any_of(step.panels.begin(), step.panels.end(),
+                        [](const Panel &p) { return p.name == "attentional"; }) == luong);
+    }
+    const Stage &last = trace.stages.back();
+    CHECK(panel_of(last, "alignment").values.shape()[0] == m);
+    // the grammar makes this sentence: its gold alignment, as far as the output follows it
+    const auto &gold = panel_of(last, "gold").values;
+    const auto example = tasks::gold_example(session.task(), sentence);
+    REQUIRE(example);
+    for (std::size_t t = 0; t < m && example->target[t] == std::size_t(translation.output[t]);
+         ++t)
+      for (auto j : example->alignment[t])
+        CHECK(gold(t, j) == 1);
+  }
+}
+
+TEST_CASE("seq2seq walkthrough: a beam adds its hypotheses; bad input blames its argument") {
+  auto session = trained(ScoreFunction::dot);
+  const Trace trace = seq2seq_walkthrough(session, "the red car is small", 3);
+  const auto &beams = panel_of(trace.stages.back(), "beams");
+  CHECK(beams.values.shape()[0] >= 1);
+  CHECK(beams.values.shape()[0] <= 3);
+  CHECK(beams.values(0, 0) <= 0);
+  check_input_error([&] { seq2seq_walkthrough(session, "the red car is small", 0); },
+                    "beam (0) must be between 1 and 5", "beam");
+  check_input_error([&] { seq2seq_walkthrough(session, "the red car is small", 6); }, "beam (6)",
+                    "beam");
+  check_input_error([&] { seq2seq_walkthrough(session, "the red car is blu"); }, "blu",
+                    "sentence");
+  // a sentence the grammar does not make still translates, without a gold alignment
+  const Trace odd = seq2seq_walkthrough(session, "the car car");
+  CHECK(std::none_of(odd.stages.back().panels.begin(), odd.stages.back().panels.end(),
+                     [](const Panel &p) { return p.name == "gold"; }));
+}

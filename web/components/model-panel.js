@@ -1,0 +1,228 @@
+// The seq2seq walkthrough's model, shared by the page and the element: where the model on screen
+// comes from (shipped, trained here, untrained), training from scratch in a Web Worker with its
+// progress, loss and exact-match curve and the alignment of the sentence on screen redrawn as it
+// learns, pause/resume/stop, and the model as a .safetensors file to download or load again.
+import { trainSeq2seq, TRAINING_DEFAULTS } from 'attention-stepper';
+
+import { el, setText } from './dom.js';
+import { downloadFile } from './export.js';
+import { renderHeatmap } from './heatmap.js';
+
+const RATES = [0.002, 0.005, 0.01, 0.02];
+const CURVE = { width: 260, height: 72 };
+
+/**
+ * The panel for `controller`: { element, update() }. update() follows the walkthrough on screen
+ * (the panel hides outside seq2seq) and the language; training updates the panel by itself, and a
+ * finished run hands its model to controller.models, which redraws the stages.
+ */
+export function createModelPanel(controller) {
+  const element = el('section', 'model-panel');
+  const heading = el('h2', 'sidebar-heading');
+  heading.id = `model-heading-${++panels}`;
+  element.setAttribute('aria-labelledby', heading.id);
+  const status = el('p', 'model-status');
+  status.setAttribute('role', 'status');
+
+  const seed = numberField(0, 0, 2 ** 32 - 1, 1);
+  const rate = el('select');
+  for (const value of RATES) rate.append(new Option(String(value), String(value)));
+  rate.value = '0.005';
+  const train = button('model-train', start);
+  const pause = button('model-pause', () => (trainer.state === 'paused' ? trainer.resume() : trainer.pause()));
+  const stop = button('model-stop', () => trainer.stop());
+  const download = button('model-download', save);
+  const load = el('input');
+  load.type = 'file';
+  load.accept = '.safetensors';
+  load.className = 'model-load';
+  load.addEventListener('change', () => open(load.files[0]));
+  const labels = {
+    seed: el('label', 'field'),
+    rate: el('label', 'field'),
+    load: el('label', 'field model-load-field'),
+  };
+  labels.seed.append(el('span'), seed);
+  labels.rate.append(el('span'), rate);
+  labels.load.append(el('span'), load);
+
+  const progress = el('progress', 'model-progress');
+  progress.max = 1;
+  const numbers = el('p', 'model-numbers');
+  numbers.setAttribute('aria-live', 'polite');
+  const curve = el('div', 'model-curve');
+  const alignment = el('div', 'model-alignment');
+  const controls = el('div', 'model-controls');
+  controls.append(labels.seed, labels.rate, train, pause, stop);
+  const files = el('div', 'model-files');
+  files.append(download, labels.load);
+  element.append(heading, status, controls, progress, numbers, curve, alignment, files);
+
+  let trainer = null;
+  let history = []; // the run's progress reports
+  let message = ''; // the last error, or ''
+
+  function start() {
+    const { task, scoring, sentence } = controller.session('seq2seq').traceInputs;
+    trainer?.stop();
+    history = [];
+    message = '';
+    trainer = trainSeq2seq({
+      task,
+      scoring,
+      seed: Number(seed.value) || 0,
+      learningRate: Number(rate.value),
+      sentence: sentence.join(' '),
+    });
+    const run = trainer;
+    run.addEventListener('progress', ({ detail }) => run === trainer && (history.push(detail), drawRun()));
+    run.addEventListener('state', () => run === trainer && update());
+    run.finished.then(
+      ({ bytes }) => run === trainer && controller.models.adopt(controller.attn.loadSeq2seq(bytes), 'trained'),
+      (error) => run === trainer && ((message = error.message), update()),
+    );
+    update();
+  }
+
+  function save() {
+    const { task, scoring } = controller.session('seq2seq').traceInputs;
+    const model = controller.models.model(task, scoring);
+    downloadFile(`${task}-${scoring}.safetensors`, model.save(), 'application/octet-stream');
+  }
+
+  async function open(file) {
+    if (!file) return;
+    try {
+      const model = controller.attn.loadSeq2seq(new Uint8Array(await file.arrayBuffer()));
+      message = '';
+      controller.models.adopt(model, 'trained');
+    } catch (error) {
+      message = controller.t('model.loadFailed', { file: file.name, error: error.message });
+      update();
+    }
+    load.value = '';
+  }
+
+  // The run's numbers, curve and alignment: redrawn on each report, without the rest of the page.
+  function drawRun() {
+    const { t } = controller;
+    const last = history.at(-1);
+    const measured = history.findLast((report) => report.exactMatch !== undefined);
+    progress.hidden = numbers.hidden = curve.hidden = alignment.hidden = !last;
+    if (!last) return;
+    progress.value = measured ? Math.min(1, measured.exactMatch / TRAINING_DEFAULTS.target) : 0;
+    progress.setAttribute('aria-label', t('model.progress'));
+    setText(
+      numbers,
+      t('model.numbers', {
+        step: last.step,
+        loss: last.loss === null ? '–' : last.loss.toFixed(3),
+        exact: measured ? `${Math.round(measured.exactMatch * 100)}%` : '–',
+      }),
+    );
+    curve.replaceChildren(curveSvg(history, t));
+    if (measured)
+      renderHeatmap(
+        alignment,
+        {
+          ...measured.alignment,
+          name: t('model.alignment', { step: measured.step }),
+          palette: 'weights',
+          rowLabels: measured.alignment.target,
+          colLabels: measured.alignment.source,
+        },
+        { palette: controller.options.palette, width: CURVE.width + 40, annotate: false },
+      );
+  }
+
+  function update() {
+    const { t } = controller;
+    element.hidden = controller.walkthrough !== 'seq2seq';
+    if (element.hidden) return;
+    const { task, scoring } = controller.session().traceInputs;
+    const origin = controller.models.origin(task, scoring);
+    element.dataset.origin = origin;
+    element.dataset.training = trainer?.state ?? 'none';
+    const failed = controller.models.error(task, scoring);
+    setText(heading, t('model.heading'));
+    const running = trainer?.state === 'running' || trainer?.state === 'paused';
+    setText(
+      status,
+      message ||
+        (running
+          ? trainer.state === 'paused'
+            ? t('model.paused')
+            : t('model.training')
+          : failed
+            ? t('model.shippedFailed', { error: failed })
+            : t(`model.${origin}`)),
+    );
+    status.classList.toggle('as-error', Boolean(message));
+    setText(labels.seed.firstChild, t('field.seed'));
+    setText(labels.rate.firstChild, t('model.learningRate'));
+    setText(labels.load.firstChild, t('model.load'));
+    setText(train, running ? t('model.restart') : t('model.train'));
+    setText(pause, trainer?.state === 'paused' ? t('model.resume') : t('model.pause'));
+    setText(stop, t('model.stop'));
+    setText(download, t('model.download'));
+    pause.hidden = stop.hidden = !running;
+    drawRun();
+  }
+
+  update();
+  return { element, update };
+}
+
+let panels = 0;
+
+function button(className, onClick) {
+  const element = el('button', className);
+  element.type = 'button';
+  element.addEventListener('click', onClick);
+  return element;
+}
+
+function numberField(value, min, max, step) {
+  const input = el('input');
+  Object.assign(input, {
+    type: 'number',
+    value: String(value),
+    min: String(min),
+    max: String(max),
+    step: String(step),
+  });
+  return input;
+}
+
+// The loss (falling) and the test exact match (rising) against the step, on one small chart.
+function curveSvg(history, t) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  const { width, height } = CURVE;
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', t('model.curve'));
+  const last = Math.max(1, history.at(-1).step);
+  const losses = history.filter((report) => report.loss !== null);
+  const top = Math.max(1e-9, ...losses.map((report) => report.loss));
+  const line = (reports, value, className) => {
+    const path = document.createElementNS(ns, 'polyline');
+    path.setAttribute('class', className);
+    path.setAttribute(
+      'points',
+      reports
+        .map((report) => `${((report.step / last) * width).toFixed(1)},${(height - value(report) * height).toFixed(1)}`)
+        .join(' '),
+    );
+    return path;
+  };
+  svg.append(
+    line(losses, (report) => report.loss / top, 'model-loss'),
+    line(
+      history.filter((report) => report.exactMatch !== undefined),
+      (report) => report.exactMatch,
+      'model-exact',
+    ),
+  );
+  return svg;
+}

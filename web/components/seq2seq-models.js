@@ -1,0 +1,59 @@
+// The seq2seq walkthrough's models, one per task and scoring function: the one the reader trained,
+// else the trained one the package ships, else an untrained one (seed 0) until either arrives.
+// model() answers at once, so a trace can always be drawn; a shipped model loads in the background
+// and `change` fires when it (or a model the reader trained) takes over.
+import { SHIPPED_MODELS } from 'attention-stepper';
+
+export class Seq2seqModels extends EventTarget {
+  #attn;
+  #entries = new Map(); // "task/scoring" -> { model, origin: 'untrained' | 'loading' | 'shipped' | 'trained', error }
+
+  constructor(attn) {
+    super();
+    this.#attn = attn;
+  }
+
+  /** The model to translate with now. */
+  model(task, scoring) {
+    return this.#entry(task, scoring).model;
+  }
+
+  /** Where the current model comes from: 'untrained', 'loading' (untrained, the shipped one on its way), 'shipped' or 'trained'. */
+  origin(task, scoring) {
+    return this.#entry(task, scoring).origin;
+  }
+
+  /** Why the shipped model could not load, or null. */
+  error(task, scoring) {
+    return this.#entry(task, scoring).error ?? null;
+  }
+
+  /** A model the reader trained (or loaded from a file) replaces the one of its task and scoring. */
+  adopt(model, origin = 'trained') {
+    const { task, scoring } = model.config;
+    const entry = this.#entry(task, scoring);
+    if (entry.model !== model) entry.model.dispose();
+    Object.assign(entry, { model, origin, error: null });
+    this.dispatchEvent(new CustomEvent('change', { detail: { task, scoring } }));
+  }
+
+  #entry(task, scoring) {
+    const key = `${task}/${scoring}`;
+    let entry = this.#entries.get(key);
+    if (entry) return entry;
+    entry = { model: this.#attn.createSeq2seq({ task, scoring }), origin: 'untrained', error: null };
+    this.#entries.set(key, entry);
+    if (SHIPPED_MODELS.some((shipped) => shipped.task === task && shipped.scoring === scoring)) {
+      entry.origin = 'loading';
+      this.#attn.loadShippedSeq2seq({ task, scoring }).then(
+        (model) => (entry.origin === 'loading' ? this.adopt(model, 'shipped') : model.dispose()),
+        (error) => {
+          if (entry.origin !== 'loading') return;
+          Object.assign(entry, { origin: 'untrained', error: error.message });
+          this.dispatchEvent(new CustomEvent('change', { detail: { task, scoring } }));
+        },
+      );
+    }
+    return entry;
+  }
+}

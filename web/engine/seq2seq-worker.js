@@ -1,0 +1,18 @@
+// The Web Worker that trains a seq2seq model off the page's thread (trainSeq2seq in index.js):
+// messages in { type: 'start', options } | { type: 'pause' } | { type: 'resume' } | { type: 'stop' };
+// out, runTraining's reports, or { type: 'error', message, argument }.
+import { loadAttention } from './index.js';
+import { runControls, runTraining } from './seq2seq-training.js';
+
+const controls = runControls(() => new Promise((resolve) => setTimeout(resolve)));
+
+self.onmessage = async ({ data }) => {
+  if (data.type !== 'start') return controls[data.type]?.();
+  try {
+    const attn = await loadAttention({ threads: 1 });
+    const post = (message) => self.postMessage(message, message.bytes ? [message.bytes.buffer] : []);
+    await runTraining(attn, data.options, post, controls.proceed);
+  } catch (error) {
+    self.postMessage({ type: 'error', message: error.message, argument: error.argument });
+  }
+};

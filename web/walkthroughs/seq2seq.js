@@ -1,0 +1,108 @@
+// A trained translation model, stepped through time (seed 004 made real): the trace is the
+// model's own (model.walkthrough's stages: source, encoder, one "step" per decoded token,
+// alignment). The code is the reference model's PyTorch, as tests/fixtures/make_seq2seq_fixtures.py
+// writes it. Titles and texts: the locale's seq2seq.stages.<kind>, with {t}, {word}, {task}.
+import { panelOf } from './trace.js';
+
+const SCORES = {
+  additive: 'v_a^\\top \\tanh(W_a s_{t-1} + U_a h_j)',
+  dot: 's_t^\\top h_j',
+  general: 's_t^\\top W_a h_j',
+  concat: 'v_a^\\top \\tanh(W_a [s_t; h_j])',
+};
+
+const SCORE_CODE = {
+  additive: 'scores = attention.va(torch.tanh(attention.Wa(s_prev) + attention.Ua(annotations)))',
+  dot: 'scores = annotations @ s_t',
+  general: 'scores = attention.Wa(annotations) @ s_t',
+  concat: 'scores = attention.va(torch.tanh(attention.Wa(torch.cat([s_t.expand_as(annotations), annotations], 1))))',
+};
+
+const sourceText = (trace) => trace.labels.source.join(' ');
+
+// The sentence a task opens on (the engine's default is en-fr's): one its grammar makes.
+export const SAMPLE_SENTENCES = {
+  'en-fr': ['the', 'red', 'car', 'is', 'small'],
+  'en-zh': ['I', 'eat', 'rice', 'at', 'home', 'today'],
+  dates: ['23', 'November', '2026'],
+};
+
+export default {
+  name: 'seq2seq',
+  fields: [
+    {
+      name: 'task',
+      label: 'field.task',
+      options: ({ field }) => field.choices.map((name) => [name, `taskNames.${name}`]),
+    },
+    {
+      name: 'scoring',
+      label: 'field.scoring',
+      options: ({ field }) => field.choices.map((name) => [name, `scoreNames.${name}`]),
+    },
+    { name: 'sentence', label: 'field.sentence', hint: 'field.sentenceHint' },
+    { name: 'beam', label: 'field.beam' },
+  ],
+  // the Chinese edition opens on the English → Chinese task
+  defaults: (lang) => (lang === 'zh' ? { task: 'en-zh', sentence: SAMPLE_SENTENCES['en-zh'] } : {}),
+  // another task starts from a sentence of its own
+  adjust: (inputs, changed) => (changed === 'task' ? { ...inputs, sentence: SAMPLE_SENTENCES[inputs.task] } : inputs),
+  params: ({ trace, stage, inputs }) => ({
+    task: inputs.task,
+    t: stage?.step ?? 0,
+    word: stage?.step ? trace.labels.target[stage.step - 1] : '',
+    translation: trace.labels.target.filter((token) => token !== '<eos>').join(' '),
+  }),
+  stages: {
+    source: {
+      formula: ({ stage }) => {
+        const { rows, cols } = panelOf(stage, 'embeddings');
+        return `x_j \\mapsto E_{x_j} \\in \\mathbb{R}^{${cols}},\\ j = 1...${rows}`;
+      },
+      code: ({ trace }) =>
+        [
+          `ids = [source_vocab.index(w) for w in "${sourceText(trace)}".split()]`,
+          'embedded = encoder.embedding(torch.tensor(ids))',
+        ].join('\n'),
+    },
+    encoder: {
+      formula: () => 'h_j = \\operatorname{GRU}(E_{x_j},\\ h_{j-1}),\\quad h_0 = 0',
+      code: () => 'annotations, h_n = encoder.gru(embedded)  # one state per source token',
+    },
+    step: {
+      formula: ({ inputs }) =>
+        inputs.scoring === 'additive'
+          ? `e_{t,j} = ${SCORES.additive},\\quad \\alpha_t = \\operatorname{softmax}(e_t),\\quad c_t = \\sum_j \\alpha_{t,j} h_j,\\quad ` +
+            's_t = \\operatorname{GRU}([E_{y_{t-1}}; c_t],\\ s_{t-1}),\\quad p(y_t) = \\operatorname{softmax}(W_o s_t)'
+          : `s_t = \\operatorname{GRU}(E_{y_{t-1}},\\ s_{t-1}),\\quad e_{t,j} = ${SCORES[inputs.scoring]},\\quad ` +
+            '\\alpha_t = \\operatorname{softmax}(e_t),\\quad c_t = \\sum_j \\alpha_{t,j} h_j,\\quad ' +
+            '\\tilde{h}_t = \\tanh(W_c [c_t; s_t]),\\quad p(y_t) = \\operatorname{softmax}(W_o \\tilde{h}_t)',
+      code: ({ inputs, stage }) =>
+        (inputs.scoring === 'additive'
+          ? [
+              `# step ${stage.step}: s_prev is the state after step ${stage.step - 1}`,
+              SCORE_CODE.additive,
+              'weights = torch.softmax(scores.squeeze(1), 0)',
+              'context = weights @ annotations',
+              's_t = decoder.gru(torch.cat([decoder.embedding(y_prev), context]), s_prev)',
+              'probabilities = torch.softmax(decoder.out(s_t), 0)',
+            ]
+          : [
+              `# step ${stage.step}`,
+              's_t = decoder.gru(decoder.embedding(y_prev), s_prev)',
+              SCORE_CODE[inputs.scoring],
+              'weights = torch.softmax(scores.flatten(), 0)',
+              'context = weights @ annotations',
+              'h_tilde = torch.tanh(decoder.combine(torch.cat([context, s_t])))',
+              'probabilities = torch.softmax(decoder.out(h_tilde), 0)',
+            ]
+        )
+          .concat('y_t = probabilities.argmax()  # the word chosen')
+          .join('\n'),
+    },
+    alignment: {
+      formula: () => 'A_{t,j} = \\alpha_{t,j}',
+      code: () => 'alignment = torch.stack(all_weights)  # one row per target token, one column per source token',
+    },
+  },
+};
