@@ -205,7 +205,7 @@ function printThroughput({ torch, cases }) {
   const names = ['ours', 'native', 'PyTorch batched', 'PyTorch pair by pair'].filter(
     (name) => name in cases[0].results,
   );
-  const rate = (result) => (result ? Math.round(result.tokensPerSecond).toString() : '-');
+  const rate = (result) => Math.round(result.tokensPerSecond).toString();
   console.log(
     `\nTraining throughput, target tokens/s (float32, one thread, ${TASK}, batch ${BATCH}, ${STEPS} timed steps` +
       `${torch ? `; PyTorch ${torch}` : '; PyTorch skipped'}); ours = WebAssembly in Node ${process.version}`,
@@ -222,12 +222,13 @@ function printThroughput({ torch, cases }) {
     ),
   );
   const worst = (name) => Math.max(...cases.map((row) => row.results[name].firstLossError));
-  console.log(
-    `first step's loss against ours, largest relative difference: ${names
-      .slice(1)
-      .map((name) => `${name} ${worst(name).toExponential(1)}`)
-      .join(', ')}`,
-  );
+  if (names.length > 1)
+    console.log(
+      `first step's loss against ours, largest relative difference: ${names
+        .slice(1)
+        .map((name) => `${name} ${worst(name).toExponential(1)}`)
+        .join(', ')}`,
+    );
 }
 
 function printQuality({ rows, budgetSeconds, exactMatchGoal }) {
