@@ -167,7 +167,7 @@ function throughput() {
         .map(([name, result]) => [name, ourRate / result.tokensPerSecond]),
     );
   }
-  return { torch: torch?.torch ?? null, cases };
+  return { torch: torch?.torch ?? null, blas: torch?.blas ?? null, cases };
 }
 
 function quality() {
@@ -201,14 +201,14 @@ function table(header, rows) {
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-function printThroughput({ torch, cases }) {
+function printThroughput({ torch, blas, cases }) {
   const names = ['ours', 'native', 'PyTorch batched', 'PyTorch pair by pair'].filter(
     (name) => name in cases[0].results,
   );
   const rate = (result) => Math.round(result.tokensPerSecond).toString();
   console.log(
     `\nTraining throughput, target tokens/s (float32, one thread, ${TASK}, batch ${BATCH}, ${STEPS} timed steps` +
-      `${torch ? `; PyTorch ${torch}` : '; PyTorch skipped'}); ours = WebAssembly in Node ${process.version}`,
+      `${torch ? `; PyTorch ${torch}, BLAS ${blas.join(' ')}` : '; PyTorch skipped'}); ours = WebAssembly in Node ${process.version}`,
   );
   console.log(
     table(
@@ -221,6 +221,10 @@ function printThroughput({ torch, cases }) {
       ]),
     ),
   );
+  // Debian's reference BLAS (in its folder blas/) makes PyTorch several times slower than the
+  // OpenBLAS that python3-torch's libtorch recommends (apt installs it unless told not to).
+  if (blas?.every((file) => file.includes('/blas/')))
+    console.log('warning: PyTorch ran on the reference BLAS, not an optimised one: apt-get install libopenblas0');
   const worst = (name) => Math.max(...cases.map((row) => row.results[name].firstLossError));
   if (names.length > 1)
     console.log(

@@ -4,20 +4,24 @@ tests/fixtures/make_seq2seq_fixtures.py (imported, not rewritten) in float32 on 
 minibatches the engine trains on, and times it.
 
 Reads a job (JSON) on stdin: {"seed", "learningRate", "maxNorm", "sourceVocab", "targetVocab",
-"batches": [[[source ids], [target ids]], …] (…, each minibatch a list of pairs), "warmup",
-"steps", "pairWarmup", "pairSteps", "cases": [{"scoring", "embedding", "hidden"}, …]}. For each
-case, twice from the same initial weights (the engine's, drawn from numpy with the seed): batched
-(padded and masked, one forward and backward per minibatch) and pair by pair (one sentence pair at
-a time, as the PyTorch tutorial trains; the same loss and step). Each runs the first warmup
-minibatches untimed, then times the next steps. Prints {"torch": version, "cases": [{"batched":
-{"firstLoss", "loss", "ms", "tokens"}, "pairs": {…}}, …]} on stdout.
+"batches": [[[source ids], [target ids]], …] per minibatch, "warmup", "steps", "pairWarmup",
+"pairSteps", "cases": [{"scoring", "embedding", "hidden"}, …]}. For each case, twice from the
+same initial weights (the engine's, drawn from numpy with the seed): batched (padded and masked,
+one forward and backward per minibatch) and pair by pair (one sentence pair at a time, as the
+PyTorch tutorial trains; the same loss and step). Each runs the first warmup minibatches untimed,
+then times the next steps. Prints {"torch": version, "blas": [the BLAS library's files],
+"cases": [{"batched": {"firstLoss", "loss", "ms", "tokens"}, "pairs": {…}}, …]} on stdout.
 """
 import json
+import os
 import pathlib
 import sys
 import time
 
-import torch
+# Debian's python3-torch calls whichever libblas.so.3 the system's alternatives point to; an
+# OpenBLAS would start a thread per core, which torch.set_num_threads does not govern.
+os.environ["OPENBLAS_NUM_THREADS"] = "1"
+import torch  # noqa: E402
 from torch import nn
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests" / "fixtures"))
@@ -63,11 +67,17 @@ def train(job, case, pair_by_pair):
     return {"firstLoss": first_loss, "loss": loss, "ms": ms, "tokens": tokens}
 
 
+def blas():
+    """The BLAS libraries this process loaded, as files."""
+    with open("/proc/self/maps") as maps:
+        return sorted({line.split()[-1] for line in maps if "blas" in line.rsplit("/", 1)[-1]})
+
+
 def main():
     job = json.load(sys.stdin)
     cases = [{"batched": train(job, case, False), "pairs": train(job, case, True)}
              for case in job["cases"]]
-    json.dump({"torch": torch.__version__, "cases": cases}, sys.stdout)
+    json.dump({"torch": torch.__version__, "blas": blas(), "cases": cases}, sys.stdout)
 
 
 if __name__ == "__main__":
