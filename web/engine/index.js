@@ -6,6 +6,7 @@ import createAttentionModule from './wasm/attention-engine.mjs';
 import { makeLoader } from './engine.js';
 
 export { toMatrix, WALKTHROUGHS } from './engine.js';
+export { writeNpy, writeNpz } from './tensors.js';
 
 const threadedFiles = () => ({
   'attention-engine-threads.mjs': new URL('./wasm/attention-engine-threads.mjs', import.meta.url).href,

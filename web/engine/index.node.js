@@ -9,6 +9,7 @@ import createAttentionModule from './wasm/attention-engine.mjs';
 import { makeLoader } from './engine.js';
 
 export { toMatrix, WALKTHROUGHS } from './engine.js';
+export { writeNpy, writeNpz } from './tensors.js';
 
 const require = createRequire(import.meta.url);
 const wasm = (name) => readFile(new URL(`./wasm/${name}`, import.meta.url));
