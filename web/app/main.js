@@ -9,12 +9,14 @@ import { LANGUAGES, translator } from '../components/i18n.js';
 import { renderInputForm } from '../components/input-form.js';
 import { renderStage } from '../components/stage-view.js';
 import { createNav, updateProblems } from '../components/stepper-nav.js';
+import { acceptDrops, createFilePanel, fieldFiles } from '../components/file-panel.js';
 
 const query = new URLSearchParams(location.search);
 const embedded = query.get('embed') === '1';
 const $ = (selector) => document.querySelector(selector);
 let controller;
 let nav;
+let files;
 
 // ---- the URL ---------------------------------------------------------------------------------
 
@@ -77,6 +79,7 @@ function render() {
   renderStageList();
   renderStages();
   renderForm();
+  files.update();
   nav.update();
   updateProblems($('#stale'), controller);
 }
@@ -202,8 +205,12 @@ let form = null; // { key, refresh }: the form stays (caret, typed text) while w
 function renderForm() {
   const key = `${controller.walkthrough}/${controller.options.lang}`;
   if (form?.key !== key) {
-    const refresh = renderInputForm($('#fields'), controller.session(), controller.t, (name, text) =>
-      controller.edit(name, text),
+    const refresh = renderInputForm(
+      $('#fields'),
+      controller.session(),
+      controller.t,
+      (name, text) => controller.edit(name, text),
+      (name, wrapper) => fieldFiles(controller, name, wrapper, controller.t('files.pickField')),
     );
     form = { key, refresh };
   }
@@ -328,6 +335,13 @@ async function start() {
   status.hidden = true;
   nav = createNav(controller);
   $('#stepper').prepend(nav.element);
+  // a tensor file dropped anywhere but on a field opens in the files panel, under the stage
+  files = createFilePanel(controller);
+  $('#stages').after(files.element);
+  acceptDrops(document.body, (file) => {
+    files.openFile(file);
+    files.element.scrollIntoView({ block: 'nearest' });
+  });
   wire();
   render();
   writeUrl(false);

@@ -11,6 +11,7 @@ import { el } from './dom.js';
 import { LANGUAGES, translator } from './i18n.js';
 import { renderInputForm } from './input-form.js';
 import { renderStage } from './stage-view.js';
+import { acceptDrops, createFilePanel, fieldFiles } from './file-panel.js';
 import { createNav, updateProblems } from './stepper-nav.js';
 import { linkStyles } from './styles-link.js';
 
@@ -39,6 +40,8 @@ export class AttentionStepperElement extends HTMLElement {
     const styled = linkStyles(this.shadowRoot).then(() => (this.#root.hidden = false));
     this.#ready = Promise.all([drawn, styled]).then(() => this);
     this.addEventListener('keydown', (event) => this.#controller?.handleKey(event));
+    // an editable stepper takes a tensor file dropped on it (a field takes its own drops)
+    acceptDrops(this, (file) => this.#parts?.files.openFile(file), { when: () => this.hasAttribute('editable') });
   }
 
   connectedCallback() {
@@ -162,8 +165,13 @@ export class AttentionStepperElement extends HTMLElement {
     const { t } = controller;
     this.#root.classList.toggle('as-compact', this.hasAttribute('compact'));
 
-    this.#parts ??= { header: el('div', 'as-header'), banner: el('p', 'as-error'), nav: createNav(controller) };
-    const { header, banner, nav } = this.#parts;
+    this.#parts ??= {
+      header: el('div', 'as-header'),
+      banner: el('p', 'as-error'),
+      nav: createNav(controller),
+      files: createFilePanel(controller),
+    };
+    const { header, banner, nav, files } = this.#parts;
     header.replaceChildren(
       el('span', 'as-walkthrough', t(`${controller.walkthrough}.title`)),
       el('span', 'as-count', controller.stageCount()),
@@ -184,7 +192,10 @@ export class AttentionStepperElement extends HTMLElement {
     nav.update();
 
     const children = [header, this.#section, banner];
-    if (editable) children.push(this.#inputsForm(controller));
+    if (editable) {
+      files.update();
+      children.push(this.#inputsForm(controller), files.element);
+    }
     children.push(nav.element);
     // Only what changed is swapped: moving the navigation out and back would take keyboard
     // focus off its buttons.
@@ -203,8 +214,12 @@ export class AttentionStepperElement extends HTMLElement {
       element.addEventListener('submit', (event) => event.preventDefault());
       const fields = el('div', 'as-fields');
       element.append(fields);
-      const refresh = renderInputForm(fields, controller.session(), controller.t, (name, text) =>
-        controller.edit(name, text),
+      const refresh = renderInputForm(
+        fields,
+        controller.session(),
+        controller.t,
+        (name, text) => controller.edit(name, text),
+        (name, wrapper) => fieldFiles(controller, name, wrapper, controller.t('files.pickField')),
       );
       this.#form = { key, element, refresh };
     }
