@@ -47,7 +47,7 @@ mkdir -p dist/engine/wasm/node
 cp web/engine/*.js web/engine/*.d.ts dist/engine/
 # tensors.js takes fflate (the .npz container) in with it, so the engine still imports without a
 # bundler or an import map, and the package has no runtime dependency.
-npx esbuild web/engine/tensors.js --bundle --format=esm --target=es2020 --allow-overwrite \
+npx esbuild web/engine/tensors.js --bundle --minify --format=esm --target=es2020 --allow-overwrite \
   --outfile=dist/engine/tensors.js --log-level=warning
 cp $modules/attention-engine.wasm $modules/attention-engine-threads.{mjs,wasm,worker.js} dist/engine/wasm/
 cp $modules/node/attention-engine-threads.{cjs,worker.js} dist/engine/wasm/node/

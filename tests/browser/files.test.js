@@ -202,3 +202,25 @@ test('<attention-heatmap src> draws a .npy, a named tensor of a .safetensors or 
   assert.match(await shadow('unsupported', '.as-error').textContent(), /dtype '<c16' is not supported/);
   assert.equal(await shadow('several', '.as-error').getAttribute('role'), 'alert');
 });
+
+test('an editable <attention-stepper> takes tensor files as the page does', async (t) => {
+  const page = await open(t, 'examples/tutorial/index.html');
+  await page.waitForFunction(() => document.querySelector('#self')?.stage);
+  await page.evaluate(() => document.querySelector('#self').goTo('weight-matrices'));
+  const cells = () =>
+    page
+      .locator('#self section[aria-current="step"] figure.heatmap')
+      .first()
+      .locator('.hm-cell')
+      .evaluateAll((all) => all.map((cell) => Number(cell.dataset.value)));
+  const seeded = await cells(); // np.random.seed(7)'s W_Q
+  await drop(page, '#self', 'self_attention_weights.npz');
+  await page.locator('#self .as-files-actions button').click();
+  assert.deepEqual(await cells(), expected['self_attention_weights.npz'].W_Q.data);
+  assert.notDeepEqual(seeded, expected['self_attention_weights.npz'].W_Q.data);
+  // a file with no tensor named after an input is listed and shown, and fills nothing
+  await drop(page, '#self', 'bool.npy');
+  await page.waitForSelector('#self .as-files-list li');
+  assert.equal(await page.locator('#self .as-files-actions button').count(), 0);
+  assert.deepEqual(await cells(), expected['self_attention_weights.npz'].W_Q.data);
+});
