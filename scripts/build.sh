@@ -48,6 +48,10 @@ cp web/engine/*.js web/engine/*.d.ts dist/engine/
 # the trained models a page can show at once (scripts/make-models.js writes them)
 mkdir -p dist/engine/models
 cp web/models/*.safetensors dist/engine/models/
+# tensors.js takes fflate (the .npz container) in with it, so the engine still imports without a
+# bundler or an import map, and the package has no runtime dependency.
+npx esbuild web/engine/tensors.js --bundle --minify --format=esm --target=es2020 --allow-overwrite \
+  --outfile=dist/engine/tensors.js --log-level=warning
 cp $modules/attention-engine.wasm $modules/attention-engine-threads.{mjs,wasm,worker.js} dist/engine/wasm/
 cp $modules/node/attention-engine-threads.{cjs,worker.js} dist/engine/wasm/node/
 echo '{ "type": "commonjs" }' >dist/engine/wasm/node/package.json

@@ -7,8 +7,9 @@ cd "$(dirname "$0")/.."
 
 # clang-14 + libclang-rt-14-dev: sanitizers and libFuzzer for the native core.
 # fonts-wqy-microhei: Chinese glyphs for the browser tests' screenshots of the zh page.
+# jupyter-nbconvert, python3-ipykernel, python3-numpy: the Jupyter example, executed in the tests.
 DEBIAN_PACKAGES=(cmake g++ make emscripten node-acorn libxtensor-dev xtl-dev doctest-dev clang-14
-  libclang-rt-14-dev chromium fonts-wqy-microhei)
+  libclang-rt-14-dev chromium fonts-wqy-microhei jupyter-nbconvert python3-ipykernel python3-numpy)
 missing=()
 for package in "${DEBIAN_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

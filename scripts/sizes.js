@@ -3,9 +3,10 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
 const entries = {
-  'attention-stepper (engine JS: index.js, engine.js, loader)': [
+  'attention-stepper (engine JS: index.js, engine.js, tensors.js with fflate, loader)': [
     'dist/engine/index.js',
     'dist/engine/engine.js',
+    'dist/engine/tensors.js',
     'dist/engine/wasm/attention-engine.mjs',
   ],
   'attention-stepper/wasm (attention-engine.wasm)': ['dist/engine/wasm/attention-engine.wasm'],

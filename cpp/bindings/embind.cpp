@@ -25,6 +25,7 @@
 #include "attention/seq2seq_session.hpp"
 #include "attention/seq2seq_tasks.hpp"
 #include "attention/seq2seq_walkthrough.hpp"
+#include "attention/tensor_files.hpp"
 #include "attention/walkthrough.hpp"
 
 using emscripten::typed_memory_view;
@@ -367,6 +368,9 @@ val walkthrough(std::string name, val inputs) {
       read(inputs, "seed", in.seed, integer);
       read(inputs, "high", in.high, integer);
       read(inputs, "word", in.word, size);
+      read(inputs, "W_Q", in.wq, to_matrix<double>);
+      read(inputs, "W_K", in.wk, to_matrix<double>);
+      read(inputs, "W_V", in.wv, to_matrix<double>);
       return trace_to_js(at::self_attention_walkthrough(in));
     }
     if (name == "scoring") {
@@ -585,6 +589,29 @@ val seq2seq_load(val bytes) {
       model.f64 = std::make_unique<at::Seq2seqSession<double>>(
           at::load_seq2seq_session<double>(data.data(), data.size()));
     return seq2seq_register(std::move(model));
+  });
+}
+
+// [{ name, dtype, shape, data (Float64Array, C order) }, …] of a .npy or safetensors file; a .npy's
+// one tensor is called npyName.
+val read_tensors(val bytes, std::string npy_name) {
+  return guarded([&] {
+    std::vector<std::uint8_t> data(bytes["length"].as<std::size_t>());
+    fill_from(data, bytes);
+    val out = val::array();
+    for (const auto &tensor : at::read_tensors(data.data(), data.size(), npy_name)) {
+      val entry = val::object();
+      entry.set("name", tensor.name);
+      entry.set("dtype", tensor.dtype);
+      val shape = val::array();
+      for (std::size_t d : tensor.shape)
+        shape.call<void>("push", d);
+      entry.set("shape", shape);
+      entry.set("data",
+                val(typed_memory_view(tensor.data.size(), tensor.data.data())).call<val>("slice"));
+      out.call<void>("push", entry);
+    }
+    return out;
   });
 }
 
@@ -851,6 +878,7 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
   emscripten::function("seq2seqSave", &seq2seq_save);
   emscripten::function("seq2seqWalkthrough", &seq2seq_walkthrough);
   emscripten::function("decimalFromLog", &decimal_from_log);
+  emscripten::function("readTensors", &read_tensors);
   emscripten::function("memoryStats", &memory_stats);
   emscripten::function("setThreads", &set_threads);
 }

@@ -198,9 +198,19 @@ Trace self_attention_trace(const SelfAttentionInputs &in) {
                  ") must be below the number of words (", n, ")");
 
   NumpyRandomState random(in.seed);
-  const Matrix<double> wq = random.randint(in.high, d, d);
-  const Matrix<double> wk = random.randint(in.high, d, d);
-  const Matrix<double> wv = random.randint(in.high, d, d);
+  const auto weight_matrix = [&](const std::optional<Matrix<double>> &given, const char *name) {
+    Matrix<double> drawn = random.randint(in.high, d, d); // drawn either way: W_K stays W_K
+    if (!given)
+      return drawn;
+    detail::require_values(*given, name);
+    if (given->shape()[0] != d || given->shape()[1] != d)
+      detail::fail(detail::Argument(name), name, " ", detail::shape(*given), " must be ", d, "x", d,
+                   ": the embedding width by itself");
+    return *given;
+  };
+  const Matrix<double> wq = weight_matrix(in.wq, "W_Q");
+  const Matrix<double> wk = weight_matrix(in.wk, "W_K");
+  const Matrix<double> wv = weight_matrix(in.wv, "W_V");
   const auto all = self_attention(x, wq, wk, wv);
 
   const Labels words = numbered("word_", n, 1), dims = numbered("", d);
@@ -416,7 +426,7 @@ Trace basics_walkthrough(const BasicsInputs &inputs) {
 
 Trace self_attention_walkthrough(const SelfAttentionInputs &inputs) {
   return blaming_inputs([&] { return self_attention_trace(inputs); }, "embeddings", "embeddings",
-                        {"embeddings", "seed", "high", "word"});
+                        {"embeddings", "seed", "high", "word", "W_Q", "W_K", "W_V"});
 }
 
 Trace scoring_walkthrough(const ScoringInputs &inputs) {
@@ -442,7 +452,10 @@ std::vector<InputField> walkthrough_inputs(const std::string &walkthrough) {
     return {numbers_field("embeddings", InputKind::matrix, in.embeddings),
             integer_field("seed", in.seed, 0, max_seed),
             integer_field("high", in.high, 1, max_high),
-            integer_field("word", std::int64_t(in.word), 0, std::int64_t(max_words) - 1)};
+            integer_field("word", std::int64_t(in.word), 0, std::int64_t(max_words) - 1),
+            optional_matrix("W_Q"),
+            optional_matrix("W_K"),
+            optional_matrix("W_V")};
   }
   if (walkthrough == "scoring") {
     const ScoringInputs in;

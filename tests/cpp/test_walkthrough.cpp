@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include <xtensor/xmanipulation.hpp>
@@ -157,6 +158,21 @@ TEST_CASE("scoring walkthrough: four functions side by side and a decoding step 
   in.width = 300;
   check_input_error([&] { scoring_walkthrough(in); }, "width (300) must be between 1 and 256",
                     "width");
+}
+
+TEST_CASE("self-attention walkthrough: given weights replace the seeded ones, each on its own") {
+  SelfAttentionInputs in;
+  in.wk = Matrix<double>{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  const Trace given = self_attention_walkthrough(in);
+  const Trace seeded = self_attention_walkthrough();
+  const auto &weights = given.stages.at(1).panels, &drawn = seeded.stages.at(1).panels;
+  CHECK(weights.at(0).values == drawn.at(0).values); // W_Q: still np.random.seed(42)'s first
+  CHECK(weights.at(1).values == *in.wk);
+  CHECK(weights.at(2).values == drawn.at(2).values); // W_V: the third draw, as before
+  in.wv = Matrix<double>{{1, 2}, {3, 4}};
+  check_input_error([&] { self_attention_walkthrough(in); }, "W_V [2x2] must be 3x3", "W_V");
+  in.wv = Matrix<double>{{1, 2, 3}, {3, 4, 5}, {0, 0, NAN}};
+  check_input_error([&] { self_attention_walkthrough(in); }, "non-finite", "W_V");
 }
 
 TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs use them") {

@@ -1,7 +1,9 @@
 // libFuzzer target: arbitrary shapes, values (NaN, +-Infinity, +-1e308 included), masks, scales
 // and head counts for the scoring, softmax, attention and multi-head functions, in double and
 // float; and, for inputs that start with "ST", the bytes after it as a safetensors file (the
-// model loader's format), parsed and loaded as a saved seq2seq model. Bad input must end in InputError; anything else that returns must keep
+// model loader's format), parsed and loaded as a saved seq2seq model; for inputs that start with
+// "NP", the bytes after it as a tensor file (.npy or safetensors) read as the page reads dropped
+// files. Bad input must end in InputError; anything else that returns must keep
 // the invariants below. Built natively with clang: -fsanitize=fuzzer,address,undefined.
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -12,8 +14,9 @@
 
 #include "attention/attention.hpp"
 #include "attention/safetensors.hpp"
-#include "attention/seq2seq_session.hpp"
 #include "attention/scoring.hpp"
+#include "attention/seq2seq_session.hpp"
+#include "attention/tensor_files.hpp"
 
 using namespace attention;
 
@@ -175,6 +178,16 @@ void exercise_safetensors(const std::uint8_t *bytes, std::size_t size) {
                        file.data + file.tensors[i].begin));
 }
 
+// Tensors read from a file hold as many values as their shape says.
+void exercise_tensor_file(const std::uint8_t *bytes, std::size_t size) {
+  for (const auto &tensor : read_tensors(bytes, size)) {
+    std::size_t count = 1;
+    for (std::size_t extent : tensor.shape)
+      count *= extent;
+    require(tensor.data.size() == count && count <= detail::max_elements && !tensor.dtype.empty());
+  }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
@@ -185,6 +198,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     }
     try {
       load_seq2seq_session<float>(data + 2, size - 2);
+    } catch (const InputError &) {
+    }
+    return 0;
+  }
+  if (size >= 2 && data[0] == 'N' && data[1] == 'P') {
+    try {
+      exercise_tensor_file(data + 2, size - 2);
     } catch (const InputError &) {
     }
     return 0;

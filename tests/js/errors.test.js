@@ -448,6 +448,13 @@ const cases = [
     'task',
   ],
   ['seq2seq file truncated', () => attn.loadSeq2seq(new Uint8Array([9, 0, 0, 0, 0, 0, 0, 0, 123])), /bytes/, 'bytes'],
+  ['tensor file not bytes', () => attn.readTensors([1, 2]), /bytes must be a Uint8Array or an ArrayBuffer/, 'bytes'],
+  [
+    'tensor file cut short',
+    () => attn.readTensors(new Uint8Array([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, 9, 0, 123])),
+    /not a \.npy file numpy can read: its header would be 9 bytes but only 1 follow/,
+    'bytes',
+  ],
 ];
 
 for (const [name, run, message, argument] of cases) {

@@ -145,6 +145,8 @@ const TEMPLATES = {
   "${key}.${given === question.answer ? 'right' : 'wrong'}": () =>
     questions().flatMap((q) => ['right', 'wrong'].map((part) => `${q.walkthrough}.questions.${q.id}.${part}`)),
   'errors.${parseError.key}': () => fieldErrorKeys.map((key) => `errors.${key}`), // session.fieldError
+  'errors.${error.key}': () => fieldErrorKeys.map((key) => `errors.${key}`), // session.setTexts
+  'files.notFit.${input.kind}': () => ['vector', 'matrix'].map((kind) => `files.notFit.${kind}`), // file-panel.js
   // the seq2seq model's origin (components/seq2seq-models.js), as the model panel says it
   'model.${origin}': () => ['untrained', 'loading', 'shipped', 'trained'].map((origin) => `model.${origin}`),
 };
@@ -152,6 +154,7 @@ const TEMPLATES = {
 // Keys passed to t() by name, and the keys each name takes.
 const NAMED = {
   'field.label': () => Object.values(SPECS).flatMap((spec) => spec.fields.map((field) => field.label)),
+  'shown.label': () => Object.values(SPECS).flatMap((spec) => spec.fields.map((field) => field.label)), // session.fileInputs
   'field.hint': () => Object.values(SPECS).flatMap((spec) => spec.fields.flatMap((field) => field.hint ?? [])),
   // the heatmap's texts, looked up by stage-view.js
   key: () => matches(code['components/stage-view.js'].match(/HEATMAP_TEXT = \[([^\]]*)\]/)[1], String.raw`'(\w+)'`),

@@ -16,6 +16,7 @@ test('the tarball holds the engine, its wasm and types, and nothing of the sourc
     'dist/engine/index.js',
     'dist/engine/index.node.js',
     'dist/engine/engine.js',
+    'dist/engine/tensors.js',
     'dist/engine/index.d.ts',
     'dist/engine/wasm/attention-engine.mjs',
     'dist/engine/wasm/attention-engine.wasm',

@@ -97,6 +97,8 @@ test("every path package.json publishes exists after the build, and Node resolve
     'loadAttention',
     'toMatrix',
     'trainSeq2seq',
+    'writeNpy',
+    'writeNpz',
   ]);
   assert.deepEqual(engine.toMatrix([[1, 2]], 'm', Float32Array), { rows: 1, cols: 2, data: new Float32Array([1, 2]) });
   assert.throws(() => engine.toMatrix([[1, 2], [3]], 'keys', Float64Array), /keys is ragged: row 1 has 1 entries/);

@@ -7,7 +7,10 @@ import {
   trainSeq2seq,
   TRAINING_DEFAULTS,
   WALKTHROUGHS,
+  writeNpy,
+  writeNpz,
   type Seq2seqModel,
+  type Tensor,
   type InputError,
   type InputField,
   type Matrix,
@@ -95,6 +98,13 @@ const row: Float32Array = translated.alignment.data;
 const exactMatch: number = model.evaluate({ split: 'train' }).exactMatch;
 const saved: Uint8Array = model.save();
 attn.loadSeq2seq(saved).dispose();
+const tensor: Tensor = attn.readTensors(writeNpy({ rows: 1, cols: 2, data: [1, 2] })).arr_0;
+const shape: number[] = tensor.shape;
+const values: Float64Array = attn.readTensors(writeNpz({ W_Q: { shape: [2], data: scores32 } })).W_Q.data;
+// @ts-expect-error readTensors takes bytes, not a file name
+attn.readTensors('weights.npy');
+// @ts-expect-error a tensor needs a shape or rows and cols
+writeNpy({ data: [1, 2] });
 model.setParameters(model.parameters());
 const ids: number[] = model.tokenize('la voiture', 'target');
 // @ts-expect-error the task is required

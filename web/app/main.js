@@ -10,6 +10,7 @@ import { renderInputForm } from '../components/input-form.js';
 import { createModelPanel } from '../components/model-panel.js';
 import { renderStage } from '../components/stage-view.js';
 import { createNav, updateProblems } from '../components/stepper-nav.js';
+import { acceptDrops, createFilePanel, fieldFiles } from '../components/file-panel.js';
 
 const query = new URLSearchParams(location.search);
 const embedded = query.get('embed') === '1';
@@ -17,6 +18,7 @@ const $ = (selector) => document.querySelector(selector);
 let controller;
 let nav;
 let modelPanel;
+let files;
 
 // ---- the URL ---------------------------------------------------------------------------------
 
@@ -75,6 +77,7 @@ function render() {
   renderStageList();
   renderStages();
   renderForm();
+  files.update();
   nav.update();
   modelPanel.update();
   updateProblems($('#stale'), controller);
@@ -201,8 +204,12 @@ let form = null; // { key, refresh }: the form stays (caret, typed text) while w
 function renderForm() {
   const key = `${controller.walkthrough}/${controller.options.lang}`;
   if (form?.key !== key) {
-    const refresh = renderInputForm($('#fields'), controller.session(), controller.t, (name, text) =>
-      controller.edit(name, text),
+    const refresh = renderInputForm(
+      $('#fields'),
+      controller.session(),
+      controller.t,
+      (name, text) => controller.edit(name, text),
+      (name, wrapper) => fieldFiles(controller, name, wrapper, controller.t('files.pickField')),
     );
     form = { key, refresh };
   }
@@ -327,6 +334,13 @@ async function start() {
   modelPanel = createModelPanel(controller);
   $('.sidebar').append(modelPanel.element);
   $('#stepper').prepend(nav.element);
+  // a tensor file dropped anywhere but on a field opens in the files panel, under the stage
+  files = createFilePanel(controller);
+  $('#stages').after(files.element);
+  acceptDrops(document.body, (file) => {
+    files.openFile(file);
+    files.element.scrollIntoView({ block: 'nearest' });
+  });
   wire();
   render();
   writeUrl(false);

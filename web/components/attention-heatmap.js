@@ -2,9 +2,11 @@
 //   <attention-heatmap name="weights" palette="colourblind" colour-role="weights" precision="3">
 //     <script type="application/json">[[0.1, 0.9], [0.5, 0.5]]</script>
 //   </attention-heatmap>
-// The matrix comes from a JSON child, the `matrix` attribute (JSON), or the `matrix` property
-// (number[][] or { rows, cols, data }); row-labels / col-labels are comma-separated.
-import { toMatrix } from 'attention-stepper';
+// The matrix comes from a JSON child, the `matrix` attribute (JSON), the `matrix` property
+// (number[][] or { rows, cols, data }), or a tensor file: src="weights.npy", or
+// src="model.safetensors#name" (or "weights.npz#name") for one of several tensors; a 1-D tensor
+// draws as one row. row-labels / col-labels are comma-separated.
+import { loadAttention, toMatrix } from 'attention-stepper';
 import { el } from './dom.js';
 import { renderHeatmap } from './heatmap.js';
 import { ROLES } from './palettes.js';
@@ -13,6 +15,7 @@ import { linkStyles } from './styles-link.js';
 export class AttentionHeatmapElement extends HTMLElement {
   static observedAttributes = [
     'matrix',
+    'src',
     'name',
     'palette',
     'colour-role',
@@ -25,6 +28,8 @@ export class AttentionHeatmapElement extends HTMLElement {
   ];
 
   #matrix = null;
+  #loaded = null; // { src, matrix } of the last file read
+  #loading = null; // the src being read
   #root;
 
   constructor() {
@@ -62,11 +67,48 @@ export class AttentionHeatmapElement extends HTMLElement {
     this.#render();
   }
 
+  // Reads the file `src` names (once per src); #render draws it when it is in.
+  async #load(src) {
+    this.#loading = src;
+    const [path, name] = src.split('#').map((part, i) => (i ? decodeURIComponent(part) : part));
+    let matrix;
+    try {
+      const response = await fetch(new URL(path, document.baseURI));
+      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`.trim());
+      const tensors = (await loadAttention()).readTensors(new Uint8Array(await response.arrayBuffer()));
+      const names = Object.keys(tensors);
+      const key = name ?? (names.length === 1 ? names[0] : null);
+      if (key === null) throw new Error(`it holds ${names.join(', ')}: name one after # (${path}#${names[0]})`);
+      const tensor = tensors[key];
+      if (!tensor) throw new Error(`it holds no tensor "${key}", only ${names.join(', ')}`);
+      if (tensor.shape.length > 2 || tensor.shape.length === 0)
+        throw new Error(`"${key}" has shape [${tensor.shape.join(', ')}]: a heatmap draws a 1-D or 2-D tensor`);
+      const [rows, cols] = tensor.shape.length === 2 ? tensor.shape : [1, tensor.shape[0]];
+      matrix = { rows, cols, data: tensor.data, name: name ?? path.split('/').pop() };
+    } catch (error) {
+      matrix = new Error(`could not read ${src}: ${error.message}`);
+    }
+    if (this.getAttribute('src') !== src) return; // src changed while this one was read
+    this.#loading = null;
+    this.#loaded = { src, matrix };
+    this.#render();
+  }
+
   #render() {
     this.#adoptRole();
+    const src = this.getAttribute('src');
+    if (!this.#matrix && src && this.#loaded?.src !== src) {
+      if (this.#loading !== src) this.#load(src);
+      const status = el('p', 'as-status', `attention-heatmap: loading ${src}…`);
+      status.setAttribute('role', 'status');
+      return this.#root.replaceChildren(status);
+    }
     try {
+      const fromFile = !this.#matrix && src ? this.#loaded.matrix : null;
+      if (fromFile instanceof Error) throw fromFile;
       const given =
         this.#matrix ??
+        fromFile ??
         JSON.parse(
           this.getAttribute('matrix') ?? this.querySelector('script[type="application/json"]')?.textContent ?? 'null',
         );

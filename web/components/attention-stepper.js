@@ -12,6 +12,7 @@ import { LANGUAGES, translator } from './i18n.js';
 import { renderInputForm } from './input-form.js';
 import { createModelPanel } from './model-panel.js';
 import { renderStage } from './stage-view.js';
+import { acceptDrops, createFilePanel, fieldFiles } from './file-panel.js';
 import { createNav, updateProblems } from './stepper-nav.js';
 import { linkStyles } from './styles-link.js';
 
@@ -40,6 +41,8 @@ export class AttentionStepperElement extends HTMLElement {
     const styled = linkStyles(this.shadowRoot).then(() => (this.#root.hidden = false));
     this.#ready = Promise.all([drawn, styled]).then(() => this);
     this.addEventListener('keydown', (event) => this.#controller?.handleKey(event));
+    // an editable stepper takes a tensor file dropped on it (a field takes its own drops)
+    acceptDrops(this, (file) => this.#parts?.files.openFile(file), { when: () => this.hasAttribute('editable') });
   }
 
   connectedCallback() {
@@ -168,8 +171,9 @@ export class AttentionStepperElement extends HTMLElement {
       banner: el('p', 'as-error'),
       nav: createNav(controller),
       model: createModelPanel(controller),
+      files: createFilePanel(controller),
     };
-    const { header, banner, nav } = this.#parts;
+    const { header, banner, nav, files } = this.#parts;
     header.replaceChildren(
       el('span', 'as-walkthrough', t(`${controller.walkthrough}.title`)),
       el('span', 'as-count', controller.stageCount()),
@@ -190,7 +194,10 @@ export class AttentionStepperElement extends HTMLElement {
     nav.update();
 
     const children = [header, this.#section, banner];
-    if (editable) children.push(this.#inputsForm(controller));
+    if (editable) {
+      files.update();
+      children.push(this.#inputsForm(controller), files.element);
+    }
     this.#parts.model.update();
     if (!this.#parts.model.element.hidden) children.push(this.#parts.model.element);
     children.push(nav.element);
@@ -211,8 +218,12 @@ export class AttentionStepperElement extends HTMLElement {
       element.addEventListener('submit', (event) => event.preventDefault());
       const fields = el('div', 'as-fields');
       element.append(fields);
-      const refresh = renderInputForm(fields, controller.session(), controller.t, (name, text) =>
-        controller.edit(name, text),
+      const refresh = renderInputForm(
+        fields,
+        controller.session(),
+        controller.t,
+        (name, text) => controller.edit(name, text),
+        (name, wrapper) => fieldFiles(controller, name, wrapper, controller.t('files.pickField')),
       );
       this.#form = { key, element, refresh };
     }

@@ -175,6 +175,19 @@ export class StepperController extends EventTarget {
     this.#changed('inputs');
   }
 
+  /**
+   * Texts for several fields of the walkthrough on screen at once (a file's tensors): all are
+   * taken, or none, and the message says why. Returns '' or that message.
+   */
+  fill(texts) {
+    const problem = this.session().setTexts(texts, this.t);
+    if (problem) return problem;
+    this.#clearAnswers();
+    this.stageId = this.#validStage(this.stageId, 'last');
+    this.#changed('inputs');
+    return '';
+  }
+
   /** Back to the notebook's inputs. */
   reset() {
     this.session().reset();

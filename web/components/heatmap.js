@@ -2,6 +2,7 @@
 // and data-value), with a colour legend, a tooltip on hover and keyboard focus, and a table
 // alternative for screen readers. Values print as seaborn's annot=True does ('.2g').
 import { rgb } from 'd3-color';
+import { writeNpy } from 'attention-stepper';
 
 import { el, setText } from './dom.js';
 import {
@@ -34,6 +35,7 @@ const ENGLISH = {
   exportCsv: 'CSV',
   exportJson: 'JSON',
   exportNumpy: 'Copy as numpy',
+  exportNpy: 'NumPy file (.npy)',
   copied: 'Copied to the clipboard.',
   copyFailed: 'Could not copy.',
 };
@@ -187,7 +189,7 @@ function buildHeatmap(matrix, layout, text, options) {
 }
 
 // PNG and SVG of what is shown (in the current theme's colours, at the cell size on screen), the
-// numbers as CSV and JSON, and the matrix as numpy source for the notebook. `shown()` is the matrix
+// numbers as CSV, JSON and a .npy file, and the matrix as numpy source for the notebook. `shown()` is the matrix
 // on screen at the time.
 function exportMenu(figure, shown, options, text) {
   const menu = el('details', 'hm-export');
@@ -214,6 +216,8 @@ function exportMenu(figure, shown, options, text) {
     ['svg', text.exportSvg, () => downloadFile(`${file}.svg`, matrixToSvg(shown(), imageOptions()), 'image/svg+xml')],
     ['csv', text.exportCsv, () => downloadFile(`${file}.csv`, matrixToCsv(shown()), 'text/csv')],
     ['json', text.exportJson, () => downloadFile(`${file}.json`, matrixToJson(shown()), 'application/json')],
+    // float64, as np.save writes it; values below the double range (shown as exact text) are 0 there
+    ['npy', text.exportNpy, () => downloadFile(`${file}.npy`, writeNpy(shown()))],
     [
       'numpy',
       text.exportNumpy,

@@ -56,7 +56,10 @@ export class AttentionStepperElement extends HTMLElement {
   goTo(stageId: string): void;
 }
 
-/** <attention-heatmap name palette colour-role annotate precision row-labels col-labels matrix>. */
+/**
+ * <attention-heatmap name palette colour-role annotate precision row-labels col-labels matrix src>;
+ * src names a tensor file to draw: "weights.npy", or "model.safetensors#name" (also .npz#name).
+ */
 export class AttentionHeatmapElement extends HTMLElement {
   matrix: HeatmapMatrix | null;
 }

@@ -5,10 +5,12 @@ import { el, setChildren } from './dom.js';
 
 /**
  * Fills `container` with the fields of `session`. `onChange(name, text)` runs when the user edits
- * a field. Returns refresh(), which brings the error messages and the menus whose options depend
- * on the trace (the words of self-attention) up to date.
+ * a field. `withFiles(name, wrapper)`, if given, returns what a vector or matrix field adds to take
+ * a tensor file (file-panel.js). Returns refresh(), which brings the texts (a field filled from a
+ * file), the error messages and the menus whose options depend on the trace (the words of
+ * self-attention) up to date.
  */
-export function renderInputForm(container, session, t, onChange) {
+export function renderInputForm(container, session, t, onChange, withFiles) {
   const controls = session.fields.map((field) => {
     const id = `input-${field.name}`;
     const wrapper = el('div', 'field');
@@ -38,6 +40,8 @@ export function renderInputForm(container, session, t, onChange) {
     describedBy.push(error.id);
     control.setAttribute('aria-describedby', describedBy.join(' '));
     wrapper.append(error);
+    if (withFiles && (field.field.kind === 'vector' || field.field.kind === 'matrix'))
+      wrapper.append(...withFiles(field.name, wrapper));
     control.addEventListener(kind === 'select' ? 'change' : 'input', () => onChange(field.name, control.value));
     return { field, control, error, wrapper };
   });
@@ -46,6 +50,7 @@ export function renderInputForm(container, session, t, onChange) {
   return function refresh() {
     for (const { field, control, error } of controls) {
       if (field.control === 'select') setOptions(control, field, session, t);
+      else if (control.value !== session.text(field)) control.value = session.text(field);
       const message = session.fieldError(field.name, t);
       control.setAttribute('aria-invalid', String(Boolean(message)));
       error.textContent = message;

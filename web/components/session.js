@@ -21,6 +21,7 @@ export class WalkthroughSession {
       ...defaults,
     };
     const byName = new Map(published.map((field) => [field.name, field]));
+    this.published = published;
     /** The form: [{ name, label, hint, options, field (the engine's), control, parse, format }]. */
     this.fields = this.spec.fields.map((shown) => {
       const field = byName.get(shown.name);
@@ -66,6 +67,60 @@ export class WalkthroughSession {
       return false;
     this.compute();
     return true;
+  }
+
+  /**
+   * The inputs a tensor file can fill, in the form or not (self-attention's W_Q, W_K, W_V):
+   * [{ name, kind: 'vector' | 'matrix', label }], labelled by `t` as the form labels them.
+   */
+  fileInputs(t) {
+    return this.published
+      .filter((field) => field.kind === 'vector' || field.kind === 'matrix')
+      .map(({ name, kind }) => {
+        const shown = this.fields.find((field) => field.name === name);
+        return { name, kind, label: shown ? t(shown.label) : name };
+      });
+  }
+
+  /**
+   * Texts for several inputs at once (a file's tensors), each parsed as its field parses typing:
+   * kept only if all of them parse and the engine takes them together; otherwise everything
+   * stays as it was. Inputs outside the form take the value alone. Returns '' or why not.
+   */
+  setTexts(texts, t) {
+    const before = {
+      inputs: structuredClone(this.inputs),
+      texts: { ...this.texts },
+      parseErrors: { ...this.parseErrors },
+    };
+    const formError = this.formError;
+    let problem = '';
+    for (const [name, text] of Object.entries(texts)) {
+      const field = this.fields.find((candidate) => candidate.name === name);
+      if (field) {
+        if (!this.#parse(field, text)) problem ||= `${t(field.label)}: ${this.fieldError(name, t)}`;
+        continue;
+      }
+      try {
+        this.inputs = {
+          ...this.inputs,
+          [name]: controlFor(this.published.find((input) => input.name === name)).parse(text),
+        };
+      } catch (error) {
+        if (!(error instanceof FieldError)) throw error;
+        problem ||= `${name}: ${t(`errors.${error.key}`, error.params)}`;
+      }
+    }
+    if (!problem) {
+      this.compute();
+      const refused = Object.keys(texts).find((name) => this.engineErrors[name]);
+      problem = refused ? this.engineErrors[refused] : this.formError !== formError ? (this.formError ?? '') : '';
+    }
+    if (problem) {
+      Object.assign(this, before);
+      this.compute();
+    }
+    return problem;
   }
 
   /**

@@ -16,9 +16,15 @@ const HEATMAP_TEXT = [
   'exportCsv',
   'exportJson',
   'exportNumpy',
+  'exportNpy',
   'copied',
   'copyFailed',
 ];
+
+/** The heatmap's texts in the language of `t`. */
+export function heatmapText(t) {
+  return Object.fromEntries(HEATMAP_TEXT.map((key) => [key, t(key)]));
+}
 
 /**
  * Fills `section` with the stage on screen of `controller` (components/controller.js), its
@@ -95,7 +101,7 @@ function panelChildren(holders, view, context) {
     renderHeatmap(holders[i], panel, {
       palette: context.palette,
       width: context.width / Math.min(stage.panels.length, panelsPerRow(context.width, panel)),
-      text: Object.fromEntries(HEATMAP_TEXT.map((key) => [key, t(key)])),
+      text: heatmapText(t),
     }),
   );
   return [

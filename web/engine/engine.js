@@ -3,6 +3,7 @@
 // index.js (browsers, bundlers) and index.node.js (Node) only differ in how they load the .wasm.
 
 import { modelFile, SHIPPED_MODELS } from './models.js';
+import { isZip, unzipNpz } from './tensors.js';
 
 const MAX_SEED = 2 ** 32 - 1;
 const MAX_BEAM = 16; // the engine's max_beam_width
@@ -411,6 +412,23 @@ function createEngine(module, threads, platform) {
     loadSeq2seq(bytes) {
       if (!(bytes instanceof Uint8Array)) fail(`bytes must be a Uint8Array, got ${describe(bytes)}`, 'bytes');
       return seq2seqModel(call('seq2seqLoad', bytes));
+    },
+    readTensors(bytes) {
+      if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
+      if (!(bytes instanceof Uint8Array))
+        fail(`bytes must be a Uint8Array or an ArrayBuffer, got ${describe(bytes)}`, 'bytes');
+      // a .npy's one array is arr_0, as np.savez names an array given without a name
+      const zip = isZip(bytes);
+      const out = {};
+      for (const [name, member] of zip ? unzipNpz(bytes) : [['arr_0', bytes]]) {
+        const read = module.readTensors(member, name);
+        if (read instanceof Error) {
+          if (zip) read.message = `member ${name}.npy: ${read.message}`;
+          throw read;
+        }
+        for (const { name: key, ...tensor } of read) out[key] = tensor;
+      }
+      return out;
     },
     memory() {
       return call('memoryStats');

@@ -124,6 +124,10 @@ export interface SelfAttentionInputs {
   high?: number;
   /** 0-based index of the word followed step by step (default 0: word_1) */
   word?: number;
+  /** Weights (width x width) that replace the seeded draws, each on its own; the others are still drawn. */
+  W_Q?: MatrixInput;
+  W_K?: MatrixInput;
+  W_V?: MatrixInput;
 }
 
 export interface ScoringInputs {
@@ -412,6 +416,14 @@ export interface AttentionEngine {
   /** One of the trained models the package ships (SHIPPED_MODELS), fetched or read from models/. */
   loadShippedSeq2seq(options: { task: string; scoring?: ScoreFunctionName }): Promise<Seq2seqModel>;
   /**
+   * The tensors of a .npy, .npz (stored or deflated) or .safetensors file, by name in the file's
+   * order; a .npy's one array is `arr_0`, as np.savez names an unnamed array. Reads float16/32/64,
+   * bfloat16 (safetensors), int8-64, uint8-64 and bool, in C or Fortran order, either byte order.
+   * A bad file (cut short, corrupt, an unsupported dtype, a header over numpy's 10,000 bytes, a
+   * .npz that would unpack to more than 256 MiB) throws an Error with `argument` "bytes".
+   */
+  readTensors(bytes: Uint8Array | ArrayBuffer): Record<string, Tensor>;
+  /**
    * WebAssembly memory: the heap size (it only grows, so it is also the peak) and the top of the
    * memory malloc has claimed, which stays put when nothing leaks.
    */
@@ -440,6 +452,43 @@ export interface LoadOptions {
    */
   locateFile?: (path: string, prefix: string) => string;
 }
+
+/** A tensor read from a file. */
+export interface Tensor {
+  /** As numpy names it: "float32", "int64", "bool", … ("bfloat16" from safetensors). */
+  dtype: TensorDtype;
+  shape: number[];
+  /**
+   * The values as doubles in C (row-major) order: exact for every dtype but 64-bit integers beyond
+   * 2^53, which round to the nearest double as numpy's astype(np.float64) does.
+   */
+  data: Float64Array;
+}
+
+export type TensorDtype =
+  | 'float16'
+  | 'bfloat16'
+  | 'float32'
+  | 'float64'
+  | 'int8'
+  | 'int16'
+  | 'int32'
+  | 'int64'
+  | 'uint8'
+  | 'uint16'
+  | 'uint32'
+  | 'uint64'
+  | 'bool';
+
+/** A tensor to write: its shape and C-order values, or a matrix's rows and cols. */
+export type TensorInput =
+  { shape: readonly number[]; data: ArrayLike<number> } | { rows: number; cols: number; data: ArrayLike<number> };
+
+/** A .npy file of the tensor as float64: the bytes np.save writes for the same array. */
+export function writeNpy(tensor: TensorInput): Uint8Array;
+
+/** A .npz file (deflated, as np.savez_compressed writes) of named tensors, each float64. */
+export function writeNpz(tensors: Record<string, TensorInput>): Uint8Array;
 
 /** Loads the engine. Calls without options share one WebAssembly instance. */
 export function loadAttention(options?: LoadOptions): Promise<AttentionEngine>;

@@ -9,6 +9,7 @@ import { Seq2seqTrainer } from './seq2seq-training.js';
 export { toMatrix, WALKTHROUGHS } from './engine.js';
 export { SHIPPED_MODELS } from './models.js';
 export { TRAINING_DEFAULTS } from './seq2seq-training.js';
+export { writeNpy, writeNpz } from './tensors.js';
 
 const threadedFiles = () => ({
   'attention-engine-threads.mjs': new URL('./wasm/attention-engine-threads.mjs', import.meta.url).href,

@@ -12,6 +12,7 @@ import { runControls, runTraining, Seq2seqTrainer } from './seq2seq-training.js'
 export { toMatrix, WALKTHROUGHS } from './engine.js';
 export { SHIPPED_MODELS } from './models.js';
 export { TRAINING_DEFAULTS } from './seq2seq-training.js';
+export { writeNpy, writeNpz } from './tensors.js';
 
 const require = createRequire(import.meta.url);
 const wasm = (name) => readFile(new URL(`./wasm/${name}`, import.meta.url));

@@ -4,6 +4,7 @@ import { pythonList } from './python.js';
 
 const size = ({ inputs }) => inputs.embeddings[0].length;
 const followed = ({ inputs }) => inputs.word + 1; // word_1 is index 0
+const WEIGHTS = ['W_Q', 'W_K', 'W_V']; // inputs that, given, replace the seeded draws
 const range = (count) => Array.from({ length: count }, (_, j) => j + 1);
 
 export default {
@@ -27,12 +28,18 @@ export default {
     'weight-matrices': {
       formula: (context) => {
         const d = size(context);
-        return `W^Q,\\ W^K,\\ W^V \\in \\{0, \\dots, ${context.inputs.high - 1}\\}^{${d} \\times ${d}}`;
+        const values = WEIGHTS.some((w) => context.inputs[w])
+          ? '\\mathbb{R}'
+          : `\\{0, \\dots, ${context.inputs.high - 1}\\}`;
+        return `W^Q,\\ W^K,\\ W^V \\in ${values}^{${d} \\times ${d}}`;
       },
+      // weights given (from a file) are written out; the others are drawn as the notebook draws them
       code: (context) => {
         const d = size(context);
         const randint = ` = np.random.randint(${context.inputs.high}, size=(${d}, ${d}))`;
-        return [`np.random.seed(${context.inputs.seed})`, ...['W_Q', 'W_K', 'W_V'].map((w) => w + randint)].join('\n');
+        const line = (w) =>
+          context.inputs[w] ? `${w} = np.array([${context.inputs[w].map(pythonList).join(', ')}])` : w + randint;
+        return [`np.random.seed(${context.inputs.seed})`, ...WEIGHTS.map(line)].join('\n');
       },
     },
     projections: {

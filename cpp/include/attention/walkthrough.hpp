@@ -57,6 +57,8 @@ struct SelfAttentionInputs {
   std::int64_t seed = 42;
   std::int64_t high = 3; // np.random.randint(high, size=(d, d))
   std::size_t word = 0;  // the word followed step by step (word_1)
+  // Weights given (a file's W_Q, W_K, W_V), each width x width, replace the seeded draws.
+  std::optional<Matrix<double>> wq, wk, wv;
 };
 
 // Scoring functions and a whole decoding (seed 004). States not given are drawn from the seed.
