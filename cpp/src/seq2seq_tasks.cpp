@@ -52,8 +52,9 @@ struct Pair {
 };
 
 // Grammar indices first … last - 1.
+// Grammar indices first, first + stride, … below last.
 struct Range {
-  std::uint64_t first, last;
+  std::uint64_t first, last, stride = 1;
 };
 
 // The token of a space in a sentence of characters.
@@ -180,6 +181,18 @@ bool make(std::uint64_t index, Pair &pair) {
     pair.write(predicative[i].adjective->french[form], predicative[i].position);
   }
   return true;
+}
+
+// The noun and its number are an index's lowest digits (noun + 10 * plural): only the indices of
+// the source's noun can make it, a twentieth of them.
+Range indices_for(const std::vector<std::string_view> &source) {
+  for (std::size_t n = 0; n < std::size(nouns); ++n)
+    for (std::string_view word : source)
+      if (word == nouns[n].english || word == nouns[n].english_plural) {
+        const std::uint64_t plural = word == nouns[n].english_plural;
+        return {n + std::size(nouns) * plural, size(), 2 * std::size(nouns)};
+      }
+  return {0, 0};
 }
 
 void list_words(Vocabulary &english, Vocabulary &french) {
@@ -323,6 +336,22 @@ bool make(std::uint64_t index, Pair &pair) {
   pair.write(verb.chinese, verb_position);
   pair.write(objects[object].chinese, object_position);
   return true;
+}
+
+// The subject and the verb are an index's lowest digits (subject + 6 * verb): the subject is the
+// source's first word and the verb one of its words, so only a forty-second of the indices can
+// make it.
+Range indices_for(const std::vector<std::string_view> &source) {
+  for (std::size_t subject = 0; subject < std::size(subjects); ++subject) {
+    if (source.empty() || source[0] != subjects[subject].english)
+      continue;
+    for (std::size_t verb = 0; verb < std::size(verbs); ++verb)
+      for (std::string_view word : source)
+        if (word == verbs[verb].english || word == verbs[verb].english_third_person)
+          return {subject + std::size(subjects) * verb, size(),
+                  std::size(subjects) * std::size(verbs)};
+  }
+  return {0, 0};
 }
 
 void list_words(Vocabulary &english, Vocabulary &chinese) {
@@ -534,18 +563,18 @@ struct Grammar {
   bool (*make)(std::uint64_t index, Pair &pair);
   // Adds every token the grammar writes on each side, in the order of its tables.
   void (*list_words)(Vocabulary &source, Vocabulary &target);
-  // The indices that may make a source (words without <eos>), when fewer than all: gold_example
-  // searches those.
+  // The indices that may make a source (words without <eos>): gold_example searches those.
   Range (*indices_for)(const std::vector<std::string_view> &source);
 };
 
 // The longest sentences the grammars make: en-fr 8 words on each side, en-zh 10 and 7, dates 22
 // characters and 10. The limits leave room for a sentence a user writes with the same words.
-const Grammar grammars[] = {
-    {"en-fr", Unit::word, 12, 12, en_fr::size(), en_fr::make, en_fr::list_words, nullptr},
-    {"en-zh", Unit::word, 12, 12, en_zh::size(), en_zh::make, en_zh::list_words, nullptr},
-    {"dates", Unit::character, 24, 10, dates::size(), dates::make, dates::list_words,
-     dates::indices_for}};
+const Grammar grammars[] = {{"en-fr", Unit::word, 12, 12, en_fr::size(), en_fr::make,
+                             en_fr::list_words, en_fr::indices_for},
+                            {"en-zh", Unit::word, 12, 12, en_zh::size(), en_zh::make,
+                             en_zh::list_words, en_zh::indices_for},
+                            {"dates", Unit::character, 24, 10, dates::size(), dates::make,
+                             dates::list_words, dates::indices_for}};
 
 const Grammar &find_grammar(const std::string &id) {
   for (const Grammar &grammar : grammars)
@@ -749,9 +778,9 @@ std::optional<Example> gold_example(const Task &task, const std::string &sentenc
   std::vector<std::string_view> words;
   for (std::size_t i = 0; i + 1 < ids.size(); ++i) // all but <eos>
     words.push_back(task.source.tokens[ids[i]]);
-  const Range range = grammar.indices_for ? grammar.indices_for(words) : Range{0, grammar.size};
+  const Range range = grammar.indices_for(words);
   Pair pair;
-  for (std::uint64_t index = range.first; index < range.last; ++index)
+  for (std::uint64_t index = range.first; index < range.last; index += range.stride)
     if (grammar.make(index, pair) && pair.source == words)
       return to_example(task, pair);
   return std::nullopt;

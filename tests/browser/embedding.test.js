@@ -120,6 +120,16 @@ test('the tutorial page: two independent steppers and a heatmap, one shared WebA
   await page.screenshot({ path: join(root, 'test-results/screenshots/examples--tutorial.png'), fullPage: true });
 });
 
+test('<attention-stepper walkthrough="seq2seq" task=… sentence=…> shows the shipped model\'s translation', async (t) => {
+  const { page } = await open(t, `${base}tests/browser/seq2seq-element.html`);
+  const stepper = page.locator('attention-stepper');
+  await stepper.locator('.model-panel[data-origin="shipped"]').waitFor();
+  assert.equal(await stepper.evaluate((element) => element.stage), 'alignment');
+  const rows = await stepper.evaluate((element) => element.trace.labels.target);
+  assert.deepEqual(rows, ['我', '今天', '在', '家', '吃', '饭', '<eos>']);
+  assert.ok((await stepper.locator('[data-stage="seq2seq/alignment"] .hm-cell').count()) >= 2 * 7 * 7);
+});
+
 test("the README's embedding snippets work verbatim", async (t) => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const section = readme.split('## Embed it in your tutorial')[1].split('\n## ')[0];

@@ -462,3 +462,16 @@ TEST_CASE("seq2seq tasks: bad sentences, ids, tasks and seeds name the argument 
   check_input_error([] { make_task("dates", -1); }, "seed (-1) must be between 0 and 2**32 - 1",
                     "seed");
 }
+
+TEST_CASE("gold_example finds every test pair of every task, its alignment included") {
+  for (const auto &id : task_ids()) {
+    CAPTURE(id);
+    const Task &t = task(id);
+    for (const auto &example : t.test) {
+      const auto found = gold_example(t, detokenize(t, example.source, Side::source));
+      REQUIRE(found);
+      CHECK(found->target == example.target);
+      CHECK(found->alignment == example.alignment);
+    }
+  }
+}

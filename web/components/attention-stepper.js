@@ -17,9 +17,19 @@ import { createNav, updateProblems } from './stepper-nav.js';
 import { linkStyles } from './styles-link.js';
 
 const OPTION_ATTRIBUTES = ['lang', 'theme', 'palette', 'exercise'];
+// The seq2seq walkthrough's inputs, which an embedding page may give as attributes.
+const INPUT_ATTRIBUTES = ['task', 'scoring', 'sentence'];
 
 export class AttentionStepperElement extends HTMLElement {
-  static observedAttributes = ['walkthrough', 'stage', 'editable', 'compact', 'inputs', ...OPTION_ATTRIBUTES];
+  static observedAttributes = [
+    'walkthrough',
+    'stage',
+    'editable',
+    'compact',
+    'inputs',
+    ...INPUT_ATTRIBUTES,
+    ...OPTION_ATTRIBUTES,
+  ];
 
   #controller = null;
   #inputsProblem = null; // why the given inputs could not be read, if they could not
@@ -59,7 +69,8 @@ export class AttentionStepperElement extends HTMLElement {
     const controller = this.#controller;
     if (!controller || previous === value) return;
     if (name === 'stage') return value !== controller.stageId && this.goTo(value);
-    if (name === 'walkthrough' || name === 'inputs') return this.#start(controller.attn);
+    if (name === 'walkthrough' || name === 'inputs' || INPUT_ATTRIBUTES.includes(name))
+      return this.#start(controller.attn);
     if (OPTION_ATTRIBUTES.includes(name)) return controller.setOptions(this.#options());
     this.#render();
   }
@@ -115,6 +126,10 @@ export class AttentionStepperElement extends HTMLElement {
     } catch (error) {
       this.#inputsProblem = error.message;
     }
+    // task="en-zh" scoring="dot" sentence="…": the seq2seq inputs as attributes, typed as in the form
+    const attributes = INPUT_ATTRIBUTES.filter((name) => this.hasAttribute(name));
+    if (walkthrough === 'seq2seq')
+      given = { ...Object.fromEntries(attributes.map((name) => [name, this.getAttribute(name)])), ...given };
     const controller = new StepperController(attn, {
       ...this.#options(),
       walkthrough,

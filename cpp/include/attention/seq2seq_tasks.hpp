@@ -102,8 +102,9 @@ std::string detokenize(const Task &task, const std::vector<std::size_t> &ids, Si
 
 // The pair the grammar makes for a source sentence, with its gold alignment, or nothing when the
 // grammar does not make that sentence (a page can show the gold translation of what a user types).
-// Tokenizes as tokenize does, with the same errors, then searches the grammar: about 35000
-// candidates for en-fr and en-zh (some 15 ms in WebAssembly), 4000 for dates (the year's).
+// Tokenizes as tokenize does, with the same errors, then searches the grammar's indices that can
+// make the source: those of its noun for en-fr (a twentieth), of its subject and verb for en-zh
+// (a forty-second), of its year for dates (4000 of 670000).
 std::optional<Example> gold_example(const Task &task, const std::string &sentence);
 
 } // namespace attention::tasks
