@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const session = chromiumServing(fileURLToPath(new URL('../..', import.meta.url)));
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-const WALKTHROUGHS = ['basics', 'self-attention', 'scoring'];
+const WALKTHROUGHS = ['basics', 'self-attention', 'scoring', 'numerics'];
 
 async function open(t, path, contextOptions = { viewport: { width: 1280, height: 900 } }) {
   const context = await session.browser.newContext(contextOptions);

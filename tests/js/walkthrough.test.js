@@ -12,7 +12,7 @@ const attn = await loadAttention();
 const stage = (trace, id) => trace.stages.find((s) => s.id === id);
 
 test('three walkthroughs, every stage well formed', () => {
-  assert.deepEqual(WALKTHROUGHS, ['basics', 'self-attention', 'scoring']);
+  assert.deepEqual(WALKTHROUGHS, ['basics', 'self-attention', 'scoring', 'numerics']);
   for (const name of WALKTHROUGHS) {
     const trace = attn.walkthrough(name);
     assert.equal(trace.walkthrough, name);

@@ -7,6 +7,8 @@ import {
   type InputError,
   type InputField,
   type Matrix,
+  type PreciseMatrix,
+  type PreciseValues,
   type Stage,
   type Trace,
 } from 'attention-stepper';
@@ -145,3 +147,16 @@ toMatrix(parsed, 'matrix', Int32Array);
 // @ts-expect-error the name for messages is required
 toMatrix(parsed);
 export { checked64, checked32, checkedWrong };
+
+// one precision emulated: values with their exact text and bits
+const preciseValues: PreciseValues = attn.softmax([927, 929], { precision: 'bfloat16' });
+const preciseLog: PreciseValues = attn.logSoftmax([927, 929], { precision: 'float128', mask: [1, 0] });
+const bits: string[] = preciseValues.bits;
+const preciseAttention: PreciseMatrix = attn.attention([[1]], [[1]], [[1]], { precision: 'float16' }).output;
+// @ts-expect-error an unknown precision
+attn.softmax([1, 2], { precision: 'float8' });
+// @ts-expect-error the precision option returns values with their bits, not a typed array
+const notTyped: Float64Array = attn.softmax([1, 2], { precision: 'float32' });
+const numericsTrace: Trace = attn.walkthrough('numerics', { scores: [1, 2, 3], mask: [1, 0, 1] });
+const cellBits: string[] | undefined = numericsTrace.stages[0].panels[0].bits;
+export { preciseValues, preciseLog, bits, preciseAttention, notTyped, cellBits };

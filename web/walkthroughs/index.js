@@ -3,10 +3,11 @@
 // texts from the locales (web/locales/<lang>/walkthroughs.json). See docs/architecture.md for how
 // to add a walkthrough.
 import basics from './basics.js';
+import numerics from './numerics.js';
 import scoring from './scoring.js';
 import selfAttention from './self-attention.js';
 
-export const SPECS = Object.freeze({ basics, 'self-attention': selfAttention, scoring });
+export const SPECS = Object.freeze({ basics, 'self-attention': selfAttention, scoring, numerics });
 
 // The locale key of a stage's texts, and the values its {placeholders} take.
 function textsOf(trace, stage, inputs) {
