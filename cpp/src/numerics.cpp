@@ -194,7 +194,7 @@ struct Double {
   static C round(C x) { return x; }
   static C in(double x) { return x; }
   static C exp(C x) { return numpy_exp(x); }
-  static C log(C x) { return std::log(x); }
+  static C log(C x) { return numpy_log(x); }
   static C sum(const std::vector<C> &a) { return pairwise_sum(a.data(), a.size()); }
   static C lowest() { return std::numeric_limits<double>::lowest(); }
   static std::string bits(C x) {
@@ -353,12 +353,17 @@ AttentionValues attention_in(Precision p, const Matrix<double> &q, const Matrix<
     return out;
   };
   const std::vector<C> qs = read(q), ks = read(k), vs = read(v);
-  // a dot product summed in order in the compute type (float32 for the 16-bit types), rounded once
+  // a dot product summed in order: in the compute type and rounded once (numpy; its float16
+  // matmul adds in float32), or rounding every product and partial sum (torch's bfloat16)
   const auto dot = [](const C *a, std::size_t a_step, const C *b, std::size_t b_step,
                       std::size_t n) {
     C sum = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      sum += a[i * a_step] * b[i * b_step];
+    for (std::size_t i = 0; i < n; ++i) {
+      if constexpr (std::is_same_v<F, BFloat>)
+        sum = F::round(sum + F::round(a[i * a_step] * b[i * b_step]));
+      else
+        sum += a[i * a_step] * b[i * b_step];
+    }
     return F::round(sum);
   };
   const std::size_t d = q.shape()[1];
@@ -564,6 +569,85 @@ double numpy_exp(double x) {
   double result = std::fma(s, p, u);
   result = result + t;
   return std::ldexp(result, static_cast<int>(std::floor(kd / 32)));
+}
+
+double numpy_log(double x) {
+  // Tang's table-driven method: x = 2^k z, z in [1, 2), c = 1 + i/64 nearest below z,
+  // log x = k ln2 + log c + log(z / c), the last from u = 2 (z - c) / (z + c). Near 1, numpy
+  // calls the C library's log instead.
+  static const std::uint64_t top[64] = {
+      0x0000000000000000, 0x3F8FC0A8B1000000, 0x3F9F829B0E780000, 0x3FA77458F6340000,
+      0x3FAF0A30C0100000, 0x3FB341D7961C0000, 0x3FB6F0D28AE60000, 0x3FBA926D3A4A0000,
+      0x3FBE27076E2A0000, 0x3FC0D77E7CD10000, 0x3FC29552F8200000, 0x3FC44D2B6CCB0000,
+      0x3FC5FF3070A80000, 0x3FC7AB8902110000, 0x3FC9525A9CF40000, 0x3FCAF3C94E810000,
+      0x3FCC8FF7C79B0000, 0x3FCE27076E2B0000, 0x3FCFB9186D5E0000, 0x3FD0A324E2738000,
+      0x3FD1675CABAB8000, 0x3FD22941FBCF8000, 0x3FD2E8E2BAE10000, 0x3FD3A64C55698000,
+      0x3FD4618BC21C8000, 0x3FD51AAD872E0000, 0x3FD5D1BDBF580000, 0x3FD686C81E9B0000,
+      0x3FD739D7F6BC0000, 0x3FD7EAF83B828000, 0x3FD89A3386C18000, 0x3FD947941C210000,
+      0x3FD9F323ECBF8000, 0x3FDA9CEC9A9A0000, 0x3FDB44F77BCC8000, 0x3FDBEB4D9DA70000,
+      0x3FDC8FF7C79A8000, 0x3FDD32FE7E010000, 0x3FDDD46A04C20000, 0x3FDE744261D68000,
+      0x3FDF128F5FAF0000, 0x3FDFAF588F790000, 0x3FE02552A5A5C000, 0x3FE0723E5C1CC000,
+      0x3FE0BE72E4254000, 0x3FE109F39E2D4000, 0x3FE154C3D2F4C000, 0x3FE19EE6B467C000,
+      0x3FE1E85F5E704000, 0x3FE23130D7BEC000, 0x3FE2795E1289C000, 0x3FE2C0E9ED448000,
+      0x3FE307D7334F0000, 0x3FE34E289D9D0000, 0x3FE393E0D3564000, 0x3FE3D9026A714000,
+      0x3FE41D8FE8468000, 0x3FE4618BC21C4000, 0x3FE4A4F85DB04000, 0x3FE4E7D811B74000,
+      0x3FE52A2D265BC000, 0x3FE56BF9D5B40000, 0x3FE5AD404C358000, 0x3FE5EE02A9240000};
+  static const std::uint64_t tail[64] = {
+      0x0000000000000000, 0xBD5FE0E183092C59, 0x3D2980267C7E09E4, 0xBD62303B9CB0D5E1,
+      0x3D662A6617CC9717, 0xBD4717B6B33E44F8, 0xBD62968C836CC8C2, 0x3D6AAC6CA17A4554,
+      0x3D6E5CBD3D50FFFC, 0xBD6C69A65A23A170, 0xBD35B967F4471DFC, 0x3D6F4799F4F6543E,
+      0xBD6B0B0DE3077D7E, 0xBD537B720E4A694B, 0x3D65AD1D904C1D4E, 0xBD600349CC67F9B2,
+      0xBD697794F689F843, 0xBD3A342C2AF0003C, 0x3D5F1546AAA3361C, 0x3D50E35F73F7A018,
+      0x3D630701CE63EAB9, 0xBD3A6976F5EB0963, 0x3D5D309C2CC91A85, 0xBD6D0B1C68651946,
+      0xBD609EC17A426426, 0xBD3F4BD8DB0A7CC1, 0x3D4394A11B1C1EE4, 0x3D54AEC442BE1015,
+      0xBD67FCB18ED9D603, 0x3D67E1B259D2F3DA, 0xBD6ED2A52C73BF78, 0x3D56FABA4CDD147D,
+      0x3D584BF2B68D766F, 0x3D40931A909FEA5E, 0x3D4EC5197DDB55D3, 0x3D5B7BF7861D37AC,
+      0x3D5A21AC25DB1EF3, 0xBD542A9E21373414, 0xBD6DAFA08CECADB1, 0x3D3E1F8DF68DBCF3,
+      0x3D3BB2CD720EC44C, 0xBD49C24CA098362B, 0x3D60FEC69C695D7F, 0x3D6F404E57963891,
+      0xBD657D49676844CC, 0x3D592DFBC7D93617, 0x3D65E9A98F33A396, 0x3D52DD98B97BAEF0,
+      0x3D1A07BD8B34BE7C, 0xBD17AFA4392F1BA7, 0xBD5DCA290F818480, 0x3D5D1772F5386374,
+      0x3D60BE1FB590A1F5, 0xBD6E2CE9146D271A, 0xBD65E6563BBD9FC9, 0x3D66FAA404263D0B,
+      0xBD5AA33736867A17, 0x3D6EC27D0B7B37B3, 0xBD244FDD840B8591, 0x3D6BB09CB0985646,
+      0x3D46ABB9DF22BC57, 0xBD58CD7DC73BD194, 0x3D6F2CFB29AAA5F0, 0x3D66757006095FD2};
+  const auto as_double = [](std::uint64_t bits) {
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    return d;
+  };
+  if (x < 1 + 0x1.09p-4 && x > 1 - 0x1p-4)
+    return std::log(x);
+  if (std::isnan(x))
+    return std::numeric_limits<double>::quiet_NaN();
+  if (x < 0)
+    return -std::numeric_limits<double>::quiet_NaN();
+  if (x == 0)
+    return -std::numeric_limits<double>::infinity();
+  if (std::isinf(x))
+    return x;
+  std::uint64_t ix;
+  std::memcpy(&ix, &x, sizeof ix);
+  if ((ix & 0xfff0000000000000ULL) == 0) { // subnormal: scaled up, its exponent taken back
+    const double scaled = x * 0x1p52;
+    std::memcpy(&ix, &scaled, sizeof ix);
+    ix -= std::uint64_t(52) << 52;
+  }
+  const std::int64_t tmp = static_cast<std::int64_t>(ix - 0x3ff0000000000000ULL);
+  const std::size_t i = static_cast<std::size_t>((tmp >> 46) & 0x3f);
+  const double k = static_cast<double>(tmp >> 52);
+  const double z = as_double(ix - (static_cast<std::uint64_t>(tmp) & 0xfff0000000000000ULL));
+  const double c = std::fma(static_cast<double>(i), 0x1p-6, 1.0);
+  double u = (z - c) / (z + c);
+  u = 2.0 * u;
+  const double v = u * u;
+  double result = std::fma(v, 0x1.c8034c85dfffp-12, 0x1.2492307f1519fp-9);
+  result = std::fma(v, result, 0x1.9999999bac6d4p-7);
+  result = std::fma(v, result, 0x1.55555555554e6p-4);
+  result = v * result;
+  result = std::fma(u, result, u);
+  double t = std::fma(k, 0x1.62e42fefa4p-1, as_double(top[i]));
+  const double t2 = std::fma(k, -0x1.8432a1b0e2634p-43, as_double(tail[i]));
+  t = t + t2;
+  return t + result;
 }
 
 Binary128 binary128_exp(Binary128 x) { return bits_of(exp_quad(quad_of(x))); }

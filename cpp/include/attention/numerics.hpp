@@ -3,9 +3,9 @@
 //
 // - float16, float32, float64, float128: numpy, where softmax is written by hand and every
 //   operation rounds to the array's type (np.exp, np.log, np.sum with its pairwise summation;
-//   float16 through float32, as numpy's half loops do). np.exp and np.log of float32 and np.exp of
-//   float64 follow numpy 1.24's AVX512F kernels (it picks them on machines that have AVX512F, as
-//   the one that made the fixtures does); float64 np.log is the C library's.
+//   float16 through float32, as numpy's half loops do). np.exp and np.log of float32 and float64
+//   follow numpy 1.24's AVX512F kernels (it picks them on machines that have AVX512F, as the one
+//   that made the fixtures does, unless its AVX512_SKX ones, Intel's SVML, take over).
 // - bfloat16: PyTorch, whose torch.softmax computes in float32 and rounds once, while elementwise
 //   operations (torch.exp, sum, division) each round to bfloat16.
 // - float128: IEEE binary128 (numpy's float128 on x86 is the 80-bit x87 format instead), with an
@@ -71,9 +71,11 @@ struct SoftmaxSteps {
 SoftmaxSteps softmax_steps(Precision precision, const std::vector<double> &scores,
                            const SoftmaxOptions &options = {});
 
-// softmax(scale * Q Kᵀ) V row by row in one precision: products summed in order (in float32 for
-// the 16-bit types, rounded once), the shifted softmax of softmax_steps over each row, and the
-// weighted sum of the values the same way. keep: rows x keys, or 1 x keys for every row, or empty.
+// softmax(scale * Q Kᵀ) V row by row in one precision: dot products summed in order (numpy's
+// float16 matmul adds in float32 and rounds once; torch's bfloat16 matmul rounds every product and
+// partial sum; float32 and float64 in their type, where numpy's BLAS has an order of its own), the
+// shifted softmax of softmax_steps over each row, and the weighted sum of the values the same way.
+// keep: rows x keys, or 1 x keys for every row, or empty.
 struct AttentionValues {
   std::size_t rows = 0, keys = 0, cols = 0;
   Values output, weights; // row-major
@@ -82,11 +84,11 @@ AttentionValues attention(Precision precision, const Matrix<double> &q, const Ma
                           const Matrix<double> &v, double scale, bool causal,
                           const xt::xtensor<std::uint8_t, 2> &keep);
 
-// The building blocks, exposed for their tests. numpy 1.24's AVX512F np.exp and np.log of float32
-// and np.exp of float64:
+// The building blocks, exposed for their tests. numpy 1.24's AVX512F np.exp and np.log:
 float numpy_exp(float x);
 float numpy_log(float x);
 double numpy_exp(double x);
+double numpy_log(double x);
 
 // binary128 as two 64-bit halves (high: sign, exponent, top of the mantissa).
 struct Binary128 {
