@@ -21,6 +21,7 @@
 #include <xtensor/xadapt.hpp>
 
 #include "attention/instances.hpp"
+#include "attention/numerics.hpp"
 #include "attention/numpy_random.hpp"
 #include "attention/seq2seq_session.hpp"
 #include "attention/seq2seq_tasks.hpp"
@@ -273,6 +274,60 @@ template <class T> val multi_head_attention(val x, val params) {
   });
 }
 
+// ---- one precision, emulated (the numerics lab)
+// ---------------------------------------------------
+
+// Values of a precision: { precision, data (the doubles), exact (the text of float128 values a
+// double cannot hold, '' elsewhere), bits ('sign exponent mantissa') }, as a panel carries them.
+void set_precise(val &out, const at::numerics::Values &values, const char *data = "data") {
+  out.set("precision", at::numerics::precision_name(values.precision));
+  out.set(data, typed_copy(values.values));
+  std::vector<std::string> exact = values.exact;
+  exact.resize(values.values.size());
+  out.set("exact", strings(exact));
+  out.set("bits", strings(values.bits));
+}
+
+val precise_matrix(std::size_t rows, std::size_t cols, const at::numerics::Values &values) {
+  val out = val::object();
+  out.set("rows", rows);
+  out.set("cols", cols);
+  set_precise(out, values);
+  return out;
+}
+
+// mask: Uint8Array or null; scale: NaN for 1
+val softmax_precision(val x, std::string precision, bool log, double scale, val mask) {
+  return guarded([&] {
+    namespace nx = at::numerics;
+    nx::SoftmaxOptions options;
+    options.form = log ? nx::Form::log : nx::Form::shifted;
+    options.scale = std::isnan(scale) ? 1 : scale;
+    if (!mask.isNull() && !mask.isUndefined())
+      options.keep = emscripten::convertJSArrayToNumberVector<std::uint8_t>(mask);
+    const auto scores = emscripten::convertJSArrayToNumberVector<double>(x);
+    const auto steps = nx::softmax_steps(nx::parse_precision(precision), scores, options);
+    val out = val::object();
+    set_precise(out, steps.weights, "values");
+    return out;
+  });
+}
+
+// scale: NaN for 1 / sqrt(d_k); mask: { rows, cols, data } or null
+val attention_precision(val q, val k, val v, std::string precision, double scale, bool causal,
+                        val mask) {
+  return guarded([&] {
+    const auto Q = to_matrix<double>(q), K = to_matrix<double>(k), V = to_matrix<double>(v);
+    const double s = std::isnan(scale) ? 1 / std::sqrt(double(Q.shape()[1])) : scale;
+    const auto result = at::numerics::attention(at::numerics::parse_precision(precision), Q, K, V,
+                                                s, causal, to_mask(mask));
+    val out = val::object();
+    out.set("output", precise_matrix(result.rows, result.cols, result.output));
+    out.set("weights", precise_matrix(result.rows, result.keys, result.weights));
+    return out;
+  });
+}
+
 // ---- numpy's RandomState, its state held by the caller ----------------------------------------
 
 val random_state_to_js(const at::NumpyRandomStateData &state) {
@@ -326,6 +381,8 @@ val trace_to_js(const at::Trace &trace) {
       p.set("colLabels", strings(panel.col_labels));
       if (!panel.exact.empty())
         p.set("exact", strings(panel.exact));
+      if (!panel.bits.empty())
+        p.set("bits", strings(panel.bits));
       panels.call<void>("push", p);
     }
     val s = val::object();
@@ -386,6 +443,13 @@ val walkthrough(std::string name, val inputs) {
       read(inputs, "sourceTokens", in.source_tokens, from_strings);
       read(inputs, "targetTokens", in.target_tokens, from_strings);
       return trace_to_js(at::scoring_walkthrough(in));
+    }
+    if (name == "numerics") {
+      at::NumericsInputs in;
+      read(inputs, "scores", in.scores, to_vector<double>);
+      read(inputs, "mask", in.mask, to_vector<double>);
+      read(inputs, "seed", in.seed, integer);
+      return trace_to_js(at::numerics_walkthrough(in));
     }
     at::walkthrough_inputs(name); // throws the message that lists the walkthroughs
     return val::null();
@@ -879,6 +943,8 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
   emscripten::function("seq2seqWalkthrough", &seq2seq_walkthrough);
   emscripten::function("decimalFromLog", &decimal_from_log);
   emscripten::function("readTensors", &read_tensors);
+  emscripten::function("softmaxPrecision", &softmax_precision);
+  emscripten::function("attentionPrecision", &attention_precision);
   emscripten::function("memoryStats", &memory_stats);
   emscripten::function("setThreads", &set_threads);
 }

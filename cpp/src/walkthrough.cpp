@@ -7,6 +7,7 @@
 
 #include "attention/decimal.hpp"
 #include "attention/instances.hpp"
+#include "attention/numerics.hpp"
 #include "attention/numpy_random.hpp"
 #include "attention/seq2seq_tasks.hpp"
 #include "attention/seq2seq_walkthrough.hpp"
@@ -20,6 +21,7 @@ constexpr std::int64_t max_seed = 0xFFFFFFFFLL; // numpy's seeds
 constexpr std::int64_t max_high = std::int64_t(1) << 31;
 constexpr std::size_t max_words = 512;  // self-attention: words and embedding width
 constexpr std::size_t max_states = 256; // scoring: lengths and widths
+constexpr std::size_t max_scores = 64;  // numerics: scores in the row
 
 Labels numbered(const std::string &prefix, std::size_t count, std::size_t first = 0) {
   Labels labels;
@@ -77,7 +79,7 @@ Labels one(const char *label) { return Labels(1, label); }
 // Names and palettes are literals: strings are made here, once, not at every call.
 Panel panel(const char *name, const char *palette, Matrix<double> values, Labels rows,
             Labels cols) {
-  return {name, palette, std::move(values), std::move(rows), std::move(cols), {}};
+  return {name, palette, std::move(values), std::move(rows), std::move(cols), {}, {}};
 }
 
 void require_size(std::size_t value, const char *what, std::size_t max, const char *argument) {
@@ -376,6 +378,179 @@ Trace scoring_trace(const ScoringInputs &in) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The numerics lab
+
+namespace nx = numerics;
+
+// A panel whose rows are rows of values of some precision each (all of one length), labelled.
+Panel precision_rows(const char *name, const char *palette,
+                     const std::vector<std::pair<std::string, nx::Values>> &rows, Labels cols) {
+  const std::size_t n = cols.size();
+  Panel out = panel(name, palette, filled(rows.size(), n, 0.0), {}, std::move(cols));
+  bool any_exact = false;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const nx::Values &row = rows[i].second;
+    out.row_labels.push_back(rows[i].first);
+    std::copy(row.values.begin(), row.values.end(), out.values.data() + i * n);
+    out.bits.insert(out.bits.end(), row.bits.begin(), row.bits.end());
+    any_exact = any_exact || !row.exact.empty();
+  }
+  if (any_exact)
+    for (const auto &[label, row] : rows) {
+      const auto &exact = row.exact.empty() ? std::vector<std::string>(n) : row.exact;
+      out.exact.insert(out.exact.end(), exact.begin(), exact.end());
+    }
+  return out;
+}
+
+// One value row appended to another: the weights and their sum.
+nx::Values joined(nx::Values a, const nx::Values &b) {
+  if (!a.exact.empty() || !b.exact.empty()) {
+    a.exact.resize(a.values.size());
+    const auto exact = b.exact.empty() ? std::vector<std::string>(b.values.size()) : b.exact;
+    a.exact.insert(a.exact.end(), exact.begin(), exact.end());
+  }
+  a.values.insert(a.values.end(), b.values.begin(), b.values.end());
+  a.bits.insert(a.bits.end(), b.bits.begin(), b.bits.end());
+  return a;
+}
+
+Trace numerics_trace(const NumericsInputs &in) {
+  detail::require_values(in.scores, "scores");
+  const std::size_t n = in.scores.size();
+  require_size(n, "number of scores", max_scores, "scores");
+  detail::require_equal_length(detail::Argument("mask"), in.mask.size(), "mask length", in.mask, n,
+                               "scores length", in.scores);
+  std::vector<std::uint8_t> keep;
+  for (std::size_t j = 0; j < n; ++j) {
+    if (in.mask(j) != 0 && in.mask(j) != 1)
+      detail::fail(detail::Argument("mask"), "mask[", j, "] (", in.mask(j), ") must be 0 or 1");
+    keep.push_back(static_cast<std::uint8_t>(in.mask(j)));
+  }
+  require_integer(in.seed, "seed", 0, max_seed);
+
+  const std::vector<double> scores(in.scores.begin(), in.scores.end());
+  const Labels keys = numbered("x", n, 1);
+  using Rows = std::vector<std::pair<std::string, nx::Values>>;
+  const auto name = [](nx::Precision p) { return std::string(nx::precision_name(p)); };
+  const auto run = [&](nx::Form form, double scale = 1) {
+    std::vector<nx::SoftmaxSteps> out;
+    nx::SoftmaxOptions options;
+    options.form = form;
+    options.scale = scale;
+    for (const nx::Precision p : nx::precisions)
+      out.push_back(nx::softmax_steps(p, scores, options));
+    return out;
+  };
+  // one row per precision of the rows `pick` chooses from each precision's steps
+  const auto per_precision = [&](const std::vector<nx::SoftmaxSteps> &steps, auto pick) {
+    Rows rows;
+    for (std::size_t i = 0; i < steps.size(); ++i)
+      rows.push_back({name(nx::precisions[i]), pick(steps[i])});
+    return rows;
+  };
+
+  Trace trace{"numerics", {}, {}, {}};
+  const auto naive = run(nx::Form::naive);
+  add_stage(
+      trace, "naive",
+      {precision_rows("x", "scores", per_precision(naive, [](auto &s) { return s.scores; }), keys),
+       precision_rows("exp_x", "scores", per_precision(naive, [](auto &s) { return s.exps; }),
+                      keys),
+       precision_rows("weights", "weights", per_precision(naive, [](auto &s) { return s.weights; }),
+                      keys)});
+
+  const auto shifted = run(nx::Form::shifted);
+  add_stage(trace, "shifted",
+            {precision_rows("d", "scores",
+                            per_precision(shifted, [](auto &s) { return s.shifted; }), keys),
+             precision_rows("exp_d", "scores",
+                            per_precision(shifted, [](auto &s) { return s.exps; }), keys),
+             precision_rows("weights", "weights",
+                            per_precision(shifted, [](auto &s) { return s.weights; }), keys)});
+
+  const auto log = run(nx::Form::log);
+  add_stage(trace, "underflow",
+            {precision_rows("weights", "weights",
+                            per_precision(shifted, [](auto &s) { return s.weights; }), keys),
+             precision_rows("log_weights", "scores",
+                            per_precision(log, [](auto &s) { return s.weights; }), keys)});
+
+  Labels with_sum = keys;
+  with_sum.push_back("sum");
+  add_stage(trace, "rounding",
+            {precision_rows(
+                "weights", "weights",
+                per_precision(shifted, [](auto &s) { return joined(s.weights, s.weights_sum); }),
+                with_sum)});
+
+  // each fill with the reader's mask, then with every score masked
+  struct FillCase {
+    const char *name;
+    nx::Fill fill;
+    double value;
+  };
+  const FillCase fills[] = {{"-inf", nx::Fill::negative_infinity, 0},
+                            {"-1e9", nx::Fill::value, -1e9},
+                            {"-1e4", nx::Fill::value, -1e4},
+                            {"finfo.min", nx::Fill::lowest, 0}};
+  std::vector<Panel> masked;
+  for (const FillCase &fill : fills) {
+    Rows rows;
+    for (const bool all : {false, true})
+      for (const nx::Precision p : nx::precisions) {
+        nx::SoftmaxOptions options;
+        options.keep = all ? std::vector<std::uint8_t>(n, 0) : keep;
+        options.fill = fill.fill;
+        options.fill_value = fill.value;
+        rows.push_back({name(p) + (all ? " (all masked)" : ""),
+                        nx::softmax_steps(p, scores, options).weights});
+      }
+    masked.push_back(precision_rows(fill.name, "weights", rows, keys));
+  }
+  add_stage(trace, "masking", std::move(masked));
+
+  // q·k of random q and k for growing d: its spread grows as sqrt(d), and the softmax saturates
+  // unless the scores are divided by sqrt(d)
+  NumpyRandomState random(in.seed);
+  const std::size_t key_count = 4, widths[] = {4, 64, 1024};
+  const Labels dot_keys = numbered("k", key_count, 1);
+  Rows raw, unscaled, scaled_rows;
+  for (const std::size_t d : widths) {
+    const Matrix<double> q = random.randn(1, d), k = random.randn(key_count, d);
+    std::vector<double> dots(key_count, 0.0);
+    for (std::size_t j = 0; j < key_count; ++j)
+      for (std::size_t i = 0; i < d; ++i)
+        dots[j] += q(0, i) * k(j, i);
+    const std::string label = "d=" + std::to_string(d);
+    nx::Values dot_values = nx::softmax_steps(nx::Precision::float64, dots).scores;
+    raw.push_back({label, dot_values});
+    nx::SoftmaxOptions by_root;
+    by_root.scale = 1 / std::sqrt(static_cast<double>(d));
+    for (const nx::Precision p : nx::precisions) {
+      unscaled.push_back({name(p) + " " + label, nx::softmax_steps(p, dots).weights});
+      scaled_rows.push_back({name(p) + " " + label, nx::softmax_steps(p, dots, by_root).weights});
+    }
+  }
+  add_stage(trace, "scale",
+            {precision_rows("scores", "scores", raw, dot_keys),
+             precision_rows("weights", "weights", unscaled, dot_keys),
+             precision_rows("scaled_weights", "weights", scaled_rows, dot_keys)});
+
+  Rows tempered;
+  for (const double t : {0.05, 0.5, 1.0, 5.0, 100.0}) {
+    const auto steps = run(nx::Form::shifted, 1 / t);
+    for (std::size_t i = 0; i < steps.size(); ++i)
+      tempered.push_back(
+          {name(nx::precisions[i]) + " T=" + detail::format_shortest(t), steps[i].weights});
+  }
+  add_stage(trace, "temperature", {precision_rows("weights", "weights", tempered, keys)});
+
+  trace.output = shaped(1, n, shifted[3].weights.values.data()); // float64's weights
+  return trace;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The inputs, published
 
 InputField integer_field(const char *name, std::int64_t value, std::int64_t min, std::int64_t max) {
@@ -435,8 +610,13 @@ Trace scoring_walkthrough(const ScoringInputs &inputs) {
                          "decoderStates", "sourceTokens", "targetTokens"});
 }
 
+Trace numerics_walkthrough(const NumericsInputs &inputs) {
+  return blaming_inputs([&] { return numerics_trace(inputs); }, "scores", "scores",
+                        {"scores", "mask", "seed"});
+}
+
 const Labels &walkthrough_names() {
-  static const Labels names{"basics", "self-attention", "scoring", "seq2seq"};
+  static const Labels names{"basics", "self-attention", "scoring", "seq2seq", "numerics"};
   return names;
 }
 
@@ -485,6 +665,12 @@ std::vector<InputField> walkthrough_inputs(const std::string &walkthrough) {
                     scores),
         texts_field("sentence", InputKind::tokens, {"the", "red", "car", "is", "small"}),
         integer_field("beam", 1, 1, std::int64_t(max_walkthrough_beam))};
+  }
+  if (walkthrough == "numerics") {
+    const NumericsInputs in;
+    return {numbers_field("scores", InputKind::vector, as_row(in.scores)),
+            numbers_field("mask", InputKind::vector, as_row(in.mask)),
+            integer_field("seed", in.seed, 0, max_seed)};
   }
   std::string names;
   for (const auto &name : walkthrough_names())

@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const session = chromiumServing(fileURLToPath(new URL('../..', import.meta.url)));
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-const WALKTHROUGHS = ['basics', 'self-attention', 'scoring'];
+const WALKTHROUGHS = ['basics', 'self-attention', 'scoring', 'seq2seq', 'numerics'];
 
 async function open(t, path, contextOptions = { viewport: { width: 1280, height: 900 } }) {
   const context = await session.browser.newContext(contextOptions);
@@ -49,6 +49,8 @@ async function auditEveryStage(t, query) {
   const found = [];
   for (const walkthrough of WALKTHROUGHS) {
     await page.goto(`${session.base}dist/site/${query}#${walkthrough}`);
+    // the seq2seq stages are the shipped model's translation, once it has loaded
+    if (walkthrough === 'seq2seq') await page.waitForSelector('.model-panel[data-origin="shipped"]');
     const stages = await page.$$eval('.stage-link', (links) => links.map((link) => link.getAttribute('href')));
     for (const hash of stages) {
       await page.goto(`${session.base}dist/site/${query}${hash}`);

@@ -52,7 +52,7 @@ test('opens on the Attention Basics walkthrough with the notebook numbers', asyn
 
 test('steps through every stage of every walkthrough with the buttons, one screenshot each', async (t) => {
   const page = await open(t, '');
-  for (const walkthrough of ['basics', 'self-attention', 'scoring', 'seq2seq']) {
+  for (const walkthrough of ['basics', 'self-attention', 'scoring', 'seq2seq', 'numerics']) {
     await page.click(`.walkthrough-tab[href="#${walkthrough}"]`);
     await shippedModel(page, walkthrough);
     const ids = await page.$$eval('[data-stage]', (sections) => sections.map((s) => s.dataset.stage));
@@ -71,7 +71,7 @@ test('steps through every stage of every walkthrough with the buttons, one scree
 
 test('steps through every stage of every walkthrough by keyboard', async (t) => {
   const page = await open(t, '');
-  for (const walkthrough of ['basics', 'self-attention', 'scoring', 'seq2seq']) {
+  for (const walkthrough of ['basics', 'self-attention', 'scoring', 'seq2seq', 'numerics']) {
     await page.locator(`.walkthrough-tab[href="#${walkthrough}"]`).focus();
     await page.keyboard.press('Enter');
     await shippedModel(page, walkthrough);
@@ -87,6 +87,20 @@ test('steps through every stage of every walkthrough by keyboard', async (t) => 
       await page.keyboard.press('ArrowLeft');
     }
   }
+});
+
+test('numerics: hovering a cell shows its bits, NaN in float16 and the float128 weight below a double', async (t) => {
+  const page = await open(t, '#numerics/naive');
+  const panel = '[data-stage="numerics/naive"] .panel:nth-child(3)'; // softmax, a row per precision
+  await page.locator(`${panel} .hm-cell`).first().hover(); // float16, x1: inf / inf
+  const tip = page.locator(`${panel} .hm-tooltip`);
+  await tip.waitFor({ state: 'visible' });
+  assert.match(await tip.textContent(), /^float16 · x1: NaN/);
+  assert.equal(await tip.locator('.hm-bits').textContent(), 'sign 1 · exponent 11111 · mantissa 1000000000');
+  await go(page, '#numerics/underflow');
+  const weights = await cellValues(page, 'numerics/underflow');
+  assert.equal(weights[4 * 4 + 2], '5.7661442e-340'); // float128's row, x3
+  assert.equal(weights[3 * 4 + 2], '0'); // float64's
 });
 
 test('keyboard details: Home and End, buttons by Enter, arrows inside a heatmap', async (t) => {

@@ -175,8 +175,51 @@ TEST_CASE("self-attention walkthrough: given weights replace the seeded ones, ea
   check_input_error([&] { self_attention_walkthrough(in); }, "non-finite", "W_V");
 }
 
+TEST_CASE("numerics walkthrough: a row per precision, overflow, the float128 weight, masks") {
+  const Trace trace = numerics_walkthrough();
+  check_well_formed(trace);
+  std::vector<std::string> ids;
+  for (const auto &s : trace.stages)
+    ids.push_back(s.id);
+  CHECK(ids == std::vector<std::string>{"naive", "shifted", "underflow", "rounding", "masking",
+                                        "scale", "temperature"});
+  const Panel &naive = stage(trace, "naive").panels.at(2); // softmax: NaN below float128
+  CHECK(naive.row_labels == Labels{"float16", "bfloat16", "float32", "float64", "float128"});
+  for (std::size_t row = 0; row < 4; ++row)
+    CHECK(std::isnan(naive.values(row, 0)));
+  CHECK(naive.values(4, 3) == doctest::Approx(0.8807970779778823));
+  CHECK(naive.bits.at(0) == "1 11111 1000000000");
+  const Panel &x = stage(trace, "naive").panels.at(0);
+  CHECK(x.values(1, 0) == 928); // bfloat16 holds 927 and 929 both as 928
+  CHECK(x.values(1, 3) == 928);
+  const Panel &underflow = stage(trace, "underflow").panels.at(0);
+  CHECK(underflow.values(3, 2) == 0);
+  CHECK(underflow.exact.at(4 * 4 + 2) == "5.7661442e-340");
+  CHECK(stage(trace, "underflow").panels.at(1).values(0, 2) == -781); // float16's log-softmax
+  // masking with -1e9: the mask's row is finite everywhere; a row masked whole is uniform, but
+  // float16 holds -1e9 as -inf and gives NaN
+  const Panel &minus_1e9 = stage(trace, "masking").panels.at(1);
+  CHECK(minus_1e9.name == "-1e9");
+  CHECK(minus_1e9.values(3, 2) == 0);
+  CHECK(std::isnan(minus_1e9.values(5, 0)));                            // float16, all masked
+  CHECK(minus_1e9.values(8, 0) == 0.25);                                // float64, all masked
+  CHECK(std::isnan(stage(trace, "masking").panels.at(0).values(8, 0))); // -inf, all masked
+
+  NumericsInputs bad;
+  bad.mask = {1, 1};
+  CHECK_THROWS_WITH_AS(numerics_walkthrough(bad), doctest::Contains("mask length"), InputError);
+  bad.mask = {1, 2, 0, 1};
+  try {
+    numerics_walkthrough(bad);
+    FAIL("no error");
+  } catch (const InputError &error) {
+    CHECK(error.argument() == "mask");
+  }
+}
+
 TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs use them") {
-  CHECK(walkthrough_names() == Labels{"basics", "self-attention", "scoring", "seq2seq"});
+  CHECK(walkthrough_names() ==
+        Labels{"basics", "self-attention", "scoring", "seq2seq", "numerics"});
   for (const auto &name : walkthrough_names()) {
     CAPTURE(name);
     for (const auto &field : walkthrough_inputs(name)) {
@@ -200,6 +243,6 @@ TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs us
   CHECK(scoring[2].max == 256); // the limit scoring_walkthrough enforces (checked above)
   check_input_error([] { walkthrough_inputs("transformer"); },
                     "walkthrough name (\"transformer\") must be one of basics, self-attention, "
-                    "scoring",
+                    "scoring, seq2seq, numerics",
                     "walkthrough");
 }

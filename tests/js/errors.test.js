@@ -356,7 +356,7 @@ const cases = [
   [
     'unknown walkthrough',
     () => attn.walkthrough('transformer'),
-    /walkthrough name must be one of basics, self-attention, scoring, seq2seq, got the string "transformer"/,
+    /walkthrough name must be one of basics, self-attention, scoring, seq2seq, numerics, got the string "transformer"/,
     'walkthrough',
   ],
   [
@@ -384,6 +384,33 @@ const cases = [
     'decoder',
   ],
   ['logSoftmax NaN', () => attn.logSoftmax([NaN]), /x \[1\] holds a non-finite value \(nan\)/, 'x'],
+  // one precision, emulated
+  [
+    'unknown precision',
+    () => attn.softmax([1, 2], { precision: 'float8' }),
+    /options.precision must be one of float16, bfloat16, float32, float64, float128, got the string "float8"/,
+    'precision',
+  ],
+  ['NaN scores in a precision', () => attn.logSoftmax([1, NaN], { precision: 'float16' }), /x\[1\] is NaN/, 'x'],
+  [
+    'precision with heads',
+    () => attn.attention(H, H, H, { precision: 'bfloat16', heads: 1 }),
+    /options.heads cannot be combined with options.precision/,
+    'heads',
+  ],
+  [
+    'attention in a precision, shapes',
+    () => attn.attention(H, [[1, 2, 3]], H, { precision: 'float16' }),
+    /K columns \(3\) must equal Q columns \(2\)/,
+    'K',
+  ],
+  [
+    'numerics mask of the wrong length',
+    () => attn.walkthrough('numerics', { mask: [1, 0] }),
+    /mask length \(2, from \[2\]\) must equal scores length \(4, from \[4\]\)/,
+    'mask',
+  ],
+  ['numerics mask not 0 or 1', () => attn.walkthrough('numerics', { mask: [1, 0.5, 1, 1] }), /must be 0 or 1/, 'mask'],
   [
     'decimalFromLog digits',
     () => attn.decimalFromLog(-3, false, 0),
@@ -393,7 +420,7 @@ const cases = [
   [
     'walkthroughInputs of no walkthrough',
     () => attn.walkthroughInputs('transformer'),
-    /walkthrough name must be one of basics, self-attention, scoring/,
+    /walkthrough name must be one of basics, self-attention, scoring, seq2seq, numerics/,
     'walkthrough',
   ],
   // walkthrough inputs: the argument is the form field to mark

@@ -73,6 +73,7 @@ const VARIANTS = {
     { score: 'general', encoderStates, decoderStates },
     { score: 'concat', encoderStates, decoderStates, seed: 9 },
   ],
+  numerics: [{}, { scores: [1, 2, 3], mask: [0, 0, 1], seed: 3 }, { scores: [1e5], mask: [1] }],
 };
 
 /** The trace of `given`, and its inputs completed with the engine's defaults, as the session has them. */

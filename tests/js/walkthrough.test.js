@@ -15,8 +15,8 @@ const stage = (trace, id) => trace.stages.find((s) => s.id === id);
 const model = attn.createSeq2seq({ task: 'en-fr', scoring: 'general', embedding: 4, hidden: 8 });
 const needs = (name) => (name === 'seq2seq' ? { model } : {});
 
-test('four walkthroughs, every stage well formed', () => {
-  assert.deepEqual(WALKTHROUGHS, ['basics', 'self-attention', 'scoring', 'seq2seq']);
+test('five walkthroughs, every stage well formed', () => {
+  assert.deepEqual(WALKTHROUGHS, ['basics', 'self-attention', 'scoring', 'seq2seq', 'numerics']);
   for (const name of WALKTHROUGHS) {
     const trace = attn.walkthrough(name, needs(name));
     assert.equal(trace.walkthrough, name);

@@ -14,6 +14,8 @@ import {
   type InputError,
   type InputField,
   type Matrix,
+  type PreciseMatrix,
+  type PreciseValues,
   type Stage,
   type Trace,
 } from 'attention-stepper';
@@ -169,3 +171,15 @@ attn.walkthrough('seq2seq', { sentence: ['the'] });
 const trainer = trainSeq2seq({ task: 'en-fr', sentence: 'the red car is small', learningRate: 0.01 });
 trainer.finished.then(({ bytes }) => attn.loadSeq2seq(bytes));
 const steps: number = TRAINING_DEFAULTS.steps;
+// one precision emulated: values with their exact text and bits
+const preciseValues: PreciseValues = attn.softmax([927, 929], { precision: 'bfloat16' });
+const preciseLog: PreciseValues = attn.logSoftmax([927, 929], { precision: 'float128', mask: [1, 0] });
+const bits: string[] = preciseValues.bits;
+const preciseAttention: PreciseMatrix = attn.attention([[1]], [[1]], [[1]], { precision: 'float16' }).output;
+// @ts-expect-error an unknown precision
+attn.softmax([1, 2], { precision: 'float8' });
+// @ts-expect-error the precision option returns values with their bits, not a typed array
+const notTyped: Float64Array = attn.softmax([1, 2], { precision: 'float32' });
+const numericsTrace: Trace = attn.walkthrough('numerics', { scores: [1, 2, 3], mask: [1, 0, 1] });
+const cellBits: string[] | undefined = numericsTrace.stages[0].panels[0].bits;
+export { preciseValues, preciseLog, bits, preciseAttention, notTyped, cellBits };

@@ -65,6 +65,18 @@ export function fullValue(panel, index) {
   return panel.exact?.[index] || String(panel.data[index]);
 }
 
+/**
+ * The bits of cell i of a panel that carries them (the numerics lab), "sign 0 · exponent 01111 ·
+ * mantissa 0000000000" with the words of `names` ({ bitsSign, bitsExponent, bitsMantissa }); ''
+ * for a panel without bits.
+ */
+export function bitsText(panel, index, names) {
+  const bits = panel.bits?.[index];
+  if (!bits) return '';
+  const [sign, exponent, mantissa] = bits.split(' ');
+  return `${names.bitsSign} ${sign} · ${names.bitsExponent} ${exponent} · ${names.bitsMantissa} ${mantissa}`;
+}
+
 /** Cell i as seaborn would annotate it. */
 export function cellText(panel, index, precision = 2) {
   const exact = panel.exact?.[index];

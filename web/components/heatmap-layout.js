@@ -21,6 +21,8 @@ const MIN_TEXT_SIZE = 7;
 // Below this the page's 0.72rem labels overlap from row to row.
 const MIN_LABEL_CELL = 12;
 const LEGEND_DIGITS = 4;
+/** The fill of a NaN cell: NaN has no place on the colour scale. */
+export const NAN_FILL = '#9e9e9e';
 const LEGEND_STOPS = 11;
 
 /**
@@ -37,7 +39,15 @@ export function computeLayout(matrix, options = {}) {
   const { rowLabels, colLabels } = labelsOf(matrix);
   const interpolate = interpolatorFor(palette, role);
   const { min, max } = extremes(matrix);
-  const position = (value) => (max.value > min.value ? (value - min.value) / (max.value - min.value) : 0);
+  // ±inf (overflow in the numerics lab) sit at the ends of the scale of the finite values
+  const position = (value) =>
+    value === Infinity
+      ? 1
+      : value === -Infinity
+        ? 0
+        : max.value > min.value
+          ? (value - min.value) / (max.value - min.value)
+          : 0;
 
   // Whether annotations fit depends on the longest one, so they are all made up front when they may show.
   const texts = annotate && cell >= MIN_TEXT_CELL ? Array.from(data, (_, i) => cellText(matrix, i, precision)) : null;
@@ -73,7 +83,7 @@ export function computeLayout(matrix, options = {}) {
     colour: interpolate,
     /** Cell i: its colour, the colour of text on it, and its annotation (made even where hidden). */
     cellAt(index) {
-      const fill = interpolate(position(data[index]));
+      const fill = Number.isNaN(data[index]) ? NAN_FILL : interpolate(position(data[index]));
       return { fill, textColour: textColourOn(fill), text: texts?.[index] ?? cellText(matrix, index, precision) };
     },
     legend: {
@@ -104,15 +114,15 @@ export function labelsOf({ rows, cols, rowLabels, colLabels }) {
   return { rowLabels: rowLabels ?? numbers(rows), colLabels: colLabels ?? numbers(cols) };
 }
 
-// The smallest and largest cell, { index, value } (index -1 when there is none). NaN has no place
-// on a scale. Doubles that underflowed all read 0, so among equal doubles the exact text decides:
+// The smallest and largest finite cell, { index, value } (index -1 when there is none). NaN and
+// the infinities have no place on a scale. Doubles that underflowed all read 0, so among equal doubles the exact text decides:
 // the legend then names the smallest weight, not whichever zero came first.
 function extremes({ data, exact }) {
   const min = { index: -1, value: NaN };
   const max = { index: -1, value: NaN };
   const order = (i, j) => data[i] - data[j] || exactOrder(exact?.[i]) - exactOrder(exact?.[j]);
   for (let index = 0; index < data.length; index++) {
-    if (Number.isNaN(data[index])) continue;
+    if (!Number.isFinite(data[index])) continue;
     if (min.index < 0 || order(index, min.index) < 0) Object.assign(min, { index, value: data[index] });
     if (max.index < 0 || order(index, max.index) > 0) Object.assign(max, { index, value: data[index] });
   }

@@ -14,8 +14,8 @@ import {
   matrixToSvg,
   safeFileName,
 } from './export.js';
-import { fullValue } from './format.js';
-import { computeLayout } from './heatmap-layout.js';
+import { bitsText, fullValue } from './format.js';
+import { computeLayout, NAN_FILL } from './heatmap-layout.js';
 
 const SR_TABLE_LIMIT = 1024; // cells; larger tables are built when asked for
 // Above this many cells the colours are painted on a canvas (one pixel per cell, scaled up) and
@@ -38,6 +38,9 @@ const ENGLISH = {
   exportNpy: 'NumPy file (.npy)',
   copied: 'Copied to the clipboard.',
   copyFailed: 'Could not copy.',
+  bitsSign: 'sign',
+  bitsExponent: 'exponent',
+  bitsMantissa: 'mantissa',
 };
 
 // What each element shows, so that drawing it again with the same layout (shape, labels, palette,
@@ -156,6 +159,7 @@ function buildHeatmap(matrix, layout, text, options) {
     tooltip,
     highlight,
     valueAt: (index) => fullValue(current, index),
+    bitsAt: (index) => bitsText(current, index, text),
     rows,
     cols,
     rowLabels,
@@ -242,18 +246,24 @@ function exportMenu(figure, shown, options, text) {
 // Hover and keyboard focus show "row · column: full value" over the cell. Positions come from
 // the grid's geometry, not from each cell's layout, so a large grid is never measured again.
 // Returns refresh(), which brings the tooltip and the focused cell's label up to new values.
-function wireInteraction({ grid, tooltip, highlight, valueAt, rows, cols, rowLabels, colLabels, id, cell }) {
+function wireInteraction({ grid, tooltip, highlight, valueAt, bitsAt, rows, cols, rowLabels, colLabels, id, cell }) {
   const gap = grid.classList.contains('hm-dense') ? 0 : 1;
   let origin = null; // top-left of cell (0, 0), relative to the heatmap body
   let active = null; // [row, col] under keyboard focus
   let shown = null; // [row, col] the tooltip is over
   const cellAt = (r, c) => grid.children[r + 1]?.children[c + 1];
-  const label = (r, c) => `${rowLabels[r]}, ${colLabels[c]}: ${valueAt(r * cols + c)}`;
+  const label = (r, c) => {
+    const bits = bitsAt(r * cols + c);
+    return `${rowLabels[r]}, ${colLabels[c]}: ${valueAt(r * cols + c)}${bits ? `; ${bits}` : ''}`;
+  };
   const show = (r, c) => {
     shown = [r, c];
     origin ??= [cellAt(0, 0).offsetLeft, cellAt(0, 0).offsetTop];
     const [x, y] = [origin[0] + c * (cell + gap), origin[1] + r * (cell + gap)];
     tooltip.textContent = `${rowLabels[r]} · ${colLabels[c]}: ${valueAt(r * cols + c)}`;
+    // a value of the numerics lab also shows its bits: sign, exponent, mantissa
+    const bits = bitsAt(r * cols + c);
+    if (bits) tooltip.append(el('span', 'hm-bits', bits));
     tooltip.hidden = false;
     tooltip.style.transform = `translate(${x + cell / 2}px, ${y}px) translate(-50%, -110%)`;
     highlight.hidden = false;
@@ -323,7 +333,7 @@ function paintCanvas(canvas, matrix, layout) {
   const image = context.createImageData(matrix.cols, matrix.rows);
   const palette = Array.from({ length: 256 }, (_, i) => rgb(layout.colour(i / 255)));
   matrix.data.forEach((value, i) => {
-    const { r, g, b } = palette[Math.round(layout.position(value) * 255)];
+    const { r, g, b } = Number.isNaN(value) ? rgb(NAN_FILL) : palette[Math.round(layout.position(value) * 255)];
     image.data.set([r, g, b, 255], i * 4);
   });
   context.putImageData(image, 0, 0);

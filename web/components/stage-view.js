@@ -7,6 +7,9 @@ import { el, setChildren } from './dom.js';
 import { renderHeatmap } from './heatmap.js';
 
 const HEATMAP_TEXT = [
+  'bitsSign',
+  'bitsExponent',
+  'bitsMantissa',
   'table',
   'hideTable',
   'legend',

@@ -113,6 +113,15 @@ function options(value, name, allowed) {
   return value;
 }
 
+/** The precisions the softmax and attention functions emulate (options.precision). */
+const PRECISIONS = Object.freeze(['float16', 'bfloat16', 'float32', 'float64', 'float128']);
+
+function precisionName(value) {
+  if (!PRECISIONS.includes(value))
+    fail(`options.precision must be one of ${PRECISIONS.join(', ')}, got ${describe(value)}`, 'options.precision');
+  return value;
+}
+
 function optionalScale(value) {
   return value === undefined ? undefined : checkNumber(value, 'options.scale');
 }
@@ -245,8 +254,24 @@ function createEngine(module, threads, platform) {
       );
     },
     attention(Q, K, V, opts) {
+      const o = options(opts, 'options', ['scale', 'causal', 'mask', 'weights', 'heads', 'precision']);
+      if (o.precision !== undefined) {
+        // one precision emulated, row by row: no heads, and the weights always come back
+        for (const key of ['heads', 'weights'])
+          if (o[key] !== undefined) fail(`options.${key} cannot be combined with options.precision`, `options.${key}`);
+        const { scale, causal, mask } = attentionOptions(o);
+        return call(
+          'attentionPrecision',
+          toMatrix(Q, 'Q', Float64Array),
+          toMatrix(K, 'K', Float64Array),
+          toMatrix(V, 'V', Float64Array),
+          precisionName(o.precision),
+          scale ?? NaN,
+          causal,
+          mask,
+        );
+      }
       const [T, p] = precise(Q);
-      const o = options(opts, 'options', ['scale', 'causal', 'mask', 'weights', 'heads']);
       const [q, k, v] = [toMatrix(Q, 'Q', T), toMatrix(K, 'K', T), toMatrix(V, 'V', T)];
       const { scale, causal, mask } = attentionOptions(o);
       // weights: false takes the fused path, which never forms the N x N weights
@@ -533,8 +558,14 @@ function createEngine(module, threads, platform) {
   }
 
   function softmaxLike(name, x, opts) {
+    const o = options(opts, 'options', ['scale', 'mask', 'precision']);
+    if (o.precision !== undefined) {
+      const values = toVector(x, 'x', Float64Array);
+      const mask = o.mask == null ? null : toMask(o.mask, 'options.mask');
+      const scale = optionalScale(o.scale);
+      return call('softmaxPrecision', values, precisionName(o.precision), name === 'logSoftmax', scale ?? NaN, mask);
+    }
     const [T, p] = precise(x);
-    const o = options(opts, 'options', ['scale', 'mask']);
     const values = toVector(x, 'x', T);
     const mask = o.mask == null ? null : toMask(o.mask, 'options.mask');
     return call(name + p, values, optionalScale(o.scale), mask);
@@ -577,7 +608,7 @@ function deepFreeze(value) {
 }
 
 /** The walkthrough names, in the page's order. */
-export const WALKTHROUGHS = Object.freeze(['basics', 'self-attention', 'scoring', 'seq2seq']);
+export const WALKTHROUGHS = Object.freeze(['basics', 'self-attention', 'scoring', 'seq2seq', 'numerics']);
 
 // Threads used when options.threads is not given: the platform's cores, at most this many.
 const AUTO_THREADS_MAX = 8;

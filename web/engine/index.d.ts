@@ -24,6 +24,30 @@ export interface SoftmaxOptions {
   mask?: MaskVector;
 }
 
+/**
+ * A precision the softmax and attention functions emulate bit for bit, as numpy computes it
+ * (float16, float32, float64; float128 as IEEE binary128) or PyTorch (bfloat16).
+ */
+export type Precision = 'float16' | 'bfloat16' | 'float32' | 'float64' | 'float128';
+
+/** Values of one precision: the doubles, their exact text and their bits. */
+export interface PreciseValues {
+  precision: Precision;
+  /** each value as a double (float128 values rounded to one; beyond the double range 0 or ±Infinity) */
+  values: Float64Array;
+  /** per value, the decimal text of a float128 value a double cannot hold ("5.7661442e-340"), else "" */
+  exact: string[];
+  /** per value, its bits as "sign exponent mantissa" ("0 01111 0000000000") */
+  bits: string[];
+}
+
+/** A matrix of one precision (row-major), as `attention(…, { precision })` returns it. */
+export interface PreciseMatrix extends Matrix<Float64Array> {
+  precision: Precision;
+  exact: string[];
+  bits: string[];
+}
+
 export interface AttentionOptions {
   /** Multiplies Q K^T before the softmax (default 1 / sqrt(d_k)). */
   scale?: number;
@@ -103,7 +127,7 @@ export interface RandomState {
   randn(rows: number, cols: number): Matrix;
 }
 
-export type WalkthroughName = 'basics' | 'self-attention' | 'scoring' | 'seq2seq';
+export type WalkthroughName = 'basics' | 'self-attention' | 'scoring' | 'seq2seq' | 'numerics';
 export type ScoreFunctionName = 'additive' | 'dot' | 'general' | 'concat';
 
 export interface BasicsInputs {
@@ -159,11 +183,21 @@ export interface Seq2seqWalkthroughInputs {
   beam?: number;
 }
 
+export interface NumericsInputs {
+  /** one row of scores; default the Attention Basics seed's [927, 397, 148, 929] */
+  scores?: VectorInput;
+  /** 1 keeps a score, 0 masks it (the masking stage); default [1, 1, 0, 1] */
+  mask?: VectorInput;
+  /** np.random.seed of the q and k of the scale stage (default 0) */
+  seed?: number;
+}
+
 export interface WalkthroughInputs {
   basics: BasicsInputs;
   'self-attention': SelfAttentionInputs;
   scoring: ScoringInputs;
   seq2seq: Seq2seqWalkthroughInputs;
+  numerics: NumericsInputs;
 }
 
 /** One heatmap of a stage, in the orientation the notebook draws it. */
@@ -178,6 +212,10 @@ export interface Panel extends Matrix {
    * the exact value ("5.7661442e-340", computed from log-weights) or "" where `data` is exact.
    */
   exact?: string[];
+  /** The precision of a numerics panel's values; with it, `bits` of each cell. */
+  precision?: Precision;
+  /** Per cell (row-major), its bits in `precision` as "sign exponent mantissa". */
+  bits?: string[];
 }
 
 /**
@@ -353,8 +391,11 @@ export interface AttentionEngine {
     Ua: MatrixInput,
     va: VectorInput,
   ): Out<Q, Float64Array, Float32Array>;
+  /** In one precision: the library's max-shifted softmax, every operation rounded as it rounds. */
+  softmax(x: VectorInput, options: SoftmaxOptions & { precision: Precision }): PreciseValues;
   softmax<X extends VectorInput>(x: X, options?: SoftmaxOptions): Out<X, Float64Array, Float32Array>;
   /** Exact where softmax underflows: log-weights of 5.7661442e-340 are about -781.13. */
+  logSoftmax(x: VectorInput, options: SoftmaxOptions & { precision: Precision }): PreciseValues;
   logSoftmax<X extends VectorInput>(x: X, options?: SoftmaxOptions): Out<X, Float64Array, Float32Array>;
   /** Row j of annotations (one per row) scaled by weight j. */
   applyWeights<W extends VectorInput>(
@@ -369,6 +410,13 @@ export interface AttentionEngine {
     state: VectorInput,
     Wc: MatrixInput,
   ): Out<C, Float64Array, Float32Array>;
+  /** In one precision, row by row (no heads; the weights always come back). */
+  attention(
+    Q: MatrixInput,
+    K: MatrixInput,
+    V: MatrixInput,
+    options: AttentionOptions & { precision: Precision },
+  ): AttentionResult<PreciseMatrix>;
   attention<M extends MatrixInput>(
     Q: M,
     K: MatrixInput,

@@ -3,11 +3,12 @@
 // texts from the locales (web/locales/<lang>/walkthroughs.json). See docs/architecture.md for how
 // to add a walkthrough.
 import basics from './basics.js';
+import numerics from './numerics.js';
 import scoring from './scoring.js';
 import selfAttention from './self-attention.js';
 import seq2seq from './seq2seq.js';
 
-export const SPECS = Object.freeze({ basics, 'self-attention': selfAttention, scoring, seq2seq });
+export const SPECS = Object.freeze({ basics, 'self-attention': selfAttention, scoring, seq2seq, numerics });
 
 // The locale key of a stage's texts, and the values its {placeholders} take.
 function textsOf(trace, stage, inputs) {

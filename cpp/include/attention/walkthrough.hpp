@@ -26,6 +26,9 @@ struct Panel {
   // Empty, or one entry per cell (row-major): the decimal text of a value too small for a double
   // (whose `values` cell is 0), "" for every exact cell.
   std::vector<std::string> exact;
+  // Empty, or one entry per cell (row-major): the cell's bits as "sign exponent mantissa" in the
+  // precision its row was computed in (the numerics lab, whose rows are precisions).
+  std::vector<std::string> bits;
 };
 
 struct Stage {
@@ -73,9 +76,18 @@ struct ScoringInputs {
   Labels source_tokens, target_tokens;          // empty: "How are you ?" or x1 … xN
 };
 
+// The numerics lab: one row of scores through softmax in float16, bfloat16, float32, float64
+// and float128 (numerics.hpp), each panel a precision per row.
+struct NumericsInputs {
+  Vector<double> scores = {927, 397, 148, 929};
+  Vector<double> mask = {1, 1, 0, 1}; // 1 keeps a score, 0 masks it (the masking stage)
+  std::int64_t seed = 0;              // q and k of the scale stage, np.random.seed
+};
+
 Trace basics_walkthrough(const BasicsInputs &inputs = {});
 Trace self_attention_walkthrough(const SelfAttentionInputs &inputs = {});
 Trace scoring_walkthrough(const ScoringInputs &inputs = {});
+Trace numerics_walkthrough(const NumericsInputs &inputs = {});
 
 // The inputs of a walkthrough as the JavaScript API names them, with their limits and defaults:
 // the one source the engine, the page's form and the element all obey.
