@@ -301,8 +301,51 @@ template <class T> std::vector<std::uint8_t> Seq2seqSession<T>::save(Storage sto
                                       {"precision", precision_name<T>()}});
 }
 
+namespace {
+
+// A PyTorch state_dict of the reference model saved with safetensors (save_file writes the
+// metadata {"format": "pt"}, or none): the configuration its tensors imply. The sizes come from
+// the shapes, the scoring function from the attention's parameters (Ua: additive; va: concat; Wa
+// alone: general; none: dot), the task from its vocabularies' sizes, the precision from the dtype.
+SavedSeq2seq infer_saved_seq2seq(const safetensors::File &file) {
+  const auto matrix = [&](const char *name) -> const std::vector<std::size_t> & {
+    const safetensors::TensorInfo *tensor = file.find(name);
+    if (!tensor || tensor->shape.size() != 2)
+      fail(Argument("bytes"),
+           "the file is neither a model saved here nor a PyTorch state_dict of "
+           "the reference model: it lacks the matrix \"",
+           name, "\"");
+    return tensor->shape;
+  };
+  const auto &source_embedding = matrix("encoder.embedding.weight"); // V_src x E
+  const auto &out = matrix("decoder.out.weight");                    // V_tgt x H
+  SavedSeq2seq saved;
+  saved.config.embedding = source_embedding[1];
+  saved.config.hidden = out[1];
+  saved.config.scoring = file.find("decoder.attention.Ua.weight")   ? ScoreFunction::additive
+                         : file.find("decoder.attention.va.weight") ? ScoreFunction::concat
+                         : file.find("decoder.attention.Wa.weight") ? ScoreFunction::general
+                                                                    : ScoreFunction::dot;
+  saved.precision = file.find("encoder.embedding.weight")->dtype == "F64" ? "float64" : "float32";
+  for (const auto &id : tasks::task_ids()) {
+    const tasks::Task task = tasks::make_task(id);
+    if (task.source.tokens.size() == source_embedding[0] && task.target.tokens.size() == out[0]) {
+      saved.config.task = id;
+      return saved;
+    }
+  }
+  fail(Argument("bytes"), "no task has vocabularies of ", source_embedding[0], " source and ",
+       out[0], " target tokens, as the file's encoder.embedding and decoder.out have");
+}
+
+} // namespace
+
 SavedSeq2seq read_saved_seq2seq(const std::uint8_t *bytes, std::size_t size) {
   const safetensors::File file = safetensors::parse(bytes, size);
+  const auto format = std::find_if(file.metadata.begin(), file.metadata.end(),
+                                   [](const auto &entry) { return entry.first == "format"; });
+  if (format == file.metadata.end() || format->second == "pt")
+    return infer_saved_seq2seq(file);
   const auto meta = [&](const char *key) -> const std::string & {
     for (const auto &[name, value] : file.metadata)
       if (name == key)

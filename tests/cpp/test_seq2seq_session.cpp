@@ -331,3 +331,34 @@ TEST_CASE("seq2seq session: models of one task and seed can share it, and train 
   CHECK(first.train(3, 8).loss == own.train(3, 8).loss);
   CHECK(argument_of([&] { Seq2seqSession<float> s(small("dates"), own.shared_task()); }) == "task");
 }
+
+TEST_CASE("seq2seq session: a PyTorch state_dict of the reference model loads, its configuration "
+          "inferred from its tensors") {
+  for (auto scoring : score_functions) {
+    INFO("scoring ", score_function_name(scoring));
+    Seq2seqSession<float> session(small("en-zh", scoring));
+    session.train(3, 8);
+    // the same tensors, as safetensors.torch.save_file(model.state_dict()) writes them
+    const auto ours = session.save();
+    const safetensors::File file = safetensors::parse(ours.data(), ours.size());
+    std::vector<safetensors::TensorBytes> tensors;
+    for (const auto &tensor : file.tensors)
+      tensors.push_back({tensor.name, tensor.dtype, tensor.shape, file.data + tensor.begin});
+    for (const auto &metadata : {std::vector<std::pair<std::string, std::string>>{{"format", "pt"}},
+                                 std::vector<std::pair<std::string, std::string>>{}}) {
+      const auto torch = safetensors::write(tensors, metadata);
+      const auto saved = read_saved_seq2seq(torch.data(), torch.size());
+      CHECK(saved.config.task == "en-zh");
+      CHECK(saved.config.scoring == scoring);
+      CHECK(saved.config.embedding == 8);
+      CHECK(saved.config.hidden == 16);
+      CHECK(saved.precision == "float32");
+      const auto loaded = load_seq2seq_session<float>(torch.data(), torch.size());
+      CHECK(flat(loaded) == flat(session));
+    }
+    // a state_dict of another model
+    std::vector<safetensors::TensorBytes> partial(tensors.begin() + 1, tensors.end());
+    const auto other = safetensors::write(partial, {{"format", "pt"}});
+    CHECK(argument_of([&] { read_saved_seq2seq(other.data(), other.size()); }) == "bytes");
+  }
+}

@@ -58,8 +58,16 @@ export function tensorText(tensor, kind) {
   return null;
 }
 
-async function readFile(controller, file) {
-  return controller.attn.readTensors(new Uint8Array(await file.arrayBuffer()));
+// Reads `file`'s tensors, saying so in `note`: the tensors, or null (and why, in `note`).
+async function readFile(controller, file, note) {
+  const t = controller.t;
+  say(note, t('files.reading', { file: file.name }));
+  try {
+    return controller.attn.readTensors(new Uint8Array(await file.arrayBuffer()));
+  } catch (error) {
+    say(note, t('files.unreadable', { file: file.name, error: error.message }), true);
+    return null;
+  }
 }
 
 function say(note, message, problem = false) {
@@ -113,13 +121,8 @@ export function fieldFiles(controller, name, wrapper, label) {
   const note = el('div', 'as-file-status');
   const fill = async (file) => {
     const t = controller.t;
-    say(note, t('files.reading', { file: file.name }));
-    let tensors;
-    try {
-      tensors = await readFile(controller, file);
-    } catch (error) {
-      return say(note, t('files.unreadable', { file: file.name, error: error.message }), true);
-    }
+    const tensors = await readFile(controller, file, note);
+    if (!tensors) return;
     const entries = Object.entries(tensors);
     const chosen =
       entries.find(([key]) => key.toLowerCase() === name.toLowerCase()) ?? (entries.length === 1 && entries[0]);
@@ -171,13 +174,8 @@ export function createFilePanel(controller) {
   async function openFile(file) {
     const t = controller.t;
     content.replaceChildren();
-    say(note, t('files.reading', { file: file.name }));
-    let tensors;
-    try {
-      tensors = await readFile(controller, file);
-    } catch (error) {
-      return say(note, t('files.unreadable', { file: file.name, error: error.message }), true);
-    }
+    const tensors = await readFile(controller, file, note);
+    if (!tensors) return;
     const entries = Object.entries(tensors);
     say(note, t('files.holds', { file: file.name, count: entries.length }));
     const inputs = controller.session().fileInputs(t);

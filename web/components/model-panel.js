@@ -96,6 +96,10 @@ export function createModelPanel(controller) {
       const model = controller.attn.loadSeq2seq(new Uint8Array(await file.arrayBuffer()));
       message = '';
       controller.models.adopt(model, 'trained');
+      // a model of another task or scoring function: the walkthrough follows it
+      const { task, scoring } = controller.session('seq2seq').inputs;
+      if (model.config.task !== task) controller.edit('task', model.config.task);
+      if (model.config.scoring !== scoring) controller.edit('scoring', model.config.scoring);
     } catch (error) {
       message = controller.t('model.loadFailed', { file: file.name, error: error.message });
       update();

@@ -140,7 +140,10 @@ private:
 };
 
 // The precision a saved model was saved in ("float32" or "float64"), and its configuration, read
-// from its metadata. InputError blames "bytes" for anything but a file save() wrote.
+// from its metadata; or, for a PyTorch state_dict of the reference model saved with safetensors
+// (metadata none or {"format": "pt"}), inferred from its tensors: sizes from the shapes, the
+// scoring function from the attention's parameters, the task from the vocabularies' sizes, seed 0.
+// InputError blames "bytes" for anything else.
 struct SavedSeq2seq {
   Seq2seqSessionConfig config;
   std::string precision;
