@@ -860,11 +860,24 @@ val seq2seq_translate(int handle, std::string sentence, int beam) {
   });
 }
 
-val seq2seq_walkthrough(int handle, std::string sentence, int beam) {
+val seq2seq_walkthrough(int handle, std::string sentence, int beam, val compare) {
   return guarded([&] {
     return seq2seq_model(handle).visit([&](auto &session) {
+      using Session = std::decay_t<decltype(session)>;
+      std::vector<Session *> compared;
+      for (int other : emscripten::vecFromJSArray<int>(compare)) {
+        Seq2seqModel &model = seq2seq_model(other);
+        Session *typed = nullptr;
+        if constexpr (std::is_same_v<Session, at::Seq2seqSession<float>>)
+          typed = model.f32.get();
+        else
+          typed = model.f64.get();
+        if (!typed)
+          throw at::InputError("compare", "compared models must be of the model's precision");
+        compared.push_back(typed);
+      }
       return trace_to_js(
-          at::seq2seq_walkthrough(session, sentence, static_cast<std::size_t>(beam)));
+          at::seq2seq_walkthrough(session, sentence, static_cast<std::size_t>(beam), compared));
     });
   });
 }

@@ -230,6 +230,19 @@ Seq2seqEvaluation Seq2seqSession<T>::evaluate(const std::vector<tasks::Example> 
   return result;
 }
 
+template <class T> Seq2seqEvaluation Seq2seqSession<T>::test_evaluation() {
+  // FNV-1a over the parameters' bytes: some 20 µs, against an evaluation's tens of milliseconds
+  const auto *byte = reinterpret_cast<const unsigned char *>(model_.parameters().data());
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (std::size_t i = 0; i < model_.parameters().size() * sizeof(T); ++i)
+    hash = (hash ^ byte[i]) * 1099511628211ULL;
+  if (!test_evaluation_ || hash != evaluated_parameters_) {
+    test_evaluation_ = evaluate(task_->test);
+    evaluated_parameters_ = hash;
+  }
+  return *test_evaluation_;
+}
+
 template <class T>
 Seq2seqTranslation<T> Seq2seqSession<T>::translate(const std::vector<TokenId> &source,
                                                    std::size_t beam) {

@@ -26,11 +26,51 @@ Panel panel(const char *name, const char *palette, Matrix<double> values, Labels
   return {name, palette, std::move(values), std::move(rows), std::move(cols), {}};
 }
 
+// Each compared model's alignment of `source`, and their measures on the test split.
+template <class T>
+std::vector<Panel> compare(const Seq2seqSession<T> &session, const std::vector<TokenId> &source,
+                           const std::vector<Seq2seqSession<T> *> &compared) {
+  const tasks::Task &task = session.task();
+  Labels source_tokens, scorings;
+  for (auto id : source)
+    source_tokens.push_back(task.source.tokens[id]);
+  std::vector<Panel> panels;
+  auto metrics = Matrix<double>::from_shape({compared.size(), 2});
+  for (std::size_t k = 0; k < compared.size(); ++k) {
+    Seq2seqSession<T> &other = *compared[k];
+    if (other.task().id != task.id)
+      detail::fail(detail::Argument("compare"), "compare[", k, "] translates ", other.task().id,
+                   ", not ", task.id);
+    const auto translation = other.model().translate(source, task.max_target_length + 1);
+    Labels target;
+    for (auto id : translation.output)
+      target.push_back(task.target.tokens[id]);
+    const std::string scoring = score_function_name(other.config().scoring);
+    scorings.push_back(scoring);
+    panels.push_back({scoring,
+                      "weights",
+                      rows_of(translation.weights, 0, target.size()),
+                      target,
+                      source_tokens,
+                      {}});
+    const Seq2seqEvaluation evaluation = other.test_evaluation();
+    metrics(k, 0) = evaluation.exact_match;
+    metrics(k, 1) = evaluation.alignment_accuracy;
+  }
+  panels.push_back({"metrics",
+                    "weights",
+                    std::move(metrics),
+                    scorings,
+                    Labels{"exactMatch", "alignmentAccuracy"},
+                    {}});
+  return panels;
+}
+
 } // namespace
 
 template <class T>
-Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentence,
-                          std::size_t beam) {
+Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentence, std::size_t beam,
+                          const std::vector<Seq2seqSession<T> *> &compared) {
   if (beam < 1 || beam > max_walkthrough_beam)
     detail::fail(detail::Argument("beam"), "beam (", beam, ") must be between 1 and ",
                  max_walkthrough_beam);
@@ -113,13 +153,16 @@ Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentenc
     last.push_back(panel("beams", "scores", std::move(scores), hypotheses, Labels(1, "log p")));
   }
   trace.stages.push_back({"alignment", "alignment", 0, std::move(last)});
+  if (!compared.empty())
+    trace.stages.push_back({"compare", "compare", 0, compare(session, source, compared)});
   trace.output = rows_of(t.weights, 0, m);
   return trace;
 }
 
-template Trace seq2seq_walkthrough<float>(Seq2seqSession<float> &, const std::string &,
-                                          std::size_t);
+template Trace seq2seq_walkthrough<float>(Seq2seqSession<float> &, const std::string &, std::size_t,
+                                          const std::vector<Seq2seqSession<float> *> &);
 template Trace seq2seq_walkthrough<double>(Seq2seqSession<double> &, const std::string &,
-                                           std::size_t);
+                                           std::size_t,
+                                           const std::vector<Seq2seqSession<double> *> &);
 
 } // namespace attention

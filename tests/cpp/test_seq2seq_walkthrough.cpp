@@ -95,3 +95,37 @@ TEST_CASE("seq2seq walkthrough: a beam adds its hypotheses; bad input blames its
   CHECK(std::none_of(odd.stages.back().panels.begin(), odd.stages.back().panels.end(),
                      [](const Panel &p) { return p.name == "gold"; }));
 }
+
+TEST_CASE("seq2seq walkthrough: compared models add their alignments and test-split measures") {
+  auto main = trained(ScoreFunction::additive);
+  std::vector<Seq2seqSession<float>> others;
+  for (auto scoring : score_functions)
+    others.push_back(trained(scoring));
+  std::vector<Seq2seqSession<float> *> compared;
+  for (auto &other : others)
+    compared.push_back(&other);
+  const Trace trace = seq2seq_walkthrough(main, "the red car is small", 1, compared);
+  const Stage &stage = trace.stages.back();
+  CHECK(stage.id == "compare");
+  REQUIRE(stage.panels.size() == 5);
+  for (std::size_t k = 0; k < 4; ++k) {
+    CHECK(stage.panels[k].name == score_function_name(score_functions[k]));
+    CHECK(stage.panels[k].col_labels.size() == 6);
+    const auto measured = others[k].evaluate(others[k].task().test);
+    CHECK(panel_of(stage, "metrics").values(k, 0) == measured.exact_match);
+    CHECK(panel_of(stage, "metrics").values(k, 1) == measured.alignment_accuracy);
+  }
+  // the measures follow the parameters: trained on, a model is measured again
+  others[0].train(5, 16);
+  const Trace again = seq2seq_walkthrough(main, "the red car is small", 1, compared);
+  CHECK(panel_of(again.stages.back(), "metrics").values(0, 1) ==
+        others[0].evaluate(others[0].task().test).alignment_accuracy);
+
+  Seq2seqSessionConfig dates;
+  dates.task = "dates";
+  dates.embedding = 8;
+  dates.hidden = 16;
+  Seq2seqSession<float> other_task(dates);
+  check_input_error([&] { seq2seq_walkthrough(main, "the red car is small", 1, {&other_task}); },
+                    "compare[0] translates dates, not en-fr", "compare");
+}

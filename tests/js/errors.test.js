@@ -21,6 +21,7 @@ const H = [
   [1, 2],
   [3, 4],
 ];
+const comparingModel = engine.createSeq2seq({ task: 'en-fr', embedding: 4, hidden: 8 });
 const W = { heads: 1, Wq: H, Wk: H, Wv: H, Wo: H };
 const f32 = (rows) => ({ rows: rows.length, cols: rows[0].length, data: Float32Array.from(rows.flat()) });
 
@@ -467,6 +468,12 @@ const cases = [
     () => attn.walkthrough('seq2seq', { sentence: ['the', 'car'] }),
     /inputs.model must be a seq2seq model of this engine/,
     'model',
+  ],
+  [
+    'seq2seq walkthrough comparing something else',
+    () => attn.walkthrough('seq2seq', { model: comparingModel, compare: [{}] }),
+    /inputs.compare\[0\] must be a seq2seq model of this engine, got an object/,
+    'compare',
   ],
   [
     'no shipped model',

@@ -40,6 +40,10 @@ const VARIANTS = {
       beam: 3,
     },
     { task: 'dates', scoring: 'concat', model: model('dates', 'concat'), sentence: ['23', 'November', '2026'] },
+    {
+      model: model('en-fr', 'additive'),
+      compare: ['additive', 'dot', 'general', 'concat'].map((scoring) => model('en-fr', scoring)),
+    },
   ],
   basics: [
     {},
@@ -91,7 +95,7 @@ function computed(name, given) {
 const everyVariant = () =>
   Object.entries(VARIANTS).flatMap(([name, list]) => list.map((given) => ({ name, given, ...computed(name, given) })));
 const label = ({ name, given }) =>
-  `${name} ${JSON.stringify(given, (key, value) => (key === 'model' ? `${value.config.task}/${value.config.scoring}` : value))}`;
+  `${name} ${JSON.stringify(given, (key, value) => (value?.config ? `${value.config.task}/${value.config.scoring}` : value))}`;
 const stageOf = (trace, id) => trace.stages.find((stage) => stage.id === id);
 /** describeStage for the stage `id` of the trace of `given`. */
 const described = (name, given, id, lang = 'en') => {

@@ -51,7 +51,12 @@ export class StepperController extends EventTarget {
     if (!this.#sessions.has(walkthrough)) {
       const session = new WalkthroughSession(this.#attn, walkthrough, {
         // the seq2seq walkthrough is a model's translation, and each edition has its own defaults
-        context: walkthrough === 'seq2seq' && (({ task, scoring }) => ({ model: this.models.model(task, scoring) })),
+        context:
+          walkthrough === 'seq2seq' &&
+          (({ task, scoring }) => ({
+            model: this.models.model(task, scoring),
+            compare: this.models.trainedSet(task) ?? undefined,
+          })),
         defaults: SPECS[walkthrough].defaults?.(this.options.lang),
       });
       session.applyGiven(this.#given[walkthrough]);

@@ -28,9 +28,15 @@ export function createModelPanel(controller) {
   const rate = el('select');
   for (const value of RATES) rate.append(new Option(String(value), String(value)));
   rate.value = '0.005';
-  const train = button('model-train', start);
+  const train = button('model-train', () => start());
+  // the other scoring functions' models, one after the other: the walkthrough then compares all four
+  const others = button('model-train-others', () => {
+    const { task } = controller.session('seq2seq').traceInputs;
+    queue = controller.models.untrained(task);
+    start(queue.shift());
+  });
   const pause = button('model-pause', () => (trainer.state === 'paused' ? trainer.resume() : trainer.pause()));
-  const stop = button('model-stop', () => trainer.stop());
+  const stop = button('model-stop', () => ((queue = []), trainer.stop()));
   const download = button('model-download', save);
   const load = el('input');
   load.type = 'file';
@@ -53,18 +59,22 @@ export function createModelPanel(controller) {
   const curve = el('div', 'model-curve');
   const alignment = el('div', 'model-alignment');
   const controls = el('div', 'model-controls');
-  controls.append(labels.seed, labels.rate, train, pause, stop);
+  controls.append(labels.seed, labels.rate, train, pause, stop, others);
   const files = el('div', 'model-files');
   files.append(download, labels.load);
   element.append(heading, status, controls, progress, numbers, curve, alignment, files);
 
   let trainer = null;
+  let training = null; // the scoring function being trained
+  let queue = []; // scoring functions to train after it
   let history = []; // the run's progress reports
   let message = ''; // the last error, or ''
 
-  function start() {
-    const { task, scoring, sentence } = controller.session('seq2seq').traceInputs;
+  function start(scoring = controller.session('seq2seq').traceInputs.scoring) {
+    const { task, sentence } = controller.session('seq2seq').traceInputs;
     trainer?.stop();
+    if (scoring === undefined) return update();
+    training = scoring;
     history = [];
     message = '';
     trainer = trainSeq2seq({
@@ -78,8 +88,12 @@ export function createModelPanel(controller) {
     run.addEventListener('progress', ({ detail }) => run === trainer && (history.push(detail), drawRun()));
     run.addEventListener('state', () => run === trainer && update());
     run.finished.then(
-      ({ bytes }) => run === trainer && controller.models.adopt(controller.attn.loadSeq2seq(bytes), 'trained'),
-      (error) => run === trainer && ((message = error.message), update()),
+      ({ bytes }) => {
+        if (run !== trainer) return;
+        controller.models.adopt(controller.attn.loadSeq2seq(bytes), 'trained');
+        if (queue.length) start(queue.shift());
+      },
+      (error) => run === trainer && ((queue = []), (message = error.message), update()),
     );
     update();
   }
@@ -156,7 +170,9 @@ export function createModelPanel(controller) {
         (running
           ? trainer.state === 'paused'
             ? t('model.paused')
-            : t('model.training')
+            : training === scoring
+              ? t('model.training')
+              : t('model.trainingScoring', { scoring: training })
           : failed
             ? t('model.shippedFailed', { error: failed })
             : t(`model.${origin}`)),
@@ -170,6 +186,9 @@ export function createModelPanel(controller) {
     setText(stop, t('model.stop'));
     setText(download, t('model.download'));
     pause.hidden = stop.hidden = !running;
+    const missing = controller.models.untrained(task).length;
+    setText(others, t('model.trainOthers', { count: missing }));
+    others.hidden = running || missing === 0;
     drawRun();
   }
 

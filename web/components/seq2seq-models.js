@@ -4,6 +4,8 @@
 // and `change` fires when it (or a model the reader trained) takes over.
 import { SHIPPED_MODELS } from 'attention-stepper';
 
+const SCORINGS = ['additive', 'dot', 'general', 'concat'];
+
 export class Seq2seqModels extends EventTarget {
   #attn;
   #entries = new Map(); // "task/scoring" -> { model, origin: 'untrained' | 'loading' | 'shipped' | 'trained', error }
@@ -26,6 +28,22 @@ export class Seq2seqModels extends EventTarget {
   /** Why the shipped model could not load, or null. */
   error(task, scoring) {
     return this.#entry(task, scoring).error ?? null;
+  }
+
+  /**
+   * The models of `task` for every scoring function, when each one is trained (shipped, or trained
+   * here): what the walkthrough compares; otherwise null.
+   */
+  trainedSet(task) {
+    const entries = SCORINGS.map((scoring) => this.#entry(task, scoring));
+    return entries.every(({ origin }) => origin === 'shipped' || origin === 'trained')
+      ? entries.map(({ model }) => model)
+      : null;
+  }
+
+  /** The scoring functions whose model of `task` is not trained yet (nor on its way). */
+  untrained(task) {
+    return SCORINGS.filter((scoring) => this.origin(task, scoring) === 'untrained');
   }
 
   /** A model the reader trained (or loaded from a file) replaces the one of its task and scoring. */

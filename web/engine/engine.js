@@ -372,7 +372,10 @@ function createEngine(module, threads, platform) {
     walkthrough(name, inputs) {
       const fields = walkthroughFields(name);
       const seq2seq = name === 'seq2seq';
-      const given = options(inputs, 'inputs', [...fields.map((field) => field.name), ...(seq2seq ? ['model'] : [])]);
+      const given = options(inputs, 'inputs', [
+        ...fields.map((field) => field.name),
+        ...(seq2seq ? ['model', 'compare'] : []),
+      ]);
       const converted = {};
       for (const field of fields) {
         const value = given[field.name];
@@ -390,7 +393,16 @@ function createEngine(module, threads, platform) {
         if (converted[key] !== undefined && converted[key] !== given.model.config[key])
           fail(`inputs.${key} (${converted[key]}) is not the model's (${given.model.config[key]})`, `inputs.${key}`);
       const sentence = converted.sentence ?? fields.find((field) => field.name === 'sentence').default;
-      return call('seq2seqWalkthrough', handle(), sentence.join(' '), converted.beam ?? 1);
+      // models to compare, each a model of this engine: their handles
+      const compare = given.compare ?? [];
+      if (!Array.isArray(compare))
+        fail(`inputs.compare must be an array of seq2seq models, got ${describe(compare)}`, 'inputs.compare');
+      const compared = compare.map(
+        (other, i) =>
+          models.get(other)?.() ??
+          fail(`inputs.compare[${i}] must be a seq2seq model of this engine, got ${describe(other)}`, 'inputs.compare'),
+      );
+      return call('seq2seqWalkthrough', handle(), sentence.join(' '), converted.beam ?? 1, compared);
     },
     // not async: bad options throw at once, like every other call's
     loadShippedSeq2seq(opts) {

@@ -181,6 +181,8 @@ export interface Seq2seqWalkthroughInputs {
   sentence?: string[];
   /** beam width, 1 (greedy, the default) to 5 */
   beam?: number;
+  /** models of the same task to compare (the "compare" stage: their alignments and test measures) */
+  compare?: Seq2seqModel[];
 }
 
 export interface NumericsInputs {

@@ -100,6 +100,18 @@ export default {
           .concat('y_t = probabilities.argmax()  # the word chosen')
           .join('\n'),
     },
+    compare: {
+      formula: () =>
+        `\\begin{aligned}${Object.entries(SCORES)
+          .map(([name, score]) => `\\text{${name}} &: e_{t,j} = ${score}`)
+          .join('\\\\ ')}\\end{aligned}`,
+      code: ({ trace }) =>
+        [
+          "for scoring in ['additive', 'dot', 'general', 'concat']:",
+          `    alignments[scoring] = translate(models[scoring], "${sourceText(trace)}").alignment`,
+          '    measures[scoring] = evaluate(models[scoring], test_pairs)  # exact match, alignment accuracy',
+        ].join('\n'),
+    },
     alignment: {
       formula: () => 'A_{t,j} = \\alpha_{t,j}',
       code: () => 'alignment = torch.stack(all_weights)  # one row per target token, one column per source token',

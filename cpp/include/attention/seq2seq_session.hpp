@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -119,6 +120,9 @@ public:
                     double max_norm = default_max_norm);
 
   Seq2seqEvaluation evaluate(const std::vector<tasks::Example> &examples);
+  // evaluate(task().test), computed again only when the parameters changed (a walkthrough that
+  // compares models asks for it at every edit).
+  Seq2seqEvaluation test_evaluation();
 
   // Greedy decoding (beam 1) or beam search of a tokenized source, up to the task's longest
   // target and <eos>. InputError blames "beam" for a width outside 1 … max_beam_width.
@@ -137,6 +141,8 @@ private:
   NumpyRandomState shuffle_random_;
   std::vector<std::size_t> order_;
   std::size_t next_ = 0, steps_ = 0;
+  std::uint64_t evaluated_parameters_ = 0; // a hash of the parameters test_evaluation_ is of
+  std::optional<Seq2seqEvaluation> test_evaluation_;
 };
 
 // The precision a saved model was saved in ("float32" or "float64"), and its configuration, read

@@ -9,12 +9,16 @@
 //   alignment   the whole alignment, target by source ("alignment"); when the task's grammar makes
 //               the sentence, its gold alignment ("gold", 1 where linked); with a beam, the
 //               hypotheses and their log-probabilities ("beams")
+//   compare     with models to compare (the same task, any scoring functions): each one's
+//               alignment of the sentence (a panel named after its scoring function), and their
+//               exact match and alignment accuracy on the test split ("metrics")
 // Labels: "source" (tokens as encoded, <eos> last) and "target" (the produced tokens, <eos> last
 // unless the length limit stopped it).
 #pragma once
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "seq2seq_session.hpp"
 #include "walkthrough.hpp"
@@ -24,14 +28,18 @@ namespace attention {
 // The widest beam the walkthrough searches with.
 constexpr std::size_t max_walkthrough_beam = 5;
 
-// InputError blames "sentence" (it does not tokenize for the model's task) or "beam".
+// InputError blames "sentence" (it does not tokenize for the model's task), "beam", or "compare"
+// (a model of another task).
 template <class T>
 Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentence,
-                          std::size_t beam = 1);
+                          std::size_t beam = 1,
+                          const std::vector<Seq2seqSession<T> *> &compared = {});
 
 extern template Trace seq2seq_walkthrough<float>(Seq2seqSession<float> &, const std::string &,
-                                                 std::size_t);
+                                                 std::size_t,
+                                                 const std::vector<Seq2seqSession<float> *> &);
 extern template Trace seq2seq_walkthrough<double>(Seq2seqSession<double> &, const std::string &,
-                                                  std::size_t);
+                                                  std::size_t,
+                                                  const std::vector<Seq2seqSession<double> *> &);
 
 } // namespace attention
