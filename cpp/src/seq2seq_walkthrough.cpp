@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "trace_parts.hpp"
+
 namespace attention {
 
 namespace {
@@ -14,17 +16,8 @@ Matrix<double> rows_of(const Matrix<T> &m, std::size_t first, std::size_t count)
   return out;
 }
 
-Labels numbered(const char *prefix, std::size_t count) {
-  Labels labels;
-  for (std::size_t i = 1; i <= count; ++i)
-    labels.push_back(prefix + std::to_string(i));
-  return labels;
-}
-
-Panel panel(const char *name, const char *palette, Matrix<double> values, Labels rows,
-            Labels cols) {
-  return {name, palette, std::move(values), std::move(rows), std::move(cols), {}};
-}
+using trace_parts::numbered;
+using trace_parts::panel;
 
 // Each compared model's alignment of `source`, and their measures on the test split.
 template <class T>
@@ -94,13 +87,13 @@ Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentenc
                           "source",
                           0,
                           {panel("embeddings", "annotation", rows_of(t.source_embeddings, 0, n),
-                                 source_tokens, numbered("", e))}});
+                                 source_tokens, numbered("", e, 1))}});
   trace.stages.push_back({"encoder",
                           "encoder",
                           0,
                           {panel("encoder_states", "annotation", rows_of(t.encoder_states, 0, n),
-                                 source_tokens, numbered("", h))}});
-  const Labels hidden = numbered("", h);
+                                 source_tokens, numbered("", h, 1))}});
+  const Labels hidden = numbered("", h, 1);
   for (std::size_t step = 1; step <= m; ++step) {
     const std::size_t row = step - 1;
     const Labels at_step(1, target_tokens[row]);

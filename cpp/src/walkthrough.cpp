@@ -1,5 +1,7 @@
 #include "attention/walkthrough.hpp"
 
+#include "trace_parts.hpp"
+
 #include <cfloat>
 #include <cmath>
 #include <cstdlib>
@@ -23,12 +25,8 @@ constexpr std::size_t max_words = 512;  // self-attention: words and embedding w
 constexpr std::size_t max_states = 256; // scoring: lengths and widths
 constexpr std::size_t max_scores = 64;  // numerics: scores in the row
 
-Labels numbered(const std::string &prefix, std::size_t count, std::size_t first = 0) {
-  Labels labels;
-  for (std::size_t i = 0; i < count; ++i)
-    labels.push_back(prefix + std::to_string(first + i));
-  return labels;
-}
+using trace_parts::numbered;
+using trace_parts::panel;
 
 // Plain loops rather than xtensor expressions: each expression type instantiates its own
 // assignment machinery, and this file is compiled for size.
@@ -75,12 +73,6 @@ void add_stage(Trace &trace, const char *id, std::vector<Panel> panels) {
 // A one-label axis, made here rather than at every call.
 Labels one(const std::string &label) { return Labels(1, label); }
 Labels one(const char *label) { return Labels(1, label); }
-
-// Names and palettes are literals: strings are made here, once, not at every call.
-Panel panel(const char *name, const char *palette, Matrix<double> values, Labels rows,
-            Labels cols) {
-  return {name, palette, std::move(values), std::move(rows), std::move(cols), {}, {}};
-}
 
 void require_size(std::size_t value, const char *what, std::size_t max, const char *argument) {
   if (value == 0 || value > max)

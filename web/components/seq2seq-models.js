@@ -4,15 +4,16 @@
 // and `change` fires when it (or a model the reader trained) takes over.
 import { SHIPPED_MODELS } from 'attention-stepper';
 
-const SCORINGS = ['additive', 'dot', 'general', 'concat'];
-
 export class Seq2seqModels extends EventTarget {
   #attn;
   #entries = new Map(); // "task/scoring" -> { model, origin: 'untrained' | 'loading' | 'shipped' | 'trained', error }
 
+  #scorings; // the scoring functions, as the engine publishes the walkthrough's choices
+
   constructor(attn) {
     super();
     this.#attn = attn;
+    this.#scorings = attn.walkthroughInputs('seq2seq').find((field) => field.name === 'scoring').choices;
   }
 
   /** The model to translate with now. */
@@ -35,7 +36,7 @@ export class Seq2seqModels extends EventTarget {
    * here): what the walkthrough compares; otherwise null.
    */
   trainedSet(task) {
-    const entries = SCORINGS.map((scoring) => this.#entry(task, scoring));
+    const entries = this.#scorings.map((scoring) => this.#entry(task, scoring));
     return entries.every(({ origin }) => origin === 'shipped' || origin === 'trained')
       ? entries.map(({ model }) => model)
       : null;
@@ -43,7 +44,7 @@ export class Seq2seqModels extends EventTarget {
 
   /** The scoring functions whose model of `task` is not trained yet (nor on its way). */
   untrained(task) {
-    return SCORINGS.filter((scoring) => this.origin(task, scoring) === 'untrained');
+    return this.#scorings.filter((scoring) => this.origin(task, scoring) === 'untrained');
   }
 
   /** A model the reader trained (or loaded from a file) replaces the one of its task and scoring. */

@@ -1,0 +1,27 @@
+// What the walkthrough traces (walkthrough.cpp, seq2seq_walkthrough.cpp) build their panels with,
+// so that labels and panels are made one way everywhere.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+#include "attention/walkthrough.hpp"
+
+namespace attention::trace_parts {
+
+// prefix + first, prefix + (first + 1), …: "x1", "x2", …
+inline Labels numbered(const std::string &prefix, std::size_t count, std::size_t first = 0) {
+  Labels labels;
+  for (std::size_t i = 0; i < count; ++i)
+    labels.push_back(prefix + std::to_string(first + i));
+  return labels;
+}
+
+// Names and palettes are literals: strings are made here, once, not at every call.
+inline Panel panel(const char *name, const char *palette, Matrix<double> values, Labels rows,
+                   Labels cols) {
+  return {name, palette, std::move(values), std::move(rows), std::move(cols), {}, {}};
+}
+
+} // namespace attention::trace_parts
