@@ -242,9 +242,10 @@ TEST_CASE("seq2seq session: load refuses files whose tensors or metadata do not 
   bad = good;
   bad[4].second = "-16";
   CHECK(load(rewrite(bad)) == "bytes");
+  // without "format", the file is taken for a PyTorch state_dict: its tensors say what it is
   bad = good;
   bad.erase(bad.begin());
-  CHECK(load(rewrite(bad)) == "bytes");
+  CHECK(load(rewrite(bad)) == "(no error)");
   CHECK(load(rewrite(good, 3)) == "bytes"); // a tensor missing
 }
 
