@@ -583,6 +583,7 @@ template <class T> val seq2seq_info(int handle, const at::Seq2seqSession<T> &ses
   out.set("precision", sizeof(T) == 4 ? "float32" : "float64");
   out.set("source", strings(session.task().source.tokens));
   out.set("target", strings(session.task().target.tokens));
+  out.set("unit", session.task().unit == at::tasks::Unit::word ? "word" : "character");
   out.set("maxSourceLength", session.task().max_source_length);
   out.set("maxTargetLength", session.task().max_target_length);
   return out;

@@ -326,6 +326,14 @@ test('seq2seq: the shipped model translates, a typed sentence redraws every stag
   await page.waitForFunction(() =>
     [...document.querySelectorAll('.stage-link')].some((link) => link.textContent.includes('“voitures”')),
   );
+  // the vocabulary's chips add a word to the sentence
+  await page.click('.model-vocabulary summary');
+  await page.click('.model-word:text-is("and")');
+  await page.click('.model-word:text-is("wet")');
+  assert.equal(await field.inputValue(), 'the small cars are green and wet');
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('.stage-link')].some((link) => link.textContent.includes('“mouillées”')),
+  );
   await field.fill('the small cars are gren');
   const error = page.locator('#input-sentence-error');
   await error.waitFor();

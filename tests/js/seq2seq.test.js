@@ -106,6 +106,10 @@ test('createSeq2seq: the vocabularies, tokens and parameters under PyTorch names
   const model = small();
   assert.deepEqual(model.vocab.source, byId['en-fr'].source);
   assert.deepEqual(model.vocab.target, byId['en-fr'].target);
+  assert.equal(model.vocab.unit, 'word');
+  const dates = attn.createSeq2seq({ task: 'dates', embedding: 4, hidden: 8 });
+  assert.equal(dates.vocab.unit, 'character');
+  dates.dispose();
   assert.deepEqual(model.config, {
     task: 'en-fr',
     scoring: 'additive',

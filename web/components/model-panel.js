@@ -62,7 +62,13 @@ export function createModelPanel(controller) {
   controls.append(labels.seed, labels.rate, train, pause, stop, others);
   const files = el('div', 'model-files');
   files.append(download, labels.load);
-  element.append(heading, status, controls, progress, numbers, curve, alignment, files);
+  // the words the model reads: each appends itself to the sentence
+  const vocabulary = el('details', 'model-vocabulary');
+  const vocabularyTitle = el('summary');
+  const words = el('div', 'model-words');
+  vocabulary.append(vocabularyTitle, words);
+  let wordsOf = null; // the task whose words are drawn
+  element.append(heading, status, vocabulary, controls, progress, numbers, curve, alignment, files);
 
   let trainer = null;
   let training = null; // the scoring function being trained
@@ -185,11 +191,32 @@ export function createModelPanel(controller) {
     setText(pause, trainer?.state === 'paused' ? t('model.resume') : t('model.pause'));
     setText(stop, t('model.stop'));
     setText(download, t('model.download'));
+    drawWords(task);
     pause.hidden = stop.hidden = !running;
     const missing = controller.models.untrained(task).length;
     setText(others, t('model.trainOthers', { count: missing }));
     others.hidden = running || missing === 0;
     drawRun();
+  }
+
+  function drawWords(task) {
+    const session = controller.session('seq2seq');
+    const field = session.fields.find((candidate) => candidate.name === 'sentence');
+    const { source, unit } = controller.models.model(task, session.traceInputs.scoring).vocab;
+    const vocab = source.filter((word) => !word.startsWith('<'));
+    setText(vocabularyTitle, controller.t('model.vocabulary', { count: vocab.length }));
+    if (wordsOf === task) return;
+    wordsOf = task;
+    // words join with spaces; the characters of dates join as they are ("▁" is a space)
+    const joined = (typed, word) =>
+      unit === 'character' ? typed + (word === '▁' ? ' ' : word) : [typed.trimEnd(), word].filter(Boolean).join(' ');
+    words.replaceChildren(
+      ...vocab.map((word) => {
+        const chip = button('model-word', () => controller.edit('sentence', joined(session.text(field), word)));
+        chip.textContent = word === '▁' ? '␣' : word;
+        return chip;
+      }),
+    );
   }
 
   update();

@@ -487,7 +487,7 @@ function createEngine(module, threads, platform) {
     const live = () => handle ?? fail('this seq2seq model was disposed', 'model');
     const sentence = (value, name) =>
       typeof value === 'string' ? value : fail(`${name} must be a string, got ${describe(value)}`, name);
-    const vocab = deepFreeze({ source: info.source, target: info.target });
+    const vocab = deepFreeze({ source: info.source, target: info.target, unit: info.unit });
     const config = Object.freeze({
       task: info.task,
       scoring: info.scoring,

@@ -338,7 +338,12 @@ export interface Seq2seqEvaluation {
 
 /** A GRU encoder–decoder with attention and the task it learns. Call dispose() when done. */
 export interface Seq2seqModel<P extends Seq2seqPrecision = Seq2seqPrecision> {
-  readonly vocab: { readonly source: readonly string[]; readonly target: readonly string[] };
+  /** the vocabularies (ids are indices), and whether a token is a word or a character */
+  readonly vocab: {
+    readonly source: readonly string[];
+    readonly target: readonly string[];
+    readonly unit: 'word' | 'character';
+  };
   readonly config: Readonly<Required<Seq2seqOptions<P>>>;
   /** ids as the encoder reads them ('source') or as the decoder must produce them ('target'), <eos> last */
   tokenize(sentence: string, side?: 'source' | 'target'): number[];
