@@ -1028,7 +1028,7 @@ Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
   };
   std::vector<Beam> beams(1); // the empty hypothesis, from s_0
   beams[0].state.assign(w.decoder_s.begin(), w.decoder_s.begin() + h);
-  std::vector<double> log_probabilities(v);
+  std::vector<double> row(v), log_probabilities(v); // a step's logits, in double
   for (std::size_t t = 0; t < max_length; ++t) {
     if (std::all_of(beams.begin(), beams.end(), ended))
       break;
@@ -1053,16 +1053,11 @@ Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
         w.inputs[t] = beam.hypothesis.output.back();
       w.decode(t, t + 1);
       next_states[b].assign(w.decoder_s.begin() + (t + 1) * h, w.decoder_s.begin() + (t + 2) * h);
-      const T *logits = w.logits.data() + t * v;
-      double top = -std::numeric_limits<double>::infinity(), sum = 0;
-      for (std::size_t i = 0; i < v; ++i)
-        top = std::max(top, static_cast<double>(logits[i]));
-      for (std::size_t i = 0; i < v; ++i)
-        sum += std::exp(static_cast<double>(logits[i]) - top);
-      const double log_sum = top + std::log(sum);
+      std::copy(w.logits.begin() + t * v, w.logits.begin() + (t + 1) * v, row.begin());
+      detail::log_softmax_into(row.data(), v, 1.0, nullptr, log_probabilities.data());
       for (std::size_t i = 0; i < v; ++i)
         candidates.push_back(
-            {b, static_cast<TokenId>(i), beam.hypothesis.log_probability + logits[i] - log_sum});
+            {b, static_cast<TokenId>(i), beam.hypothesis.log_probability + log_probabilities[i]});
     }
     const std::size_t kept = std::min(width, candidates.size());
     std::stable_sort(candidates.begin(), candidates.end(),

@@ -9,6 +9,7 @@
 
 #include "attention/precision.hpp"
 #include "attention/safetensors.hpp"
+#include "attention/softmax.hpp"
 
 namespace attention {
 
@@ -259,24 +260,22 @@ Seq2seqTranslation<T> Seq2seqSession<T>::translate(const std::vector<TokenId> &s
   const auto &logits = result.trace.logits;
   const std::size_t v = logits.shape()[1];
   const std::size_t k = std::min(translation_top_k, v);
-  std::vector<double> probabilities(v);
+  std::vector<double> row(v), log_probabilities(v);
   std::vector<std::size_t> index(v);
   for (std::size_t t = 0; t < logits.shape()[0]; ++t) {
-    double top = -std::numeric_limits<double>::infinity(), sum = 0;
-    for (std::size_t i = 0; i < v; ++i)
-      top = std::max(top, static_cast<double>(logits(t, i)));
-    for (std::size_t i = 0; i < v; ++i)
-      sum += probabilities[i] = std::exp(static_cast<double>(logits(t, i)) - top);
+    std::copy(logits.data() + t * v, logits.data() + (t + 1) * v, row.begin());
+    detail::log_softmax_into(row.data(), v, 1.0, nullptr, log_probabilities.data());
     for (std::size_t i = 0; i < v; ++i)
       index[i] = i;
     std::partial_sort(index.begin(), index.begin() + k, index.end(), [&](auto a, auto b) {
-      return probabilities[a] > probabilities[b] || (probabilities[a] == probabilities[b] && a < b);
+      return log_probabilities[a] > log_probabilities[b] ||
+             (log_probabilities[a] == log_probabilities[b] && a < b);
     });
-    auto &row = result.top.emplace_back();
+    auto &top = result.top.emplace_back();
     for (std::size_t i = 0; i < k; ++i)
-      row.emplace_back(static_cast<TokenId>(index[i]),
-                       static_cast<T>(probabilities[index[i]] / sum));
-    log_probability += std::log(probabilities[result.trace.output[t]] / sum);
+      top.emplace_back(static_cast<TokenId>(index[i]),
+                       static_cast<T>(std::exp(log_probabilities[index[i]])));
+    log_probability += log_probabilities[result.trace.output[t]];
   }
   if (beam == 1)
     result.beams = {{result.trace.output, log_probability}};
@@ -341,7 +340,7 @@ SavedSeq2seq infer_saved_seq2seq(const safetensors::File &file) {
                                                                     : ScoreFunction::dot;
   saved.precision = file.find("encoder.embedding.weight")->dtype == "F64" ? "float64" : "float32";
   for (const auto &id : tasks::task_ids()) {
-    const tasks::Task task = tasks::make_task(id);
+    const tasks::Task task = tasks::empty_task(id);
     if (task.source.tokens.size() == source_embedding[0] && task.target.tokens.size() == out[0]) {
       saved.config.task = id;
       return saved;

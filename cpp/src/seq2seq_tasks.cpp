@@ -702,9 +702,8 @@ const std::vector<std::string> &task_ids() {
   return ids;
 }
 
-Task make_task(const std::string &id, std::int64_t seed) {
+Task empty_task(const std::string &id) {
   const Grammar &grammar = find_grammar(id);
-  NumpyRandomState random(seed);
   Task task;
   task.id = grammar.id;
   task.unit = grammar.unit;
@@ -712,7 +711,13 @@ Task make_task(const std::string &id, std::int64_t seed) {
   grammar.list_words(task.source, task.target);
   task.max_source_length = grammar.max_source_length;
   task.max_target_length = grammar.max_target_length;
+  return task;
+}
 
+Task make_task(const std::string &id, std::int64_t seed) {
+  Task task = empty_task(id);
+  const Grammar &grammar = find_grammar(id);
+  NumpyRandomState random(seed);
   std::set<std::vector<std::size_t>> drawn; // sources
   Pair pair;
   while (task.test.size() < test_size) {

@@ -8,16 +8,9 @@ namespace attention {
 
 namespace {
 
-template <class T>
-Matrix<double> rows_of(const Matrix<T> &m, std::size_t first, std::size_t count) {
-  const std::size_t cols = m.shape()[1];
-  auto out = Matrix<double>::from_shape({count, cols});
-  std::copy(m.data() + first * cols, m.data() + (first + count) * cols, out.data());
-  return out;
-}
-
 using trace_parts::numbered;
 using trace_parts::panel;
+using trace_parts::rows_of;
 
 // Each compared model's alignment of `source`, and their measures on the test split.
 template <class T>
@@ -40,22 +33,14 @@ std::vector<Panel> compare(const Seq2seqSession<T> &session, const std::vector<T
       target.push_back(task.target.tokens[id]);
     const std::string scoring = score_function_name(other.config().scoring);
     scorings.push_back(scoring);
-    panels.push_back({scoring,
-                      "weights",
-                      rows_of(translation.weights, 0, target.size()),
-                      target,
-                      source_tokens,
-                      {}});
+    panels.push_back(panel(scoring.c_str(), "weights",
+                           rows_of(translation.weights, 0, target.size()), target, source_tokens));
     const Seq2seqEvaluation evaluation = other.test_evaluation();
     metrics(k, 0) = evaluation.exact_match;
     metrics(k, 1) = evaluation.alignment_accuracy;
   }
-  panels.push_back({"metrics",
-                    "weights",
-                    std::move(metrics),
-                    scorings,
-                    Labels{"exactMatch", "alignmentAccuracy"},
-                    {}});
+  panels.push_back(panel("metrics", "weights", std::move(metrics), scorings,
+                         Labels{"exactMatch", "alignmentAccuracy"}));
   return panels;
 }
 

@@ -2,6 +2,7 @@
 // so that labels and panels are made one way everywhere.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -9,6 +10,15 @@
 #include "attention/walkthrough.hpp"
 
 namespace attention::trace_parts {
+
+// Rows first … first + count - 1 of `m`, as doubles.
+template <class T>
+Matrix<double> rows_of(const Matrix<T> &m, std::size_t first, std::size_t count) {
+  const std::size_t cols = m.shape()[1];
+  auto out = Matrix<double>::from_shape({count, cols});
+  std::copy(m.data() + first * cols, m.data() + (first + count) * cols, out.data());
+  return out;
+}
 
 // prefix + first, prefix + (first + 1), …: "x1", "x2", …
 inline Labels numbered(const std::string &prefix, std::size_t count, std::size_t first = 0) {

@@ -27,6 +27,7 @@ constexpr std::size_t max_scores = 64;  // numerics: scores in the row
 
 using trace_parts::numbered;
 using trace_parts::panel;
+using trace_parts::rows_of;
 
 // Plain loops rather than xtensor expressions: each expression type instantiates its own
 // assignment machinery, and this file is compiled for size.
@@ -37,9 +38,6 @@ Matrix<double> shaped(std::size_t rows, std::size_t cols, const double *data) {
 }
 Matrix<double> as_column(const Vector<double> &v) { return shaped(v.size(), 1, v.data()); }
 Matrix<double> as_row(const Vector<double> &v) { return shaped(1, v.size(), v.data()); }
-Matrix<double> first_rows(const Matrix<double> &m, std::size_t rows) {
-  return shaped(rows, m.shape()[1], m.data());
-}
 Vector<double> row_of(const Matrix<double> &m, std::size_t i) {
   const std::size_t cols = m.shape()[1];
   auto out = Vector<double>::from_shape({cols});
@@ -361,7 +359,7 @@ Trace scoring_trace(const ScoringInputs &in) {
           panel("weights", "weights", as_row(alpha), one(target[t]), source),
           panel("c_t", "context", as_column(c), hidden_dims, one("c")),
           panel("h_tilde_t", "decoder", as_column(attentional), state_dims, one("h~")),
-          panel("alignment", "weights", first_rows(alignment, t + 1),
+          panel("alignment", "weights", rows_of(alignment, 0, t + 1),
                 Labels(target.begin(), target.begin() + t + 1), source)}});
   }
   add_stage(trace, "alignment", {panel("alignment", "weights", alignment, target, source)});
@@ -545,6 +543,14 @@ Trace numerics_trace(const NumericsInputs &in) {
 // ---------------------------------------------------------------------------------------------
 // The inputs, published
 
+// The scoring functions' names, the choices of a scoring input.
+Labels score_names() {
+  Labels names;
+  for (auto score : score_functions)
+    names.push_back(score_function_name(score));
+  return names;
+}
+
 InputField integer_field(const char *name, std::int64_t value, std::int64_t min, std::int64_t max) {
   InputField field{name, InputKind::integer, min, max, {}, false, filled(1, 1, double(value)), {}};
   return field;
@@ -631,30 +637,25 @@ std::vector<InputField> walkthrough_inputs(const std::string &walkthrough) {
   }
   if (walkthrough == "scoring") {
     const ScoringInputs in;
-    Labels scores;
-    for (auto score : score_functions)
-      scores.push_back(score_function_name(score));
     const auto size = [](const char *name, std::size_t value) {
       return integer_field(name, std::int64_t(value), 1, std::int64_t(max_states));
     };
-    return {texts_field("score", InputKind::choice, one(score_function_name(in.score)), scores),
-            size("length", in.length),
-            size("width", in.width),
-            size("attentionWidth", in.attention_width),
-            integer_field("seed", in.seed, 0, max_seed),
-            optional_matrix("encoderStates"),
-            optional_matrix("decoderStates"),
-            texts_field("sourceTokens", InputKind::tokens, in.source_tokens),
-            texts_field("targetTokens", InputKind::tokens, in.target_tokens)};
+    return {
+        texts_field("score", InputKind::choice, one(score_function_name(in.score)), score_names()),
+        size("length", in.length),
+        size("width", in.width),
+        size("attentionWidth", in.attention_width),
+        integer_field("seed", in.seed, 0, max_seed),
+        optional_matrix("encoderStates"),
+        optional_matrix("decoderStates"),
+        texts_field("sourceTokens", InputKind::tokens, in.source_tokens),
+        texts_field("targetTokens", InputKind::tokens, in.target_tokens)};
   }
   if (walkthrough == "seq2seq") { // the model's task and scoring pick the model (the caller's)
-    Labels scores;
-    for (auto score : score_functions)
-      scores.push_back(score_function_name(score));
     return {
         texts_field("task", InputKind::choice, one(tasks::task_ids().front()), tasks::task_ids()),
         texts_field("scoring", InputKind::choice, one(score_function_name(ScoreFunction::additive)),
-                    scores),
+                    score_names()),
         texts_field("sentence", InputKind::tokens, {"the", "red", "car", "is", "small"}),
         integer_field("beam", 1, 1, std::int64_t(max_walkthrough_beam))};
   }

@@ -52,11 +52,12 @@ export class StepperController extends EventTarget {
       const session = new WalkthroughSession(this.#attn, walkthrough, {
         // the seq2seq walkthrough is a model's translation, and each edition has its own defaults
         context:
-          walkthrough === 'seq2seq' &&
-          (({ task, scoring }) => ({
-            model: this.models.model(task, scoring),
-            compare: this.models.trainedSet(task) ?? undefined,
-          })),
+          walkthrough === 'seq2seq'
+            ? ({ task, scoring }) => ({
+                model: this.models.model(task, scoring),
+                compare: this.models.trainedSet(task) ?? undefined,
+              })
+            : undefined,
         defaults: SPECS[walkthrough].defaults?.(this.options.lang),
       });
       session.applyGiven(this.#given[walkthrough]);

@@ -32,8 +32,9 @@ export function createModelPanel(controller) {
   // the other scoring functions' models, one after the other: the walkthrough then compares all four
   const others = button('model-train-others', () => {
     const { task } = controller.session('seq2seq').traceInputs;
-    queue = controller.models.untrained(task);
-    start(queue.shift());
+    const [first, ...rest] = controller.models.untrained(task);
+    queue = rest;
+    if (first) start(first);
   });
   const pause = button('model-pause', () => (trainer.state === 'paused' ? trainer.resume() : trainer.pause()));
   const stop = button('model-stop', () => ((queue = []), trainer.stop()));
@@ -79,7 +80,6 @@ export function createModelPanel(controller) {
   function start(scoring = controller.session('seq2seq').traceInputs.scoring) {
     const { task, sentence } = controller.session('seq2seq').traceInputs;
     trainer?.stop();
-    if (scoring === undefined) return update();
     training = scoring;
     history = [];
     message = '';

@@ -33,27 +33,32 @@ export class Seq2seqModels extends EventTarget {
 
   /**
    * The models of `task` for every scoring function, when each one is trained (shipped, or trained
-   * here): what the walkthrough compares; otherwise null.
+   * here): what the walkthrough compares; otherwise null. Makes no model.
    */
   trainedSet(task) {
-    const entries = this.#scorings.map((scoring) => this.#entry(task, scoring));
-    return entries.every(({ origin }) => origin === 'shipped' || origin === 'trained')
+    const entries = this.#scorings.map((scoring) => this.#entries.get(`${task}/${scoring}`));
+    return entries.every((entry) => entry?.origin === 'shipped' || entry?.origin === 'trained')
       ? entries.map(({ model }) => model)
       : null;
   }
 
-  /** The scoring functions whose model of `task` is not trained yet (nor on its way). */
+  /** The scoring functions whose model of `task` is not trained yet (nor on its way). Makes no model. */
   untrained(task) {
-    return this.#scorings.filter((scoring) => this.origin(task, scoring) === 'untrained');
+    return this.#scorings.filter(
+      (scoring) =>
+        (this.#entries.get(`${task}/${scoring}`)?.origin ?? (shipped(task, scoring) ? 'loading' : 'untrained')) ===
+        'untrained',
+    );
   }
 
   /** A model the reader trained (or loaded from a file) replaces the one of its task and scoring. */
   adopt(model, origin = 'trained') {
     const { task, scoring } = model.config;
-    const entry = this.#entry(task, scoring);
-    if (entry.model !== model) entry.model.dispose();
-    Object.assign(entry, { model, origin, error: null });
-    this.dispatchEvent(new CustomEvent('change', { detail: { task, scoring } }));
+    const key = `${task}/${scoring}`;
+    const entry = this.#entries.get(key);
+    if (entry && entry.model !== model) entry.model.dispose();
+    this.#entries.set(key, Object.assign(entry ?? {}, { model, origin, error: null }));
+    this.#changed(task, scoring);
   }
 
   #entry(task, scoring) {
@@ -62,17 +67,23 @@ export class Seq2seqModels extends EventTarget {
     if (entry) return entry;
     entry = { model: this.#attn.createSeq2seq({ task, scoring }), origin: 'untrained', error: null };
     this.#entries.set(key, entry);
-    if (SHIPPED_MODELS.some((shipped) => shipped.task === task && shipped.scoring === scoring)) {
+    if (shipped(task, scoring)) {
       entry.origin = 'loading';
       this.#attn.loadShippedSeq2seq({ task, scoring }).then(
         (model) => (entry.origin === 'loading' ? this.adopt(model, 'shipped') : model.dispose()),
         (error) => {
           if (entry.origin !== 'loading') return;
           Object.assign(entry, { origin: 'untrained', error: error.message });
-          this.dispatchEvent(new CustomEvent('change', { detail: { task, scoring } }));
+          this.#changed(task, scoring);
         },
       );
     }
     return entry;
   }
+
+  #changed(task, scoring) {
+    this.dispatchEvent(new CustomEvent('change', { detail: { task, scoring } }));
+  }
 }
+
+const shipped = (task, scoring) => SHIPPED_MODELS.some((model) => model.task === task && model.scoring === scoring);

@@ -13,7 +13,7 @@ export class WalkthroughSession {
   constructor(attn, walkthrough, { context, defaults } = {}) {
     this.attn = attn;
     this.walkthrough = walkthrough;
-    this.context = context || undefined;
+    this.context = context;
     this.spec = SPECS[walkthrough];
     const published = attn.walkthroughInputs(walkthrough);
     this.defaults = {

@@ -3,7 +3,7 @@
 import { pythonShape } from './python.js';
 import { panelOf } from './trace.js';
 
-const SCORE_FORMULAS = {
+export const SCORE_FORMULAS = {
   additive: 'v_a^\\top \\tanh(W_a s_t + U_a h_j)',
   dot: 's_t^\\top h_j',
   general: 's_t^\\top W_a h_j',

@@ -2,14 +2,12 @@
 // model's own (model.walkthrough's stages: source, encoder, one "step" per decoded token,
 // alignment). The code is the reference model's PyTorch, as tests/fixtures/make_seq2seq_fixtures.py
 // writes it. Titles and texts: the locale's seq2seq.stages.<kind>, with {t}, {word}, {task}.
+import { SCORE_FORMULAS } from './scoring.js';
 import { panelOf } from './trace.js';
 
-const SCORES = {
-  additive: 'v_a^\\top \\tanh(W_a s_{t-1} + U_a h_j)',
-  dot: 's_t^\\top h_j',
-  general: 's_t^\\top W_a h_j',
-  concat: 'v_a^\\top \\tanh(W_a [s_t; h_j])',
-};
+// The scoring walkthrough's formulas, but Bahdanau's as the trained model has it: it scores with
+// the state before the step, s_{t-1}.
+const SCORES = { ...SCORE_FORMULAS, additive: SCORE_FORMULAS.additive.replace('s_t', 's_{t-1}') };
 
 const SCORE_CODE = {
   additive: 'scores = attention.va(torch.tanh(attention.Wa(s_prev) + attention.Ua(annotations)))',

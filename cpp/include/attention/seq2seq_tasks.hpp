@@ -85,6 +85,10 @@ constexpr std::size_t train_size = 2000, test_size = 400;
 // "en-fr", "en-zh", "dates".
 const std::vector<std::string> &task_ids();
 
+// The task `id` without its examples (no split drawn): its vocabularies and limits, cheaply.
+// InputError blames "task" for an unknown id.
+Task empty_task(const std::string &id);
+
 // The task `id` with its split for `seed` (0 <= seed <= 2**32 - 1, as numpy's). InputError blames
 // "task" for an unknown id and "seed" for a seed out of range.
 Task make_task(const std::string &id, std::int64_t seed = 0);
