@@ -46,7 +46,13 @@ async function editTimes(hash, field, values, ready = 'body[data-ready]') {
 const edits = {
   basics: await editTimes('#basics/applied', 'input-decoderState', ['5, 1, 20', '1, 0, 0', '2, 3, 4']),
   'self-attention': await editTimes('#self-attention/all-weights', 'input-seed', ['42', '7', '1']),
-  scoring: await editTimes('#scoring/step-2', 'input-seed', ['4', '5', '6']),
+  // the four trained models (the shipped one, and three the panel trains first) scored at once
+  scoring: await editTimes(
+    '#scoring/compare-weights',
+    'input-step',
+    ['1', '2', '3'],
+    '.model-panel[data-origin="trained"]',
+  ),
   seq2seq: await editTimes(
     '#seq2seq/alignment',
     'input-sentence',
@@ -96,9 +102,12 @@ const training = await sweep('[aria-current="step"] .hm-grid', async () =>
 const trainSeconds = (Date.now() - trainStart) / 1000;
 const trainedAfter = await page.textContent('.model-numbers');
 
-// A 256 x 256 alignment matrix, then the pointer sweeps it for two seconds while the page
-// records every frame.
-await page.goto(`${base}?inputs=${encodeURIComponent(JSON.stringify({ scoring: { length: 256 } }))}#scoring/alignment`);
+// A 256 x 256 matrix of attention weights (self-attention over 256 words), then the pointer
+// sweeps it for two seconds while the page records every frame.
+const words = Array.from({ length: 256 }, (_, i) => [i % 3 === 0 ? 1 : 0, i % 3 === 1 ? 1 : 0, i % 5 === 0 ? 1 : 0]);
+await page.goto(
+  `${base}?inputs=${encodeURIComponent(JSON.stringify({ 'self-attention': { embeddings: words } }))}#self-attention/all-weights`,
+);
 await page.waitForSelector('body[data-ready]');
 const sweepStart = Date.now();
 const hover = await sweep('[aria-current="step"] .hm-grid', async () => Date.now() - sweepStart >= 2000);

@@ -117,16 +117,6 @@ val strings(const std::vector<std::string> &items) {
   return out;
 }
 
-std::vector<std::string> from_strings(const val &items) {
-  std::vector<std::string> out;
-  if (items.isUndefined() || items.isNull())
-    return out;
-  const auto n = items["length"].as<std::size_t>();
-  for (std::size_t i = 0; i < n; ++i)
-    out.push_back(items[i].as<std::string>());
-  return out;
-}
-
 // ---- numeric API, per precision --------------------------------------------------------------
 
 template <class T> val dot_score(val query, val key) {
@@ -429,20 +419,6 @@ val walkthrough(std::string name, val inputs) {
       read(inputs, "W_K", in.wk, to_matrix<double>);
       read(inputs, "W_V", in.wv, to_matrix<double>);
       return trace_to_js(at::self_attention_walkthrough(in));
-    }
-    if (name == "scoring") {
-      at::ScoringInputs in;
-      read(inputs, "seed", in.seed, integer);
-      read(inputs, "length", in.length, size);
-      read(inputs, "width", in.width, size);
-      read(inputs, "attentionWidth", in.attention_width, size);
-      read(inputs, "score", in.score,
-           [](const val &v) { return at::parse_score_function(v.as<std::string>()); });
-      read(inputs, "encoderStates", in.encoder_states, to_matrix<double>);
-      read(inputs, "decoderStates", in.decoder_states, to_matrix<double>);
-      read(inputs, "sourceTokens", in.source_tokens, from_strings);
-      read(inputs, "targetTokens", in.target_tokens, from_strings);
-      return trace_to_js(at::scoring_walkthrough(in));
     }
     if (name == "numerics") {
       at::NumericsInputs in;
@@ -861,24 +837,41 @@ val seq2seq_translate(int handle, std::string sentence, int beam) {
   });
 }
 
+// The sessions of `handles` (a JS array of model handles), all of precision T.
+template <class Session>
+std::vector<Session *> sessions_of(const val &handles, const char *argument) {
+  std::vector<Session *> sessions;
+  for (int handle : emscripten::vecFromJSArray<int>(handles)) {
+    Seq2seqModel &model = seq2seq_model(handle);
+    Session *typed = nullptr;
+    if constexpr (std::is_same_v<Session, at::Seq2seqSession<float>>)
+      typed = model.f32.get();
+    else
+      typed = model.f64.get();
+    if (!typed)
+      throw at::InputError(argument, std::string(argument) + ": the models must share a precision");
+    sessions.push_back(typed);
+  }
+  return sessions;
+}
+
 val seq2seq_walkthrough(int handle, std::string sentence, int beam, val compare) {
   return guarded([&] {
     return seq2seq_model(handle).visit([&](auto &session) {
       using Session = std::decay_t<decltype(session)>;
-      std::vector<Session *> compared;
-      for (int other : emscripten::vecFromJSArray<int>(compare)) {
-        Seq2seqModel &model = seq2seq_model(other);
-        Session *typed = nullptr;
-        if constexpr (std::is_same_v<Session, at::Seq2seqSession<float>>)
-          typed = model.f32.get();
-        else
-          typed = model.f64.get();
-        if (!typed)
-          throw at::InputError("compare", "compared models must be of the model's precision");
-        compared.push_back(typed);
-      }
-      return trace_to_js(
-          at::seq2seq_walkthrough(session, sentence, static_cast<std::size_t>(beam), compared));
+      return trace_to_js(at::seq2seq_walkthrough(session, sentence, static_cast<std::size_t>(beam),
+                                                 sessions_of<Session>(compare, "compare")));
+    });
+  });
+}
+
+// handles: at least one (the wrapper checks); the first one's precision is everyone's.
+val scoring_walkthrough(val handles, std::string sentence, int step) {
+  return guarded([&] {
+    return seq2seq_model(handles[0].as<int>()).visit([&](auto &first) {
+      using Session = std::decay_t<decltype(first)>;
+      return trace_to_js(at::scoring_walkthrough(sessions_of<Session>(handles, "models"), sentence,
+                                                 static_cast<std::size_t>(step)));
     });
   });
 }
@@ -955,6 +948,7 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
   emscripten::function("seq2seqTranslate", &seq2seq_translate);
   emscripten::function("seq2seqSave", &seq2seq_save);
   emscripten::function("seq2seqWalkthrough", &seq2seq_walkthrough);
+  emscripten::function("scoringWalkthrough", &scoring_walkthrough);
   emscripten::function("decimalFromLog", &decimal_from_log);
   emscripten::function("readTensors", &read_tensors);
   emscripten::function("softmaxPrecision", &softmax_precision);

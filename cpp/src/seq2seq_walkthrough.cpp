@@ -137,6 +137,91 @@ Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentenc
   return trace;
 }
 
+template <class T>
+Trace scoring_walkthrough(const std::vector<Seq2seqSession<T> *> &models,
+                          const std::string &sentence, std::size_t step) {
+  if (models.empty())
+    detail::fail(detail::Argument("models"), "models must hold at least one model");
+  Seq2seqSession<T> &first = *models.front();
+  const tasks::Task &task = first.task();
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    if (models[k]->task().id != task.id)
+      detail::fail(detail::Argument("models"), "models[", k, "] translates ", models[k]->task().id,
+                   ", not ", task.id);
+    for (std::size_t other = 0; other < k; ++other)
+      if (models[other]->config().scoring == models[k]->config().scoring)
+        detail::fail(detail::Argument("models"), "models[", other, "] and models[", k,
+                     "] both score with ", score_function_name(models[k]->config().scoring));
+  }
+  const auto source = first.tokenize(sentence, tasks::Side::source);
+  const auto gold = tasks::gold_example(task, sentence);
+  std::vector<TokenId> target = gold
+                                    ? std::vector<TokenId>(gold->target.begin(), gold->target.end())
+                                    : first.translate(source).trace.output;
+  // a translation the length limit stopped still ends the way teacher forcing needs
+  if (target.back() != first.model().config().eos)
+    target.push_back(first.model().config().eos);
+  if (step < 1 || step > target.size())
+    detail::fail(detail::Argument("step"), "step (", step, ") must be between 1 and ",
+                 target.size(), ", the length of the translation \"",
+                 tasks::detokenize(task, std::vector<std::size_t>(target.begin(), target.end()),
+                                   tasks::Side::target),
+                 "\" with <eos>");
+
+  Labels source_tokens, target_tokens;
+  for (auto id : source)
+    source_tokens.push_back(task.source.tokens[id]);
+  for (auto id : target)
+    target_tokens.push_back(task.target.tokens[id]);
+  const std::size_t row = step - 1;
+  const Labels word(1, target_tokens[row]);
+  std::vector<Panel> annotations, states, scores, weights;
+  for (Seq2seqSession<T> *model : models) {
+    const std::size_t h = model->config().hidden;
+    const ScoreFunction scoring = model->config().scoring;
+    const std::string name = score_function_name(scoring);
+    const Seq2seqTrace<T> t = model->model().trace(source, target);
+    annotations.push_back(panel(name.c_str(), "annotation",
+                                rows_of(t.encoder_states, 0, source.size()), source_tokens,
+                                numbered("", h, 1)));
+    // Bahdanau scores with the state before the step: s_0 is the encoder's last state
+    const bool before = scoring == ScoreFunction::additive;
+    states.push_back(panel(name.c_str(), "decoder",
+                           !before ? rows_of(t.decoder_states, row, 1)
+                           : row   ? rows_of(t.decoder_states, row - 1, 1)
+                                   : rows_of(t.encoder_states, source.size() - 1, 1),
+                           word, numbered("", h, 1)));
+    scores.push_back(panel(name.c_str(), "scores", rows_of(t.scores, row, 1), word, source_tokens));
+    weights.push_back(
+        panel(name.c_str(), "weights", rows_of(t.weights, row, 1), word, source_tokens));
+  }
+  auto output = Matrix<double>::from_shape({weights.size(), source.size()});
+  for (std::size_t k = 0; k < weights.size(); ++k)
+    std::copy(weights[k].values.data(), weights[k].values.data() + source.size(),
+              output.data() + k * source.size());
+  if (gold) {
+    auto linked = Matrix<double>::from_shape({1, source.size()});
+    std::fill(linked.data(), linked.data() + source.size(), 0.0);
+    for (auto column : gold->alignment[row])
+      linked(0, column) = 1;
+    weights.push_back(panel("gold", "neutral", std::move(linked), word, source_tokens));
+  }
+
+  Trace trace;
+  trace.walkthrough = "scoring";
+  trace.labels = {{"source", source_tokens}, {"target", target_tokens}};
+  trace.stages = {{"encoder-states", "encoder-states", 0, std::move(annotations)},
+                  {"decoder-states", "decoder-states", 0, std::move(states)},
+                  {"compare-scores", "compare-scores", 0, std::move(scores)},
+                  {"compare-weights", "compare-weights", 0, std::move(weights)}};
+  trace.output = std::move(output);
+  return trace;
+}
+
+template Trace scoring_walkthrough<float>(const std::vector<Seq2seqSession<float> *> &,
+                                          const std::string &, std::size_t);
+template Trace scoring_walkthrough<double>(const std::vector<Seq2seqSession<double> *> &,
+                                           const std::string &, std::size_t);
 template Trace seq2seq_walkthrough<float>(Seq2seqSession<float> &, const std::string &, std::size_t,
                                           const std::vector<Seq2seqSession<float> *> &);
 template Trace seq2seq_walkthrough<double>(Seq2seqSession<double> &, const std::string &,

@@ -11,6 +11,7 @@
 #include "attention/instances.hpp"
 #include "attention/numerics.hpp"
 #include "attention/numpy_random.hpp"
+#include "attention/score_function.hpp"
 #include "attention/seq2seq_tasks.hpp"
 #include "attention/seq2seq_walkthrough.hpp"
 
@@ -21,9 +22,8 @@ namespace {
 // The limits of the inputs, used by the checks below and published by walkthrough_inputs().
 constexpr std::int64_t max_seed = 0xFFFFFFFFLL; // numpy's seeds
 constexpr std::int64_t max_high = std::int64_t(1) << 31;
-constexpr std::size_t max_words = 512;  // self-attention: words and embedding width
-constexpr std::size_t max_states = 256; // scoring: lengths and widths
-constexpr std::size_t max_scores = 64;  // numerics: scores in the row
+constexpr std::size_t max_words = 512; // self-attention: words and embedding width
+constexpr std::size_t max_scores = 64; // numerics: scores in the row
 
 using trace_parts::numbered;
 using trace_parts::panel;
@@ -234,136 +234,6 @@ Trace self_attention_trace(const SelfAttentionInputs &in) {
   add_stage(trace, "all-output", {panel("attention", "context", all.output, words, dims)});
 
   trace.output = all.output;
-  return trace;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Scoring functions and a whole decoding
-
-struct ScoringParameters {
-  Matrix<double> general_wa, concat_wa, additive_wa, additive_ua, wc;
-  Vector<double> concat_va, additive_va;
-};
-
-Vector<double> score_with(ScoreFunction score, const Vector<double> &s, const Matrix<double> &h,
-                          const ScoringParameters &p) {
-  switch (score) {
-  case ScoreFunction::additive:
-    return additive_scores(s, h, p.additive_wa, p.additive_ua, p.additive_va);
-  case ScoreFunction::dot:
-    return dot_scores(s, h);
-  case ScoreFunction::general:
-    return general_scores(s, h, p.general_wa);
-  case ScoreFunction::concat:
-    return concat_scores(s, h, p.concat_wa, p.concat_va);
-  }
-  return {};
-}
-
-Labels tokens_or_default(const Labels &given, Labels fallback, const std::string &prefix,
-                         std::size_t count, const char *name) {
-  if (!given.empty()) {
-    if (given.size() != count)
-      detail::fail(detail::Argument(name), name, " has ", given.size(), " tokens but there are ",
-                   count, " states");
-    return given;
-  }
-  return fallback.size() == count ? fallback : numbered(prefix, count, 1);
-}
-
-Trace scoring_trace(const ScoringInputs &in) {
-  require_size(in.length, "length", max_states, "length");
-  require_size(in.width, "width", max_states, "width");
-  require_size(in.attention_width, "attentionWidth", max_states, "attentionWidth");
-  require_integer(in.seed, "seed", 0, max_seed);
-  NumpyRandomState random(in.seed);
-
-  Matrix<double> h, s;
-  if (in.encoder_states) {
-    h = *in.encoder_states;
-    detail::require_values(h, "encoderStates");
-  } else {
-    h = random.randn(in.length, in.width);
-  }
-  if (in.decoder_states) {
-    s = *in.decoder_states;
-    detail::require_values(s, "decoderStates");
-  } else {
-    s = random.randn(h.shape()[0], h.shape()[1]); // H + 0.5 * noise
-    for (std::size_t i = 0; i < s.size(); ++i)
-      s.data()[i] = h.data()[i] + 0.5 * s.data()[i];
-  }
-  const std::size_t n = h.shape()[0], t_count = s.shape()[0];
-  const std::size_t dh = h.shape()[1], ds = s.shape()[1], da = in.attention_width;
-  require_size(n, "source length", max_states, "encoderStates");
-  require_size(t_count, "target length", max_states, "decoderStates");
-  if (in.score == ScoreFunction::dot)
-    detail::require_equal_length(detail::Argument("decoderStates"), ds, "decoderStates columns", s,
-                                 dh, "encoderStates columns", h);
-
-  ScoringParameters p;
-  p.general_wa = scaled(random.randn(ds, dh), 0.5);
-  p.concat_wa = scaled(random.randn(da, ds + dh), 0.5);
-  p.concat_va = row_of(random.randn(1, da), 0);
-  p.additive_wa = scaled(random.randn(da, ds), 0.5);
-  p.additive_ua = scaled(random.randn(da, dh), 0.5);
-  p.additive_va = row_of(random.randn(1, da), 0);
-  p.wc = scaled(random.randn(ds, dh + ds), 0.5);
-
-  const Labels source =
-      tokens_or_default(in.source_tokens, {"How", "are", "you", "?"}, "x", n, "sourceTokens");
-  const Labels target = tokens_or_default(in.target_tokens, {"Comment", "allez", "-vous", "?"}, "y",
-                                          t_count, "targetTokens");
-  const Labels hidden_dims = numbered("", dh), state_dims = numbered("", ds);
-
-  Trace trace{"scoring", {{"source", source}, {"target", target}}, {}, {}};
-  add_stage(trace, "encoder-states",
-            {panel("H", "annotation", transposed(h), hidden_dims, source)});
-  add_stage(trace, "decoder-states", {panel("S", "decoder", transposed(s), state_dims, target)});
-  add_stage(trace, "parameters",
-            {panel("W_general", "neutral", p.general_wa, state_dims, hidden_dims),
-             panel("W_concat", "neutral", p.concat_wa, numbered("", da), numbered("", ds + dh)),
-             panel("v_concat", "neutral", as_column(p.concat_va), numbered("", da), one("v")),
-             panel("W_additive", "neutral", p.additive_wa, numbered("", da), state_dims),
-             panel("U_additive", "neutral", p.additive_ua, numbered("", da), hidden_dims),
-             panel("v_additive", "neutral", as_column(p.additive_va), numbered("", da), one("v"))});
-
-  const Vector<double> s1 = row_of(s, 0);
-  std::vector<Panel> compared_scores, compared_weights;
-  for (auto score : score_functions) {
-    if (score == ScoreFunction::dot && ds != dh)
-      continue; // dot needs equal widths; the others project
-    const Vector<double> e = score_with(score, s1, h, p);
-    const std::string name = score_function_name(score);
-    compared_scores.push_back(panel(name.c_str(), "scores", as_row(e), one(target[0]), source));
-    compared_weights.push_back(
-        panel(name.c_str(), "weights", as_row(softmax(e)), one(target[0]), source));
-  }
-  add_stage(trace, "compare-scores", std::move(compared_scores));
-  add_stage(trace, "compare-weights", std::move(compared_weights));
-
-  Matrix<double> alignment = filled(t_count, n, 0.0);
-  for (std::size_t t = 0; t < t_count; ++t) {
-    const Vector<double> st = row_of(s, t);
-    const Vector<double> e = score_with(in.score, st, h, p);
-    const Vector<double> alpha = softmax(e);
-    const Vector<double> c = context_vector(apply_weights(alpha, h));
-    const Vector<double> attentional = attentional_hidden_state(c, st, p.wc);
-    std::copy(alpha.data(), alpha.data() + n, alignment.data() + t * n);
-    trace.stages.push_back(
-        {"step-" + std::to_string(t + 1),
-         "step",
-         t + 1,
-         {panel("s_t", "decoder", as_column(st), state_dims, one(target[t])),
-          panel("scores", "scores", as_row(e), one(target[t]), source),
-          panel("weights", "weights", as_row(alpha), one(target[t]), source),
-          panel("c_t", "context", as_column(c), hidden_dims, one("c")),
-          panel("h_tilde_t", "decoder", as_column(attentional), state_dims, one("h~")),
-          panel("alignment", "weights", rows_of(alignment, 0, t + 1),
-                Labels(target.begin(), target.begin() + t + 1), source)}});
-  }
-  add_stage(trace, "alignment", {panel("alignment", "weights", alignment, target, source)});
-  trace.output = alignment;
   return trace;
 }
 
@@ -602,12 +472,6 @@ Trace self_attention_walkthrough(const SelfAttentionInputs &inputs) {
                         {"embeddings", "seed", "high", "word", "W_Q", "W_K", "W_V"});
 }
 
-Trace scoring_walkthrough(const ScoringInputs &inputs) {
-  return blaming_inputs([&] { return scoring_trace(inputs); }, "decoderStates", "encoderStates",
-                        {"score", "length", "width", "attentionWidth", "seed", "encoderStates",
-                         "decoderStates", "sourceTokens", "targetTokens"});
-}
-
 Trace numerics_walkthrough(const NumericsInputs &inputs) {
   return blaming_inputs([&] { return numerics_trace(inputs); }, "scores", "scores",
                         {"scores", "mask", "seed"});
@@ -635,29 +499,20 @@ std::vector<InputField> walkthrough_inputs(const std::string &walkthrough) {
             optional_matrix("W_K"),
             optional_matrix("W_V")};
   }
-  if (walkthrough == "scoring") {
-    const ScoringInputs in;
-    const auto size = [](const char *name, std::size_t value) {
-      return integer_field(name, std::int64_t(value), 1, std::int64_t(max_states));
-    };
-    return {
-        texts_field("score", InputKind::choice, one(score_function_name(in.score)), score_names()),
-        size("length", in.length),
-        size("width", in.width),
-        size("attentionWidth", in.attention_width),
-        integer_field("seed", in.seed, 0, max_seed),
-        optional_matrix("encoderStates"),
-        optional_matrix("decoderStates"),
-        texts_field("sourceTokens", InputKind::tokens, in.source_tokens),
-        texts_field("targetTokens", InputKind::tokens, in.target_tokens)};
-  }
+  const auto task_field = [] {
+    return texts_field("task", InputKind::choice, one(tasks::task_ids().front()),
+                       tasks::task_ids());
+  };
+  const Labels sample_sentence{"the", "red", "car", "is", "small"}; // en-fr's: "la voiture rouge…"
+  if (walkthrough == "scoring") // the caller's models, one per scoring function, pick the task
+    return {task_field(), texts_field("sentence", InputKind::tokens, sample_sentence),
+            integer_field("step", 2, 1, std::int64_t(max_sentence_length))};
   if (walkthrough == "seq2seq") { // the model's task and scoring pick the model (the caller's)
-    return {
-        texts_field("task", InputKind::choice, one(tasks::task_ids().front()), tasks::task_ids()),
-        texts_field("scoring", InputKind::choice, one(score_function_name(ScoreFunction::additive)),
-                    score_names()),
-        texts_field("sentence", InputKind::tokens, {"the", "red", "car", "is", "small"}),
-        integer_field("beam", 1, 1, std::int64_t(max_walkthrough_beam))};
+    return {task_field(),
+            texts_field("scoring", InputKind::choice,
+                        one(score_function_name(ScoreFunction::additive)), score_names()),
+            texts_field("sentence", InputKind::tokens, sample_sentence),
+            integer_field("beam", 1, 1, std::int64_t(max_walkthrough_beam))};
   }
   if (walkthrough == "numerics") {
     const NumericsInputs in;

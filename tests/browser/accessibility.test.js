@@ -111,7 +111,12 @@ async function assertNoSidewaysScroll(page, where) {
 
 test('at 390 px the page shows the stage first, keeps its navigation on screen and never scrolls sideways', async (t) => {
   const page = await openPage(t, '?lang=en#basics/softmax', PHONE);
-  for (const hash of ['#basics/softmax', '#self-attention/all-weights', '#scoring/step-2', '#scoring/parameters']) {
+  for (const hash of [
+    '#basics/softmax',
+    '#self-attention/all-weights',
+    '#scoring/compare-weights',
+    '#seq2seq/step-2',
+  ]) {
     await page.goto(`${session.base}dist/site/?lang=en${hash}`);
     await page.waitForSelector(`[data-stage="${hash.slice(1)}"][aria-current="step"] .heatmap`);
     await assertNoSidewaysScroll(page, hash);
@@ -132,11 +137,12 @@ test('at 390 px the page shows the stage first, keeps its navigation on screen a
     await page.screenshot({ path: `${shots}/phone--${hash.slice(1).replace('/', '--')}.png` });
   }
   // a heatmap wider than the screen scrolls within its own box
+  const words = Array.from({ length: 40 }, (_, i) => [i % 2, 1 - (i % 2), i % 3]);
   await page.goto(
-    `${session.base}dist/site/?lang=en&inputs=${encodeURIComponent('{"scoring":{"length":40}}')}#scoring/alignment`,
+    `${session.base}dist/site/?lang=en&inputs=${encodeURIComponent(JSON.stringify({ 'self-attention': { embeddings: words } }))}#self-attention/all-weights`,
   );
-  await page.waitForSelector('[data-stage="scoring/alignment"][aria-current="step"] .heatmap');
-  await assertNoSidewaysScroll(page, 'a 40x40 alignment');
+  await page.waitForSelector('[data-stage="self-attention/all-weights"][aria-current="step"] .heatmap');
+  await assertNoSidewaysScroll(page, 'a 40x40 matrix of weights');
   const body = await page.evaluate(() => {
     const element = document.querySelector('[aria-current="step"] .hm-body');
     return { scroll: element.scrollWidth, width: element.clientWidth, right: element.getBoundingClientRect().right };

@@ -202,7 +202,7 @@ test('a Vite app built from the npm pack tarball imports the engine and the comp
   await ready(page, '#stepper');
   const result = JSON.parse(await page.textContent('#result'));
   assertSeedNumbers({ scores: result.scores, word1: result.word1 }, 'the Vite app');
-  assert.equal(await page.locator('#stepper [data-stage="scoring/alignment"] .hm-cell').count(), 16);
+  assert.equal(await page.locator('#stepper [data-stage="self-attention/all-weights"] .hm-cell').count(), 16);
   assert.equal(wasm.length, 1, 'the app and the components share one instance');
 });
 

@@ -106,7 +106,7 @@ test('links with script payloads in every field run nothing, and the page still 
   const inputs = {
     basics: { decoderState: PAYLOAD, annotations: PAYLOAD, seed: PAYLOAD },
     'self-attention': { embeddings: [[PAYLOAD]], seed: -1, word: PAYLOAD },
-    scoring: { sourceTokens: [TOKEN, 'b', 'c', 'd'], targetTokens: 'w x y z' },
+    scoring: { sentence: [TOKEN, 'car'], step: PAYLOAD },
     [PAYLOAD]: { [PAYLOAD]: PAYLOAD },
   };
   const query = new URLSearchParams({
@@ -128,13 +128,14 @@ test('links with script payloads in every field run nothing, and the page still 
   assert.equal(await page.getAttribute('html', 'lang'), 'en');
   assert.equal(await page.getAttribute('#input-decoderState', 'aria-invalid'), 'true');
   assert.equal(await page.inputValue('#input-decoderState'), PAYLOAD);
-  // tokens are shown as text wherever they appear
+  // words are shown as text wherever they appear: the engine names the unknown one
   await page.click('.walkthrough-tab[href="#scoring"]');
-  await page.click('.stage-link[href="#scoring/alignment"]');
-  const labels = await page.locator('[aria-current="step"] .hm-col-label').allTextContents();
-  assert.equal(labels[0], TOKEN);
+  await page.click('.stage-link[href="#scoring/compare-weights"]');
+  assert.ok((await page.textContent('#input-sentence-error')).includes(TOKEN));
+  assert.equal(await page.inputValue('#input-sentence'), `${TOKEN} car`);
   assert.equal(await page.locator('img[src="x"]').count(), 0);
-  assert.equal(await page.locator('[aria-current="step"] .hm-cell').count(), 16);
+  // meanwhile the default sentence: its five words and <eos>
+  assert.ok((await page.locator('[aria-current="step"] .hm-cell').count()) >= 6);
   // the embed code quotes what it carries
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.click('#copy-embed');
@@ -145,14 +146,14 @@ test('links with script payloads in every field run nothing, and the page still 
 test('embedding pages that pass script payloads in attributes and inputs run nothing', async (t) => {
   const given = {
     attributes: { walkthrough: 'scoring', stage: PAYLOAD, lang: PAYLOAD, theme: PAYLOAD, palette: PAYLOAD },
-    inputs: { sourceTokens: [TOKEN, 'b', 'c', 'd'], targetTokens: ['w', 'x', 'y', TOKEN], seed: PAYLOAD },
+    inputs: { sentence: ['the', TOKEN], step: PAYLOAD },
   };
   const page = await open(
     t,
     url(plain, `tests/browser/components-page.html#${encodeURIComponent(JSON.stringify(given))}`),
   );
   await page.waitForFunction(() => document.getElementById('given')?.stage === 'encoder-states');
-  assert.equal(await page.locator('#given .hm-col-label').first().textContent(), TOKEN);
+  assert.ok((await page.locator('#given .as-error').textContent()).includes(TOKEN));
   assert.match(await page.locator('#given .as-error').textContent(), /Enter a whole number/);
   // inputs that are not JSON at all
   const broken = await open(

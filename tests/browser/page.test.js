@@ -167,9 +167,9 @@ test('deep links open their stage and survive a reload', async (t) => {
   assert.equal(await current(page), 'self-attention/word-weights');
   await page.goto(session.base + '#scoring');
   assert.equal(await current(page), 'scoring/encoder-states');
-  await page.click('.stage-link[href="#scoring/alignment"]');
-  assert.equal(await current(page), 'scoring/alignment');
-  assert.equal(new URL(page.url()).hash, '#scoring/alignment');
+  await page.click('.stage-link[href="#scoring/compare-weights"]');
+  assert.equal(await current(page), 'scoring/compare-weights');
+  assert.equal(new URL(page.url()).hash, '#scoring/compare-weights');
 });
 
 test('editing an input recomputes downstream stages; a bad entry is marked and nothing else is lost', async (t) => {
@@ -199,10 +199,11 @@ test('editing an input recomputes downstream stages; a bad entry is marked and n
   await go(page, '#self-attention/weight-matrices');
   await page.fill('#input-seed', '7');
   assert.notDeepEqual(await cellValues(page, 'self-attention/weight-matrices'), SEEDS.W_Q.flat().map(String));
-  await go(page, '#scoring/alignment');
-  await page.fill('#input-length', '6');
-  assert.equal(await page.locator('[data-stage="scoring/alignment"] .hm-cell').count(), 36);
-  assert.equal(await page.locator('[data-stage^="scoring/step-"]').count(), 6);
+  await go(page, '#seq2seq/alignment');
+  await shippedModel(page);
+  await page.fill('#input-sentence', 'the car is red');
+  await page.waitForFunction(() => document.querySelectorAll('[data-stage^="seq2seq/step-"]').length === 5);
+  assert.equal(await page.locator('[data-stage="seq2seq/alignment"] .panel:first-child .hm-cell').count(), 25);
 });
 
 test('an edit updates the stage on screen in place: cells, table, legend and the tooltip follow', async (t) => {
@@ -263,22 +264,20 @@ test('every heatmap has a table alternative; a 256x256 matrix draws and answers 
   await page.click('[aria-current="step"] .hm-table-toggle');
   assert.equal(await page.isVisible('[aria-current="step"] table.hm-table'), true);
 
-  await go(page, '#scoring/alignment');
-  await page.fill('#input-length', '256');
-  await page.waitForFunction(
-    () => document.querySelectorAll('[data-stage="scoring/alignment"] .hm-cell').length === 65536,
-  );
+  // 256 words, by link (typing 256 lines into the field is the slow part of such a test)
+  const words = Array.from({ length: 256 }, (_, i) => [i % 2, (i >> 1) % 2, (i >> 2) % 2]);
+  const inputs = encodeURIComponent(JSON.stringify({ 'self-attention': { embeddings: words } }));
+  await page.goto(`${session.base}?inputs=${inputs}#self-attention/all-weights`);
+  const stage = '[data-stage="self-attention/all-weights"]';
+  await page.waitForFunction((selector) => document.querySelectorAll(`${selector} .hm-cell`).length === 65536, stage);
   // a matrix this large is painted on a canvas; the pointer over cell (200, 100) still names it
-  const canvas = page.locator('[data-stage="scoring/alignment"] .hm-canvas');
+  const canvas = page.locator(`${stage} .hm-canvas`);
   const { width } = await canvas.boundingBox();
   const cell = width / 256;
   await canvas.hover({ position: { x: 100.5 * cell, y: 200.5 * cell } });
-  const expected = await page.getAttribute(
-    '[data-stage="scoring/alignment"] .hm-cell[data-row="200"][data-col="100"]',
-    'data-value',
-  );
-  assert.equal(await page.textContent('[aria-current="step"] .hm-tooltip'), `y201 · x101: ${expected}`);
-  await page.screenshot({ path: `${shots}/scoring--alignment-256.png` });
+  const expected = await page.getAttribute(`${stage} .hm-cell[data-row="200"][data-col="100"]`, 'data-value');
+  assert.equal(await page.textContent('[aria-current="step"] .hm-tooltip'), `word_201 · word_101: ${expected}`);
+  await page.screenshot({ path: `${shots}/self-attention--all-weights-256.png` });
 });
 
 test('the URL carries the whole state: a copied link reopens the same stage, inputs, language and theme', async (t) => {
@@ -385,4 +384,25 @@ test('seq2seq in Chinese opens on the English → Chinese task', async (t) => {
   const titles = await page.$$eval('.stage-link', (links) => links.map((link) => link.textContent).join(' '));
   for (const word of ['我', '今天', '在', '家', '吃', '饭']) assert.ok(titles.includes(`“${word}”`), word);
   await page.screenshot({ path: `${shots}/zh--seq2seq--alignment.png`, fullPage: true });
+});
+
+test('scoring: the panel trains the missing models in a worker, then four trained models are compared', async (t) => {
+  const page = await open(t, '#scoring/compare-weights');
+  const stage = 'scoring/compare-weights';
+  // the shipped additive model at once; the panel trains dot, general and concat one after the other
+  await page.waitForSelector('.model-panel[data-training="running"]');
+  assert.match(await page.textContent('.model-status'), /Training the (dot|general|concat) model/);
+  await page.waitForSelector('.model-panel[data-origin="trained"]', { timeout: 120_000 });
+  const names = await page.$$eval(`[data-stage="${stage}"] .hm-name`, (spans) => spans.map((span) => span.textContent));
+  assert.deepEqual(names, ['additive', 'dot', 'general', 'concat', 'gold']);
+  for (let panel = 0; panel < 4; panel++) {
+    const weights = (await cellValues(page, stage, panel)).map(Number);
+    assert.equal(weights.length, 6); // the red car is small <eos>
+    assert.ok(Math.abs(weights.reduce((sum, weight) => sum + weight, 0) - 1) < 1e-6, `panel ${panel}: ${weights}`);
+  }
+  await page.screenshot({ path: `${shots}/scoring--trained.png`, fullPage: true });
+  // another step: every stage follows it
+  await page.getByLabel('Decoding step').fill('3');
+  await page.waitForFunction(() => document.querySelector('[aria-current="step"] h2')?.textContent.includes('“rouge”'));
+  assert.deepEqual(await cellValues(page, stage, 4), ['0', '1', '0', '0', '0', '0']); // rouge translates red
 });

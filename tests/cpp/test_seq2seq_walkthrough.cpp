@@ -70,8 +70,7 @@ TEST_CASE("seq2seq walkthrough: the model's translation stage by stage, as trans
     const auto &gold = panel_of(last, "gold").values;
     const auto example = tasks::gold_example(session.task(), sentence);
     REQUIRE(example);
-    for (std::size_t t = 0; t < m && example->target[t] == std::size_t(translation.output[t]);
-         ++t)
+    for (std::size_t t = 0; t < m && example->target[t] == std::size_t(translation.output[t]); ++t)
       for (auto j : example->alignment[t])
         CHECK(gold(t, j) == 1);
   }
@@ -88,8 +87,7 @@ TEST_CASE("seq2seq walkthrough: a beam adds its hypotheses; bad input blames its
                     "beam (0) must be between 1 and 5", "beam");
   check_input_error([&] { seq2seq_walkthrough(session, "the red car is small", 6); }, "beam (6)",
                     "beam");
-  check_input_error([&] { seq2seq_walkthrough(session, "the red car is blu"); }, "blu",
-                    "sentence");
+  check_input_error([&] { seq2seq_walkthrough(session, "the red car is blu"); }, "blu", "sentence");
   // a sentence the grammar does not make still translates, without a gold alignment
   const Trace odd = seq2seq_walkthrough(session, "the car car");
   CHECK(std::none_of(odd.stages.back().panels.begin(), odd.stages.back().panels.end(),
@@ -128,4 +126,95 @@ TEST_CASE("seq2seq walkthrough: compared models add their alignments and test-sp
   Seq2seqSession<float> other_task(dates);
   check_input_error([&] { seq2seq_walkthrough(main, "the red car is small", 1, {&other_task}); },
                     "compare[0] translates dates, not en-fr", "compare");
+}
+
+TEST_CASE("scoring walkthrough: one step of every model, teacher forced with the same target") {
+  std::vector<Seq2seqSession<float>> models;
+  for (auto scoring : score_functions)
+    models.push_back(trained(scoring));
+  std::vector<Seq2seqSession<float> *> all;
+  for (auto &model : models)
+    all.push_back(&model);
+  const std::string sentence = "the red car is small";
+  const Trace trace = scoring_walkthrough(all, sentence, 2);
+  CHECK(trace.walkthrough == "scoring");
+  REQUIRE(trace.stages.size() == 4);
+  CHECK(trace.stages[0].id == "encoder-states");
+  CHECK(trace.stages[3].id == "compare-weights");
+  // the grammar's translation is the target every model is fed: step 2 is about to write "voiture"
+  CHECK(trace.labels[1].second == Labels{"la", "voiture", "rouge", "est", "petite", "<eos>"});
+  const auto source = models[0].tokenize(sentence, tasks::Side::source);
+  const auto target = models[0].tokenize("la voiture rouge est petite", tasks::Side::target);
+  for (std::size_t k = 0; k < 4; ++k) {
+    const std::string name = score_function_name(score_functions[k]);
+    INFO("scoring ", name);
+    const auto own = models[k].model().trace(source, target);
+    const auto &scores = panel_of(trace.stages[2], name).values;
+    const auto &weights = panel_of(trace.stages[3], name).values;
+    CHECK(panel_of(trace.stages[3], name).row_labels == Labels{"voiture"});
+    double sum = 0;
+    for (std::size_t j = 0; j < source.size(); ++j) {
+      CHECK(scores(0, j) == doctest::Approx(own.scores(1, j)));
+      CHECK(weights(0, j) == doctest::Approx(own.weights(1, j)));
+      sum += weights(0, j);
+    }
+    CHECK(sum == doctest::Approx(1));
+    CHECK(panel_of(trace.stages[0], name).values(5, 3) ==
+          doctest::Approx(own.encoder_states(5, 3)));
+    // the state that scores: Bahdanau's s_1, before step 2; Luong's s_2
+    const std::size_t row = score_functions[k] == ScoreFunction::additive ? 0 : 1;
+    CHECK(panel_of(trace.stages[1], name).values(0, 7) ==
+          doctest::Approx(own.decoder_states(row, 7)));
+    for (std::size_t j = 0; j < source.size(); ++j)
+      CHECK(trace.output(k, j) == weights(0, j));
+  }
+  // "voiture" translates "car", the third source word
+  CHECK(panel_of(trace.stages[3], "gold").values(0, 2) == 1);
+  CHECK(panel_of(trace.stages[3], "gold").values(0, 1) == 0);
+  // at step 1 Bahdanau's state is the encoder's last one
+  const Trace first = scoring_walkthrough(all, sentence, 1);
+  CHECK(panel_of(first.stages[1], "additive").values(0, 4) ==
+        doctest::Approx(panel_of(first.stages[0], "additive").values(5, 4)));
+}
+
+TEST_CASE("scoring walkthrough: a sentence the grammar does not make; bad input blames its "
+          "argument") {
+  auto additive = trained(ScoreFunction::additive);
+  auto dot = trained(ScoreFunction::dot);
+  // no grammar translation: the first model's own, without a gold panel
+  const Trace odd = scoring_walkthrough<float>({&dot, &additive}, "the car car", 1);
+  const auto own = dot.translate(dot.tokenize("the car car", tasks::Side::source)).trace.output;
+  CHECK(odd.labels[1].second.size() >= own.size());
+  CHECK(odd.labels[1].second.back() == "<eos>");
+  CHECK(odd.stages[3].panels.size() == 2);
+  CHECK(odd.stages[3].panels[0].name == "dot");
+
+  check_input_error([] { scoring_walkthrough<float>({}, "the car is red", 1); },
+                    "models must hold at least one model", "models");
+  auto other_dot = trained(ScoreFunction::dot);
+  check_input_error(
+      [&] {
+        scoring_walkthrough<float>({&dot, &other_dot}, "the car is red", 1);
+      },
+      "models[0] and models[1] both score with dot", "models");
+  Seq2seqSessionConfig dates;
+  dates.task = "dates";
+  dates.embedding = 8;
+  dates.hidden = 16;
+  Seq2seqSession<float> other_task(dates);
+  check_input_error(
+      [&] {
+        scoring_walkthrough<float>({&dot, &other_task}, "the car is red", 1);
+      },
+      "models[1] translates dates, not en-fr", "models");
+  check_input_error([&] { scoring_walkthrough<float>({&dot}, "the car is red", 0); },
+                    "step (0) must be between 1 and 5, the length of the translation \"la "
+                    "voiture est rouge\" with <eos>",
+                    "step");
+  check_input_error([&] { scoring_walkthrough<float>({&dot}, "the car is red", 6); }, "step (6)",
+                    "step");
+  check_input_error([&] { scoring_walkthrough<float>({&dot}, "the car is rde", 1); }, "rde",
+                    "sentence");
+  check_input_error([] { parse_score_function("cosine"); },
+                    "score (\"cosine\") must be one of additive, dot, general, concat", "score");
 }

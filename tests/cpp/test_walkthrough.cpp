@@ -7,6 +7,7 @@
 #include <xtensor/xmanipulation.hpp>
 #include <xtensor/xview.hpp>
 
+#include "attention/seq2seq.hpp"
 #include "attention/walkthrough.hpp"
 #include "check_close.hpp"
 #include "reference.hpp"
@@ -126,40 +127,6 @@ TEST_CASE("self-attention walkthrough: seed 42 and the output for word 1") {
                     "high");
 }
 
-TEST_CASE("scoring walkthrough: four functions side by side and a decoding step by step") {
-  const Trace trace = scoring_walkthrough();
-  check_well_formed(trace);
-  CHECK(stage(trace, "compare-scores").panels.size() == 4);
-  check_close(xt::transpose(stage(trace, "encoder-states").panels[0].values),
-              f::scoring_walkthrough_H);
-  check_close(xt::transpose(stage(trace, "decoder-states").panels[0].values),
-              f::scoring_walkthrough_S);
-  check_close(trace.output, f::scoring_walkthrough_alignment);
-  CHECK(stage(trace, "step-2").kind == "step");
-  CHECK(stage(trace, "step-2").step == 2);
-  const Panel &so_far = stage(trace, "step-2").panels.back();
-  CHECK(so_far.values.shape()[0] == 2);
-  CHECK(so_far.row_labels == std::vector<std::string>{"Comment", "allez"});
-  CHECK(stage(trace, "alignment").panels[0].col_labels ==
-        std::vector<std::string>{"How", "are", "you", "?"});
-
-  ScoringInputs in;
-  in.length = 6;
-  in.score = parse_score_function("additive");
-  const Trace longer = scoring_walkthrough(in);
-  CHECK(longer.output.shape()[0] == 6);
-  CHECK(stage(longer, "alignment").panels[0].col_labels[5] == "x6");
-  check_input_error([] { parse_score_function("cosine"); },
-                    "score (\"cosine\") must be one of additive, dot, general, concat", "score");
-  in.source_tokens = {"a"};
-  check_input_error([&] { scoring_walkthrough(in); }, "sourceTokens has 1 tokens but there are 6",
-                    "sourceTokens");
-  in.source_tokens = {};
-  in.width = 300;
-  check_input_error([&] { scoring_walkthrough(in); }, "width (300) must be between 1 and 256",
-                    "width");
-}
-
 TEST_CASE("self-attention walkthrough: given weights replace the seeded ones, each on its own") {
   SelfAttentionInputs in;
   in.wk = Matrix<double>{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
@@ -239,8 +206,8 @@ TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs us
   CHECK(basics[0].numbers == Matrix<double>{{5, 1, 20}});
   CHECK(basics[1].numbers == BasicsInputs{}.annotations);
   const auto scoring = walkthrough_inputs("scoring");
-  CHECK(scoring[2].name == "width");
-  CHECK(scoring[2].max == 256); // the limit scoring_walkthrough enforces (checked above)
+  CHECK(scoring[2].name == "step");
+  CHECK(scoring[2].max == std::int64_t(max_sentence_length));
   check_input_error([] { walkthrough_inputs("transformer"); },
                     "walkthrough name (\"transformer\") must be one of basics, self-attention, "
                     "scoring, seq2seq, numerics",

@@ -141,12 +141,12 @@ describe('moves', () => {
 
   test('setWalkthrough changes walkthrough ("walkthrough") or only the stage ("stage")', () => {
     const { controller, reasons } = make();
-    controller.setWalkthrough('scoring', 'alignment');
-    assert.equal(controller.walkthrough, 'scoring');
-    assert.equal(controller.stageId, 'alignment');
-    controller.setWalkthrough('scoring', 'step-2');
-    assert.equal(controller.stageId, 'step-2');
-    controller.setWalkthrough('scoring', 'step-2');
+    controller.setWalkthrough('self-attention', 'all-weights');
+    assert.equal(controller.walkthrough, 'self-attention');
+    assert.equal(controller.stageId, 'all-weights');
+    controller.setWalkthrough('self-attention', 'projections');
+    assert.equal(controller.stageId, 'projections');
+    controller.setWalkthrough('self-attention', 'projections');
     controller.setWalkthrough('no-such-walkthrough');
     assert.equal(controller.walkthrough, 'basics');
     assert.equal(controller.stageId, 'decoder-state');
@@ -267,17 +267,18 @@ describe('edits', () => {
     assert.deepEqual(reasons, ['inputs', 'inputs', 'inputs']);
   });
 
-  test('a stage list that shrinks after an edit moves to the last stage', () => {
-    const { controller } = make({ walkthrough: 'scoring' });
-    controller.edit('length', '6');
+  test('a stage list that shrinks after an edit moves to the last stage', async () => {
+    const { controller } = make({ walkthrough: 'seq2seq' });
+    // the shipped model translates the grammar's sentences: a step per word and <eos>
+    await new Promise((resolve) => controller.models.addEventListener('change', resolve, { once: true }));
     controller.goTo('step-6');
-    controller.edit('length', '2');
-    assert.deepEqual(controller.stages.map((stage) => stage.id).slice(-3), ['step-1', 'step-2', 'alignment']);
+    controller.edit('sentence', 'the car is red');
+    assert.deepEqual(controller.stages.map((stage) => stage.id).slice(-3), ['step-4', 'step-5', 'alignment']);
     assert.equal(controller.stageId, 'alignment');
     assert.equal(controller.stage.id, 'alignment');
     // a stage that is still there stays
     controller.goTo('step-2');
-    controller.edit('length', '3');
+    controller.edit('sentence', 'the red car is small');
     assert.equal(controller.stageId, 'step-2');
   });
 
@@ -292,17 +293,17 @@ describe('edits', () => {
 });
 
 describe('inputs given from outside', () => {
-  test('<attention-stepper inputs=\'{"width":100}\'>: a width the engine allows, up to 256, is accepted', () => {
-    for (const width of [100, 256]) {
-      const { controller } = make({ walkthrough: 'scoring', inputs: { scoring: { width } } });
-      const session = controller.session();
-      assert.equal(session.hasErrors(), false, controller.problems({ withFields: true }));
-      assert.equal(session.inputs.width, width);
-      assert.equal(panel(controller.stages[0], 'H').rows, width);
-    }
-    const { controller } = make({ walkthrough: 'scoring', inputs: { scoring: { width: 257 } } });
-    assert.equal(controller.session().fieldError('width', controller.t), 'Enter a whole number from 1 to 256');
-    assert.equal(panel(controller.stages[0], 'H').rows, 4, 'the notebook width meanwhile');
+  test('<attention-stepper inputs=\'{"step":3}\'>: a step the engine allows is accepted, one it refuses is marked', () => {
+    const { controller } = make({ walkthrough: 'scoring', inputs: { scoring: { step: 3 } } });
+    const session = controller.session();
+    assert.equal(session.hasErrors(), false, controller.problems({ withFields: true }));
+    assert.equal(panel(controller.stages[3], 'gold').rowLabels[0], 'rouge');
+    // past the translation's end: the engine's limit, at the field, and the default step meanwhile
+    const past = make({ walkthrough: 'scoring', inputs: { scoring: { step: 9 } } }).controller;
+    assert.match(past.session().fieldError('step', past.t), /step \(9\) must be between 1 and 6/);
+    assert.equal(panel(past.stages[3], 'gold').rowLabels[0], 'voiture');
+    const zero = make({ walkthrough: 'scoring', inputs: { scoring: { step: 0 } } }).controller;
+    assert.equal(zero.session().fieldError('step', zero.t), 'Enter a whole number from 1 to 1024');
   });
 
   test("inputs of another walkthrough apply to that walkthrough's session only", () => {
@@ -463,9 +464,12 @@ describe('problems()', () => {
   });
 
   test('an engine error about the form as a whole, then the note', () => {
-    const { controller } = make({ walkthrough: 'scoring', inputs: { scoring: { encoderStates: 'not a matrix' } } });
+    const { controller } = make({
+      walkthrough: 'self-attention',
+      inputs: { 'self-attention': { W_Q: 'not a matrix' } },
+    });
     const session = controller.session();
-    assert.match(session.formError, /^inputs\.encoderStates must be a matrix/);
+    assert.match(session.formError, /^inputs\.W_Q must be a matrix/);
     assert.equal(
       controller.problems(),
       `${session.formError} Showing the last valid inputs until the marked field is fixed.`,

@@ -285,12 +285,6 @@ const cases = [
   ['fractional random size', () => attn.randomState(1).rand(1.5, 2), /rows must be an integer from 1/, 'rows'],
   ['zero random size', () => attn.randomState(1).randn(2, 0), /cols must be an integer from 1/, 'cols'],
   ['randint high 0', () => attn.randomState(1).randint(0, 2, 2), /high must be an integer from 1/, 'high'],
-  [
-    'negative sequence length',
-    () => attn.walkthrough('scoring', { length: -4 }),
-    /inputs.length must be an integer from 1 to 256, got number -4/,
-    'length',
-  ],
   // seeds outside numpy's range
   ['negative seed', () => attn.randomState(-1), /seed must be an integer from 0 to 4294967295, got number -1/, 'seed'],
   [
@@ -362,21 +356,15 @@ const cases = [
   ],
   [
     'unknown score function',
-    () => attn.walkthrough('scoring', { score: 'cosine' }),
-    /score \("cosine"\) must be one of additive, dot, general, concat/,
-    'score',
+    () => attn.createSeq2seq({ task: 'en-fr', scoring: 'cosine' }),
+    /scoring \("cosine"\) must be one of additive, dot, general, concat/,
+    'scoring',
   ],
   [
     'walkthrough shapes',
     () => attn.walkthrough('basics', { decoderState: [1, 2] }),
     /annotation length \(3, from \[4x3\]\) must equal decoderState length \(2, from \[2\]\)/,
     'annotations',
-  ],
-  [
-    'tokens that do not match',
-    () => attn.walkthrough('scoring', { sourceTokens: ['a'] }),
-    /sourceTokens has 1 tokens but there are 4 states/,
-    'sourceTokens',
   ],
   [
     'unknown walkthrough input',
@@ -444,18 +432,6 @@ const cases = [
     'high',
   ],
   [
-    'hidden size over the limit',
-    () => attn.walkthrough('scoring', { width: 300 }),
-    /inputs.width must be an integer from 1 to 256/,
-    'width',
-  ],
-  [
-    'decoder states of another width, dot score',
-    () => attn.walkthrough('scoring', { encoderStates: [[1, 2]], decoderStates: [[1, 2, 3]] }),
-    /decoderStates columns \(3, from \[1x3\]\) must equal encoderStates columns \(2/,
-    'decoderStates',
-  ],
-  [
     'word out of range',
     () => attn.walkthrough('self-attention', { word: 9 }),
     /word \(9\) must be below the number of words \(4\)/,
@@ -474,6 +450,24 @@ const cases = [
     () => attn.walkthrough('seq2seq', { model: comparingModel, compare: [{}] }),
     /inputs.compare\[0\] must be a seq2seq model of this engine, got an object/,
     'compare',
+  ],
+  [
+    'scoring walkthrough without models',
+    () => attn.walkthrough('scoring', { step: 2 }),
+    /inputs.models must be an array of seq2seq models, got undefined/,
+    'models',
+  ],
+  [
+    'scoring walkthrough: two models of one scoring function',
+    () => attn.walkthrough('scoring', { models: [comparingModel, comparingModel] }),
+    /models\[0\] and models\[1\] both score with additive/,
+    'models',
+  ],
+  [
+    'scoring walkthrough: a step past the translation',
+    () => attn.walkthrough('scoring', { models: [comparingModel], step: 9 }),
+    /step \(9\) must be between 1 and 6, the length of the translation "la voiture rouge est petite" with <eos>/,
+    'step',
   ],
   [
     'no shipped model',

@@ -140,7 +140,7 @@ describe('integer', () => {
 
 describe('tokens and choice', () => {
   test('tokens: words separated by whitespace; empty is no words', () => {
-    const { control, parse, format } = controlFor(published('scoring', 'sourceTokens'));
+    const { control, parse, format } = controlFor(published('seq2seq', 'sentence'));
     assert.equal(control, 'text');
     assert.deepEqual(parse('How are you ?'), ['How', 'are', 'you', '?']);
     assert.deepEqual(parse('  a\tb \n c  '), ['a', 'b', 'c']);
@@ -151,7 +151,7 @@ describe('tokens and choice', () => {
   });
 
   test('choice: a menu; its value is the text', () => {
-    const { control, parse, format } = controlFor(published('scoring', 'score'));
+    const { control, parse, format } = controlFor(published('seq2seq', 'scoring'));
     assert.equal(control, 'select');
     assert.equal(parse('concat'), 'concat');
     assert.equal(format('general'), 'general');
@@ -223,24 +223,25 @@ describe('WalkthroughSession.applyGiven', () => {
   });
 
   test('an input the form does not show goes to the engine as it is: used when good, dropped when refused', () => {
-    const session = new WalkthroughSession(attn, 'scoring');
-    const encoderStates = [
+    const session = new WalkthroughSession(attn, 'self-attention');
+    const W_K = [
       [1, 0, 0],
       [0, 1, 0],
+      [0, 0, 1],
     ];
-    session.applyGiven({ encoderStates, decoderStates: encoderStates });
+    session.applyGiven({ W_K });
     assert.equal(session.hasErrors(), false);
-    const H = session.trace.stages[0].panels[0];
-    assert.deepEqual([H.rows, H.cols], [3, 2]);
-    assert.deepEqual(session.changedInputs(), { encoderStates, decoderStates: encoderStates });
+    const given = session.trace.stages[1].panels[1];
+    assert.deepEqual(Array.from(given.data), W_K.flat());
+    assert.deepEqual(session.changedInputs(), { W_K });
 
-    const refused = new WalkthroughSession(attn, 'scoring');
-    refused.applyGiven({ encoderStates: [[1, 2], [3]], length: 6 });
-    assert.match(refused.formError, /encoderStates is ragged/);
-    assert.equal('encoderStates' in refused.inputs, false);
-    assert.equal(refused.trace.output.rows, 6, 'the form inputs given with it apply');
-    assert.equal(refused.setText('length', '3'), true);
-    assert.equal(refused.trace.output.rows, 3);
+    const refused = new WalkthroughSession(attn, 'self-attention');
+    refused.applyGiven({ W_K: [[1, 2], [3]], seed: 6 });
+    assert.match(refused.formError, /W_K is ragged/);
+    assert.equal('W_K' in refused.inputs, false);
+    assert.equal(refused.inputs.seed, 6, 'the form inputs given with it apply');
+    assert.equal(refused.setText('seed', '3'), true);
+    assert.equal(refused.inputs.seed, 3);
     assert.equal(refused.hasErrors(), false);
   });
 

@@ -100,9 +100,9 @@ const unique = (list) => [...new Set(list)];
 const matches = (source, pattern) => [...source.matchAll(new RegExp(pattern, 'g'))].map((match) => match[1]);
 
 const attn = await loadAttention({ threads: 1 });
-// the seq2seq walkthrough is a model's translation: a small untrained model will do
+// the seq2seq and scoring walkthroughs are models': a small untrained model will do
 const model = attn.createSeq2seq({ task: 'en-fr', embedding: 4, hidden: 8 });
-const traceOf = (name) => attn.walkthrough(name, name === 'seq2seq' ? { model } : {});
+const traceOf = (name) => attn.walkthrough(name, { seq2seq: { model }, scoring: { models: [model] } }[name] ?? {});
 
 /** The exercise questions of every spec, asked on the notebook's inputs (which ask them all). */
 function questions() {
@@ -212,10 +212,10 @@ describe('keys and code', () => {
       'languageName', // translator(lang)('languageName')
       'keyboardHint', // a [selector, key] pair
       'exportNumpy', // HEATMAP_TEXT
-      'scoring.stages.step.title', // describeStage's template
+      'seq2seq.stages.step.title', // describeStage's template
       'basics.questions.softmax-share.wrong', // the controller's template
       'errors.ragged', // a FieldError key
-      'field.tokensHint', // a spec's hint
+      'field.sentenceHint', // a spec's hint
     ]) {
       assert.ok(exact.has(key), key);
     }

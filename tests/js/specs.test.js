@@ -13,19 +13,10 @@ import { describeStage, SPECS } from '../../web/walkthroughs/index.js';
 const attn = await loadAttention({ threads: 1 });
 const t = { en: translator('en'), zh: translator('zh') };
 
-// Given encoder states 4 wide and decoder states 3 wide: no dot score between them.
-const encoderStates = [
-  [1, 0, 0.5, 2],
-  [0, 1, -1, 0],
-  [0.5, 0.5, 0, 1],
-];
-const decoderStates = [
-  [1, 0, 0],
-  [0, 1, 1],
-];
-
-// Small untrained models: the seq2seq walkthrough's numbers are the model's, the spec's words the same.
+// Small untrained models: the seq2seq and scoring walkthroughs' numbers are the models', the
+// spec's words the same.
 const model = (task, scoring) => attn.createSeq2seq({ task, scoring, embedding: 4, hidden: 8 });
+const fourModels = (task) => ['additive', 'dot', 'general', 'concat'].map((scoring) => model(task, scoring));
 
 // The inputs each walkthrough is described for: the notebook's ({}) and edited ones.
 const VARIANTS = {
@@ -71,11 +62,16 @@ const VARIANTS = {
     },
   ],
   scoring: [
-    {},
-    { length: 6 },
-    { length: 1, width: 2, attentionWidth: 3, score: 'additive', targetTokens: ['un'] },
-    { score: 'general', encoderStates, decoderStates },
-    { score: 'concat', encoderStates, decoderStates, seed: 9 },
+    { models: fourModels('en-fr') },
+    { models: [model('en-fr', 'dot'), model('en-fr', 'additive')], step: 1 },
+    {
+      task: 'en-zh',
+      models: [model('en-zh', 'general')],
+      sentence: ['I', 'eat', 'rice', 'at', 'home', 'today'],
+      step: 3,
+    },
+    { task: 'dates', models: [model('dates', 'concat')], sentence: ['23', 'November', '2026'], step: 5 },
+    { models: fourModels('en-fr'), sentence: ['the', 'car', 'car'], step: 1 },
   ],
   numerics: [{}, { scores: [1, 2, 3], mask: [0, 0, 1], seed: 3 }, { scores: [1e5], mask: [1] }],
 };
@@ -122,31 +118,40 @@ describe('stage kinds', () => {
     }
   });
 
-  test('the scoring walkthrough: one step per target word, and no dot panel for states of different widths', () => {
-    const steps = (given) => computed('scoring', given).trace.stages.filter((stage) => stage.kind === 'step').length;
-    assert.equal(steps({}), 4);
-    assert.equal(steps({ length: 6 }), 6);
-    assert.equal(steps({ encoderStates, decoderStates, score: 'additive' }), 2);
-    for (const id of ['compare-scores', 'compare-weights']) {
-      const { trace } = computed('scoring', { score: 'general', encoderStates, decoderStates });
+  test("the scoring walkthrough: a panel per model, the formulas and code of the models' functions", () => {
+    const [four, two] = VARIANTS.scoring;
+    for (const id of ['encoder-states', 'decoder-states', 'compare-scores']) {
       assert.deepEqual(
-        stageOf(trace, id).panels.map((panel) => panel.name),
-        ['additive', 'general', 'concat'],
+        stageOf(computed('scoring', two).trace, id).panels.map((panel) => panel.name),
+        ['dot', 'additive'],
       );
     }
+    // the gold alignment of the step's word, when the grammar makes the sentence
+    const weights = (given) =>
+      stageOf(computed('scoring', given).trace, 'compare-weights').panels.map(({ name }) => name);
+    assert.deepEqual(weights(four), ['additive', 'dot', 'general', 'concat', 'gold']);
+    assert.deepEqual(weights(VARIANTS.scoring[4]), ['additive', 'dot', 'general', 'concat']);
     assert.equal(
-      described('scoring', { score: 'general', encoderStates, decoderStates }, 'compare-scores').code,
-      'additive_scores\ngeneral_scores\nconcat_scores',
+      described('scoring', two, 'compare-scores').code,
+      "# attention, s_t (s_prev) and annotations: each model's own\n" +
+        "scores['dot'] = annotations @ s_t\n" +
+        "scores['additive'] = attention.va(torch.tanh(attention.Wa(s_prev) + attention.Ua(annotations)))",
     );
-    assert.equal(
-      described('scoring', {}, 'compare-scores').code,
-      'additive_scores\ndot_scores\ngeneral_scores\nconcat_scores',
-    );
-    // the formula lists the same functions as the panels
     const formula = (given) => described('scoring', given, 'compare-scores').formula;
-    assert.match(formula({}), /\\text\{dot\}/);
-    assert.doesNotMatch(formula({ score: 'general', encoderStates, decoderStates }), /\\text\{dot\}/);
-    assert.match(formula({ score: 'general', encoderStates, decoderStates }), /\\text\{concat\}/);
+    assert.match(formula(four), /\\text\{dot\}/);
+    assert.doesNotMatch(formula(VARIANTS.scoring[2]), /\\text\{dot\}/);
+    // the state that scores: Bahdanau's before the step (s_0 = h_n at step 1), Luong's the step's
+    assert.equal(
+      described('scoring', two, 'decoder-states').formula,
+      '\\begin{aligned}\\text{additive} &: s_0 = h_n\\\\ \\text{dot} &: s_{1} = \\operatorname{GRU}(E_{y_{0}},\\ s_{0})\\end{aligned}',
+    );
+    assert.match(
+      described('scoring', four, 'decoder-states').formula,
+      /s_\{1\} = \\operatorname\{GRU\}\(\[E_\{y_\{0\}\}; c_\{1\}\]/,
+    );
+    assert.match(described('scoring', four, 'decoder-states').code, /^prefix = \['<sos>', 'la'\]$/m);
+    assert.equal(described('scoring', four, 'compare-weights').title, 'Where each model looks to write “voiture”');
+    assert.equal(described('scoring', four, 'compare-weights', 'zh').title, '各模型为写出“voiture”关注哪里');
   });
 
   test("the seq2seq walkthrough: the model's steps, the code and formula of its scoring function", () => {
@@ -231,13 +236,6 @@ describe('what each stage shows', () => {
     );
     assert.equal(described('self-attention', {}, 'word-scores').title, 'Scores of word_1 against every key');
     assert.equal(described('self-attention', {}, 'embeddings').code.split('\n')[3], 'word_4 = np.array([0,0,1])');
-    assert.equal(described('scoring', {}, 'step-2').title, 'Decoding step 2: allez');
-    assert.equal(described('scoring', {}, 'step-2', 'zh').title, '解码第 2 步：allez');
-    assert.match(described('scoring', {}, 'step-2').code, /^s_t = S\[1\]\ne_t = dot_scores\(s_t, H\)\n/);
-    assert.equal(
-      described('scoring', {}, 'encoder-states').code,
-      "np.random.seed(4)\nH = np.random.randn(4, 4)  # one encoder state per row\nS = H + 0.5 * np.random.randn(4, 4)  # decoder states near the encoder's",
-    );
   });
 
   test('edited inputs: the code, formulas and titles follow them', () => {
@@ -258,33 +256,9 @@ describe('what each stage shows', () => {
       described('self-attention', words, 'weight-matrices').formula,
       'W^Q,\\ W^K,\\ W^V \\in \\{0, \\dots, 4\\}^{2 \\times 2}',
     );
-    assert.equal(described('scoring', VARIANTS.scoring[2], 'step-1').title, 'Decoding step 1: un');
-    assert.match(
-      described('scoring', VARIANTS.scoring[2], 'step-1').formula,
-      /^e_\{t,j\} = v_a\^\\top \\tanh\(W_a s_t \+ U_a h_j\)/,
-    );
     assert.equal(
-      described('scoring', { encoderStates, decoderStates, score: 'additive' }, 'decoder-states').code,
-      'np.random.seed(4)\nH = np.array(...)  # given\nS = np.array(...)  # given',
+      described('scoring', VARIANTS.scoring[2], 'encoder-states').code.split('\n')[0],
+      'ids = torch.tensor([source_vocab.index(w) for w in "I eat rice at home today <eos>".split()])',
     );
-    assert.equal(
-      described('scoring', { encoderStates, decoderStates, score: 'additive' }, 'decoder-states').formula,
-      's_t \\in \\mathbb{R}^{3},\\ t = 1...2',
-    );
-  });
-
-  test("the parameters' code draws the shapes of the matrices the trace shows", () => {
-    for (const variant of everyVariant().filter(({ name }) => name === 'scoring')) {
-      const stage = stageOf(variant.trace, 'parameters');
-      const { code } = describeStage(variant.trace, stage, variant.inputs, t.en);
-      let checked = 0;
-      for (const [, name, rows, cols] of code.matchAll(/^(\w+) = np\.random\.randn\((\d+), (\d+)\) \* 0\.5$/gm)) {
-        const panel = stage.panels.find((candidate) => candidate.name === name);
-        if (!panel) continue; // W_c: used by the steps, not shown here
-        assert.deepEqual([panel.rows, panel.cols], [Number(rows), Number(cols)], `${label(variant)} ${name}`);
-        checked++;
-      }
-      assert.equal(checked, 4, label(variant));
-    }
   });
 });

@@ -11,9 +11,10 @@ import { assertClose, assertMatrixClose, fixtures as f } from './helpers.js';
 const attn = await loadAttention();
 const stage = (trace, id) => trace.stages.find((s) => s.id === id);
 
-// The seq2seq walkthrough is a model's: a small untrained one will do for the structure.
+// The seq2seq and scoring walkthroughs are models': small untrained ones will do for the structure.
 const model = attn.createSeq2seq({ task: 'en-fr', scoring: 'general', embedding: 4, hidden: 8 });
-const needs = (name) => (name === 'seq2seq' ? { model } : {});
+const additive = attn.createSeq2seq({ task: 'en-fr', scoring: 'additive', embedding: 4, hidden: 8 });
+const needs = (name) => ({ seq2seq: { model }, scoring: { models: [additive, model] } })[name] ?? {};
 
 test('five walkthroughs, every stage well formed', () => {
   assert.deepEqual(WALKTHROUGHS, ['basics', 'self-attention', 'scoring', 'seq2seq', 'numerics']);
@@ -70,16 +71,31 @@ test("self-attention: seed 42's weight matrices and the output for word 1", () =
   );
 });
 
-test('scoring: the alignment matrix from the code the stages show', () => {
-  const trace = attn.walkthrough('scoring');
-  assertMatrixClose(trace.output, f.scoring_walkthrough.alignment);
+test('scoring: one step of each model, as its own teacher-forced translation computes it', () => {
+  const trace = attn.walkthrough('scoring', { models: [additive, model], step: 3 });
+  assert.deepEqual(trace.labels.target, ['la', 'voiture', 'rouge', 'est', 'petite', '<eos>']);
   assert.deepEqual(
-    stage(trace, 'compare-scores').panels.map((p) => p.name),
-    ['additive', 'dot', 'general', 'concat'],
+    stage(trace, 'compare-weights').panels.map((p) => p.name),
+    ['additive', 'general', 'gold'],
   );
-  const longer = attn.walkthrough('scoring', { length: 7, score: 'concat' });
-  assert.equal(longer.output.rows, 7);
-  assert.equal(longer.stages.filter((s) => s.id.startsWith('step-')).length, 7);
+  // each model's softmax of its scores, the rows of the output
+  for (const [k, weights] of stage(trace, 'compare-weights').panels.slice(0, 2).entries()) {
+    const scores = stage(trace, 'compare-scores').panels[k].data;
+    const top = Math.max(...scores);
+    const total = scores.reduce((sum, score) => sum + Math.exp(score - top), 0);
+    const softmax = Array.from(scores, (score) => Math.exp(score - top) / total);
+    assertClose(weights.data, softmax, 1e-6); // the models compute in float32
+    assert.deepEqual(Array.from(trace.output.data.slice(k * 6, k * 6 + 6)), Array.from(weights.data));
+  }
+  assert.deepEqual(Array.from(stage(trace, 'compare-weights').panels[2].data), [0, 1, 0, 0, 0, 0]); // rouge: red
+  assert.throws(() => attn.walkthrough('scoring', { models: [] }), { argument: 'models' });
+  assert.throws(() => attn.walkthrough('scoring', {}), { argument: 'models' });
+  assert.throws(() => attn.walkthrough('scoring', { models: [model, model] }), { argument: 'models' });
+  assert.throws(() => attn.walkthrough('scoring', { models: [model], task: 'dates' }), { argument: 'task' });
+  assert.throws(() => attn.walkthrough('scoring', { models: [model], step: 7 }), {
+    argument: 'step',
+    message: /step \(7\) must be between 1 and 6/,
+  });
 });
 
 test('the inputs each walkthrough takes, with their limits and defaults, as the engine publishes them', () => {
@@ -111,7 +127,7 @@ test('the inputs each walkthrough takes, with their limits and defaults, as the 
     optional: false,
     default: SEEDS.decoderState,
   });
-  assert.deepEqual(attn.walkthroughInputs('scoring').find((f) => f.name === 'score').choices, [
+  assert.deepEqual(attn.walkthroughInputs('seq2seq').find((f) => f.name === 'scoring').choices, [
     'additive',
     'dot',
     'general',
@@ -121,7 +137,10 @@ test('the inputs each walkthrough takes, with their limits and defaults, as the 
 
 test('label lists the texts refer to', () => {
   assert.deepEqual(attn.walkthrough('self-attention').labels, { words: ['word_1', 'word_2', 'word_3', 'word_4'] });
-  assert.deepEqual(attn.walkthrough('scoring', { length: 2 }).labels, { source: ['x1', 'x2'], target: ['y1', 'y2'] });
+  assert.deepEqual(attn.walkthrough('scoring', { models: [model], sentence: ['the', 'car', 'is', 'red'] }).labels, {
+    source: ['the', 'car', 'is', 'red', '<eos>'],
+    target: ['la', 'voiture', 'est', 'rouge', '<eos>'],
+  });
   assert.deepEqual(attn.walkthrough('basics').labels, {});
 });
 

@@ -66,7 +66,7 @@ const heads: Matrix[] = attn.multiHeadAttention([[1, 2]], {
   Wo: [[1]],
 }).weights;
 const draws: Matrix = attn.randomState(42).randint(3, 3, 3);
-const trace: Trace = attn.walkthrough('scoring', { score: 'general', length: 6 });
+const trace: Trace = attn.walkthrough('basics', { seed: 3 });
 const first: Stage = trace.stages[0];
 const exact: string[] | undefined = first.panels[0].exact;
 const kind: string = first.kind;
@@ -139,8 +139,8 @@ attn.multiHeadAttention([[1]], { Wq: [[1]], Wk: [[1]], Wv: [[1]], Wo: [[1]] });
 attn.walkthrough('transformer');
 // @ts-expect-error basics takes no `score`
 attn.walkthrough('basics', { score: 'dot' });
-// @ts-expect-error score functions are named
-attn.walkthrough('scoring', { score: 'cosine' });
+// @ts-expect-error self-attention takes no `models`
+attn.walkthrough('self-attention', { models: [] });
 
 export { kind, step, targets, limit, title, blamed, alignedTo };
 export { score, logWeights, context, output, w, f32, queries, heads, draws, exact, text, names, wrong };
@@ -168,6 +168,10 @@ const shipped: Promise<Seq2seqModel> = attn.loadShippedSeq2seq({ task: SHIPPED_M
 attn.walkthrough('seq2seq', { model, sentence: ['the', 'red', 'car'], beam: 2 });
 // @ts-expect-error the seq2seq walkthrough needs a model
 attn.walkthrough('seq2seq', { sentence: ['the'] });
+const compared: Trace = attn.walkthrough('scoring', { models: [model], sentence: ['the', 'red', 'car'], step: 2 });
+// @ts-expect-error the scoring walkthrough needs its models
+attn.walkthrough('scoring', { step: 2 });
+export { compared };
 const trainer = trainSeq2seq({ task: 'en-fr', sentence: 'the red car is small', learningRate: 0.01 });
 trainer.finished.then(({ bytes }) => attn.loadSeq2seq(bytes));
 const steps: number = TRAINING_DEFAULTS.steps;

@@ -17,8 +17,9 @@ import { createNav, updateProblems } from './stepper-nav.js';
 import { linkStyles } from './styles-link.js';
 
 const OPTION_ATTRIBUTES = ['lang', 'theme', 'palette', 'exercise'];
-// The seq2seq walkthrough's inputs, which an embedding page may give as attributes.
-const INPUT_ATTRIBUTES = ['task', 'scoring', 'sentence'];
+// The inputs of the translation walkthroughs an embedding page may give as attributes.
+const WALKTHROUGH_ATTRIBUTES = { seq2seq: ['task', 'scoring', 'sentence'], scoring: ['task', 'sentence', 'step'] };
+const INPUT_ATTRIBUTES = [...new Set(Object.values(WALKTHROUGH_ATTRIBUTES).flat())];
 
 export class AttentionStepperElement extends HTMLElement {
   static observedAttributes = [
@@ -126,10 +127,9 @@ export class AttentionStepperElement extends HTMLElement {
     } catch (error) {
       this.#inputsProblem = error.message;
     }
-    // task="en-zh" scoring="dot" sentence="…": the seq2seq inputs as attributes, typed as in the form
-    const attributes = INPUT_ATTRIBUTES.filter((name) => this.hasAttribute(name));
-    if (walkthrough === 'seq2seq')
-      given = { ...Object.fromEntries(attributes.map((name) => [name, this.getAttribute(name)])), ...given };
+    // task="en-zh" scoring="dot" sentence="…" step="3": inputs as attributes, typed as in the form
+    const attributes = (WALKTHROUGH_ATTRIBUTES[walkthrough] ?? []).filter((name) => this.hasAttribute(name));
+    given = { ...Object.fromEntries(attributes.map((name) => [name, this.getAttribute(name)])), ...given };
     const controller = new StepperController(attn, {
       ...this.#options(),
       walkthrough,

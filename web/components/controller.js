@@ -12,6 +12,8 @@ import { Seq2seqModels } from './seq2seq-models.js';
 import { WalkthroughSession } from './session.js';
 
 const THEMES = ['light', 'dark'];
+// The walkthroughs of trained translation models (controller.models).
+const MODEL_WALKTHROUGHS = ['seq2seq', 'scoring'];
 
 // Keys that move between stages, and by how much.
 const MOVES = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1, Home: -Infinity, End: Infinity };
@@ -50,14 +52,14 @@ export class StepperController extends EventTarget {
   session(walkthrough = this.walkthrough) {
     if (!this.#sessions.has(walkthrough)) {
       const session = new WalkthroughSession(this.#attn, walkthrough, {
-        // the seq2seq walkthrough is a model's translation, and each edition has its own defaults
-        context:
-          walkthrough === 'seq2seq'
-            ? ({ task, scoring }) => ({
-                model: this.models.model(task, scoring),
-                compare: this.models.trainedSet(task) ?? undefined,
-              })
-            : undefined,
+        // the walkthroughs of trained models take them from controller.models
+        context: {
+          seq2seq: ({ task, scoring }) => ({
+            model: this.models.model(task, scoring),
+            compare: this.models.trainedSet(task) ?? undefined,
+          }),
+          scoring: ({ task }) => ({ models: this.models.compared(task) }),
+        }[walkthrough],
         defaults: SPECS[walkthrough].defaults?.(this.options.lang),
       });
       session.applyGiven(this.#given[walkthrough]);
@@ -79,16 +81,14 @@ export class StepperController extends EventTarget {
     );
   }
 
-  /** The seq2seq walkthrough's models (made on first use): shipped, trained here, or untrained. */
+  /** The translation models of the seq2seq and scoring walkthroughs (made on first use). */
   get models() {
     if (!this.#models) {
       this.#models = new Seq2seqModels(this.#attn);
-      // a model that arrives (the shipped one, or one the reader trained) redraws the walkthrough
+      // a model that arrives (the shipped one, or one the reader trained) redraws the walkthroughs
       this.#models.addEventListener('change', () => {
-        const session = this.#sessions.get('seq2seq');
-        if (!session) return;
-        session.compute();
-        if (this.walkthrough === 'seq2seq') {
+        for (const name of MODEL_WALKTHROUGHS) this.#sessions.get(name)?.compute();
+        if (MODEL_WALKTHROUGHS.includes(this.walkthrough)) {
           this.stageId = this.#validStage(this.stageId, 'last');
           this.#changed('inputs');
         }

@@ -1,7 +1,9 @@
-// The seq2seq walkthrough's model, shared by the page and the element: where the model on screen
-// comes from (shipped, trained here, untrained), training from scratch in a Web Worker with its
-// progress, loss and exact-match curve and the alignment of the sentence on screen redrawn as it
-// learns, pause/resume/stop, and the model as a .safetensors file to download or load again.
+// The translation models of the seq2seq and scoring walkthroughs, shared by the page and the
+// element: where the model on screen comes from (shipped, trained here, untrained), training from
+// scratch in a Web Worker with its progress, loss and exact-match curve and the alignment of the
+// sentence on screen redrawn as it learns, pause/resume/stop, and the model as a .safetensors file
+// to download or load again. The scoring walkthrough compares a model per scoring function: on
+// screen, the panel trains the missing ones by itself, one after the other.
 import { trainSeq2seq, TRAINING_DEFAULTS } from 'attention-stepper';
 
 import { el, setText } from './dom.js';
@@ -13,8 +15,8 @@ const CURVE = { width: 260, height: 72 };
 
 /**
  * The panel for `controller`: { element, update() }. update() follows the walkthrough on screen
- * (the panel hides outside seq2seq) and the language; training updates the panel by itself, and a
- * finished run hands its model to controller.models, which redraws the stages.
+ * (the panel hides outside seq2seq and scoring) and the language; training updates the panel by
+ * itself, and a finished run hands its model to controller.models, which redraws the stages.
  */
 export function createModelPanel(controller) {
   const element = el('section', 'model-panel');
@@ -30,12 +32,7 @@ export function createModelPanel(controller) {
   rate.value = '0.005';
   const train = button('model-train', () => start());
   // the other scoring functions' models, one after the other: the walkthrough then compares all four
-  const others = button('model-train-others', () => {
-    const { task } = controller.session('seq2seq').traceInputs;
-    const [first, ...rest] = controller.models.untrained(task);
-    queue = rest;
-    if (first) start(first);
-  });
+  const others = button('model-train-others', () => trainOthers());
   const pause = button('model-pause', () => (trainer.state === 'paused' ? trainer.resume() : trainer.pause()));
   const stop = button('model-stop', () => ((queue = []), trainer.stop()));
   const download = button('model-download', save);
@@ -72,15 +69,26 @@ export function createModelPanel(controller) {
   element.append(heading, status, vocabulary, controls, progress, numbers, curve, alignment, files);
 
   let trainer = null;
-  let training = null; // the scoring function being trained
-  let queue = []; // scoring functions to train after it
+  let training = null; // the run under way: { task, scoring, sentence }
+  let queue = []; // the runs after it
   let history = []; // the run's progress reports
   let message = ''; // the last error, or ''
+  const offered = new Set(); // the tasks whose missing models the scoring walkthrough has trained
 
-  function start(scoring = controller.session('seq2seq').traceInputs.scoring) {
-    const { task, sentence } = controller.session('seq2seq').traceInputs;
+  const inputs = () => controller.session().traceInputs;
+
+  // the runs of the task on screen: they keep their task and sentence when the reader moves on
+  function trainOthers() {
+    const { task, sentence } = inputs();
+    const [first, ...rest] = controller.models.untrained(task).map((scoring) => ({ task, scoring, sentence }));
+    queue = rest;
+    if (first) start(first);
+  }
+
+  function start(job = inputs()) {
+    const { task, scoring, sentence } = job;
     trainer?.stop();
-    training = scoring;
+    training = job;
     history = [];
     message = '';
     trainer = trainSeq2seq({
@@ -105,7 +113,7 @@ export function createModelPanel(controller) {
   }
 
   function save() {
-    const { task, scoring } = controller.session('seq2seq').traceInputs;
+    const { task, scoring } = inputs();
     const model = controller.models.model(task, scoring);
     downloadFile(`${task}-${scoring}.safetensors`, model.save(), 'application/octet-stream');
   }
@@ -117,7 +125,7 @@ export function createModelPanel(controller) {
       message = '';
       controller.models.adopt(model, 'trained');
       // a model of another task or scoring function: the walkthrough follows it
-      const { task, scoring } = controller.session('seq2seq').inputs;
+      const { task, scoring } = controller.session().inputs;
       if (model.config.task !== task) controller.edit('task', model.config.task);
       if (model.config.scoring !== scoring) controller.edit('scoring', model.config.scoring);
     } catch (error) {
@@ -161,27 +169,39 @@ export function createModelPanel(controller) {
 
   function update() {
     const { t } = controller;
-    element.hidden = controller.walkthrough !== 'seq2seq';
+    element.hidden = !['seq2seq', 'scoring'].includes(controller.walkthrough);
     if (element.hidden) return;
-    const { task, scoring } = controller.session().traceInputs;
-    const origin = controller.models.origin(task, scoring);
+    const comparing = controller.walkthrough === 'scoring'; // a model per scoring function
+    const { task, scoring } = inputs();
+    const running = trainer?.state === 'running' || trainer?.state === 'paused';
+    const missing = controller.models.untrained(task).length;
+    // on screen, the comparison trains what it lacks, once per task (a stopped run stays stopped)
+    if (comparing && !running && missing && !offered.has(task)) {
+      offered.add(task);
+      trainOthers();
+      return;
+    }
+    const origin = comparing ? (missing ? 'untrained' : 'trained') : controller.models.origin(task, scoring);
     element.dataset.origin = origin;
     element.dataset.training = trainer?.state ?? 'none';
-    const failed = controller.models.error(task, scoring);
-    setText(heading, t('model.heading'));
-    const running = trainer?.state === 'running' || trainer?.state === 'paused';
+    const failed = !comparing && controller.models.error(task, scoring);
+    setText(heading, comparing ? t('model.headingCompared') : t('model.heading'));
     setText(
       status,
       message ||
         (running
           ? trainer.state === 'paused'
             ? t('model.paused')
-            : training === scoring
+            : training.task === task && training.scoring === scoring
               ? t('model.training')
-              : t('model.trainingScoring', { scoring: training })
+              : t('model.trainingScoring', { scoring: training.scoring })
           : failed
             ? t('model.shippedFailed', { error: failed })
-            : t(`model.${origin}`)),
+            : comparing
+              ? missing
+                ? t('model.comparedMissing', { count: missing })
+                : t('model.comparedReady')
+              : t(`model.${origin}`)),
     );
     status.classList.toggle('as-error', Boolean(message));
     setText(labels.seed.firstChild, t('field.seed'));
@@ -191,18 +211,18 @@ export function createModelPanel(controller) {
     setText(pause, trainer?.state === 'paused' ? t('model.resume') : t('model.pause'));
     setText(stop, t('model.stop'));
     setText(download, t('model.download'));
-    drawWords(task);
+    const { vocab } = scoring ? controller.models.model(task, scoring) : controller.models.compared(task)[0];
+    drawWords(task, vocab);
     pause.hidden = stop.hidden = !running;
-    const missing = controller.models.untrained(task).length;
+    // one model's controls: the comparison has no model of its own to train, save or replace (the
+    // seed and learning rate are the runs' that train the missing ones)
+    train.hidden = files.hidden = comparing;
     setText(others, t('model.trainOthers', { count: missing }));
     others.hidden = running || missing === 0;
     drawRun();
   }
 
-  function drawWords(task) {
-    const session = controller.session('seq2seq');
-    const field = session.fields.find((candidate) => candidate.name === 'sentence');
-    const { source, unit } = controller.models.model(task, session.traceInputs.scoring).vocab;
+  function drawWords(task, { source, unit }) {
     const vocab = source.filter((word) => !word.startsWith('<'));
     setText(vocabularyTitle, controller.t('model.vocabulary', { count: vocab.length }));
     if (wordsOf === task) return;
@@ -210,9 +230,14 @@ export function createModelPanel(controller) {
     // words join with spaces; the characters of dates join as they are ("▁" is a space)
     const joined = (typed, word) =>
       unit === 'character' ? typed + (word === '▁' ? ' ' : word) : [typed.trimEnd(), word].filter(Boolean).join(' ');
+    // the sentence of the walkthrough on screen when the chip is picked
+    const typed = () => {
+      const session = controller.session();
+      return session.text(session.fields.find((candidate) => candidate.name === 'sentence'));
+    };
     words.replaceChildren(
       ...vocab.map((word) => {
-        const chip = button('model-word', () => controller.edit('sentence', joined(session.text(field), word)));
+        const chip = button('model-word', () => controller.edit('sentence', joined(typed(), word)));
         chip.textContent = word === '▁' ? '␣' : word;
         return chip;
       }),

@@ -1,4 +1,4 @@
-// The seq2seq walkthrough's models, one per task and scoring function: the one the reader trained,
+// The translation models of the seq2seq and scoring walkthroughs, one per task and scoring function: the one the reader trained,
 // else the trained one the package ships, else an untrained one (seed 0) until either arrives.
 // model() answers at once, so a trace can always be drawn; a shipped model loads in the background
 // and `change` fires when it (or a model the reader trained) takes over.
@@ -40,6 +40,18 @@ export class Seq2seqModels extends EventTarget {
     return entries.every((entry) => entry?.origin === 'shipped' || entry?.origin === 'trained')
       ? entries.map(({ model }) => model)
       : null;
+  }
+
+  /**
+   * What the scoring walkthrough compares: the trained models of `task` (shipped, or trained
+   * here), in the engine's order of scoring functions; while there is none, the additive one
+   * model() gives (the shipped one, once it loads).
+   */
+  compared(task) {
+    const trained = this.#scorings
+      .map((scoring) => this.#entries.get(`${task}/${scoring}`))
+      .filter((entry) => entry?.origin === 'shipped' || entry?.origin === 'trained');
+    return trained.length ? trained.map(({ model }) => model) : [this.model(task, this.#scorings[0])];
   }
 
   /** The scoring functions whose model of `task` is not trained yet (nor on its way). Makes no model. */

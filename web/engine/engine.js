@@ -371,38 +371,52 @@ function createEngine(module, threads, platform) {
     },
     walkthrough(name, inputs) {
       const fields = walkthroughFields(name);
-      const seq2seq = name === 'seq2seq';
-      const given = options(inputs, 'inputs', [
-        ...fields.map((field) => field.name),
-        ...(seq2seq ? ['model', 'compare'] : []),
-      ]);
+      // the walkthroughs of trained models take them besides their fields
+      const modelInputs = { seq2seq: ['model', 'compare'], scoring: ['models'] }[name] ?? [];
+      const given = options(inputs, 'inputs', [...fields.map((field) => field.name), ...modelInputs]);
       const converted = {};
       for (const field of fields) {
         const value = given[field.name];
         if (value !== undefined && value !== null) converted[field.name] = convertInput(field, value);
       }
-      if (!seq2seq) return call('walkthrough', name, converted);
-      // a model's translation: its task and scoring, when given, must be the model's
+      if (!modelInputs.length) return call('walkthrough', name, converted);
+      const orDefault = (key) => converted[key] ?? fields.find((field) => field.name === key).default;
+      const sentence = orDefault('sentence').join(' ');
+      // The handles of models of this engine; a task or scoring given must be the models'.
+      const handlesOf = (list, key) => {
+        if (!Array.isArray(list))
+          fail(`inputs.${key} must be an array of seq2seq models, got ${describe(list)}`, `inputs.${key}`);
+        return list.map(
+          (model, i) =>
+            models.get(model)?.() ??
+            fail(`inputs.${key}[${i}] must be a seq2seq model of this engine, got ${describe(model)}`, `inputs.${key}`),
+        );
+      };
+      const matches = (model, keys) => {
+        for (const key of keys)
+          if (converted[key] !== undefined && converted[key] !== model.config[key])
+            fail(`inputs.${key} (${converted[key]}) is not the model's (${model.config[key]})`, `inputs.${key}`);
+      };
+      if (name === 'scoring') {
+        const handles = handlesOf(given.models, 'models');
+        if (!handles.length) fail('inputs.models must hold at least one seq2seq model', 'inputs.models');
+        matches(given.models[0], ['task']);
+        return call('scoringWalkthrough', handles, sentence, orDefault('step'));
+      }
       const handle = models.get(given.model);
       if (handle === undefined)
         fail(
           `inputs.model must be a seq2seq model of this engine (createSeq2seq, loadSeq2seq), got ${describe(given.model)}`,
           'inputs.model',
         );
-      for (const key of ['task', 'scoring'])
-        if (converted[key] !== undefined && converted[key] !== given.model.config[key])
-          fail(`inputs.${key} (${converted[key]}) is not the model's (${given.model.config[key]})`, `inputs.${key}`);
-      const sentence = converted.sentence ?? fields.find((field) => field.name === 'sentence').default;
-      // models to compare, each a model of this engine: their handles
-      const compare = given.compare ?? [];
-      if (!Array.isArray(compare))
-        fail(`inputs.compare must be an array of seq2seq models, got ${describe(compare)}`, 'inputs.compare');
-      const compared = compare.map(
-        (other, i) =>
-          models.get(other)?.() ??
-          fail(`inputs.compare[${i}] must be a seq2seq model of this engine, got ${describe(other)}`, 'inputs.compare'),
+      matches(given.model, ['task', 'scoring']);
+      return call(
+        'seq2seqWalkthrough',
+        handle(),
+        sentence,
+        orDefault('beam'),
+        handlesOf(given.compare ?? [], 'compare'),
       );
-      return call('seq2seqWalkthrough', handle(), sentence.join(' '), converted.beam ?? 1, compared);
     },
     // not async: bad options throw at once, like every other call's
     loadShippedSeq2seq(opts) {

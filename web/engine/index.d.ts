@@ -154,20 +154,20 @@ export interface SelfAttentionInputs {
   W_V?: MatrixInput;
 }
 
+/**
+ * One decoding step of several trained models of one task, side by side, each with its own
+ * scoring function (encoder-states, decoder-states, compare-scores, compare-weights), all teacher
+ * forced with the same target: the grammar's translation, else the first model's.
+ */
 export interface ScoringInputs {
-  seed?: number;
-  /** source and target length of generated states (default 4, at most 256) */
-  length?: number;
-  /** hidden size of generated states (default 4) */
-  width?: number;
-  /** d_a of the additive and concat scores (default 4) */
-  attentionWidth?: number;
-  /** the function used for the decoding steps (default 'dot') */
-  score?: ScoreFunctionName;
-  encoderStates?: MatrixInput;
-  decoderStates?: MatrixInput;
-  sourceTokens?: string[];
-  targetTokens?: string[];
+  /** models of one task, each with a scoring function of its own (at least one; required) */
+  models: Seq2seqModel[];
+  /** when given, must be the models' task */
+  task?: string;
+  /** the sentence's words (default the red car is small) */
+  sentence?: string[];
+  /** the decoding step, 1 to the target's length with <eos> (default 2) */
+  step?: number;
 }
 
 /** A model's translation of one sentence, stage by stage (source, encoder, a step per token, alignment). */
@@ -237,10 +237,10 @@ export interface Stage {
 
 export interface Trace {
   walkthrough: WalkthroughName;
-  /** label lists the texts refer to: `words` (self-attention), `source` and `target` (scoring) */
+  /** label lists the texts refer to: `words` (self-attention), `source` and `target` (scoring, seq2seq) */
   labels: Record<string, string[]>;
   stages: Stage[];
-  /** context vector (basics), attention output (self-attention), alignment matrix (scoring) */
+  /** context vector (basics), attention output (self-attention), each model's weights at the step (scoring), alignment (seq2seq) */
   output: Matrix;
 }
 
@@ -459,7 +459,8 @@ export interface AttentionEngine {
     params: MultiHeadParams,
   ): MultiHeadResult<Out<M, Matrix<Float64Array>, Matrix<Float32Array>>>;
   randomState(seed: number): RandomState;
-  walkthrough<N extends WalkthroughName>(name: N, inputs?: WalkthroughInputs[N]): Trace;
+  walkthrough<N extends Exclude<WalkthroughName, 'scoring' | 'seq2seq'>>(name: N, inputs?: WalkthroughInputs[N]): Trace;
+  walkthrough<N extends 'scoring' | 'seq2seq'>(name: N, inputs: WalkthroughInputs[N]): Trace;
   /** The inputs `walkthrough(name, …)` takes, with their limits and defaults (read-only). */
   walkthroughInputs(name: WalkthroughName): readonly Readonly<InputField>[];
   /** The translation tasks: en-fr, en-zh and dates (read-only; made on the first call). */

@@ -1,116 +1,88 @@
-// Scoring functions and a whole decoding (seed 004). Titles and texts: the locale's
-// scoring.stages.<kind>; the decoding steps share the kind "step", with {t} and {word}.
-import { pythonShape } from './python.js';
-import { panelOf } from './trace.js';
+// The four scoring functions side by side on one decoding step (seed 004), each in a model of the
+// task trained with it: the trace is model.walkthrough's scoring comparison, every model fed the
+// same target so that at step t all of them are about to write the same word. Titles and texts:
+// the locale's scoring.stages.<kind>, with {t}, {word}, {task}.
+import {
+  adjustToTask,
+  SCORE_CODE,
+  SCORE_FORMULAS,
+  SENTENCE_FIELD,
+  sourceText,
+  TASK_FIELD,
+  taskDefaults,
+} from './translation.js';
 
-export const SCORE_FORMULAS = {
-  additive: 'v_a^\\top \\tanh(W_a s_t + U_a h_j)',
-  dot: 's_t^\\top h_j',
-  general: 's_t^\\top W_a h_j',
-  concat: 'v_a^\\top \\tanh(W_a [s_t; h_j])',
-};
+// The models on screen (a panel each, named after its scoring function), in the trace's order.
+const scoringsOf = (stage) => stage.panels.map((panel) => panel.name).filter((name) => name in SCORE_FORMULAS);
 
-// Sizes as the trace has them (the states may be given rather than drawn): H and S are drawn
-// one state per column.
-function sizes({ trace, inputs }) {
-  const h = panelOf(
-    trace.stages.find((stage) => stage.id === 'encoder-states'),
-    'H',
-  );
-  const s = panelOf(
-    trace.stages.find((stage) => stage.id === 'decoder-states'),
-    'S',
-  );
-  return { n: h.cols, dh: h.rows, steps: s.cols, ds: s.rows, da: inputs.attentionWidth };
-}
-
-function statesCode(context) {
-  const { n, dh } = sizes(context);
-  const { inputs } = context;
-  return [
-    `np.random.seed(${inputs.seed})`,
-    inputs.encoderStates
-      ? 'H = np.array(...)  # given'
-      : `H = np.random.randn${pythonShape(inputs.length, inputs.width)}  # one encoder state per row`,
-    inputs.decoderStates
-      ? 'S = np.array(...)  # given'
-      : `S = H + 0.5 * np.random.randn${pythonShape(n, dh)}  # decoder states near the encoder's`,
-  ].join('\n');
-}
+// The words fed to every model before step t: <sos> and the target's first t - 1 words.
+const prefixOf = (trace, t) => ['<sos>', ...trace.labels.target.slice(0, t - 1)];
 
 export default {
   name: 'scoring',
-  fields: [
-    {
-      name: 'score',
-      label: 'field.score',
-      options: ({ field }) => field.choices.map((name) => [name, `scoreNames.${name}`]),
-    },
-    { name: 'length', label: 'field.length' },
-    { name: 'width', label: 'field.width' },
-    { name: 'seed', label: 'field.seed' },
-    { name: 'sourceTokens', label: 'field.sourceTokens', hint: 'field.tokensHint' },
-    { name: 'targetTokens', label: 'field.targetTokens', hint: 'field.tokensHint' },
-  ],
-  params: ({ trace, stage }) => (stage?.step ? { t: stage.step, word: trace.labels.target[stage.step - 1] } : {}),
+  fields: [TASK_FIELD, SENTENCE_FIELD, { name: 'step', label: 'field.step' }],
+  defaults: taskDefaults,
+  adjust: adjustToTask,
+  params: ({ trace, inputs }) => ({
+    task: inputs.task,
+    t: inputs.step,
+    word: trace.labels.target[inputs.step - 1],
+    target: trace.labels.target.filter((token) => token !== '<eos>').join(' '),
+  }),
   stages: {
     'encoder-states': {
-      formula: (context) => {
-        const { n, dh } = sizes(context);
-        return `h_j \\in \\mathbb{R}^{${dh}},\\ j = 1...${n}`;
-      },
-      code: statesCode,
+      formula: () => 'h_j = \\operatorname{GRU}(E_{x_j},\\ h_{j-1}),\\quad h_0 = 0',
+      code: ({ trace, stage }) =>
+        [
+          `ids = torch.tensor([source_vocab.index(w) for w in "${sourceText(trace)}".split()])`,
+          `for scoring in ${pythonList(scoringsOf(stage))}:`,
+          '    encoder = models[scoring].encoder',
+          '    annotations[scoring], h_n[scoring] = encoder.gru(encoder.embedding(ids))',
+        ].join('\n'),
     },
     'decoder-states': {
-      formula: (context) => {
-        const { steps, ds } = sizes(context);
-        return `s_t \\in \\mathbb{R}^{${ds}},\\ t = 1...${steps}`;
+      // the state each model scores with: Bahdanau's the one before the step, Luong's the step's
+      formula: ({ inputs, stage }) => {
+        const t = inputs.step;
+        const luong = scoringsOf(stage).filter((name) => name !== 'additive');
+        const lines = [];
+        if (luong.length < scoringsOf(stage).length)
+          lines.push(
+            `\\text{additive} &: ${t === 1 ? 's_0 = h_n' : `s_{${t - 1}} = \\operatorname{GRU}([E_{y_{${t - 2}}}; c_{${t - 1}}],\\ s_{${t - 2}})`}`,
+          );
+        if (luong.length)
+          lines.push(`\\text{${luong.join(', ')}} &: s_{${t}} = \\operatorname{GRU}(E_{y_{${t - 1}}},\\ s_{${t - 1}})`);
+        return `\\begin{aligned}${lines.join('\\\\ ')}\\end{aligned}`;
       },
-      code: statesCode,
-    },
-    parameters: {
-      formula: () => 'W_a,\\ U_a,\\ v_a,\\ W_c',
-      code: (context) => {
-        const { dh, ds, da } = sizes(context);
+      code: ({ trace, inputs, stage }) => {
+        const luong = scoringsOf(stage).filter((name) => name !== 'additive');
         return [
-          `W_general = np.random.randn${pythonShape(ds, dh)} * 0.5`,
-          `W_concat = np.random.randn${pythonShape(da, ds + dh)} * 0.5`,
-          `v_concat = np.random.randn${pythonShape(1, da)}[0]`,
-          `W_additive = np.random.randn${pythonShape(da, ds)} * 0.5`,
-          `U_additive = np.random.randn${pythonShape(da, dh)} * 0.5`,
-          `v_additive = np.random.randn${pythonShape(1, da)}[0]`,
-          `W_c = np.random.randn${pythonShape(ds, dh + ds)} * 0.5`,
+          `# every model reads the same words before step ${inputs.step} (teacher forcing), y_0 = <sos>`,
+          `prefix = ${pythonList(prefixOf(trace, inputs.step))}`,
+          '# decode(model, annotations, words): the decoder steps of the seq2seq walkthrough, from s_0 = h_n',
+          ...(luong.length < scoringsOf(stage).length
+            ? ["s_prev = decode(models['additive'], annotations['additive'], prefix[:-1])"]
+            : []),
+          ...luong.map((name) => `s_t['${name}'] = decode(models['${name}'], annotations['${name}'], prefix)`),
         ].join('\n');
       },
     },
     'compare-scores': {
-      // one line per scoring function the states allow (dot needs equal widths), s the first state
       formula: ({ stage }) =>
-        `\\begin{aligned}${stage.panels
-          .map((panel) => `\\text{${panel.name}} &: ${SCORE_FORMULAS[panel.name].replaceAll('s_t', 's')}`)
+        `\\begin{aligned}${scoringsOf(stage)
+          .map((name) => `\\text{${name}} &: e_{t,j} = ${SCORE_FORMULAS[name]}`)
           .join('\\\\ ')}\\end{aligned}`,
-      code: ({ stage }) => stage.panels.map((panel) => `${panel.name}_scores`).join('\n'),
-    },
-    'compare-weights': {
-      formula: () => '\\alpha_j = \\operatorname{softmax}_j(e_j)',
-      code: () => 'weights = softmax(scores)',
-    },
-    step: {
-      formula: ({ inputs }) =>
-        `e_{t,j} = ${SCORE_FORMULAS[inputs.score]},\\quad \\alpha_t = \\operatorname{softmax}(e_t),\\quad ` +
-        'c_t = \\sum_j \\alpha_{t,j} h_j,\\quad \\tilde{h}_t = \\tanh(W_c [c_t; s_t])',
-      code: ({ inputs, stage }) =>
+      code: ({ stage }) =>
         [
-          `s_t = S[${stage.step - 1}]`,
-          `e_t = ${inputs.score}_scores(s_t, H)`,
-          'alpha_t = softmax(e_t)',
-          'c_t = alpha_t @ H',
-          'h_tilde_t = np.tanh(W_c @ np.concatenate([c_t, s_t]))',
+          "# attention, s_t (s_prev) and annotations: each model's own",
+          ...scoringsOf(stage).map((name) => `scores['${name}'] = ${SCORE_CODE[name]}`),
         ].join('\n'),
     },
-    alignment: {
-      formula: () => 'A_{t,j} = \\alpha_{t,j}',
-      code: () => 'alignment = np.stack([alpha_1, ..., alpha_T])',
+    'compare-weights': {
+      formula: () => '\\alpha_{t,j} = \\operatorname{softmax}_j(e_{t,j})',
+      code: () => 'weights = {scoring: torch.softmax(e.flatten(), 0) for scoring, e in scores.items()}',
     },
   },
 };
+
+const pythonList = (items) => `[${items.map((item) => `'${item.replaceAll("'", "\\'")}'`).join(', ')}]`;

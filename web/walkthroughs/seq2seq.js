@@ -2,49 +2,31 @@
 // model's own (model.walkthrough's stages: source, encoder, one "step" per decoded token,
 // alignment). The code is the reference model's PyTorch, as tests/fixtures/make_seq2seq_fixtures.py
 // writes it. Titles and texts: the locale's seq2seq.stages.<kind>, with {t}, {word}, {task}.
-import { SCORE_FORMULAS } from './scoring.js';
 import { panelOf } from './trace.js';
-
-// The scoring walkthrough's formulas, but Bahdanau's as the trained model has it: it scores with
-// the state before the step, s_{t-1}.
-const SCORES = { ...SCORE_FORMULAS, additive: SCORE_FORMULAS.additive.replace('s_t', 's_{t-1}') };
-
-const SCORE_CODE = {
-  additive: 'scores = attention.va(torch.tanh(attention.Wa(s_prev) + attention.Ua(annotations)))',
-  dot: 'scores = annotations @ s_t',
-  general: 'scores = attention.Wa(annotations) @ s_t',
-  concat: 'scores = attention.va(torch.tanh(attention.Wa(torch.cat([s_t.expand_as(annotations), annotations], 1))))',
-};
-
-const sourceText = (trace) => trace.labels.source.join(' ');
-
-// The sentence a task opens on (the engine's default is en-fr's): one its grammar makes.
-export const SAMPLE_SENTENCES = {
-  'en-fr': ['the', 'red', 'car', 'is', 'small'],
-  'en-zh': ['I', 'eat', 'rice', 'at', 'home', 'today'],
-  dates: ['23', 'November', '2026'],
-};
+import {
+  adjustToTask,
+  SCORE_CODE,
+  SCORE_FORMULAS,
+  SENTENCE_FIELD,
+  sourceText,
+  TASK_FIELD,
+  taskDefaults,
+} from './translation.js';
 
 export default {
   name: 'seq2seq',
   fields: [
-    {
-      name: 'task',
-      label: 'field.task',
-      options: ({ field }) => field.choices.map((name) => [name, `taskNames.${name}`]),
-    },
+    TASK_FIELD,
     {
       name: 'scoring',
       label: 'field.scoring',
       options: ({ field }) => field.choices.map((name) => [name, `scoreNames.${name}`]),
     },
-    { name: 'sentence', label: 'field.sentence', hint: 'field.sentenceHint' },
+    SENTENCE_FIELD,
     { name: 'beam', label: 'field.beam' },
   ],
-  // the Chinese edition opens on the English → Chinese task
-  defaults: (lang) => (lang === 'zh' ? { task: 'en-zh', sentence: SAMPLE_SENTENCES['en-zh'] } : {}),
-  // another task starts from a sentence of its own
-  adjust: (inputs, changed) => (changed === 'task' ? { ...inputs, sentence: SAMPLE_SENTENCES[inputs.task] } : inputs),
+  defaults: taskDefaults,
+  adjust: adjustToTask,
   params: ({ trace, stage, inputs }) => ({
     task: inputs.task,
     t: stage?.step ?? 0,
@@ -70,16 +52,16 @@ export default {
     step: {
       formula: ({ inputs }) =>
         inputs.scoring === 'additive'
-          ? `e_{t,j} = ${SCORES.additive},\\quad \\alpha_t = \\operatorname{softmax}(e_t),\\quad c_t = \\sum_j \\alpha_{t,j} h_j,\\quad ` +
+          ? `e_{t,j} = ${SCORE_FORMULAS.additive},\\quad \\alpha_t = \\operatorname{softmax}(e_t),\\quad c_t = \\sum_j \\alpha_{t,j} h_j,\\quad ` +
             's_t = \\operatorname{GRU}([E_{y_{t-1}}; c_t],\\ s_{t-1}),\\quad p(y_t) = \\operatorname{softmax}(W_o s_t)'
-          : `s_t = \\operatorname{GRU}(E_{y_{t-1}},\\ s_{t-1}),\\quad e_{t,j} = ${SCORES[inputs.scoring]},\\quad ` +
+          : `s_t = \\operatorname{GRU}(E_{y_{t-1}},\\ s_{t-1}),\\quad e_{t,j} = ${SCORE_FORMULAS[inputs.scoring]},\\quad ` +
             '\\alpha_t = \\operatorname{softmax}(e_t),\\quad c_t = \\sum_j \\alpha_{t,j} h_j,\\quad ' +
             '\\tilde{h}_t = \\tanh(W_c [c_t; s_t]),\\quad p(y_t) = \\operatorname{softmax}(W_o \\tilde{h}_t)',
       code: ({ inputs, stage }) =>
         (inputs.scoring === 'additive'
           ? [
               `# step ${stage.step}: s_prev is the state after step ${stage.step - 1}`,
-              SCORE_CODE.additive,
+              `scores = ${SCORE_CODE.additive}`,
               'weights = torch.softmax(scores.squeeze(1), 0)',
               'context = weights @ annotations',
               's_t = decoder.gru(torch.cat([decoder.embedding(y_prev), context]), s_prev)',
@@ -88,7 +70,7 @@ export default {
           : [
               `# step ${stage.step}`,
               's_t = decoder.gru(decoder.embedding(y_prev), s_prev)',
-              SCORE_CODE[inputs.scoring],
+              `scores = ${SCORE_CODE[inputs.scoring]}`,
               'weights = torch.softmax(scores.flatten(), 0)',
               'context = weights @ annotations',
               'h_tilde = torch.tanh(decoder.combine(torch.cat([context, s_t])))',
@@ -100,7 +82,7 @@ export default {
     },
     compare: {
       formula: () =>
-        `\\begin{aligned}${Object.entries(SCORES)
+        `\\begin{aligned}${Object.entries(SCORE_FORMULAS)
           .map(([name, score]) => `\\text{${name}} &: e_{t,j} = ${score}`)
           .join('\\\\ ')}\\end{aligned}`,
       code: ({ trace }) =>

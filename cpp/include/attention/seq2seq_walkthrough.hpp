@@ -35,6 +35,27 @@ Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentenc
                           std::size_t beam = 1,
                           const std::vector<Seq2seqSession<T> *> &compared = {});
 
+// The scoring walkthrough: one decoding step of several trained models of one task, side by side,
+// each with its own scoring function, all teacher forced with the same target (the grammar's
+// translation of the sentence when it makes one, else the first model's greedy translation), so
+// that at step `step` every model is about to produce the same word:
+//   encoder-states   each model's annotations (a panel named after its scoring function, n x H)
+//   decoder-states   the state each one scores with at that step: s_{t-1} (additive) or s_t
+//                    (Luong) (1 x H)
+//   compare-scores   each one's scores of the annotations (1 x n)
+//   compare-weights  their softmax (1 x n), and the gold alignment of the step's word ("gold",
+//                    1 where linked) when the grammar makes the sentence
+// Labels: "source" and "target" (the forced target, <eos> last). InputError blames "models"
+// (none, of different tasks, or two with one scoring function), "sentence" or "step" (outside
+// 1 … the target's length).
+template <class T>
+Trace scoring_walkthrough(const std::vector<Seq2seqSession<T> *> &models,
+                          const std::string &sentence, std::size_t step);
+
+extern template Trace scoring_walkthrough<float>(const std::vector<Seq2seqSession<float> *> &,
+                                                 const std::string &, std::size_t);
+extern template Trace scoring_walkthrough<double>(const std::vector<Seq2seqSession<double> *> &,
+                                                  const std::string &, std::size_t);
 extern template Trace seq2seq_walkthrough<float>(Seq2seqSession<float> &, const std::string &,
                                                  std::size_t,
                                                  const std::vector<Seq2seqSession<float> *> &);

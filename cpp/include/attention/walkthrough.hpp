@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "errors.hpp"
-#include "score_function.hpp"
 
 namespace attention {
 
@@ -41,7 +40,7 @@ struct Stage {
 struct Trace {
   std::string walkthrough;
   // Named label lists the texts refer to: "words" (self-attention), "source" and "target"
-  // (scoring).
+  // (scoring, seq2seq).
   std::vector<std::pair<std::string, Labels>> labels;
   std::vector<Stage> stages;
   Matrix<double> output; // the walkthrough's result: context vector, attention output, alignment
@@ -64,18 +63,6 @@ struct SelfAttentionInputs {
   std::optional<Matrix<double>> wq, wk, wv;
 };
 
-// Scoring functions and a whole decoding (seed 004). States not given are drawn from the seed.
-struct ScoringInputs {
-  ScoreFunction score = ScoreFunction::dot;
-  std::size_t length = 4; // source and target length for generated states
-  std::size_t width = 4;  // hidden size for generated states
-  std::size_t attention_width = 4;
-  std::int64_t seed = 4;
-  std::optional<Matrix<double>> encoder_states; // one per row
-  std::optional<Matrix<double>> decoder_states; // one per row
-  Labels source_tokens, target_tokens;          // empty: "How are you ?" or x1 … xN
-};
-
 // The numerics lab: one row of scores through softmax in float16, bfloat16, float32, float64
 // and float128 (numerics.hpp), each panel a precision per row.
 struct NumericsInputs {
@@ -86,7 +73,6 @@ struct NumericsInputs {
 
 Trace basics_walkthrough(const BasicsInputs &inputs = {});
 Trace self_attention_walkthrough(const SelfAttentionInputs &inputs = {});
-Trace scoring_walkthrough(const ScoringInputs &inputs = {});
 Trace numerics_walkthrough(const NumericsInputs &inputs = {});
 
 // The inputs of a walkthrough as the JavaScript API names them, with their limits and defaults:

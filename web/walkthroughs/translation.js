@@ -1,0 +1,45 @@
+// What the two walkthroughs of trained translation models (seq2seq, scoring) share: the task
+// field, each task's sample sentence, and the scoring functions as the trained models compute
+// them, as formulas and as the reference model's PyTorch.
+
+// e_{t,j} for each scoring function. Bahdanau's scores with the state before the step, s_{t-1};
+// Luong's with the step's own, s_t.
+export const SCORE_FORMULAS = {
+  additive: 'v_a^\\top \\tanh(W_a s_{t-1} + U_a h_j)',
+  dot: 's_t^\\top h_j',
+  general: 's_t^\\top W_a h_j',
+  concat: 'v_a^\\top \\tanh(W_a [s_t; h_j])',
+};
+
+// The same, as tests/fixtures/make_seq2seq_fixtures.py computes them: the scores of every
+// annotation at once.
+export const SCORE_CODE = {
+  additive: 'attention.va(torch.tanh(attention.Wa(s_prev) + attention.Ua(annotations)))',
+  dot: 'annotations @ s_t',
+  general: 'attention.Wa(annotations) @ s_t',
+  concat: 'attention.va(torch.tanh(attention.Wa(torch.cat([s_t.expand_as(annotations), annotations], 1))))',
+};
+
+// The sentence a task opens on (the engine's default is en-fr's): one its grammar makes.
+export const SAMPLE_SENTENCES = {
+  'en-fr': ['the', 'red', 'car', 'is', 'small'],
+  'en-zh': ['I', 'eat', 'rice', 'at', 'home', 'today'],
+  dates: ['23', 'November', '2026'],
+};
+
+export const TASK_FIELD = {
+  name: 'task',
+  label: 'field.task',
+  options: ({ field }) => field.choices.map((name) => [name, `taskNames.${name}`]),
+};
+
+export const SENTENCE_FIELD = { name: 'sentence', label: 'field.sentence', hint: 'field.sentenceHint' };
+
+// The Chinese edition opens on the English → Chinese task, and another task starts from a
+// sentence of its own.
+export const taskDefaults = (lang) => (lang === 'zh' ? { task: 'en-zh', sentence: SAMPLE_SENTENCES['en-zh'] } : {});
+export const adjustToTask = (inputs, changed) =>
+  changed === 'task' ? { ...inputs, sentence: SAMPLE_SENTENCES[inputs.task] } : inputs;
+
+/** The source tokens of a trace, as the encoder reads them (<eos> last). */
+export const sourceText = (trace) => trace.labels.source.join(' ');
