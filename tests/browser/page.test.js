@@ -347,6 +347,7 @@ test('seq2seq: training runs in a worker, the loss falls and the alignment of th
   await shippedModel(page);
   const workers = [];
   page.on('worker', (worker) => workers.push(worker.url()));
+  await page.getByLabel('Size (embedding/hidden)').selectOption('16/32');
   await page.click('.model-train');
   await page.waitForSelector('.model-panel[data-training="running"]');
   const stepOf = async () => Number((await page.textContent('.model-numbers')).match(/Step (\d+)/)?.[1] ?? -1);
@@ -376,6 +377,8 @@ test('seq2seq: training runs in a worker, the loss falls and the alignment of th
   await page.click('.model-pause');
   await page.click('.model-stop');
   await page.waitForSelector('.model-panel[data-origin="trained"]', { timeout: 60_000 });
+  // the stages show the new model: its decoder state is 32 wide
+  assert.equal((await cellValues(page, 'seq2seq/step-1', 0)).length, 32);
 });
 
 test('seq2seq in Chinese opens on the English → Chinese task', async (t) => {

@@ -11,6 +11,8 @@ import { downloadFile } from './export.js';
 import { renderHeatmap } from './heatmap.js';
 
 const RATES = [0.002, 0.005, 0.01, 0.02];
+// Model sizes, "embedding/hidden": createSeq2seq's default (the shipped models') in the middle.
+const SIZES = ['16/32', '32/64', '64/128'];
 const CURVE = { width: 260, height: 72 };
 
 /**
@@ -30,6 +32,9 @@ export function createModelPanel(controller) {
   const rate = el('select');
   for (const value of RATES) rate.append(new Option(String(value), String(value)));
   rate.value = '0.005';
+  const size = el('select');
+  for (const value of SIZES) size.append(new Option(value, value));
+  size.value = '32/64';
   const train = button('model-train', () => start());
   // the other scoring functions' models, one after the other: the walkthrough then compares all four
   const others = button('model-train-others', () => trainOthers());
@@ -44,10 +49,12 @@ export function createModelPanel(controller) {
   const labels = {
     seed: el('label', 'field'),
     rate: el('label', 'field'),
+    size: el('label', 'field'),
     load: el('label', 'field model-load-field'),
   };
   labels.seed.append(el('span'), seed);
   labels.rate.append(el('span'), rate);
+  labels.size.append(el('span'), size);
   labels.load.append(el('span'), load);
 
   const progress = el('progress', 'model-progress');
@@ -57,7 +64,7 @@ export function createModelPanel(controller) {
   const curve = el('div', 'model-curve');
   const alignment = el('div', 'model-alignment');
   const controls = el('div', 'model-controls');
-  controls.append(labels.seed, labels.rate, train, pause, stop, others);
+  controls.append(labels.seed, labels.rate, labels.size, train, pause, stop, others);
   const files = el('div', 'model-files');
   files.append(download, labels.load);
   // the words the model reads: each appends itself to the sentence
@@ -91,10 +98,13 @@ export function createModelPanel(controller) {
     training = job;
     history = [];
     message = '';
+    const [embedding, hidden] = size.value.split('/').map(Number);
     trainer = trainSeq2seq({
       task,
       scoring,
       seed: Number(seed.value) || 0,
+      embedding,
+      hidden,
       learningRate: Number(rate.value),
       sentence: sentence.join(' '),
     });
@@ -206,6 +216,7 @@ export function createModelPanel(controller) {
     status.classList.toggle('as-error', Boolean(message));
     setText(labels.seed.firstChild, t('field.seed'));
     setText(labels.rate.firstChild, t('model.learningRate'));
+    setText(labels.size.firstChild, t('model.size'));
     setText(labels.load.firstChild, t('model.load'));
     setText(train, running ? t('model.restart') : t('model.train'));
     setText(pause, trainer?.state === 'paused' ? t('model.resume') : t('model.pause'));

@@ -1,7 +1,7 @@
 // The four scoring functions side by side on one decoding step (seed 004), each in a model of the
-// task trained with it: the trace is model.walkthrough's scoring comparison, every model fed the
-// same target so that at step t all of them are about to write the same word. Titles and texts:
-// the locale's scoring.stages.<kind>, with {t}, {word}, {task}.
+// task trained with it: the trace is attn.walkthrough('scoring', { models, … }), every model fed
+// the same target so that at step t all of them are about to write the same word. Titles and
+// texts: the locale's scoring.stages.<kind>, with {t}, {word}, {target}, {task}.
 import {
   adjustToTask,
   SCORE_CODE,
