@@ -21,6 +21,18 @@ Seq2seqSession<float> trained(ScoreFunction scoring) {
   return session;
 }
 
+// A model per scoring function (each trained a little), and pointers to them.
+struct EveryScoring {
+  std::vector<Seq2seqSession<float>> models;
+  std::vector<Seq2seqSession<float> *> pointers;
+  EveryScoring() {
+    for (auto scoring : score_functions)
+      models.push_back(trained(scoring));
+    for (auto &model : models)
+      pointers.push_back(&model);
+  }
+};
+
 const Panel &panel_of(const Stage &stage, const std::string &name) {
   const auto found = std::find_if(stage.panels.begin(), stage.panels.end(),
                                   [&](const Panel &panel) { return panel.name == name; });
@@ -96,12 +108,9 @@ TEST_CASE("seq2seq walkthrough: a beam adds its hypotheses; bad input blames its
 
 TEST_CASE("seq2seq walkthrough: compared models add their alignments and test-split measures") {
   auto main = trained(ScoreFunction::additive);
-  std::vector<Seq2seqSession<float>> others;
-  for (auto scoring : score_functions)
-    others.push_back(trained(scoring));
-  std::vector<Seq2seqSession<float> *> compared;
-  for (auto &other : others)
-    compared.push_back(&other);
+  EveryScoring every;
+  auto &others = every.models;
+  const auto &compared = every.pointers;
   const Trace trace = seq2seq_walkthrough(main, "the red car is small", 1, compared);
   const Stage &stage = trace.stages.back();
   CHECK(stage.id == "compare");
@@ -129,12 +138,9 @@ TEST_CASE("seq2seq walkthrough: compared models add their alignments and test-sp
 }
 
 TEST_CASE("scoring walkthrough: one step of every model, teacher forced with the same target") {
-  std::vector<Seq2seqSession<float>> models;
-  for (auto scoring : score_functions)
-    models.push_back(trained(scoring));
-  std::vector<Seq2seqSession<float> *> all;
-  for (auto &model : models)
-    all.push_back(&model);
+  EveryScoring every;
+  auto &models = every.models;
+  const auto &all = every.pointers;
   const std::string sentence = "the red car is small";
   const Trace trace = scoring_walkthrough(all, sentence, 2);
   CHECK(trace.walkthrough == "scoring");
