@@ -9,6 +9,7 @@ import { trainSeq2seq, TRAINING_DEFAULTS } from 'attention-stepper';
 import { el, setText } from './dom.js';
 import { downloadFile } from './export.js';
 import { renderHeatmap } from './heatmap.js';
+import { heatmapText } from './stage-view.js';
 
 const RATES = [0.002, 0.005, 0.01, 0.02];
 // Model sizes, "embedding/hidden": createSeq2seq's default (the shipped models') in the middle.
@@ -173,7 +174,7 @@ export function createModelPanel(controller) {
           rowLabels: measured.alignment.target,
           colLabels: measured.alignment.source,
         },
-        { palette: controller.options.palette, width: CURVE.width + 40, annotate: false },
+        { palette: controller.options.palette, width: CURVE.width + 40, annotate: false, text: heatmapText(t) },
       );
   }
 
