@@ -1,5 +1,6 @@
-// The translation models of the seq2seq and scoring walkthroughs, one per task and scoring function: the one the reader trained,
-// else the trained one the package ships, else an untrained one (seed 0) until either arrives.
+// The translation models of the seq2seq and scoring walkthroughs, one per task and scoring
+// function: the one the reader trained, else the trained one the package ships, else an untrained
+// one (seed 0) until either arrives.
 // model() answers at once, so a trace can always be drawn; a shipped model loads in the background
 // and `change` fires when it (or a model the reader trained) takes over.
 import { SHIPPED_MODELS } from 'attention-stepper';
