@@ -12,14 +12,21 @@ using trace_parts::numbered;
 using trace_parts::panel;
 using trace_parts::rows_of;
 
+// The tokens of `ids` in `vocabulary`: a panel's labels.
+Labels tokens_of(const tasks::Vocabulary &vocabulary, const std::vector<TokenId> &ids) {
+  Labels tokens;
+  for (auto id : ids)
+    tokens.push_back(vocabulary.tokens[id]);
+  return tokens;
+}
+
 // Each compared model's alignment of `source`, and their measures on the test split.
 template <class T>
 std::vector<Panel> compare(const Seq2seqSession<T> &session, const std::vector<TokenId> &source,
                            const std::vector<Seq2seqSession<T> *> &compared) {
   const tasks::Task &task = session.task();
-  Labels source_tokens, scorings;
-  for (auto id : source)
-    source_tokens.push_back(task.source.tokens[id]);
+  const Labels source_tokens = tokens_of(task.source, source);
+  Labels scorings;
   std::vector<Panel> panels;
   auto metrics = Matrix<double>::from_shape({compared.size(), 2});
   for (std::size_t k = 0; k < compared.size(); ++k) {
@@ -28,9 +35,7 @@ std::vector<Panel> compare(const Seq2seqSession<T> &session, const std::vector<T
       detail::fail(detail::Argument("compare"), "compare[", k, "] translates ", other.task().id,
                    ", not ", task.id);
     const auto translation = other.model().translate(source, task.max_target_length + 1);
-    Labels target;
-    for (auto id : translation.output)
-      target.push_back(task.target.tokens[id]);
+    const Labels target = tokens_of(task.target, translation.output);
     const std::string scoring = score_function_name(other.config().scoring);
     scorings.push_back(scoring);
     panels.push_back(panel(scoring.c_str(), "weights",
@@ -59,11 +64,8 @@ Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentenc
   const std::size_t n = source.size(), m = t.output.size();
   const std::size_t e = session.config().embedding, h = session.config().hidden;
 
-  Labels source_tokens, target_tokens;
-  for (auto id : source)
-    source_tokens.push_back(task.source.tokens[id]);
-  for (auto id : t.output)
-    target_tokens.push_back(task.target.tokens[id]);
+  const Labels source_tokens = tokens_of(task.source, source);
+  const Labels target_tokens = tokens_of(task.target, t.output);
 
   Trace trace;
   trace.walkthrough = "seq2seq";
@@ -168,11 +170,8 @@ Trace scoring_walkthrough(const std::vector<Seq2seqSession<T> *> &models,
                                    tasks::Side::target),
                  "\" with <eos>");
 
-  Labels source_tokens, target_tokens;
-  for (auto id : source)
-    source_tokens.push_back(task.source.tokens[id]);
-  for (auto id : target)
-    target_tokens.push_back(task.target.tokens[id]);
+  const Labels source_tokens = tokens_of(task.source, source);
+  const Labels target_tokens = tokens_of(task.target, target);
   const std::size_t row = step - 1;
   const Labels word(1, target_tokens[row]);
   std::vector<Panel> annotations, states, scores, weights;

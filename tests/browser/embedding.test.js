@@ -120,14 +120,31 @@ test('the tutorial page: two independent steppers and a heatmap, one shared WebA
   await page.screenshot({ path: join(root, 'test-results/screenshots/examples--tutorial.png'), fullPage: true });
 });
 
-test('<attention-stepper walkthrough="seq2seq" task=… sentence=…> shows the shipped model\'s translation', async (t) => {
+test('<attention-stepper walkthrough="seq2seq" task=… sentence=…> shows the shipped model\'s translation; walkthrough="scoring" takes sentence and step', async (t) => {
   const { page } = await open(t, `${base}tests/browser/seq2seq-element.html`);
-  const stepper = page.locator('attention-stepper');
+  const stepper = page.locator('#translation');
   await stepper.locator('.model-panel[data-origin="shipped"]').waitFor();
   assert.equal(await stepper.evaluate((element) => element.stage), 'alignment');
   const rows = await stepper.evaluate((element) => element.trace.labels.target);
   assert.deepEqual(rows, ['我', '今天', '在', '家', '吃', '饭', '<eos>']);
   assert.ok((await stepper.locator('[data-stage="seq2seq/alignment"] .hm-cell').count()) >= 2 * 7 * 7);
+  // the scoring walkthrough's sentence and step as attributes: step 3 writes "voiture", from "car"
+  const scoring = page.locator('#scoring');
+  await page.waitForFunction(() => document.getElementById('scoring').trace?.labels.target.length === 7);
+  assert.equal(await scoring.evaluate((element) => element.stage), 'compare-weights');
+  assert.deepEqual(await scoring.evaluate((element) => element.trace.labels.target), [
+    'la',
+    'petite',
+    'voiture',
+    'rouge',
+    'est',
+    'mouillée',
+    '<eos>',
+  ]);
+  const gold = await scoring
+    .locator('[data-stage="scoring/compare-weights"] .panel:last-child .hm-cell')
+    .evaluateAll((cells) => cells.map((cell) => cell.dataset.value));
+  assert.deepEqual(gold, ['0', '0', '0', '1', '0', '0', '0']);
 });
 
 test("the README's embedding snippets work verbatim", async (t) => {
