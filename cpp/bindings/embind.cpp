@@ -837,7 +837,7 @@ val seq2seq_translate(int handle, std::string sentence, int beam) {
   });
 }
 
-// The sessions of `handles` (a JS array of model handles), all of precision T.
+// The sessions of `handles` (a JS array of model handles), all of the precision of `Session`.
 template <class Session>
 std::vector<Session *> sessions_of(const val &handles, const char *argument) {
   std::vector<Session *> sessions;

@@ -174,35 +174,23 @@ struct BFloat {
   static std::string bits(C x) { return bit_string(0, precision::bfloat16_from_float(x), 8, 7); }
 };
 
-struct Single {
-  using C = float;
+// float32 and float64: the machine's own types, with numpy's exp, log and pairwise sum.
+template <class T, class Bits, int exponent_bits, int mantissa_bits> struct Native {
+  using C = T;
   static C round(C x) { return x; }
-  static C in(double x) { return static_cast<float>(x); }
+  static C in(double x) { return static_cast<T>(x); }
   static C exp(C x) { return numpy_exp(x); }
   static C log(C x) { return numpy_log(x); }
   static C sum(const std::vector<C> &a) { return pairwise_sum(a.data(), a.size()); }
-  static C lowest() { return std::numeric_limits<float>::lowest(); }
+  static C lowest() { return std::numeric_limits<T>::lowest(); }
   static std::string bits(C x) {
-    std::uint32_t b;
+    Bits b;
     std::memcpy(&b, &x, sizeof b);
-    return bit_string(0, b, 8, 23);
+    return bit_string(0, b, exponent_bits, mantissa_bits);
   }
 };
-
-struct Double {
-  using C = double;
-  static C round(C x) { return x; }
-  static C in(double x) { return x; }
-  static C exp(C x) { return numpy_exp(x); }
-  static C log(C x) { return numpy_log(x); }
-  static C sum(const std::vector<C> &a) { return pairwise_sum(a.data(), a.size()); }
-  static C lowest() { return std::numeric_limits<double>::lowest(); }
-  static std::string bits(C x) {
-    std::uint64_t b;
-    std::memcpy(&b, &x, sizeof b);
-    return bit_string(0, b, 11, 52);
-  }
-};
+using Single = Native<float, std::uint32_t, 8, 23>;
+using Double = Native<double, std::uint64_t, 11, 52>;
 
 struct Quad {
   using C = quad;

@@ -37,10 +37,8 @@ export class Seq2seqModels extends EventTarget {
    * here): what the walkthrough compares; otherwise null. Makes no model.
    */
   trainedSet(task) {
-    const entries = this.#scorings.map((scoring) => this.#entries.get(`${task}/${scoring}`));
-    return entries.every((entry) => entry?.origin === 'shipped' || entry?.origin === 'trained')
-      ? entries.map(({ model }) => model)
-      : null;
+    const trained = this.#trained(task);
+    return trained.length === this.#scorings.length ? trained : null;
   }
 
   /**
@@ -49,10 +47,16 @@ export class Seq2seqModels extends EventTarget {
    * model() gives (the shipped one, once it loads).
    */
   compared(task) {
-    const trained = this.#scorings
+    const trained = this.#trained(task);
+    return trained.length ? trained : [this.model(task, this.#scorings[0])];
+  }
+
+  // The trained models of `task` (shipped, or trained here), in the order of scoring functions.
+  #trained(task) {
+    return this.#scorings
       .map((scoring) => this.#entries.get(`${task}/${scoring}`))
-      .filter((entry) => entry?.origin === 'shipped' || entry?.origin === 'trained');
-    return trained.length ? trained.map(({ model }) => model) : [this.model(task, this.#scorings[0])];
+      .filter((entry) => entry?.origin === 'shipped' || entry?.origin === 'trained')
+      .map(({ model }) => model);
   }
 
   /** The scoring functions whose model of `task` is not trained yet (nor on its way). Makes no model. */
