@@ -34,7 +34,7 @@ using emscripten::val;
 namespace at = attention;
 
 // The glue converts values and checks them; the arithmetic happens in the core's numeric API,
-// instantiated for speed in cpp/src/instances.cpp (attention/instances.hpp). This file is
+// instantiated for speed in cpp/src/core/instances.cpp (attention/instances.hpp). This file is
 // compiled for size (CMakeLists.txt), which keeps the module small.
 
 namespace {

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <limits>
 
-#include "attention/kernels.hpp"
+#include "attention/detail/kernels.hpp"
 #include "attention/numpy_random.hpp"
 #include "attention/softmax.hpp"
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "attention/decimal.hpp"
+#include "core/decimal.hpp"
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <limits>
 #include <random>
 
-#include "attention/kernels.hpp"
-#include "attention/linalg.hpp"
+#include "attention/detail/kernels.hpp"
+#include "attention/detail/linalg.hpp"
 #include "check_close.hpp"
 
 using namespace attention;

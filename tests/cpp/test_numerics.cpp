@@ -5,7 +5,7 @@
 #include <string>
 
 #include "attention/numerics.hpp"
-#include "attention/precision.hpp"
+#include "core/precision.hpp"
 #include "numerics_reference.hpp"
 
 using namespace attention::numerics;

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "attention/precision.hpp"
+#include "core/precision.hpp"
 #include "precision_reference.hpp"
 
 using namespace attention::precision;

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "attention/errors.hpp"
-#include "attention/safetensors.hpp"
 #include "check_close.hpp"
+#include "files/safetensors.hpp"
 
 using namespace attention;
 namespace st = attention::safetensors;

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "attention/precision.hpp"
-#include "attention/safetensors.hpp"
 #include "attention/seq2seq_session.hpp"
+#include "core/precision.hpp"
+#include "files/safetensors.hpp"
 
 using namespace attention;
 

@@ -13,7 +13,7 @@
 #include <limits>
 
 #include "attention/attention.hpp"
-#include "attention/safetensors.hpp"
+#include "files/safetensors.hpp"
 #include "attention/scoring.hpp"
 #include "attention/seq2seq_session.hpp"
 #include "attention/tensor_files.hpp"

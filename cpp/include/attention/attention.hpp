@@ -12,8 +12,8 @@
 #include <xtensor/xadapt.hpp>
 #include <xtensor/xview.hpp>
 
-#include "linalg.hpp"
-#include "parallel.hpp"
+#include "detail/linalg.hpp"
+#include "detail/parallel.hpp"
 #include "softmax.hpp"
 
 namespace attention {

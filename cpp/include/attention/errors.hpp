@@ -11,14 +11,10 @@
 #include <string>
 #include <type_traits>
 
-#include <xtensor/xtensor.hpp>
-
-#include "kernels.hpp"
+#include "detail/kernels.hpp"
+#include "types.hpp"
 
 namespace attention {
-
-template <class T> using Matrix = xt::xtensor<T, 2>;
-template <class T> using Vector = xt::xtensor<T, 1>;
 
 // Bad input. argument() names the argument at fault as the JavaScript API spells it ("query",
 // "mask", "decoderState"), so a form can mark the field without reading the message.

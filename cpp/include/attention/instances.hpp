@@ -1,4 +1,4 @@
-// The numeric API for float and double, instantiated once, in cpp/src/instances.cpp, which is
+// The numeric API for float and double, instantiated once, in cpp/src/core/instances.cpp, which is
 // compiled for speed. A file that includes this header calls those instances instead of making
 // its own: the WebAssembly build compiles the bindings and the walkthroughs for size, and their
 // calls still reach the same -O3 code as the benchmarks.

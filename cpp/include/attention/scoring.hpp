@@ -7,7 +7,7 @@
 
 #include <xtensor/xmath.hpp>
 
-#include "linalg.hpp"
+#include "detail/linalg.hpp"
 
 namespace attention {
 

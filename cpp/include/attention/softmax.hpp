@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "detail/kernels.hpp"
 #include "errors.hpp"
-#include "kernels.hpp"
 
 namespace attention {
 

@@ -4,8 +4,8 @@
 #include <limits>
 
 #include "attention/errors.hpp"
-#include "attention/precision.hpp"
-#include "attention/safetensors.hpp"
+#include "core/precision.hpp"
+#include "files/safetensors.hpp"
 
 namespace attention {
 

@@ -1,4 +1,4 @@
-#include "attention/decimal.hpp"
+#include "core/decimal.hpp"
 
 #include <algorithm>
 #include <cmath>

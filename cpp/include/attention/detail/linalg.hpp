@@ -7,7 +7,7 @@
 
 #include <xtensor/xadapt.hpp>
 
-#include "errors.hpp"
+#include "../errors.hpp"
 #include "kernels.hpp"
 #include "parallel.hpp"
 

@@ -7,9 +7,9 @@
 #include <optional>
 #include <utility>
 
-#include "attention/precision.hpp"
-#include "attention/safetensors.hpp"
 #include "attention/softmax.hpp"
+#include "core/precision.hpp"
+#include "files/safetensors.hpp"
 
 namespace attention {
 

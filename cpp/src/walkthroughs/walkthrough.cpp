@@ -7,13 +7,13 @@
 #include <cstdlib>
 #include <initializer_list>
 
-#include "attention/decimal.hpp"
 #include "attention/instances.hpp"
 #include "attention/numerics.hpp"
 #include "attention/numpy_random.hpp"
 #include "attention/score_function.hpp"
 #include "attention/seq2seq_tasks.hpp"
 #include "attention/seq2seq_walkthrough.hpp"
+#include "core/decimal.hpp"
 
 namespace attention {
 

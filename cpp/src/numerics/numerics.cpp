@@ -7,7 +7,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "attention/precision.hpp"
+#include "core/precision.hpp"
 
 namespace attention::numerics {
 

@@ -1,4 +1,4 @@
-#include "attention/safetensors.hpp"
+#include "files/safetensors.hpp"
 
 #include <algorithm>
 #include <cstring>

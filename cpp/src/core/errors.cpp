@@ -1,6 +1,6 @@
 #include "attention/errors.hpp"
 
-#include "attention/decimal.hpp"
+#include "core/decimal.hpp"
 
 namespace attention::detail {
 

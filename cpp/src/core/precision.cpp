@@ -1,4 +1,4 @@
-#include "attention/precision.hpp"
+#include "core/precision.hpp"
 
 #include <cmath>
 #include <cstring>
