@@ -46,6 +46,13 @@ struct Trace {
   Matrix<double> output; // the walkthrough's result: context vector, attention output, alignment
 };
 
+// The limits of the walkthroughs' inputs, which their checks use and walkthrough_inputs()
+// publishes.
+constexpr std::int64_t max_seed = 0xFFFFFFFFLL; // numpy's seeds
+constexpr std::int64_t max_high = std::int64_t(1) << 31;
+constexpr std::size_t max_words = 512; // self-attention: words and embedding width
+constexpr std::size_t max_scores = 64; // numerics: scores in the row
+
 // Attention Basics (seeds 000, 001, 003). Annotations: one per row (the notebook draws columns).
 struct BasicsInputs {
   Vector<double> decoder_state = {5, 1, 20};
@@ -76,8 +83,10 @@ Trace self_attention_walkthrough(const SelfAttentionInputs &inputs = {});
 Trace numerics_walkthrough(const NumericsInputs &inputs = {});
 
 // The inputs of a walkthrough as the JavaScript API names them, with their limits and defaults:
-// the one source the engine, the page's form and the element all obey.
-enum class InputKind { vector, matrix, integer, choice, tokens };
+// the one source the engine, the page's form and the element all obey. A model input holds the
+// handles of stored models (model_store.hpp): one (`model`) or a list (`models`); it has no
+// default.
+enum class InputKind { vector, matrix, integer, choice, tokens, model, models };
 
 struct InputField {
   std::string name; // "decoderState"
@@ -89,8 +98,28 @@ struct InputField {
   Labels texts;                  // the default of a choice (one) or of tokens
 };
 
+// A walkthrough's inputs as a caller gives them, by field name: `numbers` for a vector (1 x n), a
+// matrix, an integer (1 x 1) and model handles (1 x n); `texts` for a choice (one) and tokens. A
+// field not given takes its default.
+struct GivenInputs {
+  std::vector<std::pair<std::string, Matrix<double>>> numbers;
+  std::vector<std::pair<std::string, Labels>> texts;
+};
+
+// The walkthroughs, in the page's order: each one's name, inputs and trace.
+struct WalkthroughEntry {
+  const char *name;
+  std::vector<InputField> (*inputs)();
+  Trace (*trace)(const GivenInputs &);
+};
+const std::vector<WalkthroughEntry> &walkthroughs();
+
+// InputError blames "walkthrough" for a name that is none of these.
+const WalkthroughEntry &walkthrough_entry(const std::string &name);
 const Labels &walkthrough_names();
 std::vector<InputField> walkthrough_inputs(const std::string &walkthrough);
+// The walkthrough's trace of `given`; InputError blames the input at fault.
+Trace walkthrough(const std::string &name, const GivenInputs &given);
 
 // The decimal text, with `digits` significant digits and numpy's trimming, of exp(log_magnitude)
 // carrying `negative`'s sign: "5.7661442e-340" for log_magnitude = -781.1269...

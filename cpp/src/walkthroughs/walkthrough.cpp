@@ -10,20 +10,11 @@
 #include "attention/instances.hpp"
 #include "attention/numerics.hpp"
 #include "attention/numpy_random.hpp"
-#include "attention/score_function.hpp"
-#include "attention/seq2seq_tasks.hpp"
-#include "attention/seq2seq_walkthrough.hpp"
 #include "core/decimal.hpp"
 
 namespace attention {
 
 namespace {
-
-// The limits of the inputs, used by the checks below and published by walkthrough_inputs().
-constexpr std::int64_t max_seed = 0xFFFFFFFFLL; // numpy's seeds
-constexpr std::int64_t max_high = std::int64_t(1) << 31;
-constexpr std::size_t max_words = 512; // self-attention: words and embedding width
-constexpr std::size_t max_scores = 64; // numerics: scores in the row
 
 using trace_parts::numbered;
 using trace_parts::panel;
@@ -410,32 +401,6 @@ Trace numerics_trace(const NumericsInputs &in) {
   return trace;
 }
 
-// ---------------------------------------------------------------------------------------------
-// The inputs, published
-
-// The scoring functions' names, the choices of a scoring input.
-Labels score_names() {
-  Labels names;
-  for (auto score : score_functions)
-    names.push_back(score_function_name(score));
-  return names;
-}
-
-InputField integer_field(const char *name, std::int64_t value, std::int64_t min, std::int64_t max) {
-  InputField field{name, InputKind::integer, min, max, {}, false, filled(1, 1, double(value)), {}};
-  return field;
-}
-InputField numbers_field(const char *name, InputKind kind, Matrix<double> value) {
-  return {name, kind, 0, 0, {}, false, std::move(value), {}};
-}
-InputField texts_field(const char *name, InputKind kind, Labels value, Labels choices = {}) {
-  return {name, kind, 0, 0, std::move(choices), false, {}, std::move(value)};
-}
-InputField optional_matrix(const char *name) {
-  InputField field{name, InputKind::matrix, 0, 0, {}, true, {}, {}};
-  return field;
-}
-
 } // namespace
 
 std::string decimal_from_log(double log_magnitude, bool negative, int digits) {
@@ -475,56 +440,6 @@ Trace self_attention_walkthrough(const SelfAttentionInputs &inputs) {
 Trace numerics_walkthrough(const NumericsInputs &inputs) {
   return blaming_inputs([&] { return numerics_trace(inputs); }, "scores", "scores",
                         {"scores", "mask", "seed"});
-}
-
-const Labels &walkthrough_names() {
-  static const Labels names{"basics", "self-attention", "scoring", "seq2seq", "numerics"};
-  return names;
-}
-
-std::vector<InputField> walkthrough_inputs(const std::string &walkthrough) {
-  if (walkthrough == "basics") {
-    const BasicsInputs in;
-    return {numbers_field("decoderState", InputKind::vector, as_row(in.decoder_state)),
-            numbers_field("annotations", InputKind::matrix, in.annotations),
-            integer_field("seed", in.seed, 0, max_seed)};
-  }
-  if (walkthrough == "self-attention") {
-    const SelfAttentionInputs in;
-    return {numbers_field("embeddings", InputKind::matrix, in.embeddings),
-            integer_field("seed", in.seed, 0, max_seed),
-            integer_field("high", in.high, 1, max_high),
-            integer_field("word", std::int64_t(in.word), 0, std::int64_t(max_words) - 1),
-            optional_matrix("W_Q"),
-            optional_matrix("W_K"),
-            optional_matrix("W_V")};
-  }
-  const auto task_field = [] {
-    return texts_field("task", InputKind::choice, one(tasks::task_ids().front()),
-                       tasks::task_ids());
-  };
-  const Labels sample_sentence{"the", "red", "car", "is", "small"}; // en-fr's: "la voiture rouge…"
-  if (walkthrough == "scoring") // the caller's models, one per scoring function, pick the task
-    return {task_field(), texts_field("sentence", InputKind::tokens, sample_sentence),
-            integer_field("step", 2, 1, std::int64_t(max_sentence_length))};
-  if (walkthrough == "seq2seq") { // the model's task and scoring pick the model (the caller's)
-    return {task_field(),
-            texts_field("scoring", InputKind::choice,
-                        one(score_function_name(ScoreFunction::additive)), score_names()),
-            texts_field("sentence", InputKind::tokens, sample_sentence),
-            integer_field("beam", 1, 1, std::int64_t(max_walkthrough_beam))};
-  }
-  if (walkthrough == "numerics") {
-    const NumericsInputs in;
-    return {numbers_field("scores", InputKind::vector, as_row(in.scores)),
-            numbers_field("mask", InputKind::vector, as_row(in.mask)),
-            integer_field("seed", in.seed, 0, max_seed)};
-  }
-  std::string names;
-  for (const auto &name : walkthrough_names())
-    names += (names.empty() ? "" : ", ") + name;
-  detail::fail(detail::Argument("walkthrough"), "walkthrough name (\"", walkthrough,
-               "\") must be one of ", names);
 }
 
 } // namespace attention

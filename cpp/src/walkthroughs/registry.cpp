@@ -1,0 +1,274 @@
+// The one table of walkthroughs: each one's name, its inputs with their limits and defaults, and
+// how its trace is made from the inputs a caller gives. The binding serves this table through one
+// generic call, and the page reads the names, inputs and limits from it.
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "attention/model_store.hpp"
+#include "attention/score_function.hpp"
+#include "attention/seq2seq_tasks.hpp"
+#include "attention/seq2seq_walkthrough.hpp"
+#include "attention/walkthrough.hpp"
+
+namespace attention {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Fields
+
+Matrix<double> row_matrix(const Vector<double> &v) {
+  auto out = Matrix<double>::from_shape({1, v.size()});
+  std::copy(v.begin(), v.end(), out.data());
+  return out;
+}
+
+InputField integer_field(const char *name, std::int64_t value, std::int64_t min, std::int64_t max) {
+  auto number = Matrix<double>::from_shape({1, 1});
+  number(0, 0) = double(value);
+  return {name, InputKind::integer, min, max, {}, false, std::move(number), {}};
+}
+InputField numbers_field(const char *name, InputKind kind, Matrix<double> value) {
+  return {name, kind, 0, 0, {}, false, std::move(value), {}};
+}
+InputField texts_field(const char *name, InputKind kind, Labels value, Labels choices = {}) {
+  return {name, kind, 0, 0, std::move(choices), false, {}, std::move(value)};
+}
+InputField optional_matrix(const char *name) {
+  return {name, InputKind::matrix, 0, 0, {}, true, {}, {}};
+}
+InputField model_field(const char *name, InputKind kind, bool optional = false) {
+  return {name, kind, 0, 0, {}, optional, {}, {}};
+}
+
+Labels score_names() {
+  Labels names;
+  for (auto score : score_functions)
+    names.push_back(score_function_name(score));
+  return names;
+}
+
+InputField task_field() {
+  return texts_field("task", InputKind::choice, Labels(1, tasks::task_ids().front()),
+                     tasks::task_ids());
+}
+// en-fr's "la voiture rouge est petite"
+InputField sample_sentence() {
+  return texts_field("sentence", InputKind::tokens, {"the", "red", "car", "is", "small"});
+}
+
+std::vector<InputField> basics_inputs() {
+  const BasicsInputs in;
+  return {numbers_field("decoderState", InputKind::vector, row_matrix(in.decoder_state)),
+          numbers_field("annotations", InputKind::matrix, in.annotations),
+          integer_field("seed", in.seed, 0, max_seed)};
+}
+
+std::vector<InputField> self_attention_inputs() {
+  const SelfAttentionInputs in;
+  return {numbers_field("embeddings", InputKind::matrix, in.embeddings),
+          integer_field("seed", in.seed, 0, max_seed),
+          integer_field("high", in.high, 1, max_high),
+          integer_field("word", std::int64_t(in.word), 0, std::int64_t(max_words) - 1),
+          optional_matrix("W_Q"),
+          optional_matrix("W_K"),
+          optional_matrix("W_V")};
+}
+
+// The caller's models, one per scoring function, pick the task.
+std::vector<InputField> scoring_inputs() {
+  return {task_field(), sample_sentence(),
+          integer_field("step", 2, 1, std::int64_t(max_sentence_length)),
+          model_field("models", InputKind::models)};
+}
+
+// The model's task and scoring pick the model (the caller's); `compare` adds models to compare.
+std::vector<InputField> seq2seq_inputs() {
+  return {task_field(),
+          texts_field("scoring", InputKind::choice,
+                      Labels(1, score_function_name(ScoreFunction::additive)), score_names()),
+          sample_sentence(),
+          integer_field("beam", 1, 1, std::int64_t(max_walkthrough_beam)),
+          model_field("model", InputKind::model),
+          model_field("compare", InputKind::models, true)};
+}
+
+std::vector<InputField> numerics_inputs() {
+  const NumericsInputs in;
+  return {numbers_field("scores", InputKind::vector, row_matrix(in.scores)),
+          numbers_field("mask", InputKind::vector, row_matrix(in.mask)),
+          integer_field("seed", in.seed, 0, max_seed)};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Given inputs, read into each walkthrough's own
+
+template <class Value>
+const Value *find(const std::vector<std::pair<std::string, Value>> &given, const char *name) {
+  for (const auto &[key, value] : given)
+    if (key == name)
+      return &value;
+  return nullptr;
+}
+
+void read(const GivenInputs &given, const char *name, Matrix<double> &out) {
+  if (const auto *value = find(given.numbers, name))
+    out = *value;
+}
+void read(const GivenInputs &given, const char *name, std::optional<Matrix<double>> &out) {
+  if (const auto *value = find(given.numbers, name))
+    out = *value;
+}
+void read(const GivenInputs &given, const char *name, Vector<double> &out) {
+  if (const auto *value = find(given.numbers, name)) {
+    out = Vector<double>::from_shape({value->size()});
+    std::copy(value->data(), value->data() + value->size(), out.data());
+  }
+}
+template <class Integer> void read(const GivenInputs &given, const char *name, Integer &out) {
+  if (const auto *value = find(given.numbers, name))
+    out = static_cast<Integer>((*value)(0, 0));
+}
+
+const InputField &field_of(const std::vector<InputField> &fields, const char *name) {
+  return *std::find_if(fields.begin(), fields.end(), [&](const auto &f) { return f.name == name; });
+}
+// A text or integer input, or its default.
+Labels texts(const GivenInputs &given, const char *name, const std::vector<InputField> &fields) {
+  const auto *value = find(given.texts, name);
+  return value ? *value : field_of(fields, name).texts;
+}
+std::size_t size(const GivenInputs &given, const char *name,
+                 const std::vector<InputField> &fields) {
+  const auto *value = find(given.numbers, name);
+  return static_cast<std::size_t>((value ? *value : field_of(fields, name).numbers)(0, 0));
+}
+std::string sentence(const GivenInputs &given, const std::vector<InputField> &fields) {
+  std::string joined;
+  for (const auto &token : texts(given, "sentence", fields))
+    joined += (joined.empty() ? "" : " ") + token;
+  return joined;
+}
+std::vector<int> handles(const GivenInputs &given, const char *name) {
+  std::vector<int> out;
+  if (const auto *value = find(given.numbers, name))
+    for (std::size_t i = 0; i < value->size(); ++i)
+      out.push_back(static_cast<int>(value->data()[i]));
+  return out;
+}
+
+template <class Session> struct precision_of;
+template <class T> struct precision_of<Seq2seqSession<T>> { using type = T; };
+
+// A task or scoring function given with a model must be the model's.
+template <class T>
+void require_models_own(const GivenInputs &given, const Seq2seqSession<T> &session,
+                        std::initializer_list<const char *> names) {
+  for (const char *name : names) {
+    const auto *value = find(given.texts, name);
+    const std::string own = std::string(name) == "task"
+                                ? session.config().task
+                                : score_function_name(session.config().scoring);
+    if (value && !value->empty() && value->front() != own)
+      detail::fail(detail::Argument(name), "inputs.", name, " (", value->front(),
+                   ") is not the model's (", own, ")");
+  }
+}
+
+Trace basics_from(const GivenInputs &given) {
+  BasicsInputs in;
+  read(given, "decoderState", in.decoder_state);
+  read(given, "annotations", in.annotations);
+  read(given, "seed", in.seed);
+  return basics_walkthrough(in);
+}
+
+Trace self_attention_from(const GivenInputs &given) {
+  SelfAttentionInputs in;
+  read(given, "embeddings", in.embeddings);
+  read(given, "seed", in.seed);
+  read(given, "high", in.high);
+  read(given, "word", in.word);
+  read(given, "W_Q", in.wq);
+  read(given, "W_K", in.wk);
+  read(given, "W_V", in.wv);
+  return self_attention_walkthrough(in);
+}
+
+Trace numerics_from(const GivenInputs &given) {
+  NumericsInputs in;
+  read(given, "scores", in.scores);
+  read(given, "mask", in.mask);
+  read(given, "seed", in.seed);
+  return numerics_walkthrough(in);
+}
+
+Trace seq2seq_from(const GivenInputs &given) {
+  const std::vector<int> model = handles(given, "model");
+  if (model.size() != 1)
+    detail::fail(detail::Argument("model"), "inputs.model must be one seq2seq model");
+  const auto fields = seq2seq_inputs();
+  return stored_model(model[0]).visit([&](auto &session) {
+    using T = typename precision_of<std::decay_t<decltype(session)>>::type;
+    require_models_own(given, session, {"task", "scoring"});
+    return seq2seq_walkthrough(session, sentence(given, fields), size(given, "beam", fields),
+                               sessions_of<T>(handles(given, "compare"), "compare"));
+  });
+}
+
+Trace scoring_from(const GivenInputs &given) {
+  const std::vector<int> models = handles(given, "models");
+  if (models.empty())
+    detail::fail(detail::Argument("models"), "inputs.models must hold at least one seq2seq model");
+  const auto fields = scoring_inputs();
+  return stored_model(models[0], "models").visit([&](auto &first) {
+    using T = typename precision_of<std::decay_t<decltype(first)>>::type;
+    require_models_own(given, first, {"task"});
+    return scoring_walkthrough(sessions_of<T>(models, "models"), sentence(given, fields),
+                               size(given, "step", fields));
+  });
+}
+
+} // namespace
+
+const std::vector<WalkthroughEntry> &walkthroughs() {
+  static const std::vector<WalkthroughEntry> entries{
+      {"basics", basics_inputs, basics_from},
+      {"self-attention", self_attention_inputs, self_attention_from},
+      {"scoring", scoring_inputs, scoring_from},
+      {"seq2seq", seq2seq_inputs, seq2seq_from},
+      {"numerics", numerics_inputs, numerics_from}};
+  return entries;
+}
+
+const WalkthroughEntry &walkthrough_entry(const std::string &name) {
+  for (const auto &entry : walkthroughs())
+    if (name == entry.name)
+      return entry;
+  std::string names;
+  for (const auto &entry : walkthroughs())
+    names += (names.empty() ? "" : ", ") + std::string(entry.name);
+  detail::fail(detail::Argument("walkthrough"), "walkthrough name (\"", name.substr(0, 40),
+               "\") must be one of ", names);
+}
+
+const Labels &walkthrough_names() {
+  static const Labels names = [] {
+    Labels out;
+    for (const auto &entry : walkthroughs())
+      out.push_back(entry.name);
+    return out;
+  }();
+  return names;
+}
+
+std::vector<InputField> walkthrough_inputs(const std::string &walkthrough) {
+  return walkthrough_entry(walkthrough).inputs();
+}
+
+Trace walkthrough(const std::string &name, const GivenInputs &given) {
+  return walkthrough_entry(name).trace(given);
+}
+
+} // namespace attention
