@@ -356,6 +356,36 @@ val random_draw(val state, std::string kind, double high, std::size_t rows, std:
 
 // ---- walkthrough traces -----------------------------------------------------------------------
 
+// A plain label as its text; a structured one as an object of the fields it sets:
+// { precision: "float16", allMasked: true }, { total: true }, { metric: "exactMatch" }, …
+val label_to_js(const at::Label &label) {
+  if (!label.structured())
+    return val(label.text);
+  val out = val::object();
+  if (!label.precision.empty())
+    out.set("precision", label.precision);
+  if (label.all_masked)
+    out.set("allMasked", true);
+  if (label.width)
+    out.set("width", static_cast<double>(*label.width));
+  if (label.temperature)
+    out.set("temperature", *label.temperature);
+  if (label.total)
+    out.set("total", true);
+  if (!label.metric.empty())
+    out.set("metric", label.metric);
+  if (!label.scoring.empty())
+    out.set("scoring", label.scoring);
+  return out;
+}
+
+val labels_to_js(const std::vector<at::Label> &labels) {
+  val out = val::array();
+  for (const auto &label : labels)
+    out.call<void>("push", label_to_js(label));
+  return out;
+}
+
 val trace_to_js(const at::Trace &trace) {
   val labels = val::object();
   for (const auto &[name, list] : trace.labels)
@@ -367,8 +397,8 @@ val trace_to_js(const at::Trace &trace) {
       val p = from_matrix(panel.values);
       p.set("name", panel.name);
       p.set("palette", panel.palette);
-      p.set("rowLabels", strings(panel.row_labels));
-      p.set("colLabels", strings(panel.col_labels));
+      p.set("rowLabels", labels_to_js(panel.row_labels));
+      p.set("colLabels", labels_to_js(panel.col_labels));
       if (!panel.exact.empty())
         p.set("exact", strings(panel.exact));
       if (!panel.bits.empty())

@@ -115,7 +115,18 @@ TEST_CASE("seq2seq walkthrough: compared models add their alignments and test-sp
   const Stage &stage = trace.stages.back();
   CHECK(stage.id == "compare");
   REQUIRE(stage.panels.size() == 5);
+  // the measures' rows are the models by scoring function, their columns the measures: names the
+  // page words
+  const Panel &metrics = panel_of(stage, "metrics");
+  REQUIRE(metrics.col_labels.size() == 2);
+  CHECK(metrics.col_labels[0].metric == "exactMatch");
+  CHECK(metrics.col_labels[1].metric == "alignmentAccuracy");
+  for (const Label &label : metrics.col_labels)
+    CHECK(label.text.empty());
+  REQUIRE(metrics.row_labels.size() == 4);
   for (std::size_t k = 0; k < 4; ++k) {
+    CHECK(metrics.row_labels[k].scoring == score_function_name(score_functions[k]));
+    CHECK(metrics.row_labels[k].structured());
     CHECK(stage.panels[k].name == score_function_name(score_functions[k]));
     CHECK(stage.panels[k].col_labels.size() == 6);
     const auto measured = others[k].evaluate(others[k].task().test);
@@ -157,7 +168,7 @@ TEST_CASE("scoring walkthrough: one step of every model, teacher forced with the
     const auto own = models[k].model().trace(source, target);
     const auto &scores = panel_of(trace.stages[2], name).values;
     const auto &weights = panel_of(trace.stages[3], name).values;
-    CHECK(panel_of(trace.stages[3], name).row_labels == Labels{"voiture"});
+    CHECK(panel_of(trace.stages[3], name).row_labels == std::vector<Label>{"voiture"});
     double sum = 0;
     for (std::size_t j = 0; j < source.size(); ++j) {
       CHECK(scores(0, j) == doctest::Approx(own.scores(1, j)));

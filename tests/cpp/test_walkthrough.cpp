@@ -67,7 +67,7 @@ TEST_CASE("basics walkthrough: every stage of the notebook, with its numbers") {
   const Panel &annotations = stage(trace, "annotations").panels[0];
   CHECK(annotations.values.shape()[0] == 3);
   CHECK(annotations.values(2, 3) == 45.3);
-  CHECK(annotations.col_labels == std::vector<std::string>{"h1", "h2", "h3", "h4"});
+  CHECK(annotations.col_labels == std::vector<Label>{"h1", "h2", "h3", "h4"});
   check_close(xt::view(stage(trace, "scores").panels[0].values, 0, xt::all()), f::basics_scores);
 
   const Panel &weights = stage(trace, "softmax").panels[0];
@@ -151,7 +151,6 @@ TEST_CASE("numerics walkthrough: a row per precision, overflow, the float128 wei
   CHECK(ids == std::vector<std::string>{"naive", "shifted", "underflow", "rounding", "masking",
                                         "scale", "temperature"});
   const Panel &naive = stage(trace, "naive").panels.at(2); // softmax: NaN below float128
-  CHECK(naive.row_labels == Labels{"float16", "bfloat16", "float32", "float64", "float128"});
   for (std::size_t row = 0; row < 4; ++row)
     CHECK(std::isnan(naive.values(row, 0)));
   CHECK(naive.values(4, 3) == doctest::Approx(0.8807970779778823));
@@ -182,6 +181,75 @@ TEST_CASE("numerics walkthrough: a row per precision, overflow, the float128 wei
   } catch (const InputError &error) {
     CHECK(error.argument() == "mask");
   }
+}
+
+TEST_CASE("numerics walkthrough: labels are names and numbers, which the page words") {
+  const Trace trace = numerics_walkthrough();
+  const char *const names[] = {"float16", "bfloat16", "float32", "float64", "float128"};
+  const auto of = [](const char *precision) {
+    Label label;
+    label.precision = precision;
+    return label;
+  };
+  std::vector<Label> precisions;
+  for (const char *name : names)
+    precisions.push_back(of(name));
+  const std::vector<Label> keys{"x1", "x2", "x3", "x4"};
+
+  for (const Panel &panel : stage(trace, "naive").panels) {
+    CHECK(panel.row_labels == precisions);
+    CHECK(panel.col_labels == keys);
+  }
+  CHECK(!keys[0].structured());
+  CHECK(precisions[0].structured());
+
+  // the weights and their sum
+  const Panel &rounding = stage(trace, "rounding").panels.at(0);
+  REQUIRE(rounding.col_labels.size() == 5);
+  CHECK(std::equal(keys.begin(), keys.end(), rounding.col_labels.begin()));
+  CHECK(rounding.col_labels[4].total);
+  CHECK(rounding.col_labels[4].text.empty());
+
+  // each fill: the reader's mask in every precision, then every score masked
+  const Stage &masking = stage(trace, "masking");
+  std::vector<std::string> fills;
+  for (const Panel &panel : masking.panels) {
+    fills.push_back(panel.name);
+    REQUIRE(panel.row_labels.size() == 10);
+    for (std::size_t row = 0; row < 10; ++row) {
+      Label expected = of(names[row % 5]);
+      expected.all_masked = row >= 5;
+      CHECK(panel.row_labels[row] == expected);
+    }
+  }
+  CHECK(fills == std::vector<std::string>{"-inf", "-1e9", "-1e4", "finfo.min"}); // numpy's code
+
+  // the scores' rows are widths d; the weights', a precision at each width
+  const Stage &scale = stage(trace, "scale");
+  const std::size_t widths[] = {4, 64, 1024};
+  REQUIRE(scale.panels.at(0).row_labels.size() == 3);
+  for (std::size_t i = 0; i < 3; ++i) {
+    Label width;
+    width.width = widths[i];
+    CHECK(scale.panels[0].row_labels[i] == width);
+    for (std::size_t p = 0; p < 5; ++p) {
+      Label expected = of(names[p]);
+      expected.width = widths[i];
+      CHECK(scale.panels.at(1).row_labels.at(i * 5 + p) == expected);
+      CHECK(scale.panels.at(2).row_labels.at(i * 5 + p) == expected);
+    }
+  }
+  CHECK(scale.panels[0].col_labels == std::vector<Label>{"k1", "k2", "k3", "k4"});
+
+  const Panel &tempered = stage(trace, "temperature").panels.at(0);
+  const double temperatures[] = {0.05, 0.5, 1.0, 5.0, 100.0};
+  REQUIRE(tempered.row_labels.size() == 25);
+  for (std::size_t i = 0; i < 5; ++i)
+    for (std::size_t p = 0; p < 5; ++p) {
+      Label expected = of(names[p]);
+      expected.temperature = temperatures[i];
+      CHECK(tempered.row_labels[i * 5 + p] == expected);
+    }
 }
 
 TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs use them") {

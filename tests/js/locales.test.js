@@ -102,7 +102,8 @@ const matches = (source, pattern) => [...source.matchAll(new RegExp(pattern, 'g'
 const attn = await loadAttention({ threads: 1 });
 // the seq2seq and scoring walkthroughs are models': a small untrained model will do
 const model = attn.createSeq2seq({ task: 'en-fr', embedding: 4, hidden: 8 });
-const traceOf = (name) => attn.walkthrough(name, { seq2seq: { model }, scoring: { models: [model] } }[name] ?? {});
+const traceOf = (name) =>
+  attn.walkthrough(name, { seq2seq: { model, compare: [model] }, scoring: { models: [model] } }[name] ?? {});
 
 /** The exercise questions of every spec, asked on the notebook's inputs (which ask them all). */
 function questions() {
@@ -129,6 +130,16 @@ function menuOptions() {
   });
 }
 
+/** The structured labels of every panel of every walkthrough's trace (format.js words them). */
+const structuredLabels = () =>
+  Object.keys(SPECS).flatMap((name) =>
+    traceOf(name).stages.flatMap((stage) =>
+      stage.panels.flatMap((panel) =>
+        [...panel.rowLabels, ...panel.colLabels].filter((label) => typeof label !== 'string'),
+      ),
+    ),
+  );
+
 const stageKinds = Object.entries(SPECS).flatMap(([name, spec]) =>
   Object.keys(spec.stages).map((kind) => `${name}.stages.${kind}`),
 );
@@ -149,6 +160,11 @@ const TEMPLATES = {
   'files.notFit.${input.kind}': () => ['vector', 'matrix'].map((kind) => `files.notFit.${kind}`), // file-panel.js
   // the seq2seq model's origin (components/seq2seq-models.js), as the model panel says it
   'model.${origin}': () => ['untrained', 'loading', 'shipped', 'trained'].map((origin) => `model.${origin}`),
+  // a panel's structured labels, as labelText in format.js words them
+  'labels.metric.${label.metric}': () =>
+    unique(structuredLabels().flatMap((label) => (label.metric ? [`labels.metric.${label.metric}`] : []))),
+  'scoreNames.${label.scoring}': () =>
+    unique(structuredLabels().flatMap((label) => (label.scoring ? [`scoreNames.${label.scoring}`] : []))),
 };
 
 // Keys passed to t() by name, and the keys each name takes.

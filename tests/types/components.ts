@@ -28,6 +28,8 @@ heatmap.matrix = [
   [0.5, 0.5],
 ];
 heatmap.matrix = { rows: 1, cols: 2, data: new Float64Array([1, 2]), colLabels: ['a', 'b'] };
+// an engine panel's structured labels draw as they are (worded in English)
+heatmap.matrix = { rows: 1, cols: 2, data: new Float64Array([1, 2]), colLabels: ['x1', { total: true }] };
 
 const options: HeatmapOptions = { palette: 'colourblind', role: 'weights', annotate: false, precision: 3 };
 renderHeatmap(document.body, [[1, 2]], options);

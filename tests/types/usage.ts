@@ -13,6 +13,7 @@ import {
   type Tensor,
   type InputError,
   type InputField,
+  type Label,
   type Matrix,
   type PreciseMatrix,
   type PreciseValues,
@@ -186,4 +187,22 @@ attn.softmax([1, 2], { precision: 'float8' });
 const notTyped: Float64Array = attn.softmax([1, 2], { precision: 'float32' });
 const numericsTrace: Trace = attn.walkthrough('numerics', { scores: [1, 2, 3], mask: [1, 0, 1] });
 const cellBits: string[] | undefined = numericsTrace.stages[0].panels[0].bits;
-export { preciseValues, preciseLog, bits, preciseAttention, notTyped, cellBits };
+// a label is plain text or names and numbers the page words
+const rowLabel: Label = numericsTrace.stages[0].panels[0].rowLabels[0];
+const rowPrecision = typeof rowLabel !== 'string' && 'precision' in rowLabel ? rowLabel.precision : null;
+const structured: Label[] = [
+  'x1',
+  { precision: 'float16', allMasked: true },
+  { precision: 'float32', width: 64 },
+  { precision: 'float64', temperature: 0.05 },
+  { width: 1024 },
+  { total: true },
+  { metric: 'exactMatch' },
+  { scoring: 'additive' },
+];
+// @ts-expect-error a measure the engine names
+const unknownMetric: Label = { metric: 'bleu' };
+// @ts-expect-error precisions are named
+const unknownPrecision: Label = { precision: 'float8' };
+export { preciseValues, preciseLog, bits, preciseAttention, notTyped, cellBits, rowPrecision, structured };
+export { unknownMetric, unknownPrecision };

@@ -15,9 +15,12 @@ const LEGEND_WIDTH = 16;
 const MIN_LEGEND_HEIGHT = 64; // a one-row matrix still gets a legend with room for both labels
 const CANVAS_ALIGN = { start: 'left', middle: 'center', end: 'right' };
 
-/** CSV with a header row of column labels and a label column; values at full precision. */
-export function matrixToCsv(matrix) {
-  const { rowLabels, colLabels } = labelsOf(matrix);
+/**
+ * CSV with a header row of column labels and a label column, worded by `t` as on screen; values
+ * at full precision.
+ */
+export function matrixToCsv(matrix, t) {
+  const { rowLabels, colLabels } = labelsOf(matrix, t);
   const lines = [
     ['', ...colLabels],
     ...grid(matrix, (i) => fullValue(matrix, i)).map((row, r) => [rowLabels[r], ...row]),
@@ -25,14 +28,17 @@ export function matrixToCsv(matrix) {
   return lines.map((fields) => `${fields.map(csvField).join(',')}\n`).join('');
 }
 
-/** JSON of the values as nested rows; `exact` (null where the double is exact) only when needed. */
-export function matrixToJson(matrix) {
+/**
+ * JSON of the values as nested rows, with the labels worded by `t`; `exact` (null where the double
+ * is exact) only when needed.
+ */
+export function matrixToJson(matrix, t) {
   const { rows, cols } = matrix;
   const result = {
     name: matrix.name ?? '',
     rows,
     cols,
-    ...labelsOf(matrix),
+    ...labelsOf(matrix, t),
     values: grid(matrix, (i) => matrix.data[i]),
   };
   if (hasExact(matrix)) result.exact = grid(matrix, (i) => matrix.exact[i] || null);
@@ -50,8 +56,8 @@ export function matrixToNumpy(matrix) {
 /**
  * The geometry shared by the SVG and PNG exports, in CSS px: computeLayout's heatmap (what the page
  * shows) placed on an image. Texts are { x, y, text, size, anchor, angle, colour } with y at the
- * text's vertical centre and anchor 'start' | 'middle' | 'end'. options: those of computeLayout,
- * with cellSize (default 48) shrunk to fit MAX_GRID, and fontFamily, background, foreground.
+ * text's vertical centre and anchor 'start' | 'middle' | 'end'. options: those of computeLayout
+ * (t words the labels), with cellSize (default 48) shrunk to fit MAX_GRID, and fontFamily, background, foreground.
  */
 export function heatmapLayout(matrix, options = {}) {
   const {

@@ -77,6 +77,27 @@ export function bitsText(panel, index, names) {
   return `${names.bitsSign} ${sign} · ${names.bitsExponent} ${exponent} · ${names.bitsMantissa} ${mantissa}`;
 }
 
+/**
+ * A panel's row or column label in the language of `t` (the locale's translator). The engine gives
+ * plain text, shown as it is (a token, 'x1'), or a structured label of names and numbers, worded
+ * here and nowhere else: { precision, allMasked?, width?, temperature? } for a row computed in a
+ * precision ('float16 d=64', 'float16 (all masked)'), { width } ('d=64'), { total } ('sum'),
+ * { metric } ('exact match'), { scoring } ('Bahdanau additive').
+ */
+export function labelText(label, t) {
+  if (typeof label === 'string') return label;
+  if (label.total) return t('labels.total');
+  if (label.metric) return t(`labels.metric.${label.metric}`);
+  if (label.scoring) return t(`scoreNames.${label.scoring}`);
+  const parts = [
+    label.precision,
+    label.width !== undefined && t('labels.width', { width: label.width }),
+    label.temperature !== undefined && t('labels.temperature', { temperature: label.temperature }),
+  ];
+  const text = parts.filter(Boolean).join(' ');
+  return label.allMasked ? t('labels.allMasked', { label: text }) : text;
+}
+
 /** Cell i as seaborn would annotate it. */
 export function cellText(panel, index, precision = 2) {
   const exact = panel.exact?.[index];

@@ -1,8 +1,11 @@
 // What a heatmap shows, decided in one place for the page (heatmap.js) and the images (export.js),
-// so that the two cannot disagree: the value range, each cell's colour, text colour and annotation,
+// so that the two cannot disagree: the labels' texts, the value range, each cell's colour, text colour and annotation,
 // whether annotations and labels show, and the legend's colours and end texts. No DOM: Node tests it.
-import { cellText } from './format.js';
+import { cellText, labelText } from './format.js';
+import { translator } from './i18n.js';
 import { interpolatorFor, textColourOn } from './palettes.js';
+
+const ENGLISH = translator('en');
 
 // Cell sizes on the page, in CSS px: seaborn-like squares for small matrices, down to a few px.
 const MAX_CELL = 64;
@@ -27,7 +30,8 @@ const LEGEND_STOPS = 11;
 
 /**
  * The layout of `matrix` ({ rows, cols, data, name?, palette?, rowLabels?, colLabels?, exact? }).
- * options: palette ('notebook' | 'colourblind'), role (colour role, default matrix.palette),
+ * options: t (the locale's translator, which words the labels; English by default), palette
+ * ('notebook' | 'colourblind'), role (colour role, default matrix.palette),
  * annotate (default true), precision (significant digits, default 2), and the size of a cell:
  * cellSize (px), or width (px available to the whole heatmap, default 600).
  * `key` is the same for two layouts that differ only in their values.
@@ -36,7 +40,7 @@ export function computeLayout(matrix, options = {}) {
   const { palette = 'notebook', role = matrix.palette, annotate = true, precision = 2 } = options;
   const { rows, cols, data } = matrix;
   const cell = options.cellSize ?? cellForWidth(cols, options.width ?? 600);
-  const { rowLabels, colLabels } = labelsOf(matrix);
+  const { rowLabels, colLabels } = labelsOf(matrix, options.t);
   const interpolate = interpolatorFor(palette, role);
   const { min, max } = extremes(matrix);
   // ±inf (overflow in the numerics lab) sit at the ends of the scale of the finite values
@@ -108,10 +112,15 @@ function fittedSize(cell, texts) {
   return Math.min(FONT_SIZE, (cell - 2 * CELL_PADDING) / (CHAR_WIDTH * longest));
 }
 
-/** The row and column labels, '0', '1', … where the matrix has none. */
-export function labelsOf({ rows, cols, rowLabels, colLabels }) {
-  const numbers = (count) => Array.from({ length: count }, (_, i) => String(i));
-  return { rowLabels: rowLabels ?? numbers(rows), colLabels: colLabels ?? numbers(cols) };
+/**
+ * The row and column labels as texts in the language of `t` (English by default): what the
+ * heatmap, its table, tooltip and aria labels, and every export show. '0', '1', … where the matrix
+ * has none.
+ */
+export function labelsOf({ rows, cols, rowLabels, colLabels }, t = ENGLISH) {
+  const texts = (labels, count) =>
+    labels?.map((label) => labelText(label, t)) ?? Array.from({ length: count }, (_, i) => String(i));
+  return { rowLabels: texts(rowLabels, rows), colLabels: texts(colLabels, cols) };
 }
 
 // The smallest and largest finite cell, { index, value } (index -1 when there is none). NaN and

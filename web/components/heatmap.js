@@ -54,7 +54,8 @@ const drawn = new WeakMap(); // element -> { key, figure, update(matrix, layout)
  * the values that changed).
  * options: palette ('notebook' | 'colourblind'), role (colour role, default matrix.palette),
  * annotate (default true), precision (significant digits, default 2), width (px available),
- * text (labels of the UI: { table, hideTable, value, legend }).
+ * text (labels of the UI: { table, hideTable, value, legend }), t (the locale's translator, which
+ * words the matrix's structured labels here and in the exports; English by default).
  */
 export function renderHeatmap(element, matrix, options = {}) {
   const text = { ...ENGLISH, ...options.text };
@@ -202,6 +203,7 @@ function exportMenu(figure, shown, options, text) {
   status.setAttribute('role', 'status');
   const style = getComputedStyle(figure.isConnected ? figure : document.documentElement);
   const imageOptions = () => ({
+    t: options.t,
     palette: options.palette,
     role: options.role ?? shown().palette,
     annotate: options.annotate,
@@ -218,8 +220,8 @@ function exportMenu(figure, shown, options, text) {
       async () => downloadFile(`${file}.png`, await matrixToPngBlob(shown(), imageOptions()), 'image/png'),
     ],
     ['svg', text.exportSvg, () => downloadFile(`${file}.svg`, matrixToSvg(shown(), imageOptions()), 'image/svg+xml')],
-    ['csv', text.exportCsv, () => downloadFile(`${file}.csv`, matrixToCsv(shown()), 'text/csv')],
-    ['json', text.exportJson, () => downloadFile(`${file}.json`, matrixToJson(shown()), 'application/json')],
+    ['csv', text.exportCsv, () => downloadFile(`${file}.csv`, matrixToCsv(shown(), options.t), 'text/csv')],
+    ['json', text.exportJson, () => downloadFile(`${file}.json`, matrixToJson(shown(), options.t), 'application/json')],
     // float64, as np.save writes it; values below the double range (shown as exact text) are 0 there
     ['npy', text.exportNpy, () => downloadFile(`${file}.npy`, writeNpy(shown()))],
     [

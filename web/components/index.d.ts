@@ -1,13 +1,16 @@
 // Types of attention-stepper/components. Checked by tests/types.
-import type { Matrix, Trace, WalkthroughName } from 'attention-stepper';
+import type { Label, Matrix, Trace, WalkthroughName } from 'attention-stepper';
 
-/** A matrix to draw: rows of numbers, or the engine's { rows, cols, data } with optional labels. */
+/**
+ * A matrix to draw: rows of numbers, or the engine's { rows, cols, data } with optional labels (a
+ * panel's structured labels are worded in English).
+ */
 export type HeatmapMatrix =
   | ReadonlyArray<ReadonlyArray<number>>
   | (Matrix<Float64Array | Float32Array> & {
       name?: string;
-      rowLabels?: string[];
-      colLabels?: string[];
+      rowLabels?: Label[];
+      colLabels?: Label[];
       /** per cell: the decimal text of a value too small for a double, '' elsewhere */
       exact?: string[];
     });

@@ -105,6 +105,7 @@ function panelChildren(holders, view, context) {
       palette: context.palette,
       width: context.width / Math.min(stage.panels.length, panelsPerRow(context.width, panel)),
       text: heatmapText(t),
+      t,
     }),
   );
   return [

@@ -202,21 +202,37 @@ export interface WalkthroughInputs {
   numerics: NumericsInputs;
 }
 
+/**
+ * A panel's row or column label: text shown as it is in every language (a token, "x1", "h~"), or
+ * names and numbers that attention-stepper/components words in the page's language: a row
+ * computed in a precision (with every score masked, for vectors of width d, or at softmax
+ * temperature T), the scores' width d alone, the sum of a row, a model's measure on the test
+ * split, a model by its scoring function.
+ */
+export type Label =
+  | string
+  | { precision: Precision; allMasked?: true; width?: number; temperature?: number }
+  | { width: number }
+  | { total: true }
+  | { metric: 'exactMatch' | 'alignmentAccuracy' }
+  | { scoring: ScoreFunctionName };
+
 /** One heatmap of a stage, in the orientation the notebook draws it. */
 export interface Panel extends Matrix {
   name: string;
   /** colour role: decoder, annotation, context, weights, scores or neutral */
   palette: string;
-  rowLabels: string[];
-  colLabels: string[];
+  rowLabels: Label[];
+  colLabels: Label[];
   /**
    * Present when some cell is too small for a double: per cell (row-major), the decimal text of
    * the exact value ("5.7661442e-340", computed from log-weights) or "" where `data` is exact.
    */
   exact?: string[];
-  /** The precision of a numerics panel's values; with it, `bits` of each cell. */
-  precision?: Precision;
-  /** Per cell (row-major), its bits in `precision` as "sign exponent mantissa". */
+  /**
+   * Present in the numerics lab, whose rows are labelled by precision: per cell (row-major), its
+   * bits in its row's precision as "sign exponent mantissa".
+   */
   bits?: string[];
 }
 

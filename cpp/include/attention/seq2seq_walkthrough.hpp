@@ -11,7 +11,8 @@
 //               hypotheses and their log-probabilities ("beams")
 //   compare     with models to compare (the same task, any scoring functions): each one's
 //               alignment of the sentence (a panel named after its scoring function), and their
-//               exact match and alignment accuracy on the test split ("metrics")
+//               exact match and alignment accuracy on the test split ("metrics": rows labelled
+//               { scoring }, columns { metric })
 // Labels: "source" (tokens as encoded, <eos> last) and "target" (the produced tokens, <eos> last
 // unless the length limit stopped it).
 #pragma once

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -16,17 +17,47 @@ namespace attention {
 
 using Labels = std::vector<std::string>;
 
+// A panel's row or column label. Plain `text` reads the same in every language and is shown as it
+// is: a token, "x1", "h~". Whatever a language words is structured instead, numbers and names
+// only, and the page words it from its locale (labelText in web/components/format.js): a row
+// computed in a precision, with every score masked, for vectors of width d or a softmax
+// temperature T; the sum of a row; a measure of a model; a model by its scoring function.
+struct Label {
+  std::string text;                  // a plain label; empty in a structured one
+  std::string precision;             // the row's values were computed in it: "float16"
+  bool all_masked = false;           // … with every score masked
+  std::optional<std::size_t> width;  // the row is for vectors of width d
+  std::optional<double> temperature; // the row is for softmax temperature T
+  bool total = false;                // the sum of the row's values
+  std::string metric;                // a measure of a model: "exactMatch", "alignmentAccuracy"
+  std::string scoring;               // a model, by its scoring function's name: "additive"
+
+  Label() = default;
+  Label(std::string plain) : text(std::move(plain)) {}
+  Label(const char *plain) : text(plain) {}
+
+  bool structured() const {
+    return !precision.empty() || width || temperature || total || !metric.empty() ||
+           !scoring.empty();
+  }
+  friend bool operator==(const Label &a, const Label &b) {
+    return std::tie(a.text, a.precision, a.all_masked, a.width, a.temperature, a.total, a.metric,
+                    a.scoring) == std::tie(b.text, b.precision, b.all_masked, b.width,
+                                           b.temperature, b.total, b.metric, b.scoring);
+  }
+};
+
 // One heatmap of a stage.
 struct Panel {
   std::string name; // its id within the stage, the notebook's variable: "dec_hidden_state", "W_Q"
   std::string palette; // colour role: decoder, annotation, context, weights, scores, neutral
   Matrix<double> values;
-  Labels row_labels, col_labels;
+  std::vector<Label> row_labels, col_labels;
   // Empty, or one entry per cell (row-major): the decimal text of a value too small for a double
   // (whose `values` cell is 0), "" for every exact cell.
   std::vector<std::string> exact;
   // Empty, or one entry per cell (row-major): the cell's bits as "sign exponent mantissa" in the
-  // precision its row was computed in (the numerics lab, whose rows are precisions).
+  // precision its row was computed in (the numerics lab, whose rows are labelled by precision).
   std::vector<std::string> bits;
 };
 

@@ -26,7 +26,9 @@ std::vector<Panel> compare(const Seq2seqSession<T> &session, const std::vector<T
                            const std::vector<Seq2seqSession<T> *> &compared) {
   const tasks::Task &task = session.task();
   const Labels source_tokens = tokens_of(task.source, source);
-  Labels scorings;
+  std::vector<Label> scorings, metric_names(2);
+  metric_names[0].metric = "exactMatch";
+  metric_names[1].metric = "alignmentAccuracy";
   std::vector<Panel> panels;
   auto metrics = Matrix<double>::from_shape({compared.size(), 2});
   for (std::size_t k = 0; k < compared.size(); ++k) {
@@ -37,15 +39,14 @@ std::vector<Panel> compare(const Seq2seqSession<T> &session, const std::vector<T
     const auto translation = other.model().translate(source, task.max_target_length + 1);
     const Labels target = tokens_of(task.target, translation.output);
     const std::string scoring = score_function_name(other.config().scoring);
-    scorings.push_back(scoring);
+    scorings.emplace_back().scoring = scoring;
     panels.push_back(panel(scoring.c_str(), "weights",
                            rows_of(translation.weights, 0, target.size()), target, source_tokens));
     const Seq2seqEvaluation evaluation = other.test_evaluation();
     metrics(k, 0) = evaluation.exact_match;
     metrics(k, 1) = evaluation.alignment_accuracy;
   }
-  panels.push_back(panel("metrics", "weights", std::move(metrics), scorings,
-                         Labels{"exactMatch", "alignmentAccuracy"}));
+  panels.push_back(panel("metrics", "weights", std::move(metrics), scorings, metric_names));
   return panels;
 }
 

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "attention/walkthrough.hpp"
 
@@ -28,10 +29,17 @@ inline Labels numbered(const std::string &prefix, std::size_t count, std::size_t
   return labels;
 }
 
+// Texts as plain labels.
+inline std::vector<Label> plain(const Labels &texts) { return {texts.begin(), texts.end()}; }
+
 // Names and palettes are literals: strings are made here, once, not at every call.
-inline Panel panel(const char *name, const char *palette, Matrix<double> values, Labels rows,
-                   Labels cols) {
+inline Panel panel(const char *name, const char *palette, Matrix<double> values,
+                   std::vector<Label> rows, std::vector<Label> cols) {
   return {name, palette, std::move(values), std::move(rows), std::move(cols), {}, {}};
+}
+inline Panel panel(const char *name, const char *palette, Matrix<double> values, const Labels &rows,
+                   const Labels &cols) {
+  return panel(name, palette, std::move(values), plain(rows), plain(cols));
 }
 
 } // namespace attention::trace_parts

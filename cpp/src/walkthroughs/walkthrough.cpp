@@ -18,6 +18,7 @@ namespace {
 
 using trace_parts::numbered;
 using trace_parts::panel;
+using trace_parts::plain;
 using trace_parts::rows_of;
 
 // Plain loops rather than xtensor expressions: each expression type instantiates its own
@@ -233,9 +234,11 @@ Trace self_attention_trace(const SelfAttentionInputs &in) {
 
 namespace nx = numerics;
 
+using Rows = std::vector<std::pair<Label, nx::Values>>;
+
 // A panel whose rows are rows of values of some precision each (all of one length), labelled.
-Panel precision_rows(const char *name, const char *palette,
-                     const std::vector<std::pair<std::string, nx::Values>> &rows, Labels cols) {
+Panel precision_rows(const char *name, const char *palette, const Rows &rows,
+                     std::vector<Label> cols) {
   const std::size_t n = cols.size();
   Panel out = panel(name, palette, filled(rows.size(), n, 0.0), {}, std::move(cols));
   bool any_exact = false;
@@ -252,6 +255,13 @@ Panel precision_rows(const char *name, const char *palette,
       out.exact.insert(out.exact.end(), exact.begin(), exact.end());
     }
   return out;
+}
+
+// The label of a row computed in precision `p`, which the other fields of a row label qualify.
+Label precision_label(nx::Precision p) {
+  Label label;
+  label.precision = nx::precision_name(p);
+  return label;
 }
 
 // One value row appended to another: the weights and their sum.
@@ -281,9 +291,7 @@ Trace numerics_trace(const NumericsInputs &in) {
   require_integer(in.seed, "seed", 0, max_seed);
 
   const std::vector<double> scores(in.scores.begin(), in.scores.end());
-  const Labels keys = numbered("x", n, 1);
-  using Rows = std::vector<std::pair<std::string, nx::Values>>;
-  const auto name = [](nx::Precision p) { return std::string(nx::precision_name(p)); };
+  const std::vector<Label> keys = plain(numbered("x", n, 1));
   const auto run = [&](nx::Form form, double scale = 1) {
     std::vector<nx::SoftmaxSteps> out;
     nx::SoftmaxOptions options;
@@ -297,7 +305,7 @@ Trace numerics_trace(const NumericsInputs &in) {
   const auto per_precision = [&](const std::vector<nx::SoftmaxSteps> &steps, auto pick) {
     Rows rows;
     for (std::size_t i = 0; i < steps.size(); ++i)
-      rows.push_back({name(nx::precisions[i]), pick(steps[i])});
+      rows.push_back({precision_label(nx::precisions[i]), pick(steps[i])});
     return rows;
   };
 
@@ -327,8 +335,8 @@ Trace numerics_trace(const NumericsInputs &in) {
              precision_rows("log_weights", "scores",
                             per_precision(log, [](auto &s) { return s.weights; }), keys)});
 
-  Labels with_sum = keys;
-  with_sum.push_back("sum");
+  std::vector<Label> with_sum = keys;
+  with_sum.emplace_back().total = true;
   add_stage(trace, "rounding",
             {precision_rows(
                 "weights", "weights",
@@ -354,8 +362,9 @@ Trace numerics_trace(const NumericsInputs &in) {
         options.keep = all ? std::vector<std::uint8_t>(n, 0) : keep;
         options.fill = fill.fill;
         options.fill_value = fill.value;
-        rows.push_back({name(p) + (all ? " (all masked)" : ""),
-                        nx::softmax_steps(p, scores, options).weights});
+        Label label = precision_label(p);
+        label.all_masked = all;
+        rows.push_back({label, nx::softmax_steps(p, scores, options).weights});
       }
     masked.push_back(precision_rows(fill.name, "weights", rows, keys));
   }
@@ -365,7 +374,7 @@ Trace numerics_trace(const NumericsInputs &in) {
   // unless the scores are divided by sqrt(d)
   NumpyRandomState random(in.seed);
   const std::size_t key_count = 4, widths[] = {4, 64, 1024};
-  const Labels dot_keys = numbered("k", key_count, 1);
+  const std::vector<Label> dot_keys = plain(numbered("k", key_count, 1));
   Rows raw, unscaled, scaled_rows;
   for (const std::size_t d : widths) {
     const Matrix<double> q = random.randn(1, d), k = random.randn(key_count, d);
@@ -373,14 +382,16 @@ Trace numerics_trace(const NumericsInputs &in) {
     for (std::size_t j = 0; j < key_count; ++j)
       for (std::size_t i = 0; i < d; ++i)
         dots[j] += q(0, i) * k(j, i);
-    const std::string label = "d=" + std::to_string(d);
-    nx::Values dot_values = nx::softmax_steps(nx::Precision::float64, dots).scores;
-    raw.push_back({label, dot_values});
+    Label width;
+    width.width = d;
+    raw.push_back({width, nx::softmax_steps(nx::Precision::float64, dots).scores});
     nx::SoftmaxOptions by_root;
     by_root.scale = 1 / std::sqrt(static_cast<double>(d));
     for (const nx::Precision p : nx::precisions) {
-      unscaled.push_back({name(p) + " " + label, nx::softmax_steps(p, dots).weights});
-      scaled_rows.push_back({name(p) + " " + label, nx::softmax_steps(p, dots, by_root).weights});
+      Label label = precision_label(p);
+      label.width = d;
+      unscaled.push_back({label, nx::softmax_steps(p, dots).weights});
+      scaled_rows.push_back({label, nx::softmax_steps(p, dots, by_root).weights});
     }
   }
   add_stage(trace, "scale",
@@ -391,9 +402,11 @@ Trace numerics_trace(const NumericsInputs &in) {
   Rows tempered;
   for (const double t : {0.05, 0.5, 1.0, 5.0, 100.0}) {
     const auto steps = run(nx::Form::shifted, 1 / t);
-    for (std::size_t i = 0; i < steps.size(); ++i)
-      tempered.push_back(
-          {name(nx::precisions[i]) + " T=" + detail::format_shortest(t), steps[i].weights});
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      Label label = precision_label(nx::precisions[i]);
+      label.temperature = t;
+      tempered.push_back({label, steps[i].weights});
+    }
   }
   add_stage(trace, "temperature", {precision_rows("weights", "weights", tempered, keys)});
 
