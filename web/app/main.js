@@ -8,7 +8,7 @@ import { el, setChildren, setText } from '../components/dom.js';
 import { LANGUAGES, translator } from '../components/i18n.js';
 import { renderInputForm } from '../components/input-form.js';
 import { createModelPanel } from '../components/model-panel.js';
-import { renderStage } from '../components/stage-view.js';
+import { keepStageFocus, renderStage } from '../components/stage-view.js';
 import { createNav, updateProblems } from '../components/stepper-nav.js';
 import { acceptDrops, createFilePanel, fieldFiles } from '../components/file-panel.js';
 
@@ -175,6 +175,7 @@ let stagesWidth = 0;
 // again into its own, which keeps whatever did not change.
 function renderStages() {
   const container = $('#stages');
+  const restoreFocus = keepStageFocus(container);
   const keys = controller.stages.map((stage) => `${controller.walkthrough}/${stage.id}`);
   const present = [...container.children];
   const kept = present.length === keys.length && present.every((section, i) => section.dataset.stage === keys[i]);
@@ -186,6 +187,7 @@ function renderStages() {
     renderStage(section, controller, stagesWidth || container.clientWidth || 800);
   });
   if (!kept) container.replaceChildren(...sections);
+  restoreFocus(sections[controller.index]);
 }
 
 function emptySection(key) {
