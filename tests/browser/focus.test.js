@@ -156,3 +156,19 @@ test('<attention-stepper>: focus on a heatmap cell stays on that cell of the new
 test('<attention-stepper>: focus on a control the new stage lacks goes to its heading', async (t) => {
   await headingWithout(await openElement(t, 'attentional-state'));
 });
+
+test('page: a stage link or walkthrough tab pressed by keyboard keeps focus, through End after it too', async (t) => {
+  const { page, stage } = await openPage(t, '#basics/softmax');
+  const focused = () => page.evaluate(() => document.activeElement.getAttribute('href'));
+  await page.locator('.stage-link[href="#basics/single-score"]').focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await stage(), 'basics/single-score');
+  assert.equal(await focused(), '#basics/single-score');
+  await page.keyboard.press('End');
+  assert.equal(await stage(), 'basics/attentional-state');
+  assert.equal(await focused(), '#basics/single-score');
+  await page.locator('.walkthrough-tab[href="#self-attention"]').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-stage="self-attention/embeddings"][aria-current="step"]');
+  assert.equal(await focused(), '#self-attention');
+});

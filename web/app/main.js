@@ -91,14 +91,14 @@ function renderChrome() {
   setText($('#tagline'), t('tagline'));
   setText($('#summary'), t(`${controller.walkthrough}.summary`));
   $('#walkthrough-nav').setAttribute('aria-label', t('walkthroughs'));
-  setChildren(
+  setLinks(
     $('#walkthrough-tabs'),
     WALKTHROUGHS.map((name) => {
       const link = el('a', 'walkthrough-tab', t(`${name}.title`));
       link.href = `#${name}`;
-      if (name === controller.walkthrough) link.setAttribute('aria-current', 'page');
       return el('li').appendChild(link).parentElement;
     }),
+    [WALKTHROUGHS.indexOf(controller.walkthrough), 'page'],
   );
   for (const [id, key] of [
     ['#language-label', 'language'],
@@ -159,10 +159,18 @@ function renderStageList() {
   const items = controller.stages.map((stage, i) => {
     const link = el('a', 'stage-link', `${i + 1}. ${controller.stageTitle(stage)}`);
     link.href = `#${controller.walkthrough}/${stage.id}`;
-    if (stage.id === controller.stageId) link.setAttribute('aria-current', 'step');
     return el('li').appendChild(link).parentElement;
   });
-  setChildren($('#stage-list'), items);
+  setLinks($('#stage-list'), items, [controller.index, 'step']);
+}
+
+// Makes `items` (each holding a link) the items of `list`, the `index`-th link marked
+// aria-current=`value`. The mark is set in place, not compared: a link replaced because it gained
+// or lost it would drop the keyboard focus on it to <body>.
+function setLinks(list, items, [index, value]) {
+  list.querySelector('[aria-current]')?.removeAttribute('aria-current');
+  setChildren(list, items);
+  list.querySelectorAll('a')[index]?.setAttribute('aria-current', value);
 }
 
 // The width of #stages as of the last layout. Reading clientWidth while rendering would force a
