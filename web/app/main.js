@@ -8,7 +8,7 @@ import { el, setChildren, setText } from '../components/dom.js';
 import { LANGUAGES, translator } from '../components/i18n.js';
 import { renderInputForm } from '../components/input-form.js';
 import { createModelPanel } from '../components/model-panel.js';
-import { renderStage } from '../components/stage-view.js';
+import { keepStageFocus, renderStage } from '../components/stage-view.js';
 import { createNav, updateProblems } from '../components/stepper-nav.js';
 import { acceptDrops, createFilePanel, fieldFiles } from '../components/file-panel.js';
 
@@ -91,14 +91,14 @@ function renderChrome() {
   setText($('#tagline'), t('tagline'));
   setText($('#summary'), t(`${controller.walkthrough}.summary`));
   $('#walkthrough-nav').setAttribute('aria-label', t('walkthroughs'));
-  setChildren(
+  setLinks(
     $('#walkthrough-tabs'),
     WALKTHROUGHS.map((name) => {
       const link = el('a', 'walkthrough-tab', t(`${name}.title`));
       link.href = `#${name}`;
-      if (name === controller.walkthrough) link.setAttribute('aria-current', 'page');
       return el('li').appendChild(link).parentElement;
     }),
+    [WALKTHROUGHS.indexOf(controller.walkthrough), 'page'],
   );
   for (const [id, key] of [
     ['#language-label', 'language'],
@@ -159,10 +159,18 @@ function renderStageList() {
   const items = controller.stages.map((stage, i) => {
     const link = el('a', 'stage-link', `${i + 1}. ${controller.stageTitle(stage)}`);
     link.href = `#${controller.walkthrough}/${stage.id}`;
-    if (stage.id === controller.stageId) link.setAttribute('aria-current', 'step');
     return el('li').appendChild(link).parentElement;
   });
-  setChildren($('#stage-list'), items);
+  setLinks($('#stage-list'), items, [controller.index, 'step']);
+}
+
+// Makes `items` (each holding a link) the items of `list`, the `index`-th link marked
+// aria-current=`value`. The mark is set in place, not compared: a link replaced because it gained
+// or lost it would drop the keyboard focus on it to <body>.
+function setLinks(list, items, [index, value]) {
+  list.querySelector('[aria-current]')?.removeAttribute('aria-current');
+  setChildren(list, items);
+  list.querySelectorAll('a')[index]?.setAttribute('aria-current', value);
 }
 
 // The width of #stages as of the last layout. Reading clientWidth while rendering would force a
@@ -175,6 +183,7 @@ let stagesWidth = 0;
 // again into its own, which keeps whatever did not change.
 function renderStages() {
   const container = $('#stages');
+  const restoreFocus = keepStageFocus(container);
   const keys = controller.stages.map((stage) => `${controller.walkthrough}/${stage.id}`);
   const present = [...container.children];
   const kept = present.length === keys.length && present.every((section, i) => section.dataset.stage === keys[i]);
@@ -186,6 +195,7 @@ function renderStages() {
     renderStage(section, controller, stagesWidth || container.clientWidth || 800);
   });
   if (!kept) container.replaceChildren(...sections);
+  restoreFocus(sections[controller.index]);
 }
 
 function emptySection(key) {

@@ -11,7 +11,7 @@ import { el } from './dom.js';
 import { LANGUAGES, translator } from './i18n.js';
 import { renderInputForm } from './input-form.js';
 import { createModelPanel } from './model-panel.js';
-import { renderStage } from './stage-view.js';
+import { keepStageFocus, renderStage } from './stage-view.js';
 import { acceptDrops, createFilePanel, fieldFiles } from './file-panel.js';
 import { createNav, updateProblems } from './stepper-nav.js';
 import { linkStyles } from './styles-link.js';
@@ -194,6 +194,7 @@ export class AttentionStepperElement extends HTMLElement {
       el('span', 'as-count', controller.stageCount()),
     );
 
+    const restoreFocus = keepStageFocus(this.#root);
     const key = `${controller.walkthrough}/${controller.stageId}`;
     if (this.#section?.dataset.stage !== key) {
       this.#section = el('section', 'stage');
@@ -223,6 +224,7 @@ export class AttentionStepperElement extends HTMLElement {
     if (present.length === children.length && changed.length === 1 && changed[0] === this.#section)
       present[children.indexOf(this.#section)].replaceWith(this.#section);
     else if (changed.length) this.#root.replaceChildren(...children);
+    restoreFocus(this.#section);
   }
 
   // The inputs form survives redraws (it keeps the caret and what the user typed).

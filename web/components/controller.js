@@ -159,13 +159,14 @@ export class StepperController extends EventTarget {
 
   /**
    * The keys every stepper shares: arrows, PageUp/PageDown, Home/End. Returns whether the event
-   * moved the stage (and then prevents its default). Keys typed into a field or moving within a
-   * heatmap are left alone.
+   * moved the stage (and then prevents its default). Keys typed into a field are left alone, and
+   * so are arrows in a heatmap, which move between its cells (its other keys move the stage).
    */
   handleKey(event) {
     const target = event.composedPath?.()[0] ?? event.target;
     if (event.altKey || event.ctrlKey || event.metaKey || !(event.key in MOVES)) return false;
-    if (target?.closest?.('input, textarea, select, .hm-grid')) return false;
+    if (target?.closest?.('input, textarea, select')) return false;
+    if (event.key.startsWith('Arrow') && target?.closest?.('.hm-grid')) return false;
     event.preventDefault();
     this.step(MOVES[event.key]);
     return true;

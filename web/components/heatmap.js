@@ -47,6 +47,17 @@ const ENGLISH = {
 // cell size, texts) only rewrites the values that changed: rebuilding the cells makes the browser
 // restyle and lay out every one of them, which costs more than the rest of an input edit.
 const drawn = new WeakMap(); // element -> { key, figure, update(matrix, layout) }
+const cursors = new WeakMap(); // grid -> { cell(), focus(row, col) }: its keyboard cell
+
+/** The cell [row, col] that keyboard focus is on (or was last on) in the heatmap grid `grid`, or null. */
+export function activeCell(grid) {
+  return cursors.get(grid)?.cell() ?? null;
+}
+
+/** Focuses the heatmap grid `grid` on the cell [row, col], or on the nearest one it has. */
+export function focusCell(grid, [row, col]) {
+  cursors.get(grid)?.focus(row, col);
+}
 
 /**
  * Draws `matrix` ({ rows, cols, data, name?, palette?, rowLabels?, colLabels?, exact? }) into
@@ -254,6 +265,7 @@ function wireInteraction({ grid, tooltip, highlight, valueAt, bitsAt, rows, cols
   let active = null; // [row, col] under keyboard focus
   let shown = null; // [row, col] the tooltip is over
   const cellAt = (r, c) => grid.children[r + 1]?.children[c + 1];
+  const nearest = (r, c) => [Math.min(rows - 1, Math.max(0, r)), Math.min(cols - 1, Math.max(0, c))];
   const label = (r, c) => {
     const bits = bitsAt(r * cols + c);
     return `${rowLabels[r]}, ${colLabels[c]}: ${valueAt(r * cols + c)}${bits ? `; ${bits}` : ''}`;
@@ -305,10 +317,14 @@ function wireInteraction({ grid, tooltip, highlight, valueAt, bitsAt, rows, cols
     if (!move || !active) return;
     event.preventDefault();
     event.stopPropagation(); // arrows move the cell here, not the stage
-    activate(
-      Math.min(rows - 1, Math.max(0, active[0] + move[0])),
-      Math.min(cols - 1, Math.max(0, active[1] + move[1])),
-    );
+    activate(...nearest(active[0] + move[0], active[1] + move[1]));
+  });
+  cursors.set(grid, {
+    cell: () => active && [...active],
+    focus: (r, c) => {
+      activate(...nearest(r, c));
+      grid.focus();
+    },
   });
   return () => {
     if (active) cellAt(...active).setAttribute('aria-label', label(...active));

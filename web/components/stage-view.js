@@ -4,7 +4,7 @@
 import katex from 'katex';
 
 import { el, setChildren } from './dom.js';
-import { renderHeatmap } from './heatmap.js';
+import { activeCell, focusCell, renderHeatmap } from './heatmap.js';
 
 const HEATMAP_TEXT = [
   'bitsSign',
@@ -73,6 +73,37 @@ export function renderStage(section, controller, width) {
   const panels = section.querySelector(':scope > .stage-panels');
   if (panels && updatePanels(panels, view, context)) setChildren(section, [header, text, formula, code, panels]);
   else section.replaceChildren(header, text, formula, code, newPanels(view, context));
+}
+
+/**
+ * Keeps keyboard focus on the stage when it is drawn again or another stage takes its place: call
+ * it before drawing into `scope` (what holds the stage sections), and the function it returns
+ * with the section on screen once it is in place. Focus that was in a stage and lost its node
+ * (every key that changes the stage replaces the formula or heatmap it is on) goes to the same
+ * control of the section on screen (the formula, the heatmap at the same place on the same cell, the
+ * n-th answer), else to its heading: never to <body>, where an <attention-stepper>'s keys no
+ * longer reach it. Focus anywhere else is left alone.
+ */
+export function keepStageFocus(scope) {
+  const active = scope.getRootNode().activeElement;
+  const stage = scope.contains(active) ? active.closest('section.stage') : null;
+  if (!stage) return () => {};
+  const place = controlPlace(active, stage);
+  return (section) => {
+    if (active.isConnected) return;
+    const control = section.querySelectorAll(place.selector)[place.index];
+    if (control && place.cell) focusCell(control, place.cell);
+    else control?.focus();
+    if (section.getRootNode().activeElement !== control) section.querySelector('.stage-title')?.focus();
+  };
+}
+
+// A focused control as any stage may have it: its kind (first class, else its tag), which one of
+// that kind in the stage, and in a heatmap the cell keyboard focus is on.
+function controlPlace(control, stage) {
+  const selector = control.classList.length ? `.${control.classList[0]}` : control.localName;
+  const index = [...stage.querySelectorAll(selector)].indexOf(control);
+  return { selector, index, cell: control.matches('.hm-grid') ? activeCell(control) : null };
 }
 
 function newPanels(view, context) {
