@@ -8,6 +8,7 @@
 #include <xtensor/xview.hpp>
 
 #include "attention/seq2seq.hpp"
+#include "attention/model_store.hpp"
 #include "attention/walkthrough.hpp"
 #include "check_close.hpp"
 #include "reference.hpp"
@@ -265,8 +266,9 @@ TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs us
       }
       if (field.kind == InputKind::choice)
         CHECK(std::count(field.choices.begin(), field.choices.end(), field.texts.at(0)) == 1);
-      CHECK((field.optional || field.kind == InputKind::tokens || field.numbers.size() > 0 ||
-             !field.texts.empty()));
+      const bool model = field.kind == InputKind::model || field.kind == InputKind::models;
+      CHECK((field.optional || model || field.kind == InputKind::tokens ||
+             field.numbers.size() > 0 || !field.texts.empty()));
     }
   }
   const auto basics = walkthrough_inputs("basics");
@@ -280,4 +282,36 @@ TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs us
                     "walkthrough name (\"transformer\") must be one of basics, self-attention, "
                     "scoring, seq2seq, numerics",
                     "walkthrough");
+}
+
+TEST_CASE("the walkthrough table: a trace from given inputs, defaults for the rest, models by "
+          "handle") {
+  CHECK(walkthrough("basics", {}).output == basics_walkthrough().output);
+  GivenInputs seeded;
+  seeded.numbers.emplace_back("seed", Matrix<double>{{3}});
+  BasicsInputs three;
+  three.seed = 3;
+  CHECK(walkthrough("basics", seeded).stages.back().panels.back().values ==
+        basics_walkthrough(three).stages.back().panels.back().values);
+
+  Seq2seqSessionConfig config;
+  config.embedding = 4;
+  config.hidden = 8;
+  const int handle = create_model(config, "float64");
+  GivenInputs given;
+  given.numbers.emplace_back("model", Matrix<double>{{double(handle)}});
+  const Trace trace = walkthrough("seq2seq", given);
+  CHECK(trace.walkthrough == "seq2seq");
+  CHECK(trace.labels.front().second == Labels{"the", "red", "car", "is", "small", "<eos>"});
+  given.texts.emplace_back("task", Labels{"en-zh"});
+  check_input_error([&] { walkthrough("seq2seq", given); },
+                    "inputs.task (en-zh) is not the model's (en-fr)", "task");
+  check_input_error([] { walkthrough("scoring", {}); },
+                    "inputs.models must hold at least one seq2seq model", "models");
+  dispose_model(handle);
+  given.texts.clear();
+  check_input_error([&] { walkthrough("seq2seq", given); }, "this seq2seq model was disposed",
+                    "model");
+  check_input_error([] { create_model({}, "float16"); },
+                    "precision must be float32 or float64, got \"float16\"", "precision");
 }

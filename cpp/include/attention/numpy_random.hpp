@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "errors.hpp"
 
@@ -19,6 +20,9 @@ struct NumpyRandomStateData {
   double gauss = 0;
 };
 
+// The largest seed numpy accepts (np.random.seed: 0 … 2**32 - 1).
+constexpr std::int64_t max_seed = 0xFFFFFFFFLL;
+
 class NumpyRandomState {
 public:
   // np.random.seed(seed); numpy accepts 0 <= seed <= 2**32 - 1.
@@ -32,6 +36,10 @@ public:
   Matrix<double> rand(std::size_t rows, std::size_t cols);
   // np.random.randn(rows, cols): standard normal by the polar method, as numpy's legacy_gauss.
   Matrix<double> randn(std::size_t rows, std::size_t cols);
+  // One of the three by its name ("randint", "rand", "randn"; InputError blames "kind" for any
+  // other); `high` is randint's.
+  Matrix<double> draw(const std::string &kind, std::int64_t high, std::size_t rows,
+                      std::size_t cols);
 
 private:
   std::uint32_t next_uint32();

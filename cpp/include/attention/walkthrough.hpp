@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "errors.hpp"
+#include "numpy_random.hpp"
 
 namespace attention {
 
@@ -79,7 +80,6 @@ struct Trace {
 
 // The limits of the walkthroughs' inputs, which their checks use and walkthrough_inputs()
 // publishes.
-constexpr std::int64_t max_seed = 0xFFFFFFFFLL; // numpy's seeds
 constexpr std::int64_t max_high = std::int64_t(1) << 31;
 constexpr std::size_t max_words = 512; // self-attention: words and embedding width
 constexpr std::size_t max_scores = 64; // numerics: scores in the row

@@ -14,7 +14,7 @@ void check_size(std::size_t rows, std::size_t cols) {
 } // namespace
 
 NumpyRandomState::NumpyRandomState(std::int64_t seed) {
-  if (seed < 0 || seed > 0xFFFFFFFFLL)
+  if (seed < 0 || seed > max_seed)
     detail::fail(detail::Argument("seed"), "seed (", seed,
                  ") must be between 0 and 2**32 - 1, as numpy requires");
   // numpy's mt19937_seed, the reference init_genrand.
@@ -128,6 +128,18 @@ Matrix<double> NumpyRandomState::randn(std::size_t rows, std::size_t cols) {
   for (auto &value : out)
     value = next_gauss();
   return out;
+}
+
+Matrix<double> NumpyRandomState::draw(const std::string &kind, std::int64_t high, std::size_t rows,
+                                      std::size_t cols) {
+  if (kind == "randint")
+    return randint(high, rows, cols);
+  if (kind == "rand")
+    return rand(rows, cols);
+  if (kind == "randn")
+    return randn(rows, cols);
+  detail::fail(detail::Argument("kind"), "kind must be randint, rand or randn, got \"",
+               kind.substr(0, 40), "\"");
 }
 
 } // namespace attention
