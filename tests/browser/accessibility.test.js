@@ -8,13 +8,15 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { loadAttention } from 'attention-stepper';
+
 import { chromiumServing, collectErrors, SCREENSHOTS as shots } from './chromium.js';
 
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const session = chromiumServing(fileURLToPath(new URL('../..', import.meta.url)));
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-const WALKTHROUGHS = ['basics', 'self-attention', 'scoring', 'seq2seq', 'numerics'];
+const { walkthroughNames } = await loadAttention({ threads: 1 });
 
 async function open(t, path, contextOptions = { viewport: { width: 1280, height: 900 } }) {
   const context = await session.browser.newContext(contextOptions);
@@ -47,7 +49,7 @@ async function seriousViolations(page) {
 async function auditEveryStage(t, query) {
   const page = await openPage(t, query);
   const found = [];
-  for (const walkthrough of WALKTHROUGHS) {
+  for (const walkthrough of walkthroughNames) {
     await page.goto(`${session.base}dist/site/${query}#${walkthrough}`);
     // the seq2seq stages are the shipped model's translation, once it has loaded
     if (walkthrough === 'seq2seq') await page.waitForSelector('.model-panel[data-origin="shipped"]');

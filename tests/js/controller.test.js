@@ -172,7 +172,7 @@ describe('keys', () => {
     assert.equal(reasons.length, 6);
   });
 
-  test('keys with a modifier, other keys and keys typed into a field or a heatmap grid are left alone', () => {
+  test('keys with a modifier, other keys, keys typed into a field and arrows in a heatmap grid are left alone', () => {
     const { controller, reasons } = make({ stage: 'scores' });
     const ignored = [
       key('ArrowRight', { altKey: true }),
@@ -182,7 +182,7 @@ describe('keys', () => {
       key('Enter'),
       key('a'),
       ...['input', 'textarea', 'select', '.hm-grid'].map((inside) => key('ArrowRight', { inside })),
-      ...['input', '.hm-grid'].map((inside) => key('Home', { inside })),
+      key('Home', { inside: 'input' }),
     ];
     for (const event of ignored) {
       assert.equal(controller.handleKey(event), false, JSON.stringify(event));
@@ -190,9 +190,11 @@ describe('keys', () => {
     }
     assert.equal(controller.stageId, 'scores');
     assert.deepEqual(reasons, []);
-    // a target inside something else (a button, say) still moves
+    // a target inside something else (a button, say) still moves, and so do Home and End in a grid
     assert.equal(controller.handleKey(key('ArrowRight', { inside: 'button' })), true);
     assert.equal(controller.stageId, 'softmax');
+    assert.equal(controller.handleKey(key('Home', { inside: '.hm-grid' })), true);
+    assert.equal(controller.stageId, controller.stages[0].id);
   });
 
   test('without composedPath the event target is used', () => {

@@ -448,7 +448,7 @@ const cases = [
   [
     'seq2seq walkthrough comparing something else',
     () => attn.walkthrough('seq2seq', { model: comparingModel, compare: [{}] }),
-    /inputs.compare\[0\] must be a seq2seq model of this engine, got an object/,
+    /inputs.compare\[0\] must be a seq2seq model of this engine \(createSeq2seq, loadSeq2seq\), got an object/,
     'compare',
   ],
   [

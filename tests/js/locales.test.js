@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { loadAttention, WALKTHROUGHS } from 'attention-stepper';
+import { loadAttention } from 'attention-stepper';
 
 import { SPECS } from '../../web/walkthroughs/index.js';
 
@@ -147,9 +147,9 @@ const fieldErrorKeys = unique(matches(code['components/inputs.js'], String.raw`n
 
 // Each template key the code builds, as written in the source, and the keys it stands for.
 const TEMPLATES = {
-  '${controller.walkthrough}.title': () => WALKTHROUGHS.map((name) => `${name}.title`),
-  '${name}.title': () => WALKTHROUGHS.map((name) => `${name}.title`),
-  '${controller.walkthrough}.summary': () => WALKTHROUGHS.map((name) => `${name}.summary`),
+  '${controller.walkthrough}.title': () => attn.walkthroughNames.map((name) => `${name}.title`),
+  '${name}.title': () => attn.walkthroughNames.map((name) => `${name}.title`),
+  '${controller.walkthrough}.summary': () => attn.walkthroughNames.map((name) => `${name}.summary`),
   '${key}.title': () => stageKinds.map((key) => `${key}.title`), // describeStage
   '${key}.text': () => stageKinds.map((key) => `${key}.text`),
   '${key}.prompt': () => questions().map((q) => `${q.walkthrough}.questions.${q.id}.prompt`), // the controller

@@ -93,7 +93,6 @@ test("every path package.json publishes exists after the build, and Node resolve
   assert.deepEqual(Object.keys(engine).sort(), [
     'SHIPPED_MODELS',
     'TRAINING_DEFAULTS',
-    'WALKTHROUGHS',
     'loadAttention',
     'toMatrix',
     'trainSeq2seq',

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 
-import { loadAttention, WALKTHROUGHS } from 'attention-stepper';
+import { loadAttention } from 'attention-stepper';
 
 import { assertSeedNumbers, SEEDS } from '../seeds.js';
 import { assertClose, assertMatrixClose, fixtures as f } from './helpers.js';
@@ -17,8 +17,8 @@ const additive = attn.createSeq2seq({ task: 'en-fr', scoring: 'additive', embedd
 const needs = (name) => ({ seq2seq: { model }, scoring: { models: [additive, model] } })[name] ?? {};
 
 test('five walkthroughs, every stage well formed', () => {
-  assert.deepEqual(WALKTHROUGHS, ['basics', 'self-attention', 'scoring', 'seq2seq', 'numerics']);
-  for (const name of WALKTHROUGHS) {
+  assert.deepEqual(attn.walkthroughNames, ['basics', 'self-attention', 'scoring', 'seq2seq', 'numerics']);
+  for (const name of attn.walkthroughNames) {
     const trace = attn.walkthrough(name, needs(name));
     assert.equal(trace.walkthrough, name);
     assert.equal(new Set(trace.stages.map((s) => s.id)).size, trace.stages.length);
@@ -99,7 +99,7 @@ test('scoring: one step of each model, as its own teacher-forced translation com
 });
 
 test('the inputs each walkthrough takes, with their limits and defaults, as the engine publishes them', () => {
-  for (const name of WALKTHROUGHS) {
+  for (const name of attn.walkthroughNames) {
     const fields = attn.walkthroughInputs(name);
     assert.ok(Object.isFrozen(fields) && Object.isFrozen(fields[0]), 'read-only');
     // the defaults are the notebook's: computing with all of them equals computing with none

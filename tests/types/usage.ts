@@ -6,7 +6,6 @@ import {
   toMatrix,
   trainSeq2seq,
   TRAINING_DEFAULTS,
-  WALKTHROUGHS,
   writeNpy,
   writeNpz,
   type Seq2seqModel,
@@ -126,7 +125,10 @@ const best: string[] = model.translate('the car is red', { beam: 4 }).beams[0].t
 // @ts-expect-error a float32 model saves as float32 or float16
 model.save({ dtype: 'float64' });
 const text: string = attn.decimalFromLog(-781.126928011043);
-const names: readonly string[] = WALKTHROUGHS;
+const names: readonly string[] = attn.walkthroughNames;
+const maxBeam: number = attn.seq2seqFacts().maxBeam;
+// @ts-expect-error the names are the engine's, read-only
+attn.walkthroughNames.push('transformer');
 
 // @ts-expect-error a string is not a vector
 attn.dotScores('5 1 20', [[1]]);

@@ -2,7 +2,7 @@
 // page's chrome. Its whole state lives in the URL (walkthrough and stage in the hash; language,
 // theme, palette, exercise mode, embed mode and edited inputs in the query), so a link or an
 // iframe reproduces exactly what is on screen. Built on the engine's public API.
-import { loadAttention, WALKTHROUGHS } from 'attention-stepper';
+import { loadAttention } from 'attention-stepper';
 import { StepperController } from '../components/controller.js';
 import { el, setChildren, setText } from '../components/dom.js';
 import { LANGUAGES, translator } from '../components/i18n.js';
@@ -93,12 +93,12 @@ function renderChrome() {
   $('#walkthrough-nav').setAttribute('aria-label', t('walkthroughs'));
   setLinks(
     $('#walkthrough-tabs'),
-    WALKTHROUGHS.map((name) => {
+    controller.attn.walkthroughNames.map((name) => {
       const link = el('a', 'walkthrough-tab', t(`${name}.title`));
       link.href = `#${name}`;
       return el('li').appendChild(link).parentElement;
     }),
-    [WALKTHROUGHS.indexOf(controller.walkthrough), 'page'],
+    [controller.attn.walkthroughNames.indexOf(controller.walkthrough), 'page'],
   );
   for (const [id, key] of [
     ['#language-label', 'language'],

@@ -15,11 +15,11 @@ import { keepStageFocus, renderStage } from './stage-view.js';
 import { acceptDrops, createFilePanel, fieldFiles } from './file-panel.js';
 import { createNav, updateProblems } from './stepper-nav.js';
 import { linkStyles } from './styles-link.js';
+import { SPECS } from '../walkthroughs/index.js';
 
 const OPTION_ATTRIBUTES = ['lang', 'theme', 'palette', 'exercise'];
-// The inputs of the translation walkthroughs an embedding page may give as attributes.
-const WALKTHROUGH_ATTRIBUTES = { seq2seq: ['task', 'scoring', 'sentence'], scoring: ['task', 'sentence', 'step'] };
-const INPUT_ATTRIBUTES = [...new Set(Object.values(WALKTHROUGH_ATTRIBUTES).flat())];
+// The inputs an embedding page may give as attributes, as the walkthroughs' specs list them.
+const INPUT_ATTRIBUTES = [...new Set(Object.values(SPECS).flatMap((spec) => spec.attributes ?? []))];
 
 export class AttentionStepperElement extends HTMLElement {
   static observedAttributes = [
@@ -128,7 +128,7 @@ export class AttentionStepperElement extends HTMLElement {
       this.#inputsProblem = error.message;
     }
     // task="en-zh" scoring="dot" sentence="…" step="3": inputs as attributes, typed as in the form
-    const attributes = (WALKTHROUGH_ATTRIBUTES[walkthrough] ?? []).filter((name) => this.hasAttribute(name));
+    const attributes = (SPECS[walkthrough]?.attributes ?? []).filter((name) => this.hasAttribute(name));
     given = { ...Object.fromEntries(attributes.map((name) => [name, this.getAttribute(name)])), ...given };
     const controller = new StepperController(attn, {
       ...this.#options(),

@@ -3,8 +3,6 @@
 // theme, palette, exercise mode) and the learner's answers. It moves between stages, takes edits
 // and describes the stage on screen; whoever draws listens to its `change` event, whose
 // detail.reason is 'stage', 'walkthrough', 'inputs', 'options' or 'answer'.
-import { WALKTHROUGHS } from 'attention-stepper';
-
 import { describeStage, SPECS, stageTitle } from '../walkthroughs/index.js';
 import { LANGUAGES, translator } from './i18n.js';
 import { PALETTES } from './palettes.js';
@@ -12,8 +10,6 @@ import { Seq2seqModels } from './seq2seq-models.js';
 import { WalkthroughSession } from './session.js';
 
 const THEMES = ['light', 'dark'];
-// The walkthroughs of trained translation models (controller.models).
-const MODEL_WALKTHROUGHS = ['seq2seq', 'scoring'];
 
 // Keys that move between stages, and by how much.
 const MOVES = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1, Home: -Infinity, End: Infinity };
@@ -37,7 +33,7 @@ export class StepperController extends EventTarget {
     this.#given = state.inputs ?? {};
     this.options = {};
     this.#setOptions(state);
-    this.walkthrough = pick(state.walkthrough, WALKTHROUGHS, 'basics');
+    this.walkthrough = pick(state.walkthrough, attn.walkthroughNames, 'basics');
     this.stageId = this.#validStage(state.stage);
   }
 
@@ -52,14 +48,8 @@ export class StepperController extends EventTarget {
   session(walkthrough = this.walkthrough) {
     if (!this.#sessions.has(walkthrough)) {
       const session = new WalkthroughSession(this.#attn, walkthrough, {
-        // the walkthroughs of trained models take them from controller.models
-        context: {
-          seq2seq: ({ task, scoring }) => ({
-            model: this.models.model(task, scoring),
-            compare: this.models.trainedSet(task) ?? undefined,
-          }),
-          scoring: ({ task }) => ({ models: this.models.compared(task) }),
-        }[walkthrough],
+        // the walkthroughs of trained models take them from controller.models, as their spec says
+        context: SPECS[walkthrough].models && ((inputs) => SPECS[walkthrough].models.context(inputs, this.models)),
         defaults: SPECS[walkthrough].defaults?.(this.options.lang),
       });
       session.applyGiven(this.#given[walkthrough]);
@@ -74,10 +64,12 @@ export class StepperController extends EventTarget {
    */
   changedInputs() {
     return Object.fromEntries(
-      WALKTHROUGHS.map((name) => [
-        name,
-        this.#sessions.has(name) ? this.#sessions.get(name).changedInputs() : (this.#given[name] ?? {}),
-      ]).filter(([, inputs]) => Object.keys(inputs).length),
+      this.#attn.walkthroughNames
+        .map((name) => [
+          name,
+          this.#sessions.has(name) ? this.#sessions.get(name).changedInputs() : (this.#given[name] ?? {}),
+        ])
+        .filter(([, inputs]) => Object.keys(inputs).length),
     );
   }
 
@@ -87,14 +79,19 @@ export class StepperController extends EventTarget {
       this.#models = new Seq2seqModels(this.#attn);
       // a model that arrives (the shipped one, or one the reader trained) redraws the walkthroughs
       this.#models.addEventListener('change', () => {
-        for (const name of MODEL_WALKTHROUGHS) this.#sessions.get(name)?.compute();
-        if (MODEL_WALKTHROUGHS.includes(this.walkthrough)) {
+        for (const [name, session] of this.#sessions) if (SPECS[name].models) session.compute();
+        if (this.spec.models) {
           this.stageId = this.#validStage(this.stageId, 'last');
           this.#changed('inputs');
         }
       });
     }
     return this.#models;
+  }
+
+  /** The spec of the walkthrough on screen (web/walkthroughs/). */
+  get spec() {
+    return SPECS[this.walkthrough];
   }
 
   get trace() {
@@ -148,7 +145,7 @@ export class StepperController extends EventTarget {
   }
 
   setWalkthrough(walkthrough, stageId) {
-    const name = pick(walkthrough, WALKTHROUGHS, 'basics');
+    const name = pick(walkthrough, this.#attn.walkthroughNames, 'basics');
     const changed = name !== this.walkthrough;
     this.walkthrough = name;
     const stage = this.#validStage(stageId);

@@ -180,9 +180,9 @@ export function createModelPanel(controller) {
 
   function update() {
     const { t } = controller;
-    element.hidden = !['seq2seq', 'scoring'].includes(controller.walkthrough);
+    element.hidden = !controller.spec.models;
     if (element.hidden) return;
-    const comparing = controller.walkthrough === 'scoring'; // a model per scoring function
+    const comparing = controller.spec.models.compares; // a model per scoring function
     const { task, scoring } = inputs();
     const running = trainer?.state === 'running' || trainer?.state === 'paused';
     const missing = controller.models.untrained(task).length;

@@ -14,7 +14,7 @@ export class Seq2seqModels extends EventTarget {
   constructor(attn) {
     super();
     this.#attn = attn;
-    this.#scorings = attn.walkthroughInputs('seq2seq').find((field) => field.name === 'scoring').choices;
+    this.#scorings = attn.seq2seqFacts().scorings;
   }
 
   /** The model to translate with now. */

@@ -17,7 +17,10 @@ export class WalkthroughSession {
     this.spec = SPECS[walkthrough];
     const published = attn.walkthroughInputs(walkthrough);
     this.defaults = {
-      ...Object.fromEntries(published.filter((field) => !field.optional).map((field) => [field.name, field.default])),
+      // a model input has no default: the context gives it
+      ...Object.fromEntries(
+        published.filter((field) => !field.optional && 'default' in field).map((field) => [field.name, field.default]),
+      ),
       ...defaults,
     };
     const byName = new Map(published.map((field) => [field.name, field]));

@@ -266,7 +266,28 @@ export type InputField =
   | { name: string; kind: 'vector'; optional: false; default: number[] }
   | { name: string; kind: 'matrix'; optional: boolean; default: number[][] | null }
   | { name: string; kind: 'choice'; optional: false; choices: string[]; default: string }
-  | { name: string; kind: 'tokens'; optional: false; default: string[] };
+  | { name: string; kind: 'tokens'; optional: false; default: string[] }
+  /** Trained models the caller passes (one, or a list); they have no default. */
+  | { name: string; kind: 'model' | 'models'; optional: boolean };
+
+/** What the seq2seq models take: their tasks, scoring functions, precisions, limits and defaults. */
+export interface Seq2seqFacts {
+  tasks: readonly string[];
+  scorings: readonly ScoreFunctionName[];
+  precisions: readonly Seq2seqPrecision[];
+  maxBeam: number;
+  maxSteps: number;
+  maxSeed: number;
+  defaults: Readonly<{
+    scoring: ScoreFunctionName;
+    embedding: number;
+    hidden: number;
+    seed: number;
+    precision: Seq2seqPrecision;
+    batch: number;
+    learningRate: number;
+  }>;
+}
 
 /** A pair of a translation task: source sentence, target sentence, and for each target token
  * (the final <eos> included) the source positions it translates (the gold alignment). */
@@ -479,6 +500,10 @@ export interface AttentionEngine {
   walkthrough<N extends 'scoring' | 'seq2seq'>(name: N, inputs: WalkthroughInputs[N]): Trace;
   /** The inputs `walkthrough(name, …)` takes, with their limits and defaults (read-only). */
   walkthroughInputs(name: WalkthroughName): readonly Readonly<InputField>[];
+  /** The walkthroughs' names, in the page's order, as the engine publishes them. */
+  readonly walkthroughNames: readonly WalkthroughName[];
+  /** What the seq2seq models take and do by default (read-only). */
+  seq2seqFacts(): Seq2seqFacts;
   /** The translation tasks: en-fr, en-zh and dates (read-only; made on the first call). */
   seq2seqTasks(): readonly Seq2seqTask[];
   /** A new encoder–decoder for a task (see Seq2seqOptions for the defaults). */
@@ -564,8 +589,6 @@ export function writeNpz(tensors: Record<string, TensorInput>): Uint8Array;
 
 /** Loads the engine. Calls without options share one WebAssembly instance. */
 export function loadAttention(options?: LoadOptions): Promise<AttentionEngine>;
-
-export const WALKTHROUGHS: readonly WalkthroughName[];
 
 /** The trained models the package ships in attention-stepper/models/ ("<task>-<scoring>.safetensors"). */
 export const SHIPPED_MODELS: readonly { readonly task: string; readonly scoring: ScoreFunctionName }[];

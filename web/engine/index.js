@@ -6,7 +6,7 @@ import createAttentionModule from './wasm/attention-engine.mjs';
 import { makeLoader } from './engine.js';
 import { Seq2seqTrainer } from './seq2seq-training.js';
 
-export { toMatrix, WALKTHROUGHS } from './engine.js';
+export { toMatrix } from './checks.js';
 export { SHIPPED_MODELS } from './models.js';
 export { TRAINING_DEFAULTS } from './seq2seq-training.js';
 export { writeNpy, writeNpz } from './tensors.js';

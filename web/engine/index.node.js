@@ -9,7 +9,7 @@ import createAttentionModule from './wasm/attention-engine.mjs';
 import { makeLoader } from './engine.js';
 import { runControls, runTraining, Seq2seqTrainer } from './seq2seq-training.js';
 
-export { toMatrix, WALKTHROUGHS } from './engine.js';
+export { toMatrix } from './checks.js';
 export { SHIPPED_MODELS } from './models.js';
 export { TRAINING_DEFAULTS } from './seq2seq-training.js';
 export { writeNpy, writeNpz } from './tensors.js';

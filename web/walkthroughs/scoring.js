@@ -21,6 +21,9 @@ const prefixOf = (trace, t) => ['<sos>', ...trace.labels.target.slice(0, t - 1)]
 export default {
   name: 'scoring',
   fields: [TASK_FIELD, SENTENCE_FIELD, { name: 'step', label: 'field.step' }],
+  // a trained model of the task per scoring function, side by side; the model panel trains the missing
+  models: { context: ({ task }, models) => ({ models: models.compared(task) }), compares: true },
+  attributes: ['task', 'sentence', 'step'],
   defaults: taskDefaults,
   adjust: adjustToTask,
   params: ({ trace, inputs }) => ({

@@ -25,6 +25,16 @@ export default {
     SENTENCE_FIELD,
     { name: 'beam', label: 'field.beam' },
   ],
+  // the trained model the trace shows (and the others of its task, compared), from the page's models
+  models: {
+    context: ({ task, scoring }, models) => ({
+      model: models.model(task, scoring),
+      compare: models.trainedSet(task) ?? undefined,
+    }),
+    compares: false,
+  },
+  // the inputs an embedding page may give <attention-stepper> as attributes
+  attributes: ['task', 'scoring', 'sentence'],
   defaults: taskDefaults,
   adjust: adjustToTask,
   params: ({ trace, stage, inputs }) => ({
