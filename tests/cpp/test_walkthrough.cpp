@@ -7,8 +7,8 @@
 #include <xtensor/xmanipulation.hpp>
 #include <xtensor/xview.hpp>
 
-#include "attention/seq2seq.hpp"
 #include "attention/model_store.hpp"
+#include "attention/seq2seq.hpp"
 #include "attention/walkthrough.hpp"
 #include "check_close.hpp"
 #include "reference.hpp"

@@ -23,6 +23,8 @@
 #include <vector>
 
 #include "errors.hpp"
+#include "optimizer.hpp"
+#include "parameters.hpp"
 #include "score_function.hpp"
 
 namespace attention {
@@ -50,48 +52,6 @@ void validate(const Seq2seqConfig &config);
 // A source sentence and its gold translation, which ends with <eos> (the model appends nothing).
 struct SentencePair {
   std::vector<TokenId> source, target;
-};
-
-struct ParameterInfo {
-  std::string name;               // PyTorch's: "decoder.gru.weight_ih_l0"
-  std::vector<std::size_t> shape; // PyTorch's: {3 * hidden, embedding}
-  std::size_t offset, size;       // where its values sit in the flat buffer, and how many
-};
-
-// One tensor of a ParameterSet, read or written in place.
-template <class T> struct ParameterView {
-  const ParameterInfo &info; // name, shape, size
-  T *values;                 // info.size values, row-major
-};
-
-// Named tensors in one flat buffer, in PyTorch's state_dict order: a model's parameters, or a
-// set of gradients (or Adam moments) of the same layout.
-template <class T> class ParameterSet {
-public:
-  ParameterSet() = default;
-  // All zeros.
-  explicit ParameterSet(std::shared_ptr<const std::vector<ParameterInfo>> layout);
-
-  const std::vector<ParameterInfo> &layout() const { return *layout_; }
-  std::vector<std::string> names() const;
-  // Unknown name: InputError blaming "parameter".
-  const ParameterInfo &info(const std::string &name) const;
-  T *values(const std::string &name) { return flat_.data() + info(name).offset; }
-  const T *values(const std::string &name) const { return flat_.data() + info(name).offset; }
-  // Copies `values` (row-major, of `shape`) into the named tensor; a shape other than the
-  // tensor's blames "shape", a non-finite value "values". Nothing changes when it throws.
-  void assign(const std::string &name, const std::vector<std::size_t> &shape, const T *values);
-
-  T *data() { return flat_.data(); }
-  const T *data() const { return flat_.data(); }
-  std::size_t size() const { return flat_.size(); }
-  // Same names and shapes in the same order.
-  bool same_layout(const ParameterSet &other) const;
-
-private:
-  std::shared_ptr<const std::vector<ParameterInfo>> layout_ =
-      std::make_shared<const std::vector<ParameterInfo>>();
-  std::vector<T> flat_;
 };
 
 // Everything the model computed for one sentence, for display. Rows are time steps.
@@ -124,8 +84,8 @@ template <class T> struct Seq2seqBeamSearch {
 
 template <class T> class Seq2seq {
 public:
-  // Initialises the parameters from config.seed with PyTorch's default distributions (see
-  // seq2seq.cpp).
+  // Initialises the parameters from config.seed with PyTorch's default distributions
+  // (parameters.hpp).
   explicit Seq2seq(const Seq2seqConfig &config);
   ~Seq2seq();
   Seq2seq(Seq2seq &&) noexcept;
@@ -151,8 +111,8 @@ public:
   // A zeroed set of the parameters' layout, for loss_and_gradients.
   ParameterSet<T> make_gradients() const { return ParameterSet<T>(layout_); }
 
-  // The mean cross-entropy over every target token of the batch (each pair on its own, no
-  // padding). Bad pairs throw InputError blaming "batch", "source" or "target".
+  // The mean cross-entropy over every target token of the batch, run as one padded, masked
+  // minibatch. Bad pairs throw InputError blaming "batch", "source" or "target".
   T loss(const std::vector<SentencePair> &batch);
   // The same, and its gradient with respect to every parameter, written over `gradients`.
   T loss_and_gradients(const std::vector<SentencePair> &batch, ParameterSet<T> &gradients);
@@ -162,8 +122,8 @@ public:
   // the moments and the step count. Returns the gradients' global norm before clipping. A
   // non-finite gradient throws InputError blaming "gradients" and changes nothing.
   T adam_step(ParameterSet<T> &gradients, T learning_rate, std::optional<T> max_norm = {});
-  void reset_optimizer();
-  std::size_t adam_steps() const { return adam_steps_; }
+  void reset_optimizer() { optimizer_.reset(); }
+  std::size_t adam_steps() const { return optimizer_.steps(); }
 
   // One sentence, teacher forced with its target.
   Seq2seqTrace<T> trace(const std::vector<TokenId> &source, const std::vector<TokenId> &target);
@@ -178,25 +138,16 @@ public:
                                    std::size_t width);
 
 private:
-  struct Workspace; // buffers reused across calls (seq2seq.cpp)
+  struct Network; // the layers and their buffers, reused across calls (models/seq2seq/)
 
   Seq2seqConfig config_;
-  std::shared_ptr<const std::vector<ParameterInfo>> layout_;
-  ParameterSet<T> parameters_, first_moment_, second_moment_;
-  std::size_t adam_steps_ = 0;
-  std::unique_ptr<Workspace> work_;
+  ParameterLayout layout_;
+  ParameterSet<T> parameters_;
+  Adam<T> optimizer_;
+  std::unique_ptr<Network> network_;
 };
 
-// torch.nn.utils.clip_grad_norm_(…, max_norm): scales every gradient by
-// max_norm / (total_norm + 1e-6) when that is below 1; returns total_norm, the 2-norm of all
-// gradients together. A non-finite gradient throws InputError blaming "gradients".
-template <class T> T clip_gradient_norm(ParameterSet<T> &gradients, T max_norm);
-
-extern template class ParameterSet<float>;
-extern template class ParameterSet<double>;
 extern template class Seq2seq<float>;
 extern template class Seq2seq<double>;
-extern template float clip_gradient_norm<float>(ParameterSet<float> &, float);
-extern template double clip_gradient_norm<double>(ParameterSet<double> &, double);
 
 } // namespace attention

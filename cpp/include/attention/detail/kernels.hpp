@@ -202,6 +202,50 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const Operand<T> &a, cons
   }
 }
 
+// The products a layer's forward and backward passes need, over row-major buffers (lda, ldb,
+// ldc: row strides); each writes C, or adds to it when accumulate is set.
+
+// C (m x n) = A (m x k) B^T for B (n x k): a layer's outputs X W^T.
+template <class T>
+void gemm_abt(std::size_t m, std::size_t n, std::size_t k, const T *a, std::size_t lda, const T *b,
+              std::size_t ldb, T *c, std::size_t ldc, bool accumulate = false) {
+  gemm<T>(m, n, k, {a, lda}, {b, ldb, true}, c, ldc, accumulate);
+}
+
+// C (m x n) = A (m x k) B (k x n): a layer's input gradients dY W.
+template <class T>
+void gemm_ab(std::size_t m, std::size_t n, std::size_t k, const T *a, std::size_t lda, const T *b,
+             std::size_t ldb, T *c, std::size_t ldc, bool accumulate = false) {
+  gemm<T>(m, n, k, {a, lda}, {b, ldb}, c, ldc, accumulate);
+}
+
+// C (m x n) = A^T B for A (k x m), B (k x n): a weight's gradient dY^T X summed over k rows.
+template <class T>
+void gemm_atb(std::size_t m, std::size_t n, std::size_t k, const T *a, std::size_t lda, const T *b,
+              std::size_t ldb, T *c, std::size_t ldc, bool accumulate = false) {
+  gemm<T>(m, n, k, {a, lda, true}, {b, ldb}, c, ldc, accumulate);
+}
+
+// a . b, a vector of lanes at a time (the compiler does not reorder a floating-point sum itself).
+template <class T> T dot(const T *a, const T *b, std::size_t n) {
+  using V = typename Simd<T>::Vector;
+  constexpr std::size_t lanes = Simd<T>::lanes;
+  const std::size_t vector_end = n - n % lanes;
+  V acc = {};
+  for (std::size_t k = 0; k < vector_end; k += lanes) {
+    V av, bv;
+    std::memcpy(&av, a + k, sizeof av);
+    std::memcpy(&bv, b + k, sizeof bv);
+    acc += av * bv;
+  }
+  T sum = 0;
+  for (std::size_t l = 0; l < lanes; ++l)
+    sum += acc[l];
+  for (std::size_t k = vector_end; k < n; ++k)
+    sum += a[k] * b[k];
+  return sum;
+}
+
 // Reductions over a row, a vector of lanes at a time (clang does not vectorise float max
 // reductions without fast-math, which the rest of the core must not have).
 template <class T, class Combine> T reduce(const T *x, std::size_t n, T initial, Combine combine) {

@@ -1,0 +1,278 @@
+// Seq2seq<T>: input checks, the loss and its gradients over a padded minibatch, Adam, and
+// decoding (greedy and beam search) on the layers composed in network.hpp.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "attention/softmax.hpp"
+#include "models/seq2seq/network.hpp"
+#include "training/initialise.hpp"
+
+namespace attention {
+
+namespace {
+
+constexpr std::size_t max_width = 1024;                 // embedding and hidden sizes
+constexpr std::size_t max_vocab = std::size_t(1) << 20; // either vocabulary
+
+void check_sentence(const std::vector<TokenId> &tokens, std::size_t vocab, const char *argument,
+                    const std::string &what, const char *vocabulary) {
+  if (tokens.empty())
+    detail::fail(detail::Argument(argument), what, " is empty");
+  if (tokens.size() > max_sentence_length)
+    detail::fail(detail::Argument(argument), what, " has ", tokens.size(),
+                 " tokens, more than the ", max_sentence_length, " the model takes");
+  for (std::size_t i = 0; i < tokens.size(); ++i)
+    if (tokens[i] < 0 || static_cast<std::size_t>(tokens[i]) >= vocab)
+      detail::fail(detail::Argument(argument), what, " holds token ", tokens[i], " at index ", i,
+                   ", outside the ", vocabulary, " vocabulary [0, ", vocab, ")");
+}
+
+void check_target(const std::vector<TokenId> &target, const Seq2seqConfig &config,
+                  const std::string &what) {
+  check_sentence(target, config.target_vocab, "target", what, "target");
+  if (target.back() != config.eos)
+    detail::fail(detail::Argument("target"), what, " must end with <eos> (", config.eos, "), not ",
+                 target.back());
+}
+
+void check_max_length(std::size_t max_length) {
+  if (max_length < 1 || max_length > max_sentence_length)
+    detail::fail(detail::Argument("maxLength"), "maxLength (", max_length,
+                 ") must be between 1 and ", max_sentence_length);
+}
+
+template <class T> void require_finite_loss(double loss) {
+  if (!std::isfinite(static_cast<T>(loss)))
+    detail::fail(detail::Argument("parameters"), "the loss (", loss, ") overflows ",
+                 sizeof(T) == 4 ? "float32" : "float64", ": the parameters are too large");
+}
+
+// Checks every pair before any work; returns the longest target.
+std::size_t check_batch(const std::vector<SentencePair> &batch, const Seq2seqConfig &config) {
+  if (batch.empty())
+    detail::fail(detail::Argument("batch"), "batch is empty");
+  std::size_t longest = 0;
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    const std::string pair = "batch[" + std::to_string(k) + "]";
+    check_sentence(batch[k].source, config.source_vocab, "source", pair + ".source", "source");
+    check_target(batch[k].target, config, pair + ".target");
+    longest = std::max(longest, batch[k].target.size());
+  }
+  return longest;
+}
+
+template <class T> std::size_t argmax(const T *x, std::size_t n) {
+  return static_cast<std::size_t>(std::max_element(x, x + n) - x);
+}
+
+} // namespace
+
+void validate(const Seq2seqConfig &c) {
+  using detail::Argument;
+  using detail::fail;
+  const auto check_size = [](std::size_t value, std::size_t low, std::size_t high,
+                             const char *argument) {
+    if (value < low || value > high)
+      fail(Argument(argument), argument, " (", value, ") must be between ", low, " and ", high);
+  };
+  check_size(c.source_vocab, 1, max_vocab, "sourceVocab");
+  check_size(c.target_vocab, 2, max_vocab, "targetVocab");
+  check_size(c.embedding, 1, max_width, "embedding");
+  check_size(c.hidden, 1, max_width, "hidden");
+  const std::size_t width = std::max(c.embedding, c.hidden);
+  detail::require_fits(c.source_vocab, width, "a source-vocabulary table", Argument("sourceVocab"));
+  detail::require_fits(c.target_vocab, width, "a target-vocabulary table", Argument("targetVocab"));
+  if (c.seed < 0 || c.seed > 0xFFFFFFFFLL)
+    fail(Argument("seed"), "seed (", c.seed, ") must be between 0 and 2**32 - 1, as numpy's");
+  for (auto [token, argument] : {std::pair{c.sos, "sos"}, {c.eos, "eos"}})
+    if (token < 0 || static_cast<std::size_t>(token) >= c.target_vocab)
+      fail(Argument(argument), argument, " (", token, ") must be a target token, in [0, ",
+           c.target_vocab, ")");
+  if (c.sos == c.eos)
+    fail(Argument("eos"), "eos (", c.eos, ") must differ from sos (", c.sos, ")");
+}
+
+template <class T> Seq2seq<T>::Seq2seq(const Seq2seqConfig &config) : config_(config) {
+  validate(config);
+  const auto specs = seq2seq_parameter_specs(config);
+  layout_ = make_layout(specs);
+  parameters_ = ParameterSet<T>(layout_);
+  initialise(parameters_, specs, config.seed);
+  optimizer_ = Adam<T>(layout_);
+  network_ = std::make_unique<Network>(config, parameters_);
+}
+
+template <class T> Seq2seq<T>::~Seq2seq() = default;
+template <class T> Seq2seq<T>::Seq2seq(Seq2seq &&) noexcept = default;
+template <class T> Seq2seq<T> &Seq2seq<T>::operator=(Seq2seq &&) noexcept = default;
+
+namespace {
+// The batch's sources and targets as the network takes them.
+std::pair<std::vector<const std::vector<TokenId> *>, std::vector<const std::vector<TokenId> *>>
+sides(const std::vector<SentencePair> &batch) {
+  std::vector<const std::vector<TokenId> *> sources, targets;
+  for (const auto &pair : batch) {
+    sources.push_back(&pair.source);
+    targets.push_back(&pair.target);
+  }
+  return {sources, targets};
+}
+} // namespace
+
+template <class T> T Seq2seq<T>::loss(const std::vector<SentencePair> &batch) {
+  const std::size_t steps = check_batch(batch, config_);
+  const auto [sources, targets] = sides(batch);
+  network_->begin(sources, steps);
+  network_->set_targets(targets, config_.sos);
+  network_->forward(parameters_.data());
+  const nn::CrossEntropy loss = network_->cross_entropy();
+  require_finite_loss<T>(loss.sum);
+  return static_cast<T>(loss.mean());
+}
+
+template <class T>
+T Seq2seq<T>::loss_and_gradients(const std::vector<SentencePair> &batch,
+                                 ParameterSet<T> &gradients) {
+  const std::size_t steps = check_batch(batch, config_);
+  if (!gradients.same_layout(parameters_))
+    detail::fail(detail::Argument("gradients"),
+                 "gradients must have the model's parameters' names and shapes");
+  const auto [sources, targets] = sides(batch);
+  network_->begin(sources, steps);
+  network_->set_targets(targets, config_.sos);
+  network_->forward(parameters_.data());
+  const nn::CrossEntropy loss = network_->cross_entropy();
+  require_finite_loss<T>(loss.sum);
+  std::fill(gradients.data(), gradients.data() + gradients.size(), T(0));
+  network_->backward(parameters_.data(), T(1) / static_cast<T>(loss.tokens), gradients.data());
+  return static_cast<T>(loss.mean());
+}
+
+template <class T>
+T Seq2seq<T>::adam_step(ParameterSet<T> &gradients, T learning_rate, std::optional<T> max_norm) {
+  if (!gradients.same_layout(parameters_))
+    detail::fail(detail::Argument("gradients"),
+                 "gradients must have the model's parameters' names and shapes");
+  return optimizer_.step(parameters_, gradients, learning_rate, max_norm);
+}
+
+template <class T>
+Seq2seqTrace<T> Seq2seq<T>::trace(const std::vector<TokenId> &source,
+                                  const std::vector<TokenId> &target) {
+  check_sentence(source, config_.source_vocab, "source", "source", "source");
+  check_target(target, config_, "target");
+  network_->begin({&source}, target.size());
+  network_->set_targets({&target}, config_.sos);
+  network_->forward(parameters_.data());
+  Seq2seqTrace<T> r = network_->trace(target.size());
+  r.output = target;
+  return r;
+}
+
+template <class T>
+Seq2seqTrace<T> Seq2seq<T>::translate(const std::vector<TokenId> &source, std::size_t max_length) {
+  check_sentence(source, config_.source_vocab, "source", "source", "source");
+  check_max_length(max_length);
+  Network &w = *network_;
+  w.begin({&source}, max_length);
+  w.encode(parameters_.data());
+  std::vector<TokenId> output;
+  for (std::size_t t = 0; t < max_length; ++t) {
+    w.inputs[t] = t == 0 ? config_.sos : output.back();
+    w.decode(parameters_.data(), t, t + 1);
+    output.push_back(static_cast<TokenId>(argmax(w.logits_at(t), w.v)));
+    if (output.back() == config_.eos)
+      break;
+  }
+  Seq2seqTrace<T> r = w.trace(output.size());
+  r.output = std::move(output);
+  return r;
+}
+
+template <class T>
+Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
+                                             std::size_t max_length, std::size_t width) {
+  check_sentence(source, config_.source_vocab, "source", "source", "source");
+  check_max_length(max_length);
+  if (width < 1 || width > max_beam_width)
+    detail::fail(detail::Argument("beam"), "beam (", width, ") must be between 1 and ",
+                 max_beam_width);
+  Network &w = *network_;
+  w.begin({&source}, max_length);
+  w.encode(parameters_.data());
+  const std::size_t h = config_.hidden, v = w.v;
+  struct Beam {
+    Seq2seqHypothesis hypothesis;
+    std::vector<T> state; // the decoder's state after its last token
+  };
+  const auto ended = [&](const Beam &beam) {
+    return !beam.hypothesis.output.empty() && beam.hypothesis.output.back() == config_.eos;
+  };
+  std::vector<Beam> beams(1); // the empty hypothesis, from s_0
+  beams[0].state.assign(w.decoder_state(0), w.decoder_state(0) + h);
+  std::vector<double> row(v), log_probabilities(v); // a step's logits, in double
+  for (std::size_t t = 0; t < max_length; ++t) {
+    if (std::all_of(beams.begin(), beams.end(), ended))
+      break;
+    // (beam, token or -1 for an ended beam kept as it is, total log-probability)
+    struct Candidate {
+      std::size_t beam;
+      TokenId token;
+      double score;
+    };
+    std::vector<Candidate> candidates;
+    std::vector<std::vector<T>> next_states(beams.size());
+    for (std::size_t b = 0; b < beams.size(); ++b) {
+      const Beam &beam = beams[b];
+      if (ended(beam)) {
+        candidates.push_back({b, -1, beam.hypothesis.log_probability});
+        continue;
+      }
+      // Step t of the batch of one reads s_{t-1} from decoder_state(t) and its input token.
+      std::copy(beam.state.begin(), beam.state.end(), w.decoder_state(t));
+      w.inputs[t] = t == 0 ? config_.sos : beam.hypothesis.output.back();
+      w.decode(parameters_.data(), t, t + 1);
+      next_states[b].assign(w.decoder_state(t + 1), w.decoder_state(t + 1) + h);
+      std::copy(w.logits_at(t), w.logits_at(t) + v, row.begin());
+      detail::log_softmax_into(row.data(), v, 1.0, nullptr, log_probabilities.data());
+      for (std::size_t i = 0; i < v; ++i)
+        candidates.push_back(
+            {b, static_cast<TokenId>(i), beam.hypothesis.log_probability + log_probabilities[i]});
+    }
+    const std::size_t kept = std::min(width, candidates.size());
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
+    std::vector<Beam> next;
+    for (std::size_t i = 0; i < kept; ++i) {
+      const Candidate &c = candidates[i];
+      if (c.token < 0) {
+        next.push_back(beams[c.beam]);
+        continue;
+      }
+      Beam grown = beams[c.beam];
+      grown.hypothesis.output.push_back(c.token);
+      grown.hypothesis.log_probability = c.score;
+      grown.state = next_states[c.beam];
+      next.push_back(std::move(grown));
+    }
+    beams = std::move(next);
+  }
+  Seq2seqBeamSearch<T> result;
+  for (auto &beam : beams)
+    result.beams.push_back(std::move(beam.hypothesis));
+  // The best hypothesis again, teacher forced, for its trace (the same numbers it was found with).
+  // Its output may lack <eos> (length-limited), so it is not checked as a target.
+  const auto &best = result.beams.front().output;
+  w.begin({&source}, best.size());
+  w.set_targets({&best}, config_.sos);
+  w.forward(parameters_.data());
+  result.trace = w.trace(best.size());
+  result.trace.output = best;
+  return result;
+}
+
+template class Seq2seq<float>;
+template class Seq2seq<double>;
+
+} // namespace attention

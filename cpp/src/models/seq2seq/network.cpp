@@ -1,0 +1,257 @@
+#include "models/seq2seq/network.hpp"
+
+#include "attention/detail/kernels.hpp"
+
+namespace attention {
+
+std::vector<nn::ParameterSpec> seq2seq_parameter_specs(const Seq2seqConfig &c) {
+  const std::size_t e = c.embedding, h = c.hidden;
+  const bool additive = c.scoring == ScoreFunction::additive;
+  std::vector<nn::ParameterSpec> specs;
+  const auto add = [&](const std::string &module, std::vector<nn::ParameterSpec> part) {
+    part = nn::prefixed(module, std::move(part));
+    specs.insert(specs.end(), part.begin(), part.end());
+  };
+  add("encoder.embedding", nn::embedding_parameters(c.source_vocab, e));
+  add("encoder.gru", nn::gru_parameters(e, h));
+  add("decoder.embedding", nn::embedding_parameters(c.target_vocab, e));
+  add("decoder.attention", nn::make_scoring_function<double>(c.scoring, h)->parameters());
+  add("decoder.gru", nn::gru_parameters(additive ? e + h : e, h));
+  if (!additive)
+    add("decoder.combine", nn::linear_parameters(2 * h, h));
+  add("decoder.out", nn::linear_parameters(h, c.target_vocab));
+  return specs;
+}
+
+template <class T>
+Seq2seq<T>::Network::Network(const Seq2seqConfig &config, const ParameterSet<T> &parameters)
+    : scoring(config.scoring), e(config.embedding), h(config.hidden), g(3 * config.hidden),
+      v(config.target_vocab), input(config.scoring == ScoreFunction::additive ? e + h : e),
+      scorer(nn::make_scoring_function<T>(config.scoring, config.hidden)) {
+  const auto at = [&](const char *name) { return parameters.info(name).offset; };
+  encoder_embedding = at("encoder.embedding.weight");
+  encoder_gru_at = at("encoder.gru.weight_ih_l0");
+  decoder_embedding = at("decoder.embedding.weight");
+  attention_block = decoder_embedding + config.target_vocab * e; // right after, when it has any
+  decoder_gru_at = at("decoder.gru.weight_ih_l0");
+  combine = additive() ? 0 : at("decoder.combine.weight");
+  out = at("decoder.out.weight");
+}
+
+template <class T>
+void Seq2seq<T>::Network::begin(const std::vector<const std::vector<TokenId> *> &batch_sources,
+                                std::size_t decoder_steps) {
+  batch = batch_sources.size();
+  steps = decoder_steps;
+  n = 0;
+  source_lengths.clear();
+  for (const auto *source : batch_sources) {
+    source_lengths.push_back(source->size());
+    n = std::max(n, source->size());
+  }
+  if (scoring == ScoreFunction::additive || scoring == ScoreFunction::concat)
+    detail::require_fits(n * steps * batch, h, "the attention's tanh activations",
+                         detail::Argument("target"));
+  sources.assign(n * batch, TokenId(1));
+  for (std::size_t k = 0; k < batch; ++k)
+    for (std::size_t t = 0; t < source_lengths[k]; ++t)
+      sources[t * batch + k] = (*batch_sources[k])[t];
+  mask = {n, batch, source_lengths.data()};
+  const std::size_t rows = steps * batch;
+  inputs.assign(rows, TokenId(0));
+  encoder_x.resize(n * batch * e);
+  decoder_x.resize(rows * input);
+  for (auto *buffer : {&scores, &weights})
+    buffer->resize(rows * n);
+  for (auto *buffer : {&contexts, &attentional})
+    buffer->resize(rows * h);
+  combined.resize(rows * 2 * h);
+  for (auto *buffer : {&logits, &probabilities})
+    buffer->resize(rows * v);
+}
+
+template <class T>
+void Seq2seq<T>::Network::set_targets(
+    const std::vector<const std::vector<TokenId> *> &batch_targets, TokenId sos) {
+  targets.assign(steps * batch, TokenId(-1));
+  for (std::size_t k = 0; k < batch; ++k) {
+    const auto &target = *batch_targets[k];
+    for (std::size_t t = 0; t < target.size(); ++t) {
+      targets[t * batch + k] = target[t];
+      inputs[t * batch + k] = t == 0 ? sos : target[t - 1];
+    }
+  }
+}
+
+template <class T> void Seq2seq<T>::Network::encode(const T *p) {
+  nn::embedding_forward(p + encoder_embedding, e, sources.data(), n * batch, encoder_x.data(), e);
+  const auto w = gru_weights(p, encoder_gru_at, e);
+  encoder_gru.begin(h, n, batch, source_lengths.data(), nullptr);
+  encoder_gru.project_inputs(w, 0, n, encoder_x.data(), e, e);
+  encoder_gru.run(w, 0, n);
+  scorer->begin(p + attention_block, annotations(), mask, steps * batch);
+  // The decoder starts from each source's last state, which the encoder holds past its length.
+  decoder_gru.begin(h, steps, batch, nullptr, encoder_gru.state(n));
+}
+
+template <class T> void Seq2seq<T>::Network::decode(const T *p, std::size_t t0, std::size_t t1) {
+  const std::size_t rows = (t1 - t0) * batch, first = t0 * batch;
+  const auto w = gru_weights(p, decoder_gru_at, input);
+  T *x = decoder_x.data() + first * input;
+  nn::embedding_forward(p + decoder_embedding, e, inputs.data() + first, rows, x, input);
+  decoder_gru.project_inputs(w, t0, t1, x, input, e);
+  const T *attention = p + attention_block;
+  if (additive()) {
+    // Bahdanau: the attention reads s_{t-1} and its context feeds the GRU, a step at a time.
+    for (std::size_t t = t0; t < t1; ++t) {
+      const std::size_t at = t * batch;
+      scorer->forward(attention, at, batch, decoder_gru.state(t), scores.data() + at * n);
+      nn::attention_forward(batch, mask, h, scores.data() + at * n, annotations(),
+                            weights.data() + at * n, contexts.data() + at * h);
+      for (std::size_t k = 0; k < batch; ++k)
+        std::copy(contexts.data() + (at + k) * h, contexts.data() + (at + k + 1) * h,
+                  decoder_x.data() + (at + k) * input + e);
+      nn::linear_forward(batch, h, g, contexts.data() + at * h, h, w.weight_ih + e, input,
+                         static_cast<const T *>(nullptr), decoder_gru.input_projections(t), g,
+                         true);
+      decoder_gru.run(w, t, t + 1);
+    }
+    nn::linear_forward(rows, h, v, decoder_gru.state(t0 + 1), h, p + out, h, p + out + v * h,
+                       logits.data() + first * v, v);
+    return;
+  }
+  // Luong: the GRU runs first; the attention reads s_t, and h̃_t = tanh(combine [c_t; s_t]).
+  decoder_gru.run(w, t0, t1);
+  const T *states = decoder_gru.state(t0 + 1);
+  scorer->forward(attention, first, rows, states, scores.data() + first * n);
+  nn::attention_forward(rows, mask, h, scores.data() + first * n, annotations(),
+                        weights.data() + first * n, contexts.data() + first * h);
+  for (std::size_t r = first; r < first + rows; ++r) {
+    std::copy(contexts.data() + r * h, contexts.data() + (r + 1) * h, combined.data() + r * 2 * h);
+    std::copy(states + (r - first) * h, states + (r - first + 1) * h,
+              combined.data() + r * 2 * h + h);
+  }
+  T *tilde = attentional.data() + first * h;
+  nn::linear_forward(rows, 2 * h, h, combined.data() + first * 2 * h, 2 * h, p + combine, 2 * h,
+                     p + combine + 2 * h * h, tilde, h);
+  kernels::tanh_in_place(tilde, rows * h);
+  nn::linear_forward(rows, h, v, tilde, h, p + out, h, p + out + v * h, logits.data() + first * v,
+                     v);
+}
+
+template <class T> nn::CrossEntropy Seq2seq<T>::Network::cross_entropy() {
+  return nn::cross_entropy_forward(steps * batch, v, logits.data(), targets.data(),
+                                   probabilities.data());
+}
+
+template <class T> void Seq2seq<T>::Network::backward(const T *p, T scale, T *grad) {
+  const std::size_t rows = steps * batch;
+  for (auto *buffer : {&d_top, &d_states, &d_context, &d_queries})
+    buffer->resize(rows * h);
+  d_logits.resize(rows * v);
+  d_scores.resize(rows * n);
+  d_combined.resize(rows * 2 * h);
+  d_embedded.resize(std::max(rows, n * batch) * e);
+  d_annotations.assign(n * batch * h, T(0));
+  carry.resize(batch * h);
+  dh.resize(batch * h);
+  nn::cross_entropy_backward(rows, v, probabilities.data(), targets.data(), scale, d_logits.data());
+  // out: logits = W top + b, top being s_t (additive) or h̃_t (Luong)
+  const T *top = additive() ? decoder_gru.state(1) : attentional.data();
+  nn::linear_backward(rows, h, v, top, h, p + out, h, d_logits.data(), v, grad + out,
+                      grad + out + v * h, d_top.data(), h);
+  if (additive())
+    backward_additive(p, grad);
+  else
+    backward_luong(p, grad);
+  // The encoder: d_annotations from the attention, carry at its last states from the decoder.
+  nn::GruWeights<T> gradients(grad + encoder_gru_at, e, h);
+  encoder_gru.backward(gru_weights(p, encoder_gru_at, e), gradients, n, encoder_x.data(),
+                       d_annotations.data(), carry.data(), d_embedded.data(), nullptr);
+  nn::embedding_backward(d_embedded.data(), e, e, sources.data(), n * batch,
+                         grad + encoder_embedding);
+}
+
+// Steps backwards: the gradient at s_t is d_top's row plus what flows back from step t + 1
+// through its GRU and its attention query (carry).
+template <class T> void Seq2seq<T>::Network::backward_additive(const T *p, T *grad) {
+  const auto w = gru_weights(p, decoder_gru_at, input);
+  const T *attention = p + attention_block;
+  T *d_attention = grad + attention_block;
+  std::fill(carry.begin(), carry.end(), T(0));
+  for (std::size_t t = steps; t-- > 0;) {
+    const std::size_t at = t * batch;
+    for (std::size_t i = 0; i < batch * h; ++i)
+      dh[i] = d_top[at * h + i] + carry[i];
+    decoder_gru.step_backward(w, t, dh.data(), carry.data());
+    // The context is the GRU input's tail: its gradient is dgi W_ih[:, E:].
+    kernels::gemm_ab(batch, h, g, decoder_gru.d_input_projections(t), g, w.weight_ih + e, input,
+                     d_context.data() + at * h, h);
+    nn::attention_backward(batch, mask, h, weights.data() + at * n, annotations(),
+                           d_context.data() + at * h, d_scores.data() + at * n,
+                           d_annotations.data());
+    scorer->backward(attention, at, batch, d_scores.data() + at * n, d_queries.data() + at * h,
+                     d_attention);
+    for (std::size_t i = 0; i < batch * h; ++i)
+      carry[i] += d_queries[at * h + i];
+  }
+  scorer->end_backward(attention, d_annotations.data(), d_attention);
+  decoder_gru.weight_backward(nn::GruWeights<T>(grad + decoder_gru_at, input, h), steps,
+                              decoder_x.data(), input);
+  kernels::gemm_ab(steps * batch, e, g, decoder_gru.d_input_projections(0), g, w.weight_ih, input,
+                   d_embedded.data(), e);
+  nn::embedding_backward(d_embedded.data(), e, e, inputs.data(), steps * batch,
+                         grad + decoder_embedding);
+}
+
+template <class T> void Seq2seq<T>::Network::backward_luong(const T *p, T *grad) {
+  const std::size_t rows = steps * batch;
+  // h̃ = tanh(combine [c; s]): d_top becomes the pre-activation's gradient.
+  for (std::size_t i = 0; i < rows * h; ++i)
+    d_top[i] *= T(1) - attentional[i] * attentional[i];
+  nn::linear_backward(rows, 2 * h, h, combined.data(), 2 * h, p + combine, 2 * h, d_top.data(), h,
+                      grad + combine, grad + combine + 2 * h * h, d_combined.data(), 2 * h);
+  for (std::size_t r = 0; r < rows; ++r) {
+    const T *both = d_combined.data() + r * 2 * h;
+    std::copy(both, both + h, d_context.data() + r * h);
+    std::copy(both + h, both + 2 * h, d_states.data() + r * h);
+  }
+  nn::attention_backward(rows, mask, h, weights.data(), annotations(), d_context.data(),
+                         d_scores.data(), d_annotations.data());
+  T *d_attention = grad + attention_block;
+  scorer->backward(p + attention_block, 0, rows, d_scores.data(), d_queries.data(), d_attention);
+  scorer->end_backward(p + attention_block, d_annotations.data(), d_attention);
+  for (std::size_t i = 0; i < rows * h; ++i)
+    d_states[i] += d_queries[i];
+  // The decoder GRU's states feed nothing else; its first state is the encoder's last (carry).
+  decoder_gru.backward(gru_weights(p, decoder_gru_at, input),
+                       nn::GruWeights<T>(grad + decoder_gru_at, input, h), steps, decoder_x.data(),
+                       d_states.data(), nullptr, d_embedded.data(), carry.data());
+  nn::embedding_backward(d_embedded.data(), e, e, inputs.data(), rows, grad + decoder_embedding);
+}
+
+template <class T> Seq2seqTrace<T> Seq2seq<T>::Network::trace(std::size_t m) const {
+  // Pair 0's rows: in a batch of one, every row.
+  const auto matrix = [](const T *data, std::size_t rows, std::size_t cols) {
+    auto result = Matrix<T>::from_shape({rows, cols});
+    std::copy(data, data + rows * cols, result.data());
+    return result;
+  };
+  Seq2seqTrace<T> r;
+  r.source.assign(sources.begin(), sources.begin() + n);
+  r.source_embeddings = matrix(encoder_x.data(), n, e);
+  r.encoder_states = matrix(annotations(), n, h);
+  r.decoder_states = matrix(decoder_gru.state(1), m, h);
+  r.scores = matrix(scores.data(), m, n);
+  r.weights = matrix(weights.data(), m, n);
+  r.contexts = matrix(contexts.data(), m, h);
+  if (!additive())
+    r.attentional = matrix(attentional.data(), m, h);
+  r.logits = matrix(logits.data(), m, v);
+  return r;
+}
+
+template struct Seq2seq<float>::Network;
+template struct Seq2seq<double>::Network;
+
+} // namespace attention

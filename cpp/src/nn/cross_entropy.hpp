@@ -1,0 +1,60 @@
+// F.cross_entropy with ignore_index: the mean of -log softmax(logits)[target] over the rows that
+// have a target (the targets' padding, a negative id, is ignored).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "attention/detail/kernels.hpp"
+
+namespace attention::nn {
+
+struct CrossEntropy {
+  double sum = 0;         // in double: a float sum of many tokens loses digits
+  std::size_t tokens = 0; // rows with a target
+  double mean() const { return sum / double(tokens); }
+};
+
+// Over `rows` rows of logits (rows x classes); keeps softmax(logits) in probabilities (rows x
+// classes) for the backward pass.
+template <class T>
+CrossEntropy cross_entropy_forward(std::size_t rows, std::size_t classes, const T *logits,
+                                   const std::int32_t *targets, T *probabilities) {
+  CrossEntropy result;
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (targets[r] < 0)
+      continue;
+    const T *row = logits + r * classes;
+    T *p = probabilities + r * classes;
+    const T max = *std::max_element(row, row + classes);
+    std::copy(row, row + classes, p);
+    const T sum = kernels::exp_in_place(p, classes, max);
+    result.sum -= double((row[targets[r]] - max) - std::log(sum));
+    ++result.tokens;
+    const T inverse = T(1) / sum;
+    for (std::size_t k = 0; k < classes; ++k)
+      p[k] *= inverse;
+  }
+  return result;
+}
+
+// d_logits = scale (softmax - onehot(target)) at rows with a target, 0 at ignored ones; scale
+// 1 / tokens gives the mean's gradient.
+template <class T>
+void cross_entropy_backward(std::size_t rows, std::size_t classes, const T *probabilities,
+                            const std::int32_t *targets, T scale, T *d_logits) {
+  for (std::size_t r = 0; r < rows; ++r) {
+    T *d = d_logits + r * classes;
+    if (targets[r] < 0) {
+      std::fill(d, d + classes, T(0));
+      continue;
+    }
+    const T *p = probabilities + r * classes;
+    for (std::size_t k = 0; k < classes; ++k)
+      d[k] = scale * p[k];
+    d[targets[r]] -= scale;
+  }
+}
+
+} // namespace attention::nn

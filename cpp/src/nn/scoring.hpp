@@ -1,0 +1,47 @@
+// Attention scoring functions e(query, key) over a batch: Bahdanau's additive, Luong's dot,
+// general and concat. Each is one class in one file (nn/scoring/), its forward and backward side
+// by side; a model picks one by ScoreFunction and calls it through this interface.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "attention/score_function.hpp"
+#include "nn/attention.hpp"
+#include "nn/parameter_spec.hpp"
+
+namespace attention::nn {
+
+// A scoring function's parameters are one block in state_dict order (parameters()): `weights`
+// points at its first value, `gradients` at the same place of a gradient buffer.
+template <class T> class ScoringFunction {
+public:
+  virtual ~ScoringFunction() = default;
+  // Names within the attention module ("Wa.weight"), shapes, initial bounds.
+  virtual std::vector<ParameterSpec> parameters() const = 0;
+
+  // Starts a batch of keys (n x batch x H, time-major; read until end_backward) against which up
+  // to `rows` query rows will be scored: computes what depends on the keys alone (projections).
+  virtual void begin(const T *weights, const T *keys, const KeyMask &mask, std::size_t rows) = 0;
+  // scores (rows x n, -inf at masked keys) of query rows [first, first + rows), rows x H; row r
+  // belongs to item r % batch. Keeps what backward needs.
+  virtual void forward(const T *weights, std::size_t first, std::size_t rows, const T *queries,
+                       T *scores) = 0;
+  // From the scores' gradient of those rows: writes the queries' (rows x H), adds to the
+  // parameters' gradients, and keeps the keys' side until end_backward.
+  virtual void backward(const T *weights, std::size_t first, std::size_t rows, const T *d_scores,
+                        T *d_queries, T *gradients) = 0;
+  // After the backward of every row forwarded since begin: adds the keys' gradient to d_keys
+  // (n x batch x H) and the key-side parameters' gradients.
+  virtual void end_backward(const T *weights, T *d_keys, T *gradients) = 0;
+};
+
+template <class T>
+std::unique_ptr<ScoringFunction<T>> make_scoring_function(ScoreFunction kind, std::size_t hidden);
+
+extern template std::unique_ptr<ScoringFunction<float>> make_scoring_function(ScoreFunction,
+                                                                              std::size_t);
+extern template std::unique_ptr<ScoringFunction<double>> make_scoring_function(ScoreFunction,
+                                                                               std::size_t);
+
+} // namespace attention::nn

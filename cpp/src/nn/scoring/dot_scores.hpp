@@ -1,0 +1,82 @@
+// The core of the dot and general scoring functions: e_rj = q_r · k'_j, for keys k' = k (dot) or
+// k Wa^T (general). Per item, its query rows against its keys are one product.
+#pragma once
+
+#include <vector>
+
+#include "nn/linear.hpp"
+#include "nn/scoring.hpp"
+
+namespace attention::nn {
+
+template <class T> class DotProductScoring : public ScoringFunction<T> {
+protected:
+  // projected: keys go through Wa (H x H, the block's only tensor) first.
+  DotProductScoring(std::size_t hidden, bool projected) : h_(hidden), projected_(projected) {}
+
+public:
+  void begin(const T *weights, const T *keys, const KeyMask &mask, std::size_t rows) override {
+    keys_ = keys;
+    mask_ = mask;
+    rows_ = rows;
+    const std::size_t key_rows = mask.n * mask.batch;
+    queries_.resize(rows * h_);
+    d_projected_keys_.assign(key_rows * h_, T(0));
+    if (projected_) {
+      projected_keys_.resize(key_rows * h_);
+      linear_forward(key_rows, h_, h_, keys, h_, weights, h_, static_cast<const T *>(nullptr),
+                     projected_keys_.data(), h_);
+    }
+  }
+
+  void forward(const T *, std::size_t first, std::size_t rows, const T *queries,
+               T *scores) override {
+    std::copy(queries, queries + rows * h_, queries_.data() + first * h_);
+    const std::size_t n = mask_.n, batch = mask_.batch;
+    for (std::size_t b = 0; b < batch && b < rows; ++b)
+      kernels::gemm_abt(item_rows(rows, b), mask_.lengths[b], h_, queries + b * h_, batch * h_,
+                        keys() + b * h_, batch * h_, scores + b * n, batch * n);
+    mask_scores(rows, mask_, scores);
+  }
+
+  // dq = dS K' and dK' += dS^T Q, per item.
+  void backward(const T *, std::size_t first, std::size_t rows, const T *d_scores, T *d_queries,
+                T *) override {
+    const std::size_t n = mask_.n, batch = mask_.batch;
+    const T *queries = queries_.data() + first * h_;
+    for (std::size_t b = 0; b < batch && b < rows; ++b) {
+      const std::size_t item = item_rows(rows, b), length = mask_.lengths[b];
+      kernels::gemm_ab(item, h_, length, d_scores + b * n, batch * n, keys() + b * h_, batch * h_,
+                       d_queries + b * h_, batch * h_);
+      kernels::gemm_atb(length, h_, item, d_scores + b * n, batch * n, queries + b * h_, batch * h_,
+                        d_projected_keys_.data() + b * h_, batch * h_, true);
+    }
+  }
+
+  void end_backward(const T *weights, T *d_keys, T *gradients) override {
+    const std::size_t key_rows = mask_.n * mask_.batch;
+    if (projected_) {
+      linear_backward(key_rows, h_, h_, keys_, h_, weights, h_, d_projected_keys_.data(), h_,
+                      gradients, static_cast<T *>(nullptr), d_keys, h_, true);
+      return;
+    }
+    for (std::size_t i = 0; i < key_rows * h_; ++i)
+      d_keys[i] += d_projected_keys_[i];
+  }
+
+private:
+  const T *keys() const { return projected_ ? projected_keys_.data() : keys_; }
+  // Rows b, b + batch, … of a block of `rows`.
+  std::size_t item_rows(std::size_t rows, std::size_t b) const {
+    return (rows - b + mask_.batch - 1) / mask_.batch;
+  }
+
+  std::size_t h_;
+  bool projected_;
+  const T *keys_ = nullptr;
+  KeyMask mask_{};
+  std::size_t rows_ = 0;
+  std::vector<T> queries_, projected_keys_, d_projected_keys_;
+};
+
+} // namespace attention::nn

@@ -1,0 +1,113 @@
+// The core of the additive and concat scoring functions: e_rj = va · tanh(q'_r + k'_j) (+ va's
+// bias), with q' and k' linear projections of the query and the key. additive.cpp and concat.cpp
+// say where the projections' weights sit.
+#pragma once
+
+#include <vector>
+
+#include "nn/linear.hpp"
+#include "nn/scoring.hpp"
+
+namespace attention::nn {
+
+template <class T> class TanhScoring : public ScoringFunction<T> {
+protected:
+  // Offsets in the block, and row strides: q' = q Wq^T (+ bq), k' = k Wk^T (+ bk), va, its bias.
+  struct Layout {
+    std::size_t query_weight, query_ld, key_weight, key_ld, va;
+    bool biases; // additive's bq, bk and va's bias; concat has none
+    std::size_t query_bias = 0, key_bias = 0, va_bias = 0;
+  };
+  TanhScoring(std::size_t hidden, Layout layout) : h_(hidden), at_(layout) {}
+
+public:
+  void begin(const T *weights, const T *keys, const KeyMask &mask, std::size_t rows) override {
+    keys_ = keys;
+    mask_ = mask;
+    rows_ = rows;
+    const std::size_t key_rows = mask.n * mask.batch;
+    for (auto *buffer : {&queries_, &projected_queries_, &d_projected_queries_})
+      buffer->resize(rows * h_);
+    activations_.resize(rows * mask.n * h_);
+    projected_keys_.resize(key_rows * h_);
+    d_projected_keys_.assign(key_rows * h_, T(0));
+    linear_forward(key_rows, h_, h_, keys, h_, weights + at_.key_weight, at_.key_ld,
+                   bias(weights, at_.key_bias), projected_keys_.data(), h_);
+  }
+
+  void forward(const T *weights, std::size_t first, std::size_t rows, const T *queries,
+               T *scores) override {
+    const std::size_t n = mask_.n;
+    std::copy(queries, queries + rows * h_, queries_.data() + first * h_);
+    T *q = projected_queries_.data() + first * h_;
+    linear_forward(rows, h_, h_, queries, h_, weights + at_.query_weight, at_.query_ld,
+                   bias(weights, at_.query_bias), q, h_);
+    const T *va = weights + at_.va, va_bias = at_.biases ? weights[at_.va_bias] : T(0);
+    for (std::size_t r = 0; r < rows; ++r) {
+      const std::size_t b = r % mask_.batch, length = mask_.lengths[b];
+      for (std::size_t j = 0; j < length; ++j) {
+        T *a = activations_.data() + ((first + r) * n + j) * h_;
+        const T *key = projected_keys_.data() + (j * mask_.batch + b) * h_;
+        for (std::size_t i = 0; i < h_; ++i)
+          a[i] = q[r * h_ + i] + key[i];
+        kernels::tanh_in_place(a, h_);
+        scores[r * n + j] = va_bias + kernels::dot(va, a, h_);
+      }
+    }
+    mask_scores(rows, mask_, scores);
+  }
+
+  // Through the kept tanh activations a: d(pre-activation) = ds va ⊙ (1 - a²) goes to q' and k'.
+  // va's bias shifts every score of a row alike, which the softmax cancels: its gradient is exactly
+  // 0, left as it is rather than summed from rounding noise.
+  void backward(const T *weights, std::size_t first, std::size_t rows, const T *d_scores,
+                T *d_queries, T *gradients) override {
+    const std::size_t n = mask_.n;
+    const T *va = weights + at_.va;
+    T *d_va = gradients + at_.va, *d_q = d_projected_queries_.data() + first * h_;
+    std::fill(d_q, d_q + rows * h_, T(0));
+    for (std::size_t r = 0; r < rows; ++r) {
+      const std::size_t b = r % mask_.batch, length = mask_.lengths[b];
+      for (std::size_t j = 0; j < length; ++j) {
+        const T d_score = d_scores[r * n + j];
+        const T *a = activations_.data() + ((first + r) * n + j) * h_;
+        T *d_key = d_projected_keys_.data() + (j * mask_.batch + b) * h_;
+        for (std::size_t i = 0; i < h_; ++i) {
+          d_va[i] += d_score * a[i];
+          const T d_pre = d_score * va[i] * (T(1) - a[i] * a[i]);
+          d_q[r * h_ + i] += d_pre;
+          d_key[i] += d_pre;
+        }
+      }
+    }
+    kernels::gemm_ab(rows, h_, h_, d_q, h_, weights + at_.query_weight, at_.query_ld, d_queries,
+                     h_);
+  }
+
+  // The projections' weight gradients over every row at once.
+  void end_backward(const T *weights, T *d_keys, T *gradients) override {
+    kernels::gemm_atb(h_, h_, rows_, d_projected_queries_.data(), h_, queries_.data(), h_,
+                      gradients + at_.query_weight, at_.query_ld, true);
+    if (at_.biases)
+      add_column_sums(rows_, h_, d_projected_queries_.data(), h_, gradients + at_.query_bias);
+    linear_backward(mask_.n * mask_.batch, h_, h_, keys_, h_, weights + at_.key_weight, at_.key_ld,
+                    d_projected_keys_.data(), h_, gradients + at_.key_weight,
+                    at_.biases ? gradients + at_.key_bias : nullptr, d_keys, h_, true);
+  }
+
+private:
+  const T *bias(const T *weights, std::size_t offset) const {
+    return at_.biases ? weights + offset : nullptr;
+  }
+
+  std::size_t h_;
+  Layout at_;
+  const T *keys_ = nullptr;
+  KeyMask mask_{};
+  std::size_t rows_ = 0;
+  // queries (rows x H), q' and its gradient, the activations (rows x n x H), k' and its gradient
+  std::vector<T> queries_, projected_queries_, d_projected_queries_, activations_, projected_keys_,
+      d_projected_keys_;
+};
+
+} // namespace attention::nn

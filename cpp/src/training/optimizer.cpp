@@ -1,0 +1,76 @@
+#include "attention/optimizer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "attention/errors.hpp"
+
+namespace attention {
+
+template <class T> T clip_gradient_norm(ParameterSet<T> &gradients, T max_norm) {
+  if (!std::isfinite(max_norm) || max_norm <= 0)
+    detail::fail(detail::Argument("maxNorm"), "maxNorm (", max_norm,
+                 ") must be a positive finite number");
+  // As clip_grad_norm_: the norm of the tensors' norms, each summed in double here.
+  double squares = 0;
+  for (const auto &info : gradients.layout()) {
+    const T *g = gradients.data() + info.offset;
+    double sum = 0;
+    for (std::size_t i = 0; i < info.size; ++i) {
+      if (!std::isfinite(g[i]))
+        detail::fail(detail::Argument("gradients"), "the gradient of ", info.name,
+                     " holds a non-finite value (", g[i], ") at flat index ", i);
+      sum += double(g[i]) * double(g[i]);
+    }
+    const double norm = static_cast<T>(std::sqrt(sum));
+    squares += norm * norm;
+  }
+  const T total = static_cast<T>(std::sqrt(squares));
+  const T coefficient = max_norm / (total + T(1e-6));
+  if (coefficient < 1)
+    for (std::size_t i = 0; i < gradients.size(); ++i)
+      gradients.data()[i] *= coefficient;
+  return total;
+}
+
+template <class T>
+T Adam<T>::step(ParameterSet<T> &parameters, ParameterSet<T> &gradients, T learning_rate,
+                std::optional<T> max_norm) {
+  if (!std::isfinite(learning_rate) || learning_rate < 0)
+    detail::fail(detail::Argument("learningRate"), "learningRate (", learning_rate,
+                 ") must be a finite number >= 0");
+  // Without clipping, the norm is still measured (and the gradients checked for NaN), so that a
+  // diverged step never reaches the parameters.
+  const T norm = clip_gradient_norm(gradients, max_norm.value_or(std::numeric_limits<T>::max()));
+  // torch.optim.Adam's single-tensor update, operation for operation.
+  constexpr double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
+  ++steps_;
+  const double step = static_cast<double>(steps_);
+  const T step_size = static_cast<T>(double(learning_rate) / (1 - std::pow(beta1, step)));
+  const T correction2_sqrt = static_cast<T>(std::sqrt(1 - std::pow(beta2, step)));
+  const T b1 = T(beta1), b2 = T(beta2), one_minus_b1 = T(1 - beta1), one_minus_b2 = T(1 - beta2),
+          eps = T(epsilon);
+  T *param = parameters.data(), *m = first_moment_.data(), *v = second_moment_.data();
+  const T *g = gradients.data();
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    m[i] = m[i] * b1 + one_minus_b1 * g[i];
+    v[i] = v[i] * b2 + one_minus_b2 * g[i] * g[i];
+    const T denominator = std::sqrt(v[i]) / correction2_sqrt + eps;
+    param[i] += -step_size * (m[i] / denominator);
+  }
+  return norm;
+}
+
+template <class T> void Adam<T>::reset() {
+  std::fill(first_moment_.data(), first_moment_.data() + first_moment_.size(), T(0));
+  std::fill(second_moment_.data(), second_moment_.data() + second_moment_.size(), T(0));
+  steps_ = 0;
+}
+
+template float clip_gradient_norm<float>(ParameterSet<float> &, float);
+template double clip_gradient_norm<double>(ParameterSet<double> &, double);
+template class Adam<float>;
+template class Adam<double>;
+
+} // namespace attention
