@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "attention/numpy_random.hpp"
+#include "attention/optimizer.hpp"
 #include "attention/seq2seq.hpp"
 #include "check_close.hpp"
 #include "seq2seq_reference.hpp"
@@ -339,13 +340,15 @@ TEST_CASE("seq2seq: a PyTorch state_dict loads by name and shape") {
 TEST_CASE("seq2seq: Adam with gradient clipping matches torch.optim.Adam over two steps") {
   const auto batch = fixture_batch();
   Seq2seq<double> model(fixture_config(parse_score_function(f::adam_scoring)));
+  Adam<double> adam(model.parameters().shared_layout());
   auto gradients = model.make_gradients();
   for (double expected_norm : f::adam_norms) {
     model.loss_and_gradients(batch, gradients);
-    const double norm = model.adam_step(gradients, f::adam_learning_rate, f::adam_max_norm);
+    const double norm =
+        adam.step(model.parameters(), gradients, f::adam_learning_rate, f::adam_max_norm);
     CHECK(norm == doctest::Approx(expected_norm).epsilon(1e-12));
   }
-  CHECK(model.adam_steps() == 2);
+  CHECK(adam.steps() == 2);
   for (const auto &expected : f::adam_parameters)
     check_values(model.parameters().values(expected.name), expected.values, 1e-9, expected.name);
 }
@@ -355,11 +358,12 @@ TEST_CASE("seq2seq: Adam's first step moves each parameter by the learning rate 
   // m̂ = g and v̂ = g² after one step, so the update is -lr g / (|g| + 1e-8).
   const auto batch = fixture_batch();
   Seq2seq<double> model(fixture_config(ScoreFunction::additive));
+  Adam<double> adam(model.parameters().shared_layout());
   const ParameterSet<double> before = model.parameters();
   auto gradients = model.make_gradients();
   model.loss_and_gradients(batch, gradients);
   const ParameterSet<double> unclipped = gradients;
-  model.adam_step(gradients, 0.125);
+  adam.step(model.parameters(), gradients, 0.125, {});
   for (std::size_t i = 0; i < before.size(); ++i) {
     const double g = unclipped.data()[i];
     const double expected = before.data()[i] - 0.125 * g / (std::abs(g) + 1e-8);
@@ -370,8 +374,8 @@ TEST_CASE("seq2seq: Adam's first step moves each parameter by the learning rate 
   CHECK(unclipped.values("decoder.attention.va.bias")[0] == 0);
   CHECK(model.parameters().values("decoder.attention.va.bias")[0] ==
         before.values("decoder.attention.va.bias")[0]);
-  model.reset_optimizer();
-  CHECK(model.adam_steps() == 0);
+  adam.reset();
+  CHECK(adam.steps() == 0);
 }
 
 TEST_CASE("clip_gradient_norm scales by maxNorm / (norm + 1e-6) only when the norm exceeds it") {
@@ -458,12 +462,16 @@ TEST_CASE("seq2seq: bad configurations and inputs throw InputError naming the ar
   auto other_gradients = other.make_gradients();
   check_input_error([&] { model.loss_and_gradients(batch, other_gradients); },
                     "gradients must have the model's parameters' names and shapes", "gradients");
-  check_input_error([&] { model.adam_step(other_gradients, 0.1f); }, "gradients must have",
-                    "gradients");
-  check_input_error([&] { model.adam_step(gradients, -1.0f); },
+  Adam<float> adam(model.parameters().shared_layout());
+  check_input_error([&] { adam.step(model.parameters(), other_gradients, 0.1f, {}); },
+                    "gradients must have", "gradients");
+  check_input_error([&] { adam.step(other.parameters(), gradients, 0.1f, {}); },
+                    "the parameters are not of the layout", "parameters");
+  check_input_error([&] { adam.step(model.parameters(), gradients, -1.0f, {}); },
                     "learningRate (-1) must be a finite number >= 0", "learningRate");
-  check_input_error([&] { model.adam_step(gradients, 0.1f, 0.0f); }, "maxNorm (0)", "maxNorm");
-  CHECK(model.adam_steps() == 0); // refused steps changed nothing
+  check_input_error([&] { adam.step(model.parameters(), gradients, 0.1f, 0.0f); }, "maxNorm (0)",
+                    "maxNorm");
+  CHECK(adam.steps() == 0); // refused steps changed nothing
 
   model.parameter("decoder.out.bias").values[3] = 3e38f;
   model.parameter("decoder.out.bias").values[4] = -3e38f;
@@ -478,10 +486,11 @@ TEST_CASE("seq2seq: 300 Adam steps on a copy task cut the loss a hundredfold and
     NumpyRandomState random(5);
     const auto held_out = copy_batch(random, 32);
     const float initial = model.loss(held_out);
+    Adam<float> adam(model.parameters().shared_layout());
     auto gradients = model.make_gradients();
     for (int step = 0; step < 300; ++step) {
       model.loss_and_gradients(copy_batch(random, 16), gradients);
-      model.adam_step(gradients, 0.01f, 1.0f);
+      adam.step(model.parameters(), gradients, 0.01f, 1.0f);
     }
     const float trained = model.loss(held_out);
     CHECK(trained < initial / 100); // measured: 373x (additive) to 1067x (concat)

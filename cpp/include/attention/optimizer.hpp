@@ -20,9 +20,10 @@ public:
   explicit Adam(ParameterLayout layout) : first_moment_(layout), second_moment_(layout) {}
 
   // Clips `gradients` in place to a global norm of max_norm (when given), then updates
-  // `parameters`; returns the gradients' global norm before clipping. A non-finite gradient
-  // throws InputError blaming "gradients", and a bad learning rate "learningRate", changing
-  // nothing. The caller checks that both sets have the moments' layout.
+  // `parameters`; returns the gradients' global norm before clipping. A non-finite gradient, or
+  // gradients of another layout than the moments', throw InputError blaming "gradients",
+  // parameters of another layout "parameters", and a bad learning rate "learningRate", changing
+  // nothing.
   T step(ParameterSet<T> &parameters, ParameterSet<T> &gradients, T learning_rate,
          std::optional<T> max_norm);
   void reset();

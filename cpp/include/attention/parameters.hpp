@@ -31,6 +31,8 @@ public:
   explicit ParameterSet(ParameterLayout layout);
 
   const std::vector<ParameterInfo> &layout() const { return *layout_; }
+  // The layout itself, to make gradients, moments or a trainer of it.
+  const ParameterLayout &shared_layout() const { return layout_; }
   std::vector<std::string> names() const;
   // Unknown name: InputError blaming "parameter".
   const ParameterInfo &info(const std::string &name) const;

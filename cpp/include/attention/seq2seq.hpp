@@ -1,9 +1,8 @@
 // A GRU encoder-decoder with attention: Bahdanau's additive scoring, or Luong's dot, general and
 // concat. Parameters carry PyTorch's names, shapes and equations (nn.Embedding, nn.GRU with gate
 // order r, z, n, nn.Linear as x W^T + b), so a PyTorch state_dict loads as it is. The model
-// computes the mean cross-entropy of a batch, every gradient by backpropagation through time, and
-// takes Adam steps with global-norm gradient clipping as torch.optim.Adam and
-// torch.nn.utils.clip_grad_norm_ do.
+// computes the mean cross-entropy of a batch and every gradient by backpropagation through time;
+// training it (Adam, clipping, minibatches) is the trainer's (trainer.hpp).
 //
 // Encoder: h_t = GRU(embedding(x_t), h_{t-1}), h_0 = 0; the annotations are h_1 … h_n.
 // Decoder, teacher forced: y_0 = <sos>, s_0 = h_n, and for t = 1 … m, with α_t = softmax_j(e_tj)
@@ -18,12 +17,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "errors.hpp"
-#include "optimizer.hpp"
 #include "parameters.hpp"
 #include "score_function.hpp"
 
@@ -94,6 +91,8 @@ public:
   const Seq2seqConfig &config() const { return config_; }
   std::vector<std::string> parameter_names() const { return parameters_.names(); }
   const ParameterSet<T> &parameters() const { return parameters_; }
+  // To change the values in place (an optimiser's steps); the layout must stay.
+  ParameterSet<T> &parameters() { return parameters_; }
   // One parameter by its PyTorch name, to read or write in place; an unknown name throws
   // InputError blaming "parameter".
   ParameterView<T> parameter(const std::string &name) {
@@ -102,8 +101,7 @@ public:
   ParameterView<const T> parameter(const std::string &name) const {
     return {parameters_.info(name), parameters_.values(name)};
   }
-  // Loads one tensor of a PyTorch state_dict, checked as ParameterSet::assign checks it. The
-  // optimizer's moments stay (reset_optimizer() clears them).
+  // Loads one tensor of a PyTorch state_dict, checked as ParameterSet::assign checks it.
   void set_parameter(const std::string &name, const std::vector<std::size_t> &shape,
                      const T *values) {
     parameters_.assign(name, shape, values);
@@ -116,14 +114,6 @@ public:
   T loss(const std::vector<SentencePair> &batch);
   // The same, and its gradient with respect to every parameter, written over `gradients`.
   T loss_and_gradients(const std::vector<SentencePair> &batch, ParameterSet<T> &gradients);
-
-  // Clips `gradients` in place to a global norm of max_norm (when given) as clip_grad_norm_,
-  // then takes one Adam step (β1 0.9, β2 0.999, ε 1e-8, as torch.optim.Adam); the model keeps
-  // the moments and the step count. Returns the gradients' global norm before clipping. A
-  // non-finite gradient throws InputError blaming "gradients" and changes nothing.
-  T adam_step(ParameterSet<T> &gradients, T learning_rate, std::optional<T> max_norm = {});
-  void reset_optimizer() { optimizer_.reset(); }
-  std::size_t adam_steps() const { return optimizer_.steps(); }
 
   // One sentence, teacher forced with its target.
   Seq2seqTrace<T> trace(const std::vector<TokenId> &source, const std::vector<TokenId> &target);
@@ -143,7 +133,6 @@ private:
   Seq2seqConfig config_;
   ParameterLayout layout_;
   ParameterSet<T> parameters_;
-  Adam<T> optimizer_;
   std::unique_ptr<Network> network_;
 };
 

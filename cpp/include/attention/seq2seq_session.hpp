@@ -1,14 +1,11 @@
 // A translation task and an encoder–decoder that learns it: what the JavaScript API's
 // createSeq2seq model holds. It owns the task (vocabularies, splits, gold alignments), a
-// Seq2seq<T> and the training state (the shuffled order of the training split and where the next
-// minibatch starts), and trains, evaluates, translates, saves and loads. The model itself knows
-// nothing of tasks; this is the one place where the two meet.
+// Seq2seq<T> and a Trainer<T>, and trains, evaluates, translates, saves and loads. The model itself
+// knows nothing of tasks; this is the one place where the two meet.
 //
-// Training. Minibatches come from the training split in an order shuffled from the model's seed,
-// reproducible in numpy: r = np.random.RandomState(seed); for each epoch, order = list(range(n))
-// and for i = n - 1 … 1: j = r.randint(i + 1); swap order[i], order[j] (Fisher–Yates); then
-// consecutive minibatches of `batch` pairs, and a new shuffle (the stream continuing) when fewer
-// than `batch` pairs remain. Each step is one Adam step with global-norm clipping.
+// Training: the trainer's loop (trainer.hpp) over the training split's pairs, shuffled from the
+// model's seed in an order numpy reproduces (trainer.hpp says how), one Adam step with
+// global-norm clipping a minibatch.
 //
 // Files: safetensors, the parameters under PyTorch's names in state_dict order (F32 or F64 by
 // precision, or F16 on request; a load accepts F16 for either precision), and the metadata
@@ -19,13 +16,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "numpy_random.hpp"
 #include "seq2seq.hpp"
 #include "seq2seq_tasks.hpp"
+#include "trainer.hpp"
 
 namespace attention {
 
@@ -48,10 +44,9 @@ struct Seq2seqSessionConfig {
 // (dates 0.93 against 0.97), a factor of four below that, and holds: en-fr stays at 1.00 from step
 // 350 to 1200, the longest run measured. A step of 32 pairs takes about 8.5 ms in WebAssembly (one
 // thread).
+// (max_train_steps, max_learning_rate and default_max_norm are every trainer's: trainer.hpp.)
 constexpr std::size_t default_batch = 32, max_batch = tasks::train_size;
-constexpr std::size_t max_train_steps = 1'000'000;
-constexpr double default_learning_rate = 0.005, max_learning_rate = 1e30;
-constexpr double default_max_norm = 1.0;
+constexpr double default_learning_rate = 0.005;
 // How many of the most likely next tokens translate() reports for each step.
 constexpr std::size_t translation_top_k = 5;
 
@@ -87,7 +82,7 @@ public:
   const std::shared_ptr<const tasks::Task> &shared_task() const { return task_; }
   Seq2seq<T> &model() { return model_; }
   const Seq2seq<T> &model() const { return model_; }
-  std::size_t steps() const { return steps_; }
+  std::size_t steps() const { return trainer_.steps(); }
 
   // A sentence as ids (tasks::tokenize, InputError blaming "sentence").
   std::vector<TokenId> tokenize(const std::string &sentence, tasks::Side side) const;
@@ -111,10 +106,7 @@ public:
   // "batch", "learningRate" when out of range. When a loss or the parameters stop being finite,
   // throws InputError blaming "learningRate", with the parameters of the last finite step kept
   // (and Adam's moments reset).
-  struct TrainResult {
-    std::size_t step; // optimiser steps taken since the model was made
-    T loss;
-  };
+  using TrainResult = attention::TrainResult<T>; // step: optimiser steps since the model was made
   TrainResult train(std::size_t steps, std::size_t batch = default_batch,
                     double learning_rate = default_learning_rate,
                     double max_norm = default_max_norm);
@@ -138,11 +130,8 @@ private:
   Seq2seqSessionConfig config_;
   std::shared_ptr<const tasks::Task> task_;
   Seq2seq<T> model_;
-  NumpyRandomState shuffle_random_;
-  std::vector<std::size_t> order_;
-  std::size_t next_ = 0, steps_ = 0;
-  std::uint64_t evaluated_parameters_ = 0; // a hash of the parameters test_evaluation_ is of
-  std::optional<Seq2seqEvaluation> test_evaluation_;
+  Trainer<T> trainer_;
+  EvaluationCache<Seq2seqEvaluation> test_evaluation_;
 };
 
 // The precision a saved model was saved in ("float32" or "float64"), and its configuration, read

@@ -37,6 +37,13 @@ template <class T> T clip_gradient_norm(ParameterSet<T> &gradients, T max_norm) 
 template <class T>
 T Adam<T>::step(ParameterSet<T> &parameters, ParameterSet<T> &gradients, T learning_rate,
                 std::optional<T> max_norm) {
+  // One layout pointer in the usual case, so the check costs nothing.
+  if (!parameters.same_layout(first_moment_))
+    detail::fail(detail::Argument("parameters"),
+                 "the parameters are not of the layout Adam's moments were made for");
+  if (!gradients.same_layout(first_moment_))
+    detail::fail(detail::Argument("gradients"),
+                 "gradients must have the model's parameters' names and shapes");
   if (!std::isfinite(learning_rate) || learning_rate < 0)
     detail::fail(detail::Argument("learningRate"), "learningRate (", learning_rate,
                  ") must be a finite number >= 0");

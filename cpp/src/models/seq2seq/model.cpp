@@ -1,5 +1,5 @@
-// Seq2seq<T>: input checks, the loss and its gradients over a padded minibatch, Adam, and
-// decoding (greedy and beam search) on the layers composed in network.hpp.
+// Seq2seq<T>: input checks, the loss and its gradients over a padded minibatch, and decoding
+// (greedy and beam search) on the layers composed in network.hpp.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -99,7 +99,6 @@ template <class T> Seq2seq<T>::Seq2seq(const Seq2seqConfig &config) : config_(co
   layout_ = make_layout(specs);
   parameters_ = ParameterSet<T>(layout_);
   initialise(parameters_, specs, config.seed);
-  optimizer_ = Adam<T>(layout_);
   network_ = std::make_unique<Network>(config, parameters_);
 }
 
@@ -147,14 +146,6 @@ T Seq2seq<T>::loss_and_gradients(const std::vector<SentencePair> &batch,
   std::fill(gradients.data(), gradients.data() + gradients.size(), T(0));
   network_->backward(parameters_.data(), T(1) / static_cast<T>(loss.tokens), gradients.data());
   return static_cast<T>(loss.mean());
-}
-
-template <class T>
-T Seq2seq<T>::adam_step(ParameterSet<T> &gradients, T learning_rate, std::optional<T> max_norm) {
-  if (!gradients.same_layout(parameters_))
-    detail::fail(detail::Argument("gradients"),
-                 "gradients must have the model's parameters' names and shapes");
-  return optimizer_.step(parameters_, gradients, learning_rate, max_norm);
 }
 
 template <class T>

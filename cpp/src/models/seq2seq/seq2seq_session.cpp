@@ -2,14 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <limits>
 #include <optional>
 #include <utility>
 
 #include "attention/softmax.hpp"
-#include "core/precision.hpp"
 #include "files/safetensors.hpp"
+#include "training/model_file.hpp"
 
 namespace attention {
 
@@ -37,27 +35,6 @@ Seq2seqConfig model_config(const Seq2seqSessionConfig &config, const tasks::Task
   return c;
 }
 
-template <class T> bool all_finite(const T *values, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i)
-    if (!std::isfinite(values[i]))
-      return false;
-  return true;
-}
-
-template <class T> const char *precision_name() { return sizeof(T) == 4 ? "float32" : "float64"; }
-
-std::int64_t parse_integer(const std::string &text, const char *key) {
-  if (text.empty() || text.size() > 12 ||
-      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    fail(Argument("bytes"), "the file's metadata \"", key, "\" is not a whole number: \"",
-         text.substr(0, 40), "\"");
-  return std::stoll(text);
-}
-
-} // namespace
-
-namespace {
-
 std::shared_ptr<const tasks::Task> task_for(const Seq2seqSessionConfig &config,
                                             std::shared_ptr<const tasks::Task> task) {
   if (!task)
@@ -74,7 +51,8 @@ template <class T>
 Seq2seqSession<T>::Seq2seqSession(const Seq2seqSessionConfig &config,
                                   std::shared_ptr<const tasks::Task> task)
     : config_(config), task_(task_for(config, std::move(task))),
-      model_(model_config(config, *task_)), shuffle_random_(config.seed) {}
+      model_(model_config(config, *task_)),
+      trainer_(model_.parameters().shared_layout(), task_->train.size(), config.seed, "pairs") {}
 
 template <class T>
 std::vector<TokenId> Seq2seqSession<T>::tokenize(const std::string &sentence,
@@ -106,7 +84,8 @@ template <class T> void Seq2seqSession<T>::set_parameters(const std::vector<Name
     if (entry.values.size() != it->size)
       fail(Argument("parameters"), "\"", entry.name, "\" must hold ", it->size, " values, got ",
            entry.values.size());
-    if (!all_finite(entry.values.data(), entry.values.size()))
+    if (!std::all_of(entry.values.begin(), entry.values.end(),
+                     [](T x) { return std::isfinite(x); }))
       fail(Argument("parameters"), "\"", entry.name, "\" holds a non-finite value");
     found[k] = &entry;
   }
@@ -133,69 +112,17 @@ template <class T>
 typename Seq2seqSession<T>::TrainResult
 Seq2seqSession<T>::train(std::size_t steps, std::size_t batch, double learning_rate,
                          double max_norm) {
-  if (steps < 1 || steps > max_train_steps)
-    fail(Argument("steps"), "steps (", steps, ") must be from 1 to ", max_train_steps);
-  if (batch < 1 || batch > task_->train.size())
-    fail(Argument("batch"), "batch (", batch, ") must be from 1 to ", task_->train.size(),
-         ", the training pairs");
-  if (!(learning_rate > 0) || !(learning_rate <= max_learning_rate))
-    fail(Argument("learningRate"), "learningRate (", learning_rate,
-         ") must be above 0 and at most ", max_learning_rate);
-  const std::size_t n = task_->train.size();
-  auto gradients = model_.make_gradients();
-  std::vector<T> last(model_.parameters().data(),
-                      model_.parameters().data() + model_.parameters().size());
-  std::vector<SentencePair> minibatch(batch);
-  T loss = 0;
-  // Stops training; `restore`: the last Adam step made a parameter non-finite, so the parameters
-  // go back to `last`, those before it (otherwise they are still the last finite ones). Adam's
-  // moments, which led astray, start afresh.
-  const auto diverged = [&](const char *what, bool restore) {
-    if (restore)
-      for (const auto &info : model_.parameters().layout())
-        model_.set_parameter(info.name, info.shape, last.data() + info.offset);
-    model_.reset_optimizer();
-    fail(Argument("learningRate"), "training stopped at step ", steps_ + 1, ": ", what, " (loss ",
-         static_cast<double>(loss), "); the parameters are those of step ", steps_,
-         ". Try a smaller learningRate (", learning_rate, ")");
-  };
-  for (std::size_t s = 0; s < steps; ++s) {
-    if (order_.size() != n || next_ + batch > n) {
-      order_.resize(n);
-      for (std::size_t i = 0; i < n; ++i)
-        order_[i] = i;
-      for (std::size_t i = n - 1; i >= 1; --i) {
-        const auto j = static_cast<std::size_t>(
-            shuffle_random_.randint(static_cast<std::int64_t>(i + 1), 1, 1)(0, 0));
-        std::swap(order_[i], order_[j]);
-      }
-      next_ = 0;
-    }
-    for (std::size_t k = 0; k < batch; ++k) {
-      const auto &example = task_->train[order_[next_ + k]];
-      minibatch[k].source = to_token_ids(example.source);
-      minibatch[k].target = to_token_ids(example.target);
-    }
-    next_ += batch;
-    try {
-      loss = model_.loss_and_gradients(minibatch, gradients);
-    } catch (const InputError &error) {
-      if (error.argument() != "parameters") // the model's word for a loss that overflows
-        throw;
-      loss = std::numeric_limits<T>::infinity();
-    }
-    if (!std::isfinite(loss))
-      diverged("the loss is not finite", false);
-    if (!all_finite(gradients.data(), gradients.size()))
-      diverged("a gradient is not finite", false);
-    std::copy(model_.parameters().data(), model_.parameters().data() + model_.parameters().size(),
-              last.begin());
-    model_.adam_step(gradients, static_cast<T>(learning_rate), static_cast<T>(max_norm));
-    if (!all_finite(model_.parameters().data(), model_.parameters().size()))
-      diverged("a parameter is not finite", true);
-    ++steps_;
-  }
-  return {steps_, loss};
+  std::vector<SentencePair> minibatch;
+  return trainer_.train(model_.parameters(), steps, batch, learning_rate, max_norm,
+                        [&](const std::vector<std::size_t> &examples, ParameterSet<T> &gradients) {
+                          minibatch.resize(examples.size());
+                          for (std::size_t k = 0; k < examples.size(); ++k) {
+                            const auto &example = task_->train[examples[k]];
+                            minibatch[k].source = to_token_ids(example.source);
+                            minibatch[k].target = to_token_ids(example.target);
+                          }
+                          return model_.loss_and_gradients(minibatch, gradients);
+                        });
 }
 
 template <class T>
@@ -232,16 +159,7 @@ Seq2seqEvaluation Seq2seqSession<T>::evaluate(const std::vector<tasks::Example> 
 }
 
 template <class T> Seq2seqEvaluation Seq2seqSession<T>::test_evaluation() {
-  // FNV-1a over the parameters' bytes: some 20 µs, against an evaluation's tens of milliseconds
-  const auto *byte = reinterpret_cast<const unsigned char *>(model_.parameters().data());
-  std::uint64_t hash = 14695981039346656037ULL;
-  for (std::size_t i = 0; i < model_.parameters().size() * sizeof(T); ++i)
-    hash = (hash ^ byte[i]) * 1099511628211ULL;
-  if (!test_evaluation_ || hash != evaluated_parameters_) {
-    test_evaluation_ = evaluate(task_->test);
-    evaluated_parameters_ = hash;
-  }
-  return *test_evaluation_;
+  return test_evaluation_.get(model_.parameters(), [&] { return evaluate(task_->test); });
 }
 
 template <class T>
@@ -283,34 +201,13 @@ Seq2seqTranslation<T> Seq2seqSession<T>::translate(const std::vector<TokenId> &s
 }
 
 template <class T> std::vector<std::uint8_t> Seq2seqSession<T>::save(Storage storage) const {
-  const auto &parameters = model_.parameters();
-  std::vector<std::uint16_t> halves; // the float16 bits, when stored so
-  if (storage == Storage::float16) {
-    halves.resize(parameters.size());
-    for (std::size_t i = 0; i < parameters.size(); ++i) {
-      halves[i] = precision::float16_from_double(parameters.data()[i]);
-      if (!std::isfinite(precision::float16_to_double(halves[i])))
-        fail(Argument("dtype"), "a parameter (", parameters.data()[i],
-             ") is beyond float16's range: save it as ", precision_name<T>());
-    }
-  }
-  std::vector<safetensors::TensorBytes> tensors;
-  for (const auto &info : parameters.layout())
-    tensors.push_back(
-        storage == Storage::float16
-            ? safetensors::TensorBytes{info.name, "F16", info.shape,
-                                       reinterpret_cast<const std::uint8_t *>(halves.data() +
-                                                                              info.offset)}
-            : safetensors::TensorBytes{
-                  info.name, sizeof(T) == 4 ? "F32" : "F64", info.shape,
-                  reinterpret_cast<const std::uint8_t *>(parameters.data() + info.offset)});
-  return safetensors::write(tensors, {{"format", format_name},
-                                      {"task", config_.task},
-                                      {"scoring", score_function_name(config_.scoring)},
-                                      {"embedding", std::to_string(config_.embedding)},
-                                      {"hidden", std::to_string(config_.hidden)},
-                                      {"seed", std::to_string(config_.seed)},
-                                      {"precision", precision_name<T>()}});
+  return save_model_file(model_.parameters(), format_name,
+                         {{"task", config_.task},
+                          {"scoring", score_function_name(config_.scoring)},
+                          {"embedding", std::to_string(config_.embedding)},
+                          {"hidden", std::to_string(config_.hidden)},
+                          {"seed", std::to_string(config_.seed)}},
+                         storage == Storage::float16);
 }
 
 namespace {
@@ -354,14 +251,12 @@ SavedSeq2seq infer_saved_seq2seq(const safetensors::File &file) {
 
 SavedSeq2seq read_saved_seq2seq(const std::uint8_t *bytes, std::size_t size) {
   const safetensors::File file = safetensors::parse(bytes, size);
-  const auto format = std::find_if(file.metadata.begin(), file.metadata.end(),
-                                   [](const auto &entry) { return entry.first == "format"; });
-  if (format == file.metadata.end() || format->second == "pt")
+  const std::string *format = find_metadata(file, "format");
+  if (!format || *format == "pt")
     return infer_saved_seq2seq(file);
   const auto meta = [&](const char *key) -> const std::string & {
-    for (const auto &[name, value] : file.metadata)
-      if (name == key)
-        return value;
+    if (const std::string *value = find_metadata(file, key))
+      return *value;
     fail(Argument("bytes"), "the file is not a saved seq2seq model: its metadata lacks \"", key,
          "\"");
   };
@@ -375,9 +270,10 @@ SavedSeq2seq read_saved_seq2seq(const std::uint8_t *bytes, std::size_t size) {
   } catch (const InputError &error) {
     fail(Argument("bytes"), "the file's scoring: ", error.what());
   }
-  saved.config.embedding = static_cast<std::size_t>(parse_integer(meta("embedding"), "embedding"));
-  saved.config.hidden = static_cast<std::size_t>(parse_integer(meta("hidden"), "hidden"));
-  saved.config.seed = parse_integer(meta("seed"), "seed");
+  saved.config.embedding =
+      static_cast<std::size_t>(metadata_integer(meta("embedding"), "embedding"));
+  saved.config.hidden = static_cast<std::size_t>(metadata_integer(meta("hidden"), "hidden"));
+  saved.config.seed = metadata_integer(meta("seed"), "seed");
   saved.precision = meta("precision");
   if (saved.precision != "float32" && saved.precision != "float64")
     fail(Argument("bytes"), "the file's precision must be float32 or float64, got \"",
@@ -388,9 +284,7 @@ SavedSeq2seq read_saved_seq2seq(const std::uint8_t *bytes, std::size_t size) {
 template <class T>
 Seq2seqSession<T> load_seq2seq_session(const std::uint8_t *bytes, std::size_t size) {
   const SavedSeq2seq saved = read_saved_seq2seq(bytes, size);
-  if (saved.precision != precision_name<T>())
-    fail(Argument("bytes"), "the file holds a ", saved.precision, " model, not ",
-         precision_name<T>());
+  require_precision<T>(saved.precision);
   // the metadata's task, sizes and seed, checked as createSeq2seq checks them, but blamed on the
   // file
   std::optional<Seq2seqSession<T>> session;
@@ -399,35 +293,7 @@ Seq2seqSession<T> load_seq2seq_session(const std::uint8_t *bytes, std::size_t si
   } catch (const InputError &error) {
     fail(Argument("bytes"), "the file's metadata describes no model: ", error.what());
   }
-  const safetensors::File file = safetensors::parse(bytes, size);
-  const auto &layout = session->model().parameters().layout();
-  if (file.tensors.size() != layout.size())
-    fail(Argument("bytes"), "the file holds ", file.tensors.size(), " tensors, but its model has ",
-         layout.size(), " parameters");
-  const char *dtype = sizeof(T) == 4 ? "F32" : "F64";
-  std::vector<T> values;
-  for (const auto &info : layout) {
-    const safetensors::TensorInfo *tensor = file.find(info.name);
-    if (!tensor)
-      fail(Argument("bytes"), "the file lacks the parameter \"", info.name, "\"");
-    const bool half = tensor->dtype == "F16";
-    if ((tensor->dtype != dtype && !half) || tensor->shape != info.shape)
-      fail(Argument("bytes"), "the file's \"", info.name, "\" is not ", dtype,
-           " (or F16) of the shape its metadata's model has");
-    values.resize(info.size);
-    if (half) {
-      for (std::size_t i = 0; i < info.size; ++i) {
-        std::uint16_t bits;
-        std::memcpy(&bits, file.data + tensor->begin + 2 * i, 2);
-        values[i] = static_cast<T>(precision::float16_to_double(bits));
-      }
-    } else {
-      std::memcpy(values.data(), file.data + tensor->begin, info.size * sizeof(T));
-    }
-    if (!all_finite(values.data(), values.size()))
-      fail(Argument("bytes"), "the file's \"", info.name, "\" holds a non-finite value");
-    session->model().set_parameter(info.name, info.shape, values.data());
-  }
+  load_model_file(safetensors::parse(bytes, size), session->model().parameters());
   return std::move(*session);
 }
 

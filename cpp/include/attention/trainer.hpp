@@ -1,0 +1,100 @@
+// One training loop for every model: seeded shuffled minibatches, Adam with global-norm clipping,
+// a stop on a non-finite loss that keeps the last finite parameters, and an evaluation cached by
+// the parameters it was computed from. A model plugs in through one callback that turns example
+// indices into its loss and gradients (models/seq2seq/seq2seq_session.cpp is one).
+//
+// Minibatches come from the training split in an order shuffled from the seed, reproducible in
+// numpy: r = np.random.RandomState(seed); for each epoch, order = list(range(n)) and for
+// i = n - 1 … 1: j = r.randint(i + 1); swap order[i], order[j] (Fisher–Yates); then consecutive
+// minibatches of `batch` examples, and a new shuffle (the stream continuing) when fewer than
+// `batch` remain.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "numpy_random.hpp"
+#include "optimizer.hpp"
+#include "parameters.hpp"
+
+namespace attention {
+
+// Training's limits (the JavaScript API's too) and the default clipping.
+constexpr std::size_t max_train_steps = 1'000'000;
+constexpr double max_learning_rate = 1e30;
+constexpr double default_max_norm = 1.0;
+
+template <class T> struct TrainResult {
+  std::size_t step; // optimiser steps taken since the trainer was made
+  T loss;           // of the last minibatch
+};
+
+template <class T> class Trainer {
+public:
+  // The mean loss of the training examples at these indices, and its gradients written over
+  // `gradients` (zeroed before the call). Returning a non-finite loss, or throwing InputError
+  // blaming "parameters" (the models' word for a loss that overflows T), stops training.
+  using LossAndGradients =
+      std::function<T(const std::vector<std::size_t> &examples, ParameterSet<T> &gradients)>;
+
+  // For parameters of `layout`, trained on `examples` examples shuffled from numpy's `seed`;
+  // `noun` names the examples in messages ("pairs").
+  Trainer(ParameterLayout layout, std::size_t examples, std::int64_t seed,
+          std::string noun = "examples");
+
+  // `steps` Adam steps on `parameters` (of the trainer's layout); returns the step count and the
+  // last minibatch's loss. InputError blames "steps", "batch", "learningRate" when out of range.
+  // When a loss, a gradient or the parameters stop being finite, throws InputError blaming
+  // "learningRate", with the parameters of the last finite step kept and Adam's moments reset.
+  TrainResult<T> train(ParameterSet<T> &parameters, std::size_t steps, std::size_t batch,
+                       double learning_rate, double max_norm,
+                       const LossAndGradients &loss_and_gradients);
+
+  std::size_t steps() const { return steps_; }
+
+private:
+  void shuffle();
+
+  ParameterLayout layout_;
+  std::size_t examples_;
+  std::string noun_;
+  NumpyRandomState random_;
+  std::vector<std::size_t> order_, minibatch_;
+  std::size_t next_ = 0, steps_ = 0;
+  Adam<T> adam_; // made with gradients_ at the first step
+  ParameterSet<T> gradients_;
+  std::vector<T> last_; // the parameters before the current step
+};
+
+// FNV-1a over the parameters' bytes: some 20 µs, against an evaluation's tens of milliseconds.
+template <class T> std::uint64_t parameter_hash(const ParameterSet<T> &parameters);
+
+// An evaluation computed again only when the parameters changed (a walkthrough that compares
+// models asks for it at every edit).
+template <class Result> class EvaluationCache {
+public:
+  template <class T, class Evaluate>
+  const Result &get(const ParameterSet<T> &parameters, Evaluate &&evaluate) {
+    const std::uint64_t hash = parameter_hash(parameters);
+    if (!result_ || hash != hash_) {
+      result_ = evaluate();
+      hash_ = hash;
+    }
+    return *result_;
+  }
+
+private:
+  std::uint64_t hash_ = 0;
+  std::optional<Result> result_;
+};
+
+extern template class Trainer<float>;
+extern template class Trainer<double>;
+extern template std::uint64_t parameter_hash<float>(const ParameterSet<float> &);
+extern template std::uint64_t parameter_hash<double>(const ParameterSet<double> &);
+
+} // namespace attention

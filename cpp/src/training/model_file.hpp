@@ -1,0 +1,53 @@
+// A model's parameters as a safetensors file, for any model: the tensors under their names in the
+// layout's (state_dict) order, F32 or F64 by precision or F16 on request, and string metadata
+// that always begins with "format" (what model the file holds) and ends with "precision". Each
+// model adds its own metadata (task, sizes, seed…) and reads it back with these helpers. A file
+// is hostile bytes: anything wrong in it is an InputError blaming "bytes".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attention/parameters.hpp"
+#include "files/safetensors.hpp"
+
+namespace attention {
+
+using Metadata = std::vector<std::pair<std::string, std::string>>;
+
+// "float32" or "float64", as numpy and the metadata spell T.
+template <class T> const char *precision_name() { return sizeof(T) == 4 ? "float32" : "float64"; }
+
+// The file's bytes, with the metadata {"format": format, …metadata, "precision": T's}. With
+// `float16`, every value is rounded to float16 (numpy's rounding) for a file half the size;
+// InputError blames "dtype" when one is beyond float16's range.
+template <class T>
+std::vector<std::uint8_t> save_model_file(const ParameterSet<T> &parameters,
+                                          const std::string &format, const Metadata &metadata,
+                                          bool float16);
+
+// The metadata's value under `key`, or nullptr.
+const std::string *find_metadata(const safetensors::File &file, const std::string &key);
+// A metadata value that must be a whole number (digits only, at most 12 of them).
+std::int64_t metadata_integer(const std::string &text, const std::string &key);
+// Refuses a file of another precision than T: "the file holds a float64 model, not float32".
+template <class T> void require_precision(const std::string &precision);
+
+// Reads every parameter of `parameters`' layout from the file: it must hold exactly those names,
+// each as T's dtype or F16 (widened exactly), with its shape and finite values. Nothing changes
+// when it throws.
+template <class T> void load_model_file(const safetensors::File &file, ParameterSet<T> &parameters);
+
+extern template std::vector<std::uint8_t>
+save_model_file(const ParameterSet<float> &, const std::string &, const Metadata &, bool);
+extern template std::vector<std::uint8_t>
+save_model_file(const ParameterSet<double> &, const std::string &, const Metadata &, bool);
+extern template void require_precision<float>(const std::string &);
+extern template void require_precision<double>(const std::string &);
+extern template void load_model_file(const safetensors::File &, ParameterSet<float> &);
+extern template void load_model_file(const safetensors::File &, ParameterSet<double> &);
+
+} // namespace attention

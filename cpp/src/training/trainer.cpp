@@ -1,0 +1,115 @@
+#include "attention/trainer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "attention/errors.hpp"
+
+namespace attention {
+
+namespace {
+
+using detail::Argument;
+using detail::fail;
+
+template <class T> bool all_finite(const T *values, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isfinite(values[i]))
+      return false;
+  return true;
+}
+
+} // namespace
+
+template <class T>
+Trainer<T>::Trainer(ParameterLayout layout, std::size_t examples, std::int64_t seed,
+                    std::string noun)
+    : layout_(std::move(layout)), examples_(examples), noun_(std::move(noun)), random_(seed) {}
+
+template <class T> void Trainer<T>::shuffle() {
+  const std::size_t n = examples_;
+  order_.resize(n);
+  for (std::size_t i = 0; i < n; ++i)
+    order_[i] = i;
+  for (std::size_t i = n - 1; i >= 1; --i) {
+    const auto j =
+        static_cast<std::size_t>(random_.randint(static_cast<std::int64_t>(i + 1), 1, 1)(0, 0));
+    std::swap(order_[i], order_[j]);
+  }
+  next_ = 0;
+}
+
+template <class T>
+TrainResult<T> Trainer<T>::train(ParameterSet<T> &parameters, std::size_t steps, std::size_t batch,
+                                 double learning_rate, double max_norm,
+                                 const LossAndGradients &loss_and_gradients) {
+  if (steps < 1 || steps > max_train_steps)
+    fail(Argument("steps"), "steps (", steps, ") must be from 1 to ", max_train_steps);
+  if (batch < 1 || batch > examples_)
+    fail(Argument("batch"), "batch (", batch, ") must be from 1 to ", examples_, ", the training ",
+         noun_);
+  if (!(learning_rate > 0) || !(learning_rate <= max_learning_rate))
+    fail(Argument("learningRate"), "learningRate (", learning_rate,
+         ") must be above 0 and at most ", max_learning_rate);
+  if (gradients_.shared_layout() != layout_) { // at the first step: only trained models hold them
+    adam_ = Adam<T>(layout_);
+    gradients_ = ParameterSet<T>(layout_);
+  }
+  if (!parameters.same_layout(gradients_))
+    fail(Argument("parameters"), "the parameters are not of the layout the trainer was made for");
+  last_.resize(parameters.size());
+  minibatch_.resize(batch);
+  T loss = 0;
+  // Stops training; `restore`: the last Adam step made a parameter non-finite, so the parameters
+  // go back to those before it (otherwise they are still the last finite ones). Adam's moments,
+  // which led astray, start afresh.
+  const auto diverged = [&](const char *what, bool restore) {
+    if (restore)
+      std::copy(last_.begin(), last_.end(), parameters.data());
+    adam_.reset();
+    fail(Argument("learningRate"), "training stopped at step ", steps_ + 1, ": ", what, " (loss ",
+         static_cast<double>(loss), "); the parameters are those of step ", steps_,
+         ". Try a smaller learningRate (", learning_rate, ")");
+  };
+  for (std::size_t s = 0; s < steps; ++s) {
+    if (order_.size() != examples_ || next_ + batch > examples_)
+      shuffle();
+    std::copy(order_.begin() + next_, order_.begin() + next_ + batch, minibatch_.begin());
+    next_ += batch;
+    std::fill(gradients_.data(), gradients_.data() + gradients_.size(), T(0));
+    try {
+      loss = loss_and_gradients(minibatch_, gradients_);
+    } catch (const InputError &error) {
+      if (error.argument() != "parameters")
+        throw;
+      loss = std::numeric_limits<T>::infinity();
+    }
+    if (!std::isfinite(loss))
+      diverged("the loss is not finite", false);
+    if (!all_finite(gradients_.data(), gradients_.size()))
+      diverged("a gradient is not finite", false);
+    std::copy(parameters.data(), parameters.data() + parameters.size(), last_.begin());
+    adam_.step(parameters, gradients_, static_cast<T>(learning_rate), static_cast<T>(max_norm));
+    if (!all_finite(parameters.data(), parameters.size()))
+      diverged("a parameter is not finite", true);
+    ++steps_;
+  }
+  return {steps_, loss};
+}
+
+template <class T> std::uint64_t parameter_hash(const ParameterSet<T> &parameters) {
+  const auto *byte = reinterpret_cast<const unsigned char *>(parameters.data());
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (std::size_t i = 0; i < parameters.size() * sizeof(T); ++i)
+    hash = (hash ^ byte[i]) * 1099511628211ULL;
+  return hash;
+}
+
+template class Trainer<float>;
+template class Trainer<double>;
+template std::uint64_t parameter_hash<float>(const ParameterSet<float> &);
+template std::uint64_t parameter_hash<double>(const ParameterSet<double> &);
+
+} // namespace attention
