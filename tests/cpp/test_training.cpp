@@ -349,3 +349,27 @@ TEST_CASE("model files: a file of other names, dtypes, shapes or values is refus
     check_input_error([&] { metadata_integer(bad, "seed"); },
                       "the file's metadata \"seed\" is not a whole number", "bytes");
 }
+
+TEST_CASE("assign_all: every tensor by name at once, or nothing") {
+  const Classifier model;
+  ParameterSet<float> parameters = model.initial<float>(1);
+  const auto before = flat(parameters);
+  const std::vector<NamedValues<float>> named = {
+      {"linear.bias", {4}, {1, 2, 3, 4}}, {"linear.weight", {4, 3}, std::vector<float>(12, 5)}};
+  auto wrong = named;
+  wrong[0].shape = {1, 4};
+  check_input_error([&] { assign_all(parameters, wrong); },
+                    "\"linear.bias\" must have shape [4], got [1x4]", "parameters");
+  wrong = named;
+  wrong.pop_back();
+  check_input_error([&] { assign_all(parameters, wrong); }, "\"linear.weight\" is missing",
+                    "parameters");
+  wrong = named;
+  wrong.push_back(named[0]);
+  check_input_error([&] { assign_all(parameters, wrong); }, "\"linear.bias\" is given twice",
+                    "parameters");
+  CHECK(flat(parameters) == before);
+  assign_all(parameters, named);
+  CHECK(parameters.values("linear.bias")[3] == 4);
+  CHECK(parameters.values("linear.weight")[11] == 5);
+}

@@ -53,7 +53,21 @@ private:
   std::vector<T> flat_;
 };
 
+// One tensor's values given by name, as a caller hands in a whole state_dict.
+template <class T> struct NamedValues {
+  std::string name;
+  std::vector<std::size_t> shape;
+  std::vector<T> values;
+};
+
+// Sets every tensor of `parameters` at once: `named` must hold exactly its names, each once with
+// its shape and finite values, or InputError blames "parameters" and nothing changes.
+template <class T>
+void assign_all(ParameterSet<T> &parameters, const std::vector<NamedValues<T>> &named);
+
 extern template class ParameterSet<float>;
 extern template class ParameterSet<double>;
+extern template void assign_all(ParameterSet<float> &, const std::vector<NamedValues<float>> &);
+extern template void assign_all(ParameterSet<double> &, const std::vector<NamedValues<double>> &);
 
 } // namespace attention

@@ -89,11 +89,7 @@ public:
 
   // Sets every parameter at once: `named` must hold exactly the model's names, each with its
   // shape, or InputError blames "parameters" and nothing changes.
-  struct NamedValues {
-    std::string name;
-    std::vector<std::size_t> shape;
-    std::vector<T> values;
-  };
+  using NamedValues = attention::NamedValues<T>;
   void set_parameters(const std::vector<NamedValues> &named);
 
   // The mean loss of `pairs` (sentences, teacher forced) and its gradients, written over

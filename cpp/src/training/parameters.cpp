@@ -54,6 +54,46 @@ template <class T> bool ParameterSet<T>::same_layout(const ParameterSet &other) 
   return true;
 }
 
+template <class T>
+void assign_all(ParameterSet<T> &parameters, const std::vector<NamedValues<T>> &named) {
+  using detail::Argument;
+  using detail::fail;
+  const auto &layout = parameters.layout();
+  std::vector<const NamedValues<T> *> found(layout.size(), nullptr);
+  for (const auto &entry : named) {
+    auto it = std::find_if(layout.begin(), layout.end(),
+                           [&](const ParameterInfo &info) { return info.name == entry.name; });
+    if (it == layout.end())
+      fail(Argument("parameters"), "\"", entry.name.substr(0, 80),
+           "\" is not a parameter of this model");
+    const std::size_t k = static_cast<std::size_t>(it - layout.begin());
+    if (found[k])
+      fail(Argument("parameters"), "\"", entry.name, "\" is given twice");
+    if (entry.shape != it->shape) {
+      std::string want, got;
+      for (std::size_t d : it->shape)
+        want += (want.empty() ? "" : "x") + std::to_string(d);
+      for (std::size_t d : entry.shape)
+        got += (got.empty() ? "" : "x") + std::to_string(d);
+      fail(Argument("parameters"), "\"", entry.name, "\" must have shape [", want, "], got [", got,
+           "]");
+    }
+    if (entry.values.size() != it->size)
+      fail(Argument("parameters"), "\"", entry.name, "\" must hold ", it->size, " values, got ",
+           entry.values.size());
+    if (!std::all_of(entry.values.begin(), entry.values.end(),
+                     [](T x) { return std::isfinite(x); }))
+      fail(Argument("parameters"), "\"", entry.name, "\" holds a non-finite value");
+    found[k] = &entry;
+  }
+  for (std::size_t k = 0; k < layout.size(); ++k)
+    if (!found[k])
+      fail(Argument("parameters"), "\"", layout[k].name, "\" is missing: give every parameter");
+  for (std::size_t k = 0; k < layout.size(); ++k)
+    std::copy(found[k]->values.begin(), found[k]->values.end(),
+              parameters.data() + layout[k].offset);
+}
+
 ParameterLayout make_layout(const std::vector<nn::ParameterSpec> &specs) {
   auto layout = std::make_shared<std::vector<ParameterInfo>>();
   std::size_t offset = 0;
@@ -84,6 +124,8 @@ void initialise(ParameterSet<T> &parameters, const std::vector<nn::ParameterSpec
 
 template class ParameterSet<float>;
 template class ParameterSet<double>;
+template void assign_all(ParameterSet<float> &, const std::vector<NamedValues<float>> &);
+template void assign_all(ParameterSet<double> &, const std::vector<NamedValues<double>> &);
 template void initialise(ParameterSet<float> &, const std::vector<nn::ParameterSpec> &,
                          std::int64_t);
 template void initialise(ParameterSet<double> &, const std::vector<nn::ParameterSpec> &,

@@ -61,39 +61,7 @@ std::vector<TokenId> Seq2seqSession<T>::tokenize(const std::string &sentence,
 }
 
 template <class T> void Seq2seqSession<T>::set_parameters(const std::vector<NamedValues> &named) {
-  const auto &layout = model_.parameters().layout();
-  std::vector<const NamedValues *> found(layout.size(), nullptr);
-  for (const auto &entry : named) {
-    auto it = std::find_if(layout.begin(), layout.end(),
-                           [&](const ParameterInfo &info) { return info.name == entry.name; });
-    if (it == layout.end())
-      fail(Argument("parameters"), "\"", entry.name.substr(0, 80),
-           "\" is not a parameter of this model");
-    const std::size_t k = static_cast<std::size_t>(it - layout.begin());
-    if (found[k])
-      fail(Argument("parameters"), "\"", entry.name, "\" is given twice");
-    if (entry.shape != it->shape) {
-      std::string want, got;
-      for (std::size_t d : it->shape)
-        want += (want.empty() ? "" : "x") + std::to_string(d);
-      for (std::size_t d : entry.shape)
-        got += (got.empty() ? "" : "x") + std::to_string(d);
-      fail(Argument("parameters"), "\"", entry.name, "\" must have shape [", want, "], got [", got,
-           "]");
-    }
-    if (entry.values.size() != it->size)
-      fail(Argument("parameters"), "\"", entry.name, "\" must hold ", it->size, " values, got ",
-           entry.values.size());
-    if (!std::all_of(entry.values.begin(), entry.values.end(),
-                     [](T x) { return std::isfinite(x); }))
-      fail(Argument("parameters"), "\"", entry.name, "\" holds a non-finite value");
-    found[k] = &entry;
-  }
-  for (std::size_t k = 0; k < layout.size(); ++k)
-    if (!found[k])
-      fail(Argument("parameters"), "\"", layout[k].name, "\" is missing: give every parameter");
-  for (std::size_t k = 0; k < layout.size(); ++k)
-    model_.set_parameter(layout[k].name, layout[k].shape, found[k]->values.data());
+  assign_all(model_.parameters(), named);
 }
 
 template <class T>
