@@ -26,7 +26,10 @@ const includes = (file) =>
 
 test('cpp/src/ has the folders the rule names, and no source outside them', () => {
   const entries = readdirSync(new URL('cpp/src', root), { withFileTypes: true });
-  assert.deepEqual(entries.filter((entry) => !entry.isDirectory()).map((entry) => entry.name), []);
+  assert.deepEqual(
+    entries.filter((entry) => !entry.isDirectory()).map((entry) => entry.name),
+    [],
+  );
   assert.deepEqual(entries.map((entry) => entry.name).sort(), Object.keys(MAY_INCLUDE).sort());
 });
 
