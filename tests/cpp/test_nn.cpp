@@ -67,7 +67,9 @@ void check_finite_differences(const std::vector<std::pair<Values *, const Values
                               const std::function<double()> &loss) {
   constexpr double step = 1e-6;
   for (std::size_t k = 0; k < inputs.size(); ++k) {
-    auto &[values, gradient] = inputs[k];
+    // not a structured binding: clang 14 cannot capture one in INFO's lambda
+    Values *values = inputs[k].first;
+    const Values *gradient = inputs[k].second;
     for (std::size_t i = 0; i < values->size(); ++i) {
       const double kept = (*values)[i];
       (*values)[i] = kept + step;

@@ -15,10 +15,10 @@
 #include "attention/trainer.hpp"
 #include "check_close.hpp"
 #include "core/precision.hpp"
+#include "files/model_file.hpp"
 #include "nn/cross_entropy.hpp"
 #include "nn/linear.hpp"
 #include "training/initialise.hpp"
-#include "training/model_file.hpp"
 #include "training_reference.hpp"
 
 using namespace attention;

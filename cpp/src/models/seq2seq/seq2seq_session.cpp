@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "attention/softmax.hpp"
+#include "files/model_file.hpp"
 #include "files/safetensors.hpp"
-#include "training/model_file.hpp"
 
 namespace attention {
 

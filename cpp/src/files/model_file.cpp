@@ -1,4 +1,4 @@
-#include "training/model_file.hpp"
+#include "files/model_file.hpp"
 
 #include <algorithm>
 #include <cmath>

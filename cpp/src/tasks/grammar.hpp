@@ -1,0 +1,82 @@
+// What the translation tasks' grammars share (grammar.hpp): how a grammar writes a sentence pair
+// with its alignment, and the table entry each grammar (en_fr.cpp, en_zh.cpp, dates.cpp) provides.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string_view>
+#include <vector>
+
+#include "attention/seq2seq_tasks.hpp"
+
+namespace attention::tasks {
+
+// The source positions [first, last) a target token translates. Every alignment of these grammars
+// is one run of neighbouring positions, or none, so a grammar makes a pair without allocating: the
+// search of gold_example makes hundreds of thousands.
+struct Span {
+  std::size_t first = 0, last = 0;
+};
+
+// A pair as a grammar makes it: tokens as text (views of the grammar's tables), without <eos>.
+struct Pair {
+  std::vector<std::string_view> source, target;
+  std::vector<Span> alignment;
+
+  void clear() {
+    source.clear();
+    target.clear();
+    alignment.clear();
+  }
+  // Appends a source token and returns its position.
+  std::size_t read(std::string_view token) {
+    source.push_back(token);
+    return source.size() - 1;
+  }
+  Span read_all(std::initializer_list<std::string_view> tokens) {
+    Span span{source.size(), source.size()};
+    for (std::string_view token : tokens)
+      if (!token.empty())
+        span.last = read(token) + 1;
+    return span;
+  }
+  void write(std::string_view token, Span from) {
+    target.push_back(token);
+    alignment.push_back(from);
+  }
+  void write(std::string_view token, std::size_t from) { write(token, {from, from + 1}); }
+};
+
+// Grammar indices first … last - 1.
+// Grammar indices first, first + stride, … below last.
+struct Range {
+  std::uint64_t first, last, stride = 1;
+};
+
+// The token of a space in a sentence of characters.
+constexpr std::string_view space = "▁";
+
+inline void add(Vocabulary &vocabulary, std::string_view token) {
+  if (!vocabulary.find(token))
+    vocabulary.tokens.emplace_back(token);
+}
+
+struct Grammar {
+  const char *id;
+  Unit unit;
+  std::size_t max_source_length, max_target_length; // see Task
+  std::uint64_t size;                               // indices 0 … size - 1
+  // Writes sentence `index` into `pair`; false when the index breaks a rule of the grammar.
+  bool (*make)(std::uint64_t index, Pair &pair);
+  // Adds every token the grammar writes on each side, in the order of its tables.
+  void (*list_words)(Vocabulary &source, Vocabulary &target);
+  // The indices that may make a source (words without <eos>): gold_example searches those.
+  Range (*indices_for)(const std::vector<std::string_view> &source);
+};
+
+// The grammars, in task_ids() order. The longest sentences they make: en-fr 8 words on each side,
+// en-zh 10 and 7, dates 22 characters and 10; each entry's limits leave room for a sentence a user
+// writes with the same words.
+extern const Grammar en_fr_grammar, en_zh_grammar, dates_grammar;
+
+} // namespace attention::tasks
