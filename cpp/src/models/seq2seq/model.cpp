@@ -117,17 +117,27 @@ sides(const std::vector<SentencePair> &batch) {
   }
   return {sources, targets};
 }
+
+// The batch teacher forced through the network (the model's, a private type deduced here): its
+// cross-entropy, checked to be finite in T.
+template <class T, class Network>
+nn::CrossEntropy forward_batch(Network &network, const T *parameters,
+                               const std::vector<SentencePair> &batch, std::size_t steps,
+                               TokenId sos) {
+  const auto [sources, targets] = sides(batch);
+  network.begin(sources, steps);
+  network.set_targets(targets, sos);
+  network.forward(parameters);
+  const nn::CrossEntropy loss = network.cross_entropy();
+  require_finite_loss<T>(loss.sum);
+  return loss;
+}
 } // namespace
 
 template <class T> T Seq2seq<T>::loss(const std::vector<SentencePair> &batch) {
   const std::size_t steps = check_batch(batch, config_);
-  const auto [sources, targets] = sides(batch);
-  network_->begin(sources, steps);
-  network_->set_targets(targets, config_.sos);
-  network_->forward(parameters_.data());
-  const nn::CrossEntropy loss = network_->cross_entropy();
-  require_finite_loss<T>(loss.sum);
-  return static_cast<T>(loss.mean());
+  return static_cast<T>(
+      forward_batch(*network_, parameters_.data(), batch, steps, config_.sos).mean());
 }
 
 template <class T>
@@ -137,12 +147,8 @@ T Seq2seq<T>::loss_and_gradients(const std::vector<SentencePair> &batch,
   if (!gradients.same_layout(parameters_))
     detail::fail(detail::Argument("gradients"),
                  "gradients must have the model's parameters' names and shapes");
-  const auto [sources, targets] = sides(batch);
-  network_->begin(sources, steps);
-  network_->set_targets(targets, config_.sos);
-  network_->forward(parameters_.data());
-  const nn::CrossEntropy loss = network_->cross_entropy();
-  require_finite_loss<T>(loss.sum);
+  const nn::CrossEntropy loss =
+      forward_batch(*network_, parameters_.data(), batch, steps, config_.sos);
   std::fill(gradients.data(), gradients.data() + gradients.size(), T(0));
   network_->backward(parameters_.data(), T(1) / static_cast<T>(loss.tokens), gradients.data());
   return static_cast<T>(loss.mean());
