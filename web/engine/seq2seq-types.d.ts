@@ -1,0 +1,177 @@
+// Types of the seq2seq models' part of attention-stepper's public API (re-exported by index.d.ts):
+// tasks, models, translations and training runs.
+import type { Matrix, ScoreFunctionName } from './index.js';
+
+/** What the seq2seq models take: their tasks, scoring functions, precisions, limits and defaults. */
+export interface Seq2seqFacts {
+  tasks: readonly string[];
+  scorings: readonly ScoreFunctionName[];
+  precisions: readonly Seq2seqPrecision[];
+  maxBeam: number;
+  maxSteps: number;
+  maxSeed: number;
+  defaults: Readonly<{
+    scoring: ScoreFunctionName;
+    embedding: number;
+    hidden: number;
+    seed: number;
+    precision: Seq2seqPrecision;
+    batch: number;
+    learningRate: number;
+  }>;
+}
+
+/** A pair of a translation task: source sentence, target sentence, and for each target token
+ * (the final <eos> included) the source positions it translates (the gold alignment). */
+export type TaskExample = readonly [source: string, target: string, alignment: readonly (readonly number[])[]];
+
+/** A translation task the engine generates from a small grammar, with its seed-0 split. */
+export interface Seq2seqTask {
+  id: 'en-fr' | 'en-zh' | 'dates';
+  /** what one token is: a word, or (dates) a character, "▁" standing for a space in the source */
+  unit: 'word' | 'character';
+  /** the source vocabulary: ids are indices, 0 is <sos> and 1 <eos> */
+  source: readonly string[];
+  target: readonly string[];
+  /** the longest sentence, in tokens before <eos> */
+  maxSourceLength: number;
+  maxTargetLength: number;
+  /** the training split */
+  examples: readonly TaskExample[];
+  /** the test split */
+  test: readonly TaskExample[];
+}
+
+export type Seq2seqPrecision = 'float32' | 'float64';
+export type Seq2seqScoring = 'additive' | 'dot' | 'general' | 'concat';
+type PrecisionArray<P extends Seq2seqPrecision> = P extends 'float64' ? Float64Array : Float32Array;
+
+export interface Seq2seqOptions<P extends Seq2seqPrecision = Seq2seqPrecision> {
+  task: Seq2seqTask['id'];
+  /** default 'additive' (Bahdanau); 'dot', 'general', 'concat' are Luong's */
+  scoring?: Seq2seqScoring;
+  /** embedding size, default 32 */
+  embedding?: number;
+  /** GRU state size, default 64 */
+  hidden?: number;
+  /** numpy seed (0 … 2**32 - 1) of the task's split, the initial parameters and the shuffling; default 0 */
+  seed?: number;
+  /** default 'float32' */
+  precision?: P;
+}
+
+/** A tensor under its PyTorch name: row-major data of the model's precision. */
+export interface NamedTensor<A extends Float32Array | Float64Array = Float32Array | Float64Array> {
+  shape: number[];
+  data: A;
+}
+
+export interface Seq2seqTranslationStep<A extends Float32Array | Float64Array> {
+  /** the word this step produced ('<eos>' on the last step unless the length limit stopped it) */
+  token: string;
+  /** the decoder state s_t */
+  state: A;
+  /** one score and one weight per source token */
+  scores: A;
+  weights: A;
+  context: A;
+  /** Luong's h̃_t; null for additive scoring */
+  attentional: A | null;
+  /** the most likely tokens (softmax of the logits), most likely first */
+  top: { token: string; probability: number }[];
+}
+
+export interface Seq2seqTranslation<A extends Float32Array | Float64Array> {
+  /** the source tokens as the encoder read them, '<eos>' last */
+  source: string[];
+  /** the translation's words, without '<eos>' */
+  target: string[];
+  /** one row per decoding step, one column per source token */
+  alignment: Matrix<A>;
+  encoder: { embeddings: Matrix<A>; states: Matrix<A> };
+  steps: Seq2seqTranslationStep<A>[];
+  /** the hypotheses the search ended with, best first (greedy decoding: its one), each with the
+   * sum of its tokens' log-probabilities (<eos> included) */
+  beams: { target: string[]; logProbability: number }[];
+}
+
+export interface Seq2seqEvaluation {
+  /** share of sentences translated exactly */
+  exactMatch: number;
+  /** share of gold target tokens (<eos> included) the greedy translation has in the same place */
+  tokenAccuracy: number;
+  /** share of aligned gold target words whose largest (teacher-forced) attention weight falls on a
+   * source position the gold alignment links them to */
+  alignmentAccuracy: number;
+}
+
+/** A GRU encoder–decoder with attention and the task it learns. Call dispose() when done. */
+export interface Seq2seqModel<P extends Seq2seqPrecision = Seq2seqPrecision> {
+  /** the vocabularies (ids are indices), and whether a token is a word or a character */
+  readonly vocab: {
+    readonly source: readonly string[];
+    readonly target: readonly string[];
+    readonly unit: 'word' | 'character';
+  };
+  readonly config: Readonly<Required<Seq2seqOptions<P>>>;
+  /** ids as the encoder reads them ('source') or as the decoder must produce them ('target'), <eos> last */
+  tokenize(sentence: string, side?: 'source' | 'target'): number[];
+  /** copies, under PyTorch's names in state_dict order */
+  parameters(): Record<string, NamedTensor<PrecisionArray<P>>>;
+  /** every parameter, by the same names and shapes */
+  setParameters(named: Record<string, { shape: number[]; data: ArrayLike<number> }>): void;
+  /** mean cross-entropy of [source, target] sentence pairs (teacher forcing) and its gradients */
+  gradients(pairs: [source: string, target: string][]): {
+    loss: number;
+    gradients: Record<string, NamedTensor<PrecisionArray<P>>>;
+  };
+  /** optimiser steps (Adam, clipping at 1) on shuffled minibatches of the training split; batch 32, learningRate 0.005 by default */
+  train(options: { steps: number; batch?: number; learningRate?: number }): { step: number; loss: number };
+  /** greedy decoding of the split (default 'test') */
+  evaluate(options?: { split?: 'train' | 'test' }): Seq2seqEvaluation;
+  /** greedy decoding (beam 1, the default) or beam search of width 2 to 16; the steps and
+   * alignment are the best hypothesis' */
+  translate(sentence: string, options?: { beam?: number }): Seq2seqTranslation<PrecisionArray<P>>;
+  /** safetensors bytes, the task and sizes in the metadata */
+  /** safetensors bytes; `dtype: 'float16'` stores the parameters rounded to float16 (half the
+   * size; a load widens them exactly) */
+  save(options?: { dtype?: P | 'float16' }): Uint8Array;
+  /** frees the model; later calls throw */
+  dispose(): void;
+}
+
+export interface TrainingOptions extends Seq2seqOptions<'float32'> {
+  /** the sentence whose alignment each evaluation reports (required) */
+  sentence: string;
+  learningRate?: number;
+  batch?: number;
+  /** at most this many steps (TRAINING_DEFAULTS.steps) */
+  steps?: number;
+  /** steps between progress reports */
+  chunk?: number;
+  /** steps between evaluations of the test split */
+  evaluateEvery?: number;
+  /** stop once the test exact match reaches it */
+  target?: number;
+}
+
+export interface TrainingProgress {
+  step: number;
+  /** the last minibatch's loss; null before the first step */
+  loss: number | null;
+  /** at each evaluation: */
+  exactMatch?: number;
+  alignmentAccuracy?: number;
+  alignment?: Matrix<Float32Array> & { source: string[]; target: string[] };
+}
+
+/** A training run: 'progress', 'done' and 'error' events (CustomEvent detail), and 'state'. */
+export interface Seq2seqTrainer extends EventTarget {
+  readonly state: 'running' | 'paused' | 'done' | 'failed';
+  /** the model's bytes (loadSeq2seq) once it stops; rejects with the Error that ended it */
+  readonly finished: Promise<{ step: number; bytes: Uint8Array }>;
+  pause(): void;
+  resume(): void;
+  /** ends the run early; it finishes with the model as it is */
+  stop(): void;
+}
