@@ -67,7 +67,16 @@ template <class T> T *working_memory(Slot slot, std::size_t n) {
 
 namespace detail {
 
-// C[0:mr_used, 0:nr_used] (+)= A panel (kc x MR) times B panel (kc x NR).
+template <class V, class T> inline V load(const T *from) {
+  V v;
+  std::memcpy(&v, from, sizeof v);
+  return v;
+}
+template <class V, class T> inline void store(T *to, V v) { std::memcpy(to, &v, sizeof v); }
+
+// C[0:mr_used, 0:nr_used] (+)= A panel (kc x MR) times B panel (kc x NR). Vectors move one at a
+// time (load, store): GCC keeps an array copied whole by memcpy in memory, storing every
+// accumulator at every step of the loop.
 template <class T>
 inline void microkernel(std::size_t kc, const T *a, const T *b, T *c, std::size_t ldc,
                         std::size_t mr_used, std::size_t nr_used, bool accumulate) {
@@ -77,7 +86,8 @@ inline void microkernel(std::size_t kc, const T *a, const T *b, T *c, std::size_
   V acc[S::mr][per_row] = {};
   for (std::size_t p = 0; p < kc; ++p) {
     V bv[per_row];
-    std::memcpy(bv, b + p * S::nr, sizeof bv);
+    for (std::size_t v = 0; v < per_row; ++v)
+      bv[v] = load<V>(b + p * S::nr + v * S::lanes);
     for (std::size_t i = 0; i < S::mr; ++i) {
       const T ai = a[p * S::mr + i];
       for (std::size_t v = 0; v < per_row; ++v)
@@ -85,20 +95,17 @@ inline void microkernel(std::size_t kc, const T *a, const T *b, T *c, std::size_
     }
   }
   if (mr_used == S::mr && nr_used == S::nr) {
-    for (std::size_t i = 0; i < S::mr; ++i) {
-      T *row = c + i * ldc;
-      if (accumulate) {
-        V current[per_row];
-        std::memcpy(current, row, sizeof current);
-        for (std::size_t v = 0; v < per_row; ++v)
-          acc[i][v] += current[v];
+    for (std::size_t i = 0; i < S::mr; ++i)
+      for (std::size_t v = 0; v < per_row; ++v) {
+        T *to = c + i * ldc + v * S::lanes;
+        store(to, accumulate ? acc[i][v] + load<V>(to) : acc[i][v]);
       }
-      std::memcpy(row, acc[i], sizeof acc[i]);
-    }
     return;
   }
   T tile[S::mr][S::nr];
-  std::memcpy(tile, acc, sizeof tile);
+  for (std::size_t i = 0; i < S::mr; ++i)
+    for (std::size_t v = 0; v < per_row; ++v)
+      store(&tile[i][v * S::lanes], acc[i][v]);
   for (std::size_t i = 0; i < mr_used; ++i)
     for (std::size_t j = 0; j < nr_used; ++j)
       c[i * ldc + j] = (accumulate ? c[i * ldc + j] : T(0)) + tile[i][j];
