@@ -34,12 +34,17 @@ template <class T> struct GruWeights {
 
 // One step of `rows` items from their input projections gi (rows x 3H) and states h (rows x H):
 // keeps gh and the gates (r|z|n, rows x 3H each) for the backward pass and writes h_next. Rows
-// where `active` (when given) is 0 keep their state.
+// where `active` (when given) is 0 keep their state. hh_t, when given, is W_hh^T packed
+// (pack_transposed), for a sequence that packs it once rather than at every step.
 template <class T>
 void gru_step_forward(const GruWeights<const T> &w, std::size_t rows, const T *gi, const T *h,
-                      T *gh, T *gates, T *h_next, const std::uint8_t *active = nullptr) {
+                      T *gh, T *gates, T *h_next, const std::uint8_t *active = nullptr,
+                      const kernels::PackedB<T> *hh_t = nullptr) {
   const std::size_t hidden = w.hidden, g = 3 * hidden;
-  linear_forward(rows, hidden, g, h, hidden, w.weight_hh, hidden, w.bias_hh, gh, g);
+  if (hh_t)
+    linear_forward(rows, h, hidden, *hh_t, w.bias_hh, gh, g);
+  else
+    linear_forward(rows, hidden, g, h, hidden, w.weight_hh, hidden, w.bias_hh, gh, g);
   for (std::size_t b = 0; b < rows; ++b) {
     const T *gi_b = gi + b * g, *gh_b = gh + b * g, *h_b = h + b * hidden;
     T *gates_b = gates + b * g, *next = h_next + b * hidden;
@@ -60,11 +65,13 @@ void gru_step_forward(const GruWeights<const T> &w, std::size_t rows, const T *g
 }
 
 // Back through one step: from dh (the gradient at h_next) writes the gradients at gi and gh and
-// at h, dh ⊙ z + dgh W_hh, into dh_prev. An inactive row passes dh through unchanged.
+// at h, dh ⊙ z + dgh W_hh, into dh_prev. An inactive row passes dh through unchanged. hh, when
+// given, is W_hh packed (pack).
 template <class T>
 void gru_step_backward(const GruWeights<const T> &w, std::size_t rows, const T *dh, const T *h,
                        const T *gates, const T *gh, T *d_gi, T *d_gh, T *dh_prev,
-                       const std::uint8_t *active = nullptr) {
+                       const std::uint8_t *active = nullptr,
+                       const kernels::PackedB<T> *hh = nullptr) {
   const std::size_t hidden = w.hidden, g = 3 * hidden;
   for (std::size_t b = 0; b < rows; ++b) {
     const T *dh_b = dh + b * hidden, *h_b = h + b * hidden, *gates_b = gates + b * g,
@@ -88,7 +95,10 @@ void gru_step_backward(const GruWeights<const T> &w, std::size_t rows, const T *
       dh_prev_b[i] = dh_b[i] * z;
     }
   }
-  kernels::gemm_ab(rows, hidden, g, d_gh, g, w.weight_hh, hidden, dh_prev, hidden, true);
+  if (hh)
+    kernels::gemm_packed(rows, d_gh, g, *hh, dh_prev, hidden, true);
+  else
+    kernels::gemm_ab(rows, hidden, g, d_gh, g, w.weight_hh, hidden, dh_prev, hidden, true);
 }
 
 // The weights' gradients from d_gi and d_gh of `rows` rows (all steps of all items at once), with
@@ -131,6 +141,7 @@ public:
       std::copy(h0, h0 + batch * hidden, states_.begin());
     else
       std::fill(states_.begin(), states_.begin() + batch * hidden, T(0));
+    packed_forward_ = packed_backward_ = false;
   }
 
   // gi = x W_ih^T + b_ih for steps [t0, t1): one product over all their rows (x: stride ldx,
@@ -145,12 +156,17 @@ public:
   T *input_projections(std::size_t t) { return gi_.data() + t * batch_ * 3 * hidden_; }
 
   // Steps [t0, t1) from their input projections.
+  // W_hh is packed at the first step after begin: the weights must not change until the
+  // backward pass is done.
   void run(const GruWeights<const T> &w, std::size_t t0, std::size_t t1) {
     const std::size_t g = 3 * hidden_;
+    if (!packed_forward_)
+      hh_t_.pack_transposed(g, hidden_, w.weight_hh, hidden_);
+    packed_forward_ = true;
     for (std::size_t t = t0; t < t1; ++t)
       gru_step_forward(w, batch_, gi_.data() + t * batch_ * g, state(t),
                        gh_.data() + t * batch_ * g, gates_.data() + t * batch_ * g, state(t + 1),
-                       active_.data() + t * batch_);
+                       active_.data() + t * batch_, &hh_t_);
   }
 
   // h_t (batch x H) for t = 0 … steps: past an item's length, its last state.
@@ -161,8 +177,12 @@ public:
   // into dh_prev and keeps d_gi, d_gh of the step.
   void step_backward(const GruWeights<const T> &w, std::size_t t, const T *dh, T *dh_prev) {
     const std::size_t g = 3 * hidden_, at = t * batch_ * g;
+    if (!packed_backward_)
+      hh_.pack(hidden_, g, w.weight_hh, hidden_);
+    packed_backward_ = true;
     gru_step_backward(w, batch_, dh, state(t), gates_.data() + at, gh_.data() + at,
-                      d_gi_.data() + at, d_gh_.data() + at, dh_prev, active_.data() + t * batch_);
+                      d_gi_.data() + at, d_gh_.data() + at, dh_prev, active_.data() + t * batch_,
+                      &hh_);
   }
   const T *d_input_projections(std::size_t t) const {
     return d_gi_.data() + t * batch_ * 3 * hidden_;
@@ -207,6 +227,9 @@ private:
   std::size_t hidden_ = 0, batch_ = 0;
   std::vector<T> gi_, gh_, gates_, states_, d_gi_, d_gh_, carry_, dh_;
   std::vector<std::uint8_t> active_; // steps x batch: whether item b still runs at step t
+  // W_hh^T and W_hh packed once per sequence (the forward and backward recurrent products)
+  kernels::PackedB<T> hh_t_, hh_;
+  bool packed_forward_ = false, packed_backward_ = false;
 };
 
 } // namespace attention::nn

@@ -151,10 +151,15 @@ void pack_panels(const Operand<T> &m, std::size_t i0, std::size_t rows, std::siz
   constexpr std::size_t lanes = Simd<T>::lanes;
   for (std::size_t panel = 0; panel < rows; panel += width, out += width * kc) {
     const std::size_t first = i0 + panel, used = std::min(width, rows - panel);
-    if (used < width) {
-      for (std::size_t p = 0; p < kc; ++p)
-        for (std::size_t i = 0; i < width; ++i)
-          out[p * width + i] = i < used ? m(first + i, p0 + p) : T(0);
+    if (used < width) { // the last panel: zeros past the used rows
+      std::fill(out, out + width * kc, T(0));
+      if (m.transposed)
+        for (std::size_t p = 0; p < kc; ++p)
+          std::memcpy(out + p * width, m.data + (p0 + p) * m.ld + first, used * sizeof(T));
+      else
+        for (std::size_t i = 0; i < used; ++i)
+          for (std::size_t p = 0; p < kc; ++p)
+            out[p * width + i] = m.data[(first + i) * m.ld + p0 + p];
     } else if (m.transposed) { // M(i, p) = data[p * ld + i]: `width` values in a row
       for (std::size_t p = 0; p < kc; ++p)
         std::memcpy(out + p * width, m.data + (p0 + p) * m.ld + first, width * sizeof(T));
@@ -173,6 +178,75 @@ void pack_panels(const Operand<T> &m, std::size_t i0, std::size_t rows, std::siz
   }
 }
 
+constexpr std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
+
+// The blocked product over B's packed blocks: packed_b(jc, nc, pc, kc) gives B's block of rows
+// [pc, pc + kc) and columns [jc, jc + nc) as pack_panels<NR> lays it out. Each value of C is summed
+// in the same order whoever packs B: over each KC block in turn, from 0, then added to C.
+template <class T, class PackedBlock>
+void gemm_blocked(std::size_t m, std::size_t n, std::size_t k, const Operand<T> &a,
+                  PackedBlock packed_b, T *c, std::size_t ldc, bool accumulate) {
+  using S = Simd<T>;
+  for (std::size_t jc = 0; jc < n; jc += nc_block) {
+    const std::size_t nc = std::min(nc_block, n - jc);
+    for (std::size_t pc = 0; pc < k; pc += kc_block) {
+      const std::size_t kc = std::min(kc_block, k - pc);
+      const T *packed = packed_b(jc, nc, pc, kc);
+      const bool add = accumulate || pc > 0;
+      for (std::size_t ic = 0; ic < m; ic += mc_block) {
+        const std::size_t mc = std::min(mc_block, m - ic);
+        T *packed_a = working_memory<T>(Slot::packed_a, round_up(mc, S::mr) * kc);
+        pack_panels<S::mr>(a, ic, mc, pc, kc, packed_a);
+        for (std::size_t jr = 0; jr < nc; jr += S::nr)
+          for (std::size_t ir = 0; ir < mc; ir += S::mr)
+            microkernel(kc, packed_a + ir * kc, packed + jr * kc, c + (ic + ir) * ldc + jc + jr,
+                        ldc, std::min(S::mr, mc - ir), std::min(S::nr, nc - jr), add);
+      }
+    }
+  }
+}
+
+// A few rows of C from a row-major B (B(p, j) = b[p * ldb + j]) read where it lies: packing B
+// would cost as much as the product (an attention's weights times one item's values). Sums in
+// gemm_blocked's order, so either path gives the same bits.
+template <class T>
+void gemm_few_rows(std::size_t m, std::size_t n, std::size_t k, const Operand<T> &a, const T *b,
+                   std::size_t ldb, T *c, std::size_t ldc, bool accumulate) {
+  using V = typename Simd<T>::Vector;
+  constexpr std::size_t lanes = Simd<T>::lanes;
+  const std::size_t vector_end = n - n % lanes;
+  for (std::size_t pc = 0; pc < k; pc += kc_block) {
+    const std::size_t kc = std::min(kc_block, k - pc);
+    const bool add = accumulate || pc > 0;
+    for (std::size_t i = 0; i < m; ++i) {
+      T *row = c + i * ldc;
+      std::size_t j = 0;
+      for (; j + 2 * lanes <= vector_end; j += 2 * lanes) { // two vectors: two chains of adds
+        V acc0 = {}, acc1 = {};
+        for (std::size_t p = pc; p < pc + kc; ++p) {
+          const T ai = a(i, p);
+          acc0 += load<V>(b + p * ldb + j) * ai;
+          acc1 += load<V>(b + p * ldb + j + lanes) * ai;
+        }
+        store(row + j, add ? acc0 + load<V>(row + j) : acc0);
+        store(row + j + lanes, add ? acc1 + load<V>(row + j + lanes) : acc1);
+      }
+      for (; j < vector_end; j += lanes) {
+        V acc = {};
+        for (std::size_t p = pc; p < pc + kc; ++p)
+          acc += load<V>(b + p * ldb + j) * a(i, p);
+        store(row + j, add ? acc + load<V>(row + j) : acc);
+      }
+      for (; j < n; ++j) {
+        T acc = 0;
+        for (std::size_t p = pc; p < pc + kc; ++p)
+          acc += b[p * ldb + j] * a(i, p);
+        row[j] = add ? row[j] + acc : acc;
+      }
+    }
+  }
+}
+
 } // namespace detail
 
 // C (m x n, row stride ldc) = A (m x k) B (k x n), or C += A B when accumulate is set.
@@ -186,27 +260,70 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const Operand<T> &a, cons
         std::fill(c + i * ldc, c + i * ldc + n, T(0));
     return;
   }
+  if (m < S::mr && !b.transposed)
+    return detail::gemm_few_rows(m, n, k, a, b.data, b.ld, c, ldc, accumulate);
+  detail::gemm_blocked(
+      m, n, k, a,
+      [&](std::size_t jc, std::size_t nc, std::size_t pc, std::size_t kc) {
+        T *packed = working_memory<T>(Slot::packed_b, detail::round_up(nc, S::nr) * kc);
+        detail::pack_panels<S::nr>(Operand<T>{b.data, b.ld, !b.transposed}, jc, nc, pc, kc, packed);
+        return static_cast<const T *>(packed);
+      },
+      c, ldc, accumulate);
+}
 
-  const auto round_up = [](std::size_t x, std::size_t to) { return (x + to - 1) / to * to; };
-  for (std::size_t jc = 0; jc < n; jc += nc_block) {
-    const std::size_t nc = std::min(nc_block, n - jc);
-    for (std::size_t pc = 0; pc < k; pc += kc_block) {
-      const std::size_t kc = std::min(kc_block, k - pc);
-      T *packed_b = working_memory<T>(Slot::packed_b, round_up(nc, S::nr) * kc);
-      detail::pack_panels<S::nr>(Operand<T>{b.data, b.ld, !b.transposed}, jc, nc, pc, kc, packed_b);
-      const bool add = accumulate || pc > 0;
-      for (std::size_t ic = 0; ic < m; ic += mc_block) {
-        const std::size_t mc = std::min(mc_block, m - ic);
-        T *packed_a = working_memory<T>(Slot::packed_a, round_up(mc, S::mr) * kc);
-        detail::pack_panels<S::mr>(a, ic, mc, pc, kc, packed_a);
-        for (std::size_t jr = 0; jr < nc; jr += S::nr)
-          for (std::size_t ir = 0; ir < mc; ir += S::mr)
-            detail::microkernel(kc, packed_a + ir * kc, packed_b + jr * kc,
-                                c + (ic + ir) * ldc + jc + jr, ldc, std::min(S::mr, mc - ir),
-                                std::min(S::nr, nc - jr), add);
-      }
+// B packed once for many products with it, as gemm packs it at every call: a weight used at
+// every step of a sequence (a recurrent layer's W_hh), against a few rows at a time.
+template <class T> class PackedB {
+public:
+  // B = W^T for W (n x k, row stride ldw): the products X W^T.
+  void pack_transposed(std::size_t n, std::size_t k, const T *w, std::size_t ldw) {
+    pack(n, k, {w, ldw});
+  }
+  // B (k x n, row stride ldb): the products dY W.
+  void pack(std::size_t n, std::size_t k, const T *b, std::size_t ldb) {
+    pack(n, k, {b, ldb, true});
+  }
+  std::size_t n() const { return n_; }
+  std::size_t k() const { return k_; }
+  // Rows [pc, pc + kc) of columns [jc, jc + nc): blocks lie column block by column block, each
+  // column block (all of k) of round_up(nc, NR) x k values.
+  const T *block(std::size_t jc, std::size_t nc, std::size_t pc) const {
+    return data_.data() + jc * k_ + detail::round_up(nc, Simd<T>::nr) * pc;
+  }
+
+private:
+  // `rows` is B read as gemm packs it: its NR-wide column panels as rows.
+  void pack(std::size_t n, std::size_t k, const Operand<T> &rows) {
+    n_ = n;
+    k_ = k;
+    data_.resize(detail::round_up(n, Simd<T>::nr) * k);
+    for (std::size_t jc = 0; jc < n; jc += nc_block) {
+      const std::size_t nc = std::min(nc_block, n - jc);
+      for (std::size_t pc = 0; pc < k; pc += kc_block)
+        detail::pack_panels<Simd<T>::nr>(rows, jc, nc, pc, std::min(kc_block, k - pc),
+                                         data_.data() + jc * k +
+                                             detail::round_up(nc, Simd<T>::nr) * pc);
     }
   }
+
+  std::size_t n_ = 0, k_ = 0;
+  std::vector<T> data_;
+};
+
+// C (m x n) = A (m x k, row stride lda) B for a packed B (k x n), or C += A B: the same bits as
+// gemm with B unpacked.
+template <class T>
+void gemm_packed(std::size_t m, const T *a, std::size_t lda, const PackedB<T> &b, T *c,
+                 std::size_t ldc, bool accumulate = false) {
+  if (b.k() == 0)
+    return gemm<T>(m, b.n(), 0, {a, lda}, {a, lda}, c, ldc, accumulate);
+  detail::gemm_blocked(
+      m, b.n(), b.k(), Operand<T>{a, lda},
+      [&](std::size_t jc, std::size_t nc, std::size_t pc, std::size_t) {
+        return b.block(jc, nc, pc);
+      },
+      c, ldc, accumulate);
 }
 
 // The products a layer's forward and backward passes need, over row-major buffers (lda, ldb,
