@@ -141,7 +141,7 @@ public:
       std::copy(h0, h0 + batch * hidden, states_.begin());
     else
       std::fill(states_.begin(), states_.begin() + batch * hidden, T(0));
-    packed_forward_ = packed_backward_ = false;
+    packed_forward_ = packed_backward_ = packed_tail_ = packed_tail_t_ = false;
   }
 
   // gi = x W_ih^T + b_ih for steps [t0, t1): one product over all their rows (x: stride ldx,
@@ -154,6 +154,17 @@ public:
                    input_projections(t0), g);
   }
   T *input_projections(std::size_t t) { return gi_.data() + t * batch_ * 3 * hidden_; }
+
+  // gi += x W_ih[:, first:]^T for step t (x: batch rows, stride ldx): an input known a step at a
+  // time (the additive decoder's context). That slice of W_ih is packed at the first call after
+  // begin, so `first` must stay the same until then.
+  void add_input_projection(const GruWeights<const T> &w, std::size_t t, std::size_t first,
+                            const T *x, std::size_t ldx) {
+    if (!packed_tail_t_)
+      tail_t_.pack_transposed(3 * hidden_, w.input - first, w.weight_ih + first, w.input);
+    packed_tail_t_ = true;
+    kernels::gemm_packed(batch_, x, ldx, tail_t_, input_projections(t), 3 * hidden_, true);
+  }
 
   // Steps [t0, t1) from their input projections.
   // W_hh is packed at the first step after begin: the weights must not change until the
@@ -186,6 +197,15 @@ public:
   }
   const T *d_input_projections(std::size_t t) const {
     return d_gi_.data() + t * batch_ * 3 * hidden_;
+  }
+  // dx (batch rows, stride lddx) = step t's d_gi W_ih[:, first:], after its step_backward: the
+  // gradient at an input given to add_input_projection (the same `first`).
+  void input_gradient(const GruWeights<const T> &w, std::size_t t, std::size_t first, T *dx,
+                      std::size_t lddx) {
+    if (!packed_tail_)
+      tail_.pack(w.input - first, 3 * hidden_, w.weight_ih + first, w.input);
+    packed_tail_ = true;
+    kernels::gemm_packed(batch_, d_input_projections(t), 3 * hidden_, tail_, dx, lddx);
   }
 
   // After step_backward of steps [0, steps): the weights' gradients in one product each, given
@@ -228,8 +248,10 @@ private:
   std::vector<T> gi_, gh_, gates_, states_, d_gi_, d_gh_, carry_, dh_;
   std::vector<std::uint8_t> active_; // steps x batch: whether item b still runs at step t
   // W_hh^T and W_hh packed once per sequence (the forward and backward recurrent products)
-  kernels::PackedB<T> hh_t_, hh_;
-  bool packed_forward_ = false, packed_backward_ = false;
+  // and W_ih[:, first:]^T and W_ih[:, first:] (add_input_projection, input_gradient)
+  kernels::PackedB<T> hh_t_, hh_, tail_t_, tail_;
+  bool packed_forward_ = false, packed_backward_ = false, packed_tail_t_ = false,
+       packed_tail_ = false;
 };
 
 } // namespace attention::nn
