@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attention/detail/kernels.hpp"
+#include "nn/buffers.hpp"
 #include "nn/linear.hpp"
 
 namespace attention::nn {
@@ -127,9 +128,8 @@ public:
     hidden_ = hidden;
     batch_ = batch;
     const std::size_t rows = steps * batch, g = 3 * hidden;
-    for (auto *buffer : {&gi_, &gh_, &gates_, &d_gi_, &d_gh_})
-      buffer->resize(rows * g);
-    states_.resize((steps + 1) * batch * hidden);
+    grow(rows * g, {&gi_, &gh_, &gates_, &d_gi_, &d_gh_});
+    grow((steps + 1) * batch * hidden, {&states_});
     carry_.resize(batch * hidden);
     dh_.resize(batch * hidden);
     active_.assign(rows, 1);

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "nn/buffers.hpp"
 #include "nn/linear.hpp"
 #include "nn/scoring.hpp"
 
@@ -26,10 +27,9 @@ public:
     mask_ = mask;
     rows_ = rows;
     const std::size_t key_rows = mask.n * mask.batch;
-    for (auto *buffer : {&queries_, &projected_queries_, &d_projected_queries_})
-      buffer->resize(rows * h_);
-    activations_.resize(rows * mask.n * h_);
-    projected_keys_.resize(key_rows * h_);
+    grow(rows * h_, {&queries_, &projected_queries_, &d_projected_queries_});
+    grow(rows * mask.n * h_, {&activations_});
+    grow(key_rows * h_, {&projected_keys_});
     d_projected_keys_.assign(key_rows * h_, T(0));
     linear_forward(key_rows, h_, h_, keys, h_, weights + at_.key_weight, at_.key_ld,
                    bias(weights, at_.key_bias), projected_keys_.data(), h_);
