@@ -51,10 +51,7 @@ public:
       for (std::size_t j = 0; j < length; ++j) {
         T *a = activations_.data() + ((first + r) * n + j) * h_;
         const T *key = projected_keys_.data() + (j * mask_.batch + b) * h_;
-        for (std::size_t i = 0; i < h_; ++i)
-          a[i] = q[r * h_ + i] + key[i];
-        kernels::tanh_in_place(a, h_);
-        scores[r * n + j] = va_bias + kernels::dot(va, a, h_);
+        scores[r * n + j] = va_bias + kernels::tanh_sum_dot(q + r * h_, key, va, a, h_);
       }
     }
     mask_scores(rows, mask_, scores);
