@@ -2,7 +2,8 @@
 // 128/256, batch 32, about 9 steps: 288 rows), natively and as WebAssembly, best of several
 // repeats. Header-only, so one command builds either:
 //   c++ -O3 -std=c++17 -Icpp/include bench/gemm_bench.cpp -o build/gemm_bench
-//   em++ -O3 -std=c++17 -msimd128 -Icpp/include bench/gemm_bench.cpp -o build/gemm_bench.js
+//   em++ -O3 -std=c++17 -msimd128 -sENVIRONMENT=node -sWASM_ASYNC_COMPILATION=0 -Icpp/include
+//     bench/gemm_bench.cpp -o build/gemm_bench.cjs      (then: node build/gemm_bench.cjs)
 // Prints one line per shape: "name m n k GFLOP/s".
 #include <algorithm>
 #include <chrono>
@@ -18,8 +19,8 @@ namespace {
 struct Shape {
   const char *name; // which product of training it is
   std::size_t m, n, k;
-  char kind; // 't': A B^T (gemm_abt), 'n': A B (gemm_ab), 'a': A^T B (gemm_atb), 'p': A B^T on a
-             // B packed once
+  char kind; // 't': A B^T (gemm_abt), 'n': A B (gemm_ab), 'a': A^T B (gemm_atb), 'p': A B^T with
+             // B packed once (gemm_packed)
 };
 
 double best_gflops(const Shape &s) {
@@ -30,13 +31,11 @@ double best_gflops(const Shape &s) {
     b[i] = float(i % 7) * 0.02f - 0.07f;
   const double flops = 2.0 * s.m * s.n * s.k;
   const std::size_t calls = std::max<std::size_t>(1, std::size_t(2e8 / flops));
-#ifdef GEMM_BENCH_PACKED
   PackedB<float> packed;
   if (s.kind == 'p')
     packed.pack_transposed(s.n, s.k, b.data(), s.k);
-#endif
   double best = 0;
-  for (int repeat = 0; repeat < 7; ++repeat) {
+  for (int repeat = 0; repeat < 15; ++repeat) {
     const auto start = std::chrono::steady_clock::now();
     for (std::size_t call = 0; call < calls; ++call) {
       switch (s.kind) {
@@ -49,11 +48,9 @@ double best_gflops(const Shape &s) {
       case 'a':
         gemm_atb(s.m, s.n, s.k, a.data(), s.m, b.data(), s.n, c.data(), s.n, true);
         break;
-#ifdef GEMM_BENCH_PACKED
       case 'p':
         gemm_packed(s.m, a.data(), s.k, packed, c.data(), s.n);
         break;
-#endif
       }
     }
     const double seconds =
@@ -67,17 +64,15 @@ double best_gflops(const Shape &s) {
 
 int main() {
   const Shape shapes[] = {
-      {"W_hh step fwd 128", 32, 384, 128, 't'},  {"W_hh step bwd 128", 32, 128, 384, 'n'},
-      {"dW_hh 128", 384, 128, 288, 'a'},         {"dW_ih 128", 384, 192, 288, 'a'},
-      {"x W_ih^T 128", 288, 384, 64, 't'},       {"dgi W_ih 128", 288, 64, 384, 'n'},
-      {"W_hh step fwd 256", 32, 768, 256, 't'},  {"W_hh step bwd 256", 32, 256, 768, 'n'},
-      {"dW_hh 256", 768, 256, 288, 'a'},         {"dW_ih 256", 768, 384, 288, 'a'},
-      {"x W_ih^T 256", 288, 768, 128, 't'},      {"dgi W_ih 256", 288, 128, 768, 'n'},
-      {"attn 1 row 128", 1, 9, 128, 't'},        {"W_hh step fwd 32", 32, 96, 32, 't'},
-#ifdef GEMM_BENCH_PACKED
+      {"W_hh step fwd 128", 32, 384, 128, 't'},   {"W_hh step bwd 128", 32, 128, 384, 'n'},
+      {"dW_hh 128", 384, 128, 288, 'a'},          {"dW_ih 128", 384, 192, 288, 'a'},
+      {"x W_ih^T 128", 288, 384, 64, 't'},        {"dgi W_ih 128", 288, 64, 384, 'n'},
+      {"W_hh step fwd 256", 32, 768, 256, 't'},   {"W_hh step bwd 256", 32, 256, 768, 'n'},
+      {"dW_hh 256", 768, 256, 288, 'a'},          {"dW_ih 256", 768, 384, 288, 'a'},
+      {"x W_ih^T 256", 288, 768, 128, 't'},       {"dgi W_ih 256", 288, 128, 768, 'n'},
+      {"attn 1 row 128", 1, 9, 128, 't'},         {"W_hh step fwd 32", 32, 96, 32, 't'},
       {"W_hh packed fwd 128", 32, 384, 128, 'p'}, {"W_hh packed fwd 256", 32, 768, 256, 'p'},
       {"W_hh packed fwd 32", 32, 96, 32, 'p'},
-#endif
   };
   for (const auto &s : shapes)
     std::printf("%-22s %4zu %4zu %4zu %6.2f\n", s.name, s.m, s.n, s.k, best_gflops(s));

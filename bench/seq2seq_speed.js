@@ -2,15 +2,16 @@
 // target tokens (<eos> included) per second, float32, one thread, batch 32: the WebAssembly
 // engine in Node and the native build (build/native/seq2seq_native), each `repeats` times on the
 // same minibatches after warm-up steps. Prints best, median and worst, since the machine may be
-// shared. Needs dist/engine (scripts/build.sh package) and the native build.
+// shared. Needs dist/engine (scripts/build.sh package) and the native build; ENGINE (a folder
+// holding an engine as dist/engine does) and NATIVE (a seq2seq_native) time other builds.
 //   node bench/seq2seq_speed.js [steps] [repeats]
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import { loadAttention } from '../dist/engine/index.node.js';
-
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const ENGINE = process.env.ENGINE ?? here('../dist/engine');
+const { loadAttention } = await import(`${ENGINE}/index.node.js`);
 const STEPS = Number(process.argv[2] ?? 20);
 const REPEATS = Number(process.argv[3] ?? 3);
 const WARMUP = 5;
@@ -21,9 +22,9 @@ const SIZES = [
   [64, 128],
   [128, 256],
 ];
-const NATIVE = here('../build/native/seq2seq_native');
+const NATIVE = process.env.NATIVE ?? here('../build/native/seq2seq_native');
 
-const attn = await loadAttention({ wasmBinary: readFileSync(here('../dist/engine/wasm/attention-engine.wasm')) });
+const attn = await loadAttention({ wasmBinary: readFileSync(`${ENGINE}/wasm/attention-engine.wasm`) });
 
 // The target tokens of minibatches [from, from + count) as Seq2seqSession::train draws them with
 // seed 0 (bench/seq2seq.js rebuilds them the same way and checks them against train()).
