@@ -3,7 +3,10 @@
 // repeats. Header-only, so one command builds either:
 //   c++ -O3 -std=c++17 -Icpp/include bench/gemm_bench.cpp -o build/gemm_bench
 //   em++ -O3 -std=c++17 -msimd128 -sENVIRONMENT=node -sWASM_ASYNC_COMPILATION=0 -Icpp/include
-//     bench/gemm_bench.cpp -o build/gemm_bench.cjs      (then: node build/gemm_bench.cjs)
+//     bench/gemm_bench.cpp -o build/gemm_bench.cjs      (then: node --no-liftoff
+//     build/gemm_bench.cjs: without it, V8 left the packed product in its baseline compiler here,
+//     at a third of the speed, though not in the engine's training, where --no-liftoff changes
+//     nothing)
 // Prints one line per shape: "name m n k GFLOP/s".
 #include <algorithm>
 #include <chrono>
