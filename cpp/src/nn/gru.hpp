@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attention/detail/kernels.hpp"
+#include "nn/buffers.hpp"
 #include "nn/linear.hpp"
 
 namespace attention::nn {
@@ -34,12 +35,17 @@ template <class T> struct GruWeights {
 
 // One step of `rows` items from their input projections gi (rows x 3H) and states h (rows x H):
 // keeps gh and the gates (r|z|n, rows x 3H each) for the backward pass and writes h_next. Rows
-// where `active` (when given) is 0 keep their state.
+// where `active` (when given) is 0 keep their state. hh_t, when given, is W_hh^T packed
+// (pack_transposed), for a sequence that packs it once rather than at every step.
 template <class T>
 void gru_step_forward(const GruWeights<const T> &w, std::size_t rows, const T *gi, const T *h,
-                      T *gh, T *gates, T *h_next, const std::uint8_t *active = nullptr) {
+                      T *gh, T *gates, T *h_next, const std::uint8_t *active = nullptr,
+                      const kernels::PackedB<T> *hh_t = nullptr) {
   const std::size_t hidden = w.hidden, g = 3 * hidden;
-  linear_forward(rows, hidden, g, h, hidden, w.weight_hh, hidden, w.bias_hh, gh, g);
+  if (hh_t)
+    linear_forward(rows, h, hidden, *hh_t, w.bias_hh, gh, g);
+  else
+    linear_forward(rows, hidden, g, h, hidden, w.weight_hh, hidden, w.bias_hh, gh, g);
   for (std::size_t b = 0; b < rows; ++b) {
     const T *gi_b = gi + b * g, *gh_b = gh + b * g, *h_b = h + b * hidden;
     T *gates_b = gates + b * g, *next = h_next + b * hidden;
@@ -60,11 +66,13 @@ void gru_step_forward(const GruWeights<const T> &w, std::size_t rows, const T *g
 }
 
 // Back through one step: from dh (the gradient at h_next) writes the gradients at gi and gh and
-// at h, dh ⊙ z + dgh W_hh, into dh_prev. An inactive row passes dh through unchanged.
+// at h, dh ⊙ z + dgh W_hh, into dh_prev. An inactive row passes dh through unchanged. hh, when
+// given, is W_hh packed (pack).
 template <class T>
 void gru_step_backward(const GruWeights<const T> &w, std::size_t rows, const T *dh, const T *h,
                        const T *gates, const T *gh, T *d_gi, T *d_gh, T *dh_prev,
-                       const std::uint8_t *active = nullptr) {
+                       const std::uint8_t *active = nullptr,
+                       const kernels::PackedB<T> *hh = nullptr) {
   const std::size_t hidden = w.hidden, g = 3 * hidden;
   for (std::size_t b = 0; b < rows; ++b) {
     const T *dh_b = dh + b * hidden, *h_b = h + b * hidden, *gates_b = gates + b * g,
@@ -88,7 +96,10 @@ void gru_step_backward(const GruWeights<const T> &w, std::size_t rows, const T *
       dh_prev_b[i] = dh_b[i] * z;
     }
   }
-  kernels::gemm_ab(rows, hidden, g, d_gh, g, w.weight_hh, hidden, dh_prev, hidden, true);
+  if (hh)
+    kernels::gemm_packed(rows, d_gh, g, *hh, dh_prev, hidden, true);
+  else
+    kernels::gemm_ab(rows, hidden, g, d_gh, g, w.weight_hh, hidden, dh_prev, hidden, true);
 }
 
 // The weights' gradients from d_gi and d_gh of `rows` rows (all steps of all items at once), with
@@ -117,9 +128,8 @@ public:
     hidden_ = hidden;
     batch_ = batch;
     const std::size_t rows = steps * batch, g = 3 * hidden;
-    for (auto *buffer : {&gi_, &gh_, &gates_, &d_gi_, &d_gh_})
-      buffer->resize(rows * g);
-    states_.resize((steps + 1) * batch * hidden);
+    grow(rows * g, {&gi_, &gh_, &gates_, &d_gi_, &d_gh_});
+    grow((steps + 1) * batch * hidden, {&states_});
     carry_.resize(batch * hidden);
     dh_.resize(batch * hidden);
     active_.assign(rows, 1);
@@ -131,6 +141,7 @@ public:
       std::copy(h0, h0 + batch * hidden, states_.begin());
     else
       std::fill(states_.begin(), states_.begin() + batch * hidden, T(0));
+    packed_forward_ = packed_backward_ = packed_tail_ = packed_tail_t_ = false;
   }
 
   // gi = x W_ih^T + b_ih for steps [t0, t1): one product over all their rows (x: stride ldx,
@@ -144,13 +155,29 @@ public:
   }
   T *input_projections(std::size_t t) { return gi_.data() + t * batch_ * 3 * hidden_; }
 
+  // gi += x W_ih[:, first:]^T for step t (x: batch rows, stride ldx): an input known a step at a
+  // time (the additive decoder's context). That slice of W_ih is packed at the first call after
+  // begin, so `first` must stay the same until then.
+  void add_input_projection(const GruWeights<const T> &w, std::size_t t, std::size_t first,
+                            const T *x, std::size_t ldx) {
+    if (!packed_tail_t_)
+      tail_t_.pack_transposed(3 * hidden_, w.input - first, w.weight_ih + first, w.input);
+    packed_tail_t_ = true;
+    kernels::gemm_packed(batch_, x, ldx, tail_t_, input_projections(t), 3 * hidden_, true);
+  }
+
   // Steps [t0, t1) from their input projections.
+  // W_hh is packed at the first step after begin: the weights must not change until the
+  // backward pass is done.
   void run(const GruWeights<const T> &w, std::size_t t0, std::size_t t1) {
     const std::size_t g = 3 * hidden_;
+    if (!packed_forward_)
+      hh_t_.pack_transposed(g, hidden_, w.weight_hh, hidden_);
+    packed_forward_ = true;
     for (std::size_t t = t0; t < t1; ++t)
       gru_step_forward(w, batch_, gi_.data() + t * batch_ * g, state(t),
                        gh_.data() + t * batch_ * g, gates_.data() + t * batch_ * g, state(t + 1),
-                       active_.data() + t * batch_);
+                       active_.data() + t * batch_, &hh_t_);
   }
 
   // h_t (batch x H) for t = 0 … steps: past an item's length, its last state.
@@ -161,11 +188,24 @@ public:
   // into dh_prev and keeps d_gi, d_gh of the step.
   void step_backward(const GruWeights<const T> &w, std::size_t t, const T *dh, T *dh_prev) {
     const std::size_t g = 3 * hidden_, at = t * batch_ * g;
+    if (!packed_backward_)
+      hh_.pack(hidden_, g, w.weight_hh, hidden_);
+    packed_backward_ = true;
     gru_step_backward(w, batch_, dh, state(t), gates_.data() + at, gh_.data() + at,
-                      d_gi_.data() + at, d_gh_.data() + at, dh_prev, active_.data() + t * batch_);
+                      d_gi_.data() + at, d_gh_.data() + at, dh_prev, active_.data() + t * batch_,
+                      &hh_);
   }
   const T *d_input_projections(std::size_t t) const {
     return d_gi_.data() + t * batch_ * 3 * hidden_;
+  }
+  // dx (batch rows, stride lddx) = step t's d_gi W_ih[:, first:], after its step_backward: the
+  // gradient at an input given to add_input_projection (the same `first`).
+  void input_gradient(const GruWeights<const T> &w, std::size_t t, std::size_t first, T *dx,
+                      std::size_t lddx) {
+    if (!packed_tail_)
+      tail_.pack(w.input - first, 3 * hidden_, w.weight_ih + first, w.input);
+    packed_tail_ = true;
+    kernels::gemm_packed(batch_, d_input_projections(t), 3 * hidden_, tail_, dx, lddx);
   }
 
   // After step_backward of steps [0, steps): the weights' gradients in one product each, given
@@ -207,6 +247,11 @@ private:
   std::size_t hidden_ = 0, batch_ = 0;
   std::vector<T> gi_, gh_, gates_, states_, d_gi_, d_gh_, carry_, dh_;
   std::vector<std::uint8_t> active_; // steps x batch: whether item b still runs at step t
+  // W_hh^T and W_hh packed once per sequence (the forward and backward recurrent products)
+  // and W_ih[:, first:]^T and W_ih[:, first:] (add_input_projection, input_gradient)
+  kernels::PackedB<T> hh_t_, hh_, tail_t_, tail_;
+  bool packed_forward_ = false, packed_backward_ = false, packed_tail_t_ = false,
+       packed_tail_ = false;
 };
 
 } // namespace attention::nn

@@ -36,6 +36,18 @@ void linear_forward(std::size_t rows, std::size_t in, std::size_t out, const T *
         y[r * ldy + i] += bias[i];
 }
 
+// y (rows x out, stride ldy) = x (rows x in, stride ldx) W^T + bias for W^T packed once
+// (PackedB::pack_transposed), or y += when accumulate is set; the same bits as unpacked.
+template <class T>
+void linear_forward(std::size_t rows, const T *x, std::size_t ldx, const kernels::PackedB<T> &w_t,
+                    const T *bias, T *y, std::size_t ldy, bool accumulate = false) {
+  kernels::gemm_packed(rows, x, ldx, w_t, y, ldy, accumulate);
+  if (bias)
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t i = 0; i < w_t.n(); ++i)
+        y[r * ldy + i] += bias[i];
+}
+
 // From dy (rows x out): d_weight += dy^T x, d_bias += the column sums of dy (when given), and
 // dx = dy W, or dx += dy W when accumulate_dx is set (none when dx is null).
 template <class T>

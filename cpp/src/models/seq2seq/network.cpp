@@ -111,9 +111,7 @@ template <class T> void Seq2seq<T>::Network::decode(const T *p, std::size_t t0, 
       for (std::size_t k = 0; k < batch; ++k)
         std::copy(contexts.data() + (at + k) * h, contexts.data() + (at + k + 1) * h,
                   decoder_x.data() + (at + k) * input + e);
-      nn::linear_forward(batch, h, g, contexts.data() + at * h, h, w.weight_ih + e, input,
-                         static_cast<const T *>(nullptr), decoder_gru.input_projections(t), g,
-                         true);
+      decoder_gru.add_input_projection(w, t, e, contexts.data() + at * h, h);
       decoder_gru.run(w, t, t + 1);
     }
     nn::linear_forward(rows, h, v, decoder_gru.state(t0 + 1), h, p + out, h, p + out + v * h,
@@ -185,8 +183,7 @@ template <class T> void Seq2seq<T>::Network::backward_additive(const T *p, T *gr
       dh[i] = d_top[at * h + i] + carry[i];
     decoder_gru.step_backward(w, t, dh.data(), carry.data());
     // The context is the GRU input's tail: its gradient is dgi W_ih[:, E:].
-    kernels::gemm_ab(batch, h, g, decoder_gru.d_input_projections(t), g, w.weight_ih + e, input,
-                     d_context.data() + at * h, h);
+    decoder_gru.input_gradient(w, t, e, d_context.data() + at * h, h);
     nn::attention_backward(batch, mask, h, weights.data() + at * n, annotations(),
                            d_context.data() + at * h, d_scores.data() + at * n,
                            d_annotations.data());

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "nn/buffers.hpp"
 #include "nn/linear.hpp"
 #include "nn/scoring.hpp"
 
@@ -20,10 +21,10 @@ public:
     mask_ = mask;
     rows_ = rows;
     const std::size_t key_rows = mask.n * mask.batch;
-    queries_.resize(rows * h_);
+    grow(rows * h_, {&queries_});
     d_projected_keys_.assign(key_rows * h_, T(0));
     if (projected_) {
-      projected_keys_.resize(key_rows * h_);
+      grow(key_rows * h_, {&projected_keys_});
       linear_forward(key_rows, h_, h_, keys, h_, weights, h_, static_cast<const T *>(nullptr),
                      projected_keys_.data(), h_);
     }

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "nn/buffers.hpp"
 #include "nn/linear.hpp"
 #include "nn/scoring.hpp"
 
@@ -26,13 +27,16 @@ public:
     mask_ = mask;
     rows_ = rows;
     const std::size_t key_rows = mask.n * mask.batch;
-    for (auto *buffer : {&queries_, &projected_queries_, &d_projected_queries_})
-      buffer->resize(rows * h_);
-    activations_.resize(rows * mask.n * h_);
-    projected_keys_.resize(key_rows * h_);
+    grow(rows * h_, {&queries_, &projected_queries_, &d_projected_queries_});
+    grow(rows * mask.n * h_, {&activations_});
+    grow(key_rows * h_, {&projected_keys_});
     d_projected_keys_.assign(key_rows * h_, T(0));
     linear_forward(key_rows, h_, h_, keys, h_, weights + at_.key_weight, at_.key_ld,
                    bias(weights, at_.key_bias), projected_keys_.data(), h_);
+    // Wq^T for the queries, which may come a step at a time; Wq for their gradients at the first
+    // backward
+    query_t_.pack_transposed(h_, h_, weights + at_.query_weight, at_.query_ld);
+    packed_query_ = false;
   }
 
   void forward(const T *weights, std::size_t first, std::size_t rows, const T *queries,
@@ -40,18 +44,14 @@ public:
     const std::size_t n = mask_.n;
     std::copy(queries, queries + rows * h_, queries_.data() + first * h_);
     T *q = projected_queries_.data() + first * h_;
-    linear_forward(rows, h_, h_, queries, h_, weights + at_.query_weight, at_.query_ld,
-                   bias(weights, at_.query_bias), q, h_);
+    linear_forward(rows, queries, h_, query_t_, bias(weights, at_.query_bias), q, h_);
     const T *va = weights + at_.va, va_bias = at_.biases ? weights[at_.va_bias] : T(0);
     for (std::size_t r = 0; r < rows; ++r) {
       const std::size_t b = r % mask_.batch, length = mask_.lengths[b];
       for (std::size_t j = 0; j < length; ++j) {
         T *a = activations_.data() + ((first + r) * n + j) * h_;
         const T *key = projected_keys_.data() + (j * mask_.batch + b) * h_;
-        for (std::size_t i = 0; i < h_; ++i)
-          a[i] = q[r * h_ + i] + key[i];
-        kernels::tanh_in_place(a, h_);
-        scores[r * n + j] = va_bias + kernels::dot(va, a, h_);
+        scores[r * n + j] = va_bias + kernels::tanh_sum_dot(q + r * h_, key, va, a, h_);
       }
     }
     mask_scores(rows, mask_, scores);
@@ -80,8 +80,10 @@ public:
         }
       }
     }
-    kernels::gemm_ab(rows, h_, h_, d_q, h_, weights + at_.query_weight, at_.query_ld, d_queries,
-                     h_);
+    if (!packed_query_)
+      query_.pack(h_, h_, weights + at_.query_weight, at_.query_ld);
+    packed_query_ = true;
+    kernels::gemm_packed(rows, d_q, h_, query_, d_queries, h_);
   }
 
   // The projections' weight gradients over every row at once.
@@ -108,6 +110,8 @@ private:
   // queries (rows x H), q' and its gradient, the activations (rows x n x H), k' and its gradient
   std::vector<T> queries_, projected_queries_, d_projected_queries_, activations_, projected_keys_,
       d_projected_keys_;
+  kernels::PackedB<T> query_t_, query_; // Wq^T and Wq, packed
+  bool packed_query_ = false;
 };
 
 } // namespace attention::nn
