@@ -1,5 +1,7 @@
 #include "attention/trainer.hpp"
 
+#include "attention/detail/kernels.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -13,13 +15,6 @@ namespace {
 
 using detail::Argument;
 using detail::fail;
-
-template <class T> bool all_finite(const T *values, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i)
-    if (!std::isfinite(values[i]))
-      return false;
-  return true;
-}
 
 } // namespace
 
@@ -88,11 +83,11 @@ TrainResult<T> Trainer<T>::train(ParameterSet<T> &parameters, std::size_t steps,
     }
     if (!std::isfinite(loss))
       diverged("the loss is not finite", false);
-    if (!all_finite(gradients_.data(), gradients_.size()))
+    if (!kernels::all_finite(gradients_.data(), gradients_.size()))
       diverged("a gradient is not finite", false);
     std::copy(parameters.data(), parameters.data() + parameters.size(), last_.begin());
     adam_.step(parameters, gradients_, static_cast<T>(learning_rate), static_cast<T>(max_norm));
-    if (!all_finite(parameters.data(), parameters.size()))
+    if (!kernels::all_finite(parameters.data(), parameters.size()))
       diverged("a parameter is not finite", true);
     ++steps_;
   }
