@@ -7,7 +7,8 @@
 //     build/gemm_bench.cjs: without it, V8 left the packed product in its baseline compiler here,
 //     at a third of the speed, though not in the engine's training, where --no-liftoff changes
 //     nothing)
-// Prints one line per shape: "name m n k GFLOP/s".
+// `npm run bench` runs the native one (build/native/gemm_bench). Prints one line per shape:
+// "name m n k GFLOP/s".
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
