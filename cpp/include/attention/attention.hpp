@@ -147,63 +147,29 @@ void attend(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask, T *w
                       {h.first_query, 0, h.all_queries, h.dv});
 }
 
-// The same output in tiles of keys with an online softmax (a running maximum and sum per query,
-// as in FlashAttention): memory grows as O(N d), never O(N^2).
+// The same output without the weights matrix: K and V packed once per head, then MR queries at
+// a time against every key (kernels::attend_rows): memory grows as O(N d), never O(N^2).
 template <class T>
 void attend_fused(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask, T *out,
                   std::size_t out_ld) {
-  constexpr std::size_t query_tile = 256, key_tile = 128;
-  constexpr T none = -std::numeric_limits<T>::infinity();
-  for (std::size_t i = 0; i < h.nq; ++i)
-    std::fill(out + i * out_ld, out + i * out_ld + h.dv, T(0));
-  T *running_max = kernels::working_memory<T>(kernels::Slot::running_max, h.nq);
-  T *running_sum = kernels::working_memory<T>(kernels::Slot::running_sum, h.nq);
-  T *tile = kernels::working_memory<T>(kernels::Slot::scores, query_tile * key_tile);
-  std::fill(running_max, running_max + h.nq, none);
-  std::fill(running_sum, running_sum + h.nq, T(0));
-  for (std::size_t q0 = 0; q0 < h.nq; q0 += query_tile) {
-    const std::size_t rows = std::min(query_tile, h.nq - q0);
-    // causal: no query of this tile sees a key beyond the tile's last query. Whole key tiles,
-    // so that how queries are cut into blocks and tiles does not change any sum's order.
-    const std::size_t last_key = h.first_query + q0 + rows;
-    const std::size_t key_end =
-        causal ? std::min(h.nk, (last_key + key_tile - 1) / key_tile * key_tile) : h.nk;
-    for (std::size_t k0 = 0; k0 < key_end; k0 += key_tile) {
-      const std::size_t cols = std::min(key_tile, key_end - k0);
-      kernels::gemm<T>(rows, cols, h.d, {h.q + q0 * h.q_ld, h.q_ld},
-                       {h.k + k0 * h.k_ld, h.k_ld, true}, tile, cols);
-      for (std::size_t r = 0; r < rows; ++r) {
-        const std::size_t i = q0 + r;
-        T *s = tile + r * cols;
-        T tile_max = kernels::scale_into(s, cols, scale, s);
-        if (!std::isfinite(tile_max)) // names the value (s holds the scaled scores)
-          require_finite_rows(s, 1, cols, cols, "the scaled scores Q K^T", Argument("Q"),
-                              {h.first_query + i, k0, h.all_queries, h.nk});
-        if (causal || mask.size() != 0) {
-          for (std::size_t c = 0; c < cols; ++c)
-            if (!kept(mask, causal, h.first_query + i, k0 + c, h.nk))
-              s[c] = none;
-          tile_max = kernels::max_of(s, cols);
-        }
-        const T new_max = std::max(running_max[i], tile_max);
-        if (new_max == none) { // nothing kept in this row yet: add nothing
-          std::fill(s, s + cols, T(0));
-          continue;
-        }
-        const T rescale = std::exp(running_max[i] - new_max); // 0 while the row was empty
-        running_sum[i] = running_sum[i] * rescale + kernels::exp_in_place(s, cols, new_max);
-        running_max[i] = new_max;
-        if (rescale != T(1))
-          for (std::size_t x = 0; x < h.dv; ++x)
-            out[i * out_ld + x] *= rescale;
-      }
-      kernels::gemm<T>(rows, h.dv, cols, {tile, cols}, {h.v + k0 * h.v_ld, h.v_ld},
-                       out + q0 * out_ld, out_ld, true);
-    }
+  constexpr std::size_t mr = kernels::Simd<T>::mr;
+  const auto kv = kernels::pack_kv(h.k, h.k_ld, h.v, h.v_ld, h.nk, h.d, h.dv);
+  const bool masked = causal || mask.size() != 0;
+  for (std::size_t i0 = 0; i0 < h.nq; i0 += mr) {
+    const std::size_t rows = std::min(mr, h.nq - i0), first = h.first_query + i0;
+    const auto keep = [&](std::size_t i, std::size_t j) {
+      return kept(mask, causal, first + i, j, h.nk);
+    };
+    if (kernels::attend_rows(kv, h.q + i0 * h.q_ld, h.q_ld, rows, scale, masked ? &keep : nullptr,
+                             out + i0 * out_ld, out_ld))
+      continue;
+    // A scaled score is not finite: the same products again, to name it.
+    T *scores = kernels::working_memory<T>(kernels::Slot::running_max, rows * h.nk);
+    kernels::gemm<T>(rows, h.nk, h.d, {h.q + i0 * h.q_ld, h.q_ld}, {h.k, h.k_ld, true}, scores,
+                     h.nk);
+    require_finite_rows(scores, rows, h.nk, h.nk, "the scaled scores Q K^T", Argument("Q"),
+                        {first, 0, h.all_queries, h.nk}, scale);
   }
-  for (std::size_t i = 0; i < h.nq; ++i)
-    for (std::size_t x = 0; x < h.dv; ++x)
-      out[i * out_ld + x] = running_sum[i] > 0 ? out[i * out_ld + x] / running_sum[i] : T(0);
   require_finite_rows(out, h.nq, h.dv, out_ld, "the attention output (weights V)", Argument("V"),
                       {h.first_query, 0, h.all_queries, h.dv});
 }

@@ -29,10 +29,10 @@ constexpr std::size_t kc_block = 256, mc_block = 64, nc_block = 512;
 
 // Per-thread working memory that only grows, so repeated calls allocate nothing. Each user has
 // its own slot; the contents are whatever the slot's last user left.
-enum class Slot { packed_a, packed_b, scores, running_max, running_sum, mask };
+enum class Slot { packed_a, packed_b, scores, running_max, running_sum, mask, packed_k, packed_v };
 
 template <class T> T *working_memory(Slot slot, std::size_t n) {
-  thread_local std::vector<T> buffers[6];
+  thread_local std::vector<T> buffers[8];
   auto &buffer = buffers[static_cast<int>(slot)];
   if (buffer.size() < n)
     buffer.resize(n);

@@ -3,5 +3,6 @@
 #pragma once
 
 #include "attention/detail/elementwise.hpp"
+#include "attention/detail/fused.hpp"
 #include "attention/detail/gemm.hpp"
 #include "attention/detail/simd.hpp"
