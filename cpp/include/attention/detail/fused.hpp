@@ -99,16 +99,7 @@ bool attend_rows(const PackedKV<T> &kv, const T *q, std::size_t q_ld, std::size_
   for (std::size_t jp = 0; jp < panels; ++jp) {
     const T *b = kv.k + jp * nr * d;
     V acc[mr][per_row] = {};
-    for (std::size_t c = 0; c < d; ++c) {
-      V bv[per_row];
-      for (std::size_t y = 0; y < per_row; ++y)
-        bv[y] = detail::load<V>(b + c * nr + y * lanes);
-      for (std::size_t i = 0; i < mr; ++i) {
-        const T ai = qa[c * mr + i];
-        for (std::size_t y = 0; y < per_row; ++y)
-          acc[i][y] += bv[y] * ai;
-      }
-    }
+    detail::tile_product<T>(d, qa, b, acc);
     T *to = p + jp * nr * mr;
     detail::store_transposed<T, per_row>(acc, scale, to);
     const std::size_t used = std::min(nr, nk - jp * nr);
@@ -152,16 +143,7 @@ bool attend_rows(const PackedKV<T> &kv, const T *q, std::size_t q_ld, std::size_
   for (std::size_t c0 = 0; c0 < kv.dv; c0 += nr) {
     const T *b = kv.v + c0 * nk;
     V acc[mr][per_row] = {};
-    for (std::size_t j = 0; j < nk; ++j) {
-      V bv[per_row];
-      for (std::size_t y = 0; y < per_row; ++y)
-        bv[y] = detail::load<V>(b + j * nr + y * lanes);
-      for (std::size_t i = 0; i < mr; ++i) {
-        const T ai = p[j * mr + i];
-        for (std::size_t y = 0; y < per_row; ++y)
-          acc[i][y] += bv[y] * ai;
-      }
-    }
+    detail::tile_product<T>(nk, p, b, acc);
     const std::size_t cols = std::min(nr, kv.dv - c0);
     for (std::size_t i = 0; i < rows; ++i) {
       const T sum = sums[i / lanes][i % lanes];

@@ -41,6 +41,25 @@ template <class T> T *working_memory(Slot slot, std::size_t n) {
 
 namespace detail {
 
+// acc += A panel (n x MR) times B panel (n x NR), as gemm's microkernel sums, over pointers
+// that advance rather than indices: V8 then spends fewer integer instructions per step.
+template <class T, std::size_t per_row>
+inline void tile_product(std::size_t n, const T *a, const T *b,
+                         typename Simd<T>::Vector (&acc)[Simd<T>::mr][per_row]) {
+  using S = Simd<T>;
+  using V = typename S::Vector;
+  for (const T *end = a + n * S::mr; a != end; a += S::mr, b += S::nr) {
+    V bv[per_row];
+    for (std::size_t y = 0; y < per_row; ++y)
+      bv[y] = load<V>(b + y * S::lanes);
+    for (std::size_t i = 0; i < S::mr; ++i) {
+      const T ai = a[i];
+      for (std::size_t y = 0; y < per_row; ++y)
+        acc[i][y] += bv[y] * ai;
+    }
+  }
+}
+
 // C[0:mr_used, 0:nr_used] (+)= A panel (kc x MR) times B panel (kc x NR). Vectors move one at a
 // time (load, store): GCC keeps an array copied whole by memcpy in memory, storing every
 // accumulator at every step of the loop.
@@ -51,16 +70,7 @@ inline void microkernel(std::size_t kc, const T *a, const T *b, T *c, std::size_
   using V = typename S::Vector;
   constexpr std::size_t per_row = S::nr / S::lanes;
   V acc[S::mr][per_row] = {};
-  for (std::size_t p = 0; p < kc; ++p) {
-    V bv[per_row];
-    for (std::size_t v = 0; v < per_row; ++v)
-      bv[v] = load<V>(b + p * S::nr + v * S::lanes);
-    for (std::size_t i = 0; i < S::mr; ++i) {
-      const T ai = a[p * S::mr + i];
-      for (std::size_t v = 0; v < per_row; ++v)
-        acc[i][v] += bv[v] * ai;
-    }
-  }
+  tile_product<T>(kc, a, b, acc);
   if (mr_used == S::mr && nr_used == S::nr) {
     for (std::size_t i = 0; i < S::mr; ++i)
       for (std::size_t v = 0; v < per_row; ++v) {
