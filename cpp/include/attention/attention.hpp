@@ -160,8 +160,10 @@ void attend_fused(const Head<T> &h, T scale, bool causal, const MaskMatrix &mask
     const auto keep = [&](std::size_t i, std::size_t j) {
       return kept(mask, causal, first + i, j, h.nk);
     };
-    if (kernels::attend_rows(kv, h.q + i0 * h.q_ld, h.q_ld, rows, scale, masked ? &keep : nullptr,
-                             out + i0 * out_ld, out_ld))
+    // causal: no query here sees a key past the last of them
+    const std::size_t keys = causal ? std::min(h.nk, first + rows) : h.nk;
+    if (kernels::attend_rows(kv, keys, h.q + i0 * h.q_ld, h.q_ld, rows, scale,
+                             masked ? &keep : nullptr, out + i0 * out_ld, out_ld))
       continue;
     // A scaled score is not finite: the same products again, to name it.
     T *scores = kernels::working_memory<T>(kernels::Slot::running_max, rows * h.nk);

@@ -77,17 +77,19 @@ inline void store_transposed(const typename Simd<T>::Vector (&acc)[Simd<T>::mr][
 } // namespace detail
 
 // Softmax(scale * Q K^T) V for rows (<= MR) queries, Q row-major (stride q_ld), into out (stride
-// out_ld). keep(i, j): whether query i sees key j (null: every key). Returns false, writing
-// nothing, when a scaled score is not finite (the caller names it).
+// out_ld), over keys [0, keys): the rest masked for all of these queries (a causal mask's future),
+// which gives the same bits as masking them (each adds exactly 0). keep(i, j): whether query i
+// sees key j (null: every key). Returns false, writing nothing, when a scaled score is not finite
+// (the caller names it).
 template <class T, class Keep>
-bool attend_rows(const PackedKV<T> &kv, const T *q, std::size_t q_ld, std::size_t rows, T scale,
-                 const Keep *keep, T *out, std::size_t out_ld) {
+bool attend_rows(const PackedKV<T> &kv, std::size_t keys, const T *q, std::size_t q_ld,
+                 std::size_t rows, T scale, const Keep *keep, T *out, std::size_t out_ld) {
   using S = Simd<T>;
   using V = typename S::Vector;
   constexpr std::size_t mr = S::mr, nr = S::nr, lanes = S::lanes, per_row = nr / lanes,
                         w = mr / lanes; // vectors per key in the scores' layout
   constexpr T none = -std::numeric_limits<T>::infinity();
-  const std::size_t nk = kv.nk, d = kv.d, panels = (nk + nr - 1) / nr;
+  const std::size_t nk = keys, d = kv.d, panels = (nk + nr - 1) / nr;
   T *qa = working_memory<T>(Slot::packed_a, mr * d);
   T *p = working_memory<T>(Slot::scores, panels * nr * mr);
   detail::pack_panels<mr>(Operand<T>{q, q_ld, false}, 0, rows, 0, d, qa);
@@ -141,7 +143,7 @@ bool attend_rows(const PackedKV<T> &kv, const T *q, std::size_t q_ld, std::size_
 
   // weights V, divided by each query's sum
   for (std::size_t c0 = 0; c0 < kv.dv; c0 += nr) {
-    const T *b = kv.v + c0 * nk;
+    const T *b = kv.v + c0 * kv.nk; // panels are all keys deep
     V acc[mr][per_row] = {};
     detail::tile_product<T>(nk, p, b, acc);
     const std::size_t cols = std::min(nr, kv.dv - c0);
