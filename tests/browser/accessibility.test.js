@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 import { loadAttention } from 'attention-stepper';
 
-import { chromiumServing, collectErrors, SCREENSHOTS as shots } from './chromium.js';
+import { chromiumServing, openPage as openServed, SCREENSHOTS as shots } from './chromium.js';
 
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -18,17 +18,7 @@ const session = chromiumServing(fileURLToPath(new URL('../..', import.meta.url))
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 const { walkthroughNames } = await loadAttention({ threads: 1 });
 
-async function open(t, path, contextOptions = { viewport: { width: 1280, height: 900 } }) {
-  const context = await session.browser.newContext(contextOptions);
-  const page = await context.newPage();
-  const errors = collectErrors(page);
-  t.after(async () => {
-    assert.deepEqual(errors, [], 'console errors');
-    await context.close();
-  });
-  await page.goto(session.base + path);
-  return page;
-}
+const open = (t, path, contextOptions) => openServed(session, t, path, contextOptions);
 
 const openPage = async (t, query, contextOptions) => {
   const page = await open(t, `dist/site/${query}`, contextOptions);

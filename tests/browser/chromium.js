@@ -1,6 +1,7 @@
 // Debian's Chromium driven by playwright-core: the flags this machine kind needs (no sandbox as
 // root, no background connections to a closed network). playwright gives each launch a fresh
 // profile of its own.
+import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -53,4 +54,20 @@ export function chromiumServing(root) {
     server?.close();
   });
   return session;
+}
+
+/**
+ * A page of `session` (chromiumServing's) at `path`, in a context of its own that closes after the
+ * test `t`, which fails if the page logged an error.
+ */
+export async function openPage(session, t, path, contextOptions = { viewport: { width: 1280, height: 900 } }) {
+  const context = await session.browser.newContext(contextOptions);
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  t.after(async () => {
+    assert.deepEqual(errors, [], 'console errors');
+    await context.close();
+  });
+  await page.goto(session.base + path);
+  return page;
 }

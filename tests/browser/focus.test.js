@@ -5,21 +5,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { chromiumServing, collectErrors } from './chromium.js';
+import { chromiumServing, openPage as openServed } from './chromium.js';
 
 const session = chromiumServing(fileURLToPath(new URL('../..', import.meta.url)));
 
-async function open(t, path) {
-  const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  const errors = collectErrors(page);
-  t.after(async () => {
-    assert.deepEqual(errors, [], 'console errors');
-    await context.close();
-  });
-  await page.goto(session.base + path);
-  return page;
-}
+const open = (t, path) => openServed(session, t, path);
 
 // The page: its stage on screen as "walkthrough/stage", its sections in the document.
 async function openPage(t, hash) {
