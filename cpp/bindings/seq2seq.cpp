@@ -87,9 +87,12 @@ template <class T> val seq2seq_info(int handle, const at::Seq2seqSession<T> &ses
   return out;
 }
 
+// The store holds seq2seq models only so far; `kind` tells the wrapper which model object to make.
 val info_of(int handle) {
-  return at::stored_model(handle).visit(
-      [&](auto &session) { return seq2seq_info(handle, session); });
+  val info =
+      at::stored_model(handle).visit([&](auto &session) { return seq2seq_info(handle, session); });
+  info.set("kind", "seq2seq");
+  return info;
 }
 
 // options: { task, scoring?, embedding?, hidden?, seed?, precision? }, checked for type by the
@@ -112,7 +115,7 @@ val seq2seq_create(val options) {
   });
 }
 
-val seq2seq_load(val bytes) {
+val model_load(val bytes) {
   return guarded([&] {
     const auto data = bytes_of(bytes);
     return info_of(at::load_model(data.data(), data.size()));
@@ -330,7 +333,7 @@ EMSCRIPTEN_BINDINGS(seq2seq) {
   emscripten::function("seq2seqTasks", &seq2seq_tasks);
   emscripten::function("seq2seqFacts", &seq2seq_facts);
   emscripten::function("seq2seqCreate", &seq2seq_create);
-  emscripten::function("seq2seqLoad", &seq2seq_load);
+  emscripten::function("modelLoad", &model_load);
   emscripten::function("seq2seqDispose", &seq2seq_dispose);
   emscripten::function("seq2seqParameters", &seq2seq_parameters);
   emscripten::function("seq2seqSetParameters", &seq2seq_set_parameters);

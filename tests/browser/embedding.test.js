@@ -147,6 +147,56 @@ test('<attention-stepper walkthrough="seq2seq" task=… sentence=…> shows the 
   assert.deepEqual(gold, ['0', '0', '0', '1', '0', '0', '0']);
 });
 
+test('loaded from a CDN, a scoring embed trains its missing models in a worker; without editable it shows the runs, not the controls', async (t) => {
+  const host = await serve(root, 0, {});
+  servers.push(host);
+  const hostBase = `http://127.0.0.1:${host.address().port}/`;
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  t.after(() => context.close());
+  // another origin, answering with CORS headers as CDNs do
+  const cdn = `https://cdn.jsdelivr.net/npm/attention-stepper@${version}/`;
+  await context.route(`${cdn}**`, (route) =>
+    route.fulfill({
+      path: join(root, new URL(route.request().url()).pathname.split(`@${version}/`)[1]),
+      headers: { 'access-control-allow-origin': '*' },
+    }),
+  );
+  await context.route(`${hostBase}cdn.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body>
+        <script type="module" src="${cdn}dist/components/attention-stepper.js"></script>
+        <attention-stepper walkthrough="scoring" sentence="the small red car is wet" step="3"></attention-stepper>
+      </body></html>`,
+    }),
+  );
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  const workers = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
+  await page.goto(`${hostBase}cdn.html`);
+  const panel = page.locator('attention-stepper .model-panel');
+  await panel.and(page.locator('[data-training="running"]')).waitFor({ timeout: 30_000 });
+  // the worker reports: a step past the first chunk
+  await page.waitForFunction(
+    () =>
+      /[1-9]\d*/.test(
+        document.querySelector('attention-stepper').shadowRoot.querySelector('.model-numbers')?.textContent,
+      ),
+    null,
+    { timeout: 60_000 },
+  );
+  assert.ok(
+    workers.some((url) => url.startsWith('blob:')),
+    `the worker starts from a same-origin blob: ${workers}`,
+  );
+  assert.equal(await panel.locator('.model-status').isVisible(), true);
+  assert.equal(await panel.locator('.model-progress').isVisible(), true);
+  for (const hidden of ['.model-controls', '.model-files', '.model-vocabulary'])
+    assert.equal(await panel.locator(hidden).isVisible(), false, `${hidden} shows without editable`);
+  assert.deepEqual(errors, []);
+});
+
 test("the README's embedding snippets work verbatim", async (t) => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const section = readme.split('## Embed it in your tutorial')[1].split('\n## ')[0];

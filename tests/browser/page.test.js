@@ -359,7 +359,7 @@ test('seq2seq: training runs in a worker, the loss falls and the alignment of th
     },
   );
   assert.ok(
-    workers.some((url) => url.includes('seq2seq-worker')),
+    workers.some((url) => url.includes('training-worker')),
     `training ran in a worker: ${workers}`,
   );
   assert.ok((await stepOf()) >= 100);

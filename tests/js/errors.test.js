@@ -448,7 +448,7 @@ const cases = [
   [
     'seq2seq walkthrough comparing something else',
     () => attn.walkthrough('seq2seq', { model: comparingModel, compare: [{}] }),
-    /inputs.compare\[0\] must be a seq2seq model of this engine \(createSeq2seq, loadSeq2seq\), got an object/,
+    /inputs.compare\[0\] must be a seq2seq model of this engine \(createSeq2seq, loadModel\), got an object/,
     'compare',
   ],
   [
@@ -471,11 +471,17 @@ const cases = [
   ],
   [
     'no shipped model',
-    () => attn.loadShippedSeq2seq({ task: 'dates' }),
-    /no trained model ships for the string "dates"/,
+    () => attn.loadShippedModel({ kind: 'seq2seq', task: 'dates' }),
+    /no trained model ships for task the string "dates" and scoring undefined/,
     'task',
   ],
-  ['seq2seq file truncated', () => attn.loadSeq2seq(new Uint8Array([9, 0, 0, 0, 0, 0, 0, 0, 123])), /bytes/, 'bytes'],
+  [
+    'shipped model of no kind',
+    () => attn.loadShippedModel({ kind: 'gpt', task: 'en-fr' }),
+    /options.kind must be one of seq2seq, got the string "gpt"/,
+    'kind',
+  ],
+  ['seq2seq file truncated', () => attn.loadModel(new Uint8Array([9, 0, 0, 0, 0, 0, 0, 0, 123])), /bytes/, 'bytes'],
   ['tensor file not bytes', () => attn.readTensors([1, 2]), /bytes must be a Uint8Array or an ArrayBuffer/, 'bytes'],
   [
     'tensor file cut short',

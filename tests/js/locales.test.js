@@ -158,7 +158,7 @@ const TEMPLATES = {
   'errors.${parseError.key}': () => fieldErrorKeys.map((key) => `errors.${key}`), // session.fieldError
   'errors.${error.key}': () => fieldErrorKeys.map((key) => `errors.${key}`), // session.setTexts
   'files.notFit.${input.kind}': () => ['vector', 'matrix'].map((kind) => `files.notFit.${kind}`), // file-panel.js
-  // the seq2seq model's origin (components/seq2seq-models.js), as the model panel says it
+  // a model's origin (components/model-store.js), as the model panel says it
   'model.${origin}': () => ['untrained', 'loading', 'shipped', 'trained'].map((origin) => `model.${origin}`),
   // a panel's structured labels, as labelText in format.js words them
   'labels.metric.${label.metric}': () =>
@@ -169,7 +169,12 @@ const TEMPLATES = {
 
 // Keys passed to t() by name, and the keys each name takes.
 const NAMED = {
-  'field.label': () => Object.values(SPECS).flatMap((spec) => spec.fields.map((field) => field.label)),
+  // a walkthrough's fields, and the model panel's training choices (spec.models.training)
+  'field.label': () =>
+    Object.values(SPECS).flatMap((spec) => [
+      ...spec.fields.map((field) => field.label),
+      ...(spec.models?.training.fields.map((field) => field.label) ?? []),
+    ]),
   'shown.label': () => Object.values(SPECS).flatMap((spec) => spec.fields.map((field) => field.label)), // session.fileInputs
   'field.hint': () => Object.values(SPECS).flatMap((spec) => spec.fields.flatMap((field) => field.hint ?? [])),
   // the heatmap's texts, looked up by stage-view.js

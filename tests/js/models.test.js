@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { loadAttention, trainSeq2seq, TRAINING_DEFAULTS } from 'attention-stepper';
+import { loadAttention, trainModel, TRAINING_DEFAULTS } from 'attention-stepper';
 import { makeShippedModel, modelFile, SHIPPED_MODELS, TARGET } from '../../web/models/shipped.js';
 
 const attn = await loadAttention();
@@ -21,14 +21,19 @@ for (const shipped of SHIPPED_MODELS) {
       fileURLToPath(import.meta.resolve(`attention-stepper/models/${modelFile(shipped)}`)),
     );
     assert.ok(published.equals(committed));
-    const model = attn.loadSeq2seq(new Uint8Array(published));
-    assert.deepEqual({ task: model.config.task, scoring: model.config.scoring }, shipped);
+    const model = attn.loadModel(new Uint8Array(published));
+    assert.deepEqual({ kind: model.kind, task: model.config.task, scoring: model.config.scoring }, shipped);
     model.dispose();
   });
 }
 
-test('trainSeq2seq: progress as it learns, pause and resume, then a model that translates', async () => {
-  const trainer = trainSeq2seq({ task: 'en-zh', sentence: 'I eat rice at home today', evaluateEvery: 50 });
+test('trainModel: progress as it learns, pause and resume, then a model that translates', async () => {
+  const trainer = trainModel({
+    kind: 'seq2seq',
+    model: { task: 'en-zh' },
+    probe: { sentence: 'I eat rice at home today' },
+    evaluateEvery: 50,
+  });
   const reports = [];
   trainer.addEventListener('progress', ({ detail }) => {
     reports.push(detail);
@@ -44,17 +49,40 @@ test('trainSeq2seq: progress as it learns, pause and resume, then a model that t
     reports.map((report) => report.step),
     Array.from({ length: step / 25 + 1 }, (_, i) => i * 25),
   );
-  const measured = reports.filter((report) => report.exactMatch !== undefined);
-  assert.ok(measured[0].exactMatch < 0.5 && measured.at(-1).exactMatch >= TRAINING_DEFAULTS.target);
+  const measured = reports.filter((report) => report.evaluation !== undefined);
+  assert.deepEqual(
+    measured.map((report) => report.step),
+    Array.from({ length: step / 50 + 1 }, (_, i) => i * 50),
+  );
+  assert.ok(
+    measured[0].evaluation.exactMatch < 0.5 && measured.at(-1).evaluation.exactMatch >= TRAINING_DEFAULTS.target,
+  );
   assert.ok(reports.at(-1).loss < reports[1].loss, 'the loss falls');
-  const { alignment } = measured.at(-1);
-  assert.deepEqual(alignment.source, ['I', 'eat', 'rice', 'at', 'home', 'today', '<eos>']);
-  assert.equal(alignment.rows, alignment.target.length);
-  const model = attn.loadSeq2seq(bytes);
+  const alignment = measured.at(-1).probe;
+  assert.deepEqual(alignment.colLabels, ['I', 'eat', 'rice', 'at', 'home', 'today', '<eos>']);
+  assert.equal(alignment.rows, alignment.rowLabels.length);
+  assert.equal(alignment.rowLabels.at(-1), '<eos>');
+  const model = attn.loadModel(bytes);
   assert.equal(model.translate('I eat rice at home today').target.join(' '), '我 今天 在 家 吃 饭');
   model.dispose();
 
-  const failing = trainSeq2seq({ task: 'en-de', sentence: 'x' });
+  const failing = trainModel({ kind: 'seq2seq', model: { task: 'en-de' }, probe: { sentence: 'x' } });
   await assert.rejects(failing.finished, { argument: 'task' });
   assert.equal(failing.state, 'failed');
+});
+
+test('trainModel: bad options fail the run with an Error naming the option', async () => {
+  const cases = [
+    [{ kind: 'gpt', model: { task: 'en-fr' } }, 'kind', /options.kind must be one of seq2seq, got the string "gpt"/],
+    [{ kind: 'seq2seq', model: { task: 'en-fr' }, probe: {} }, 'sentence', /sentence must be a string/],
+    [{ kind: 'seq2seq', model: { task: 'en-fr' }, chunk: 0 }, 'chunk', /options.chunk must be an integer from 1/],
+    [{ kind: 'seq2seq', model: { task: 'en-fr' }, target: 2 }, 'target', /options.target must be from 0 to 1/],
+    [{ kind: 'seq2seq', model: { task: 'en-fr' }, train: { rate: 1 } }, 'train', /options.train.rate is not an option/],
+    [{ kind: 'seq2seq', sentence: 'the car' }, 'sentence', /options.sentence is not an option/],
+  ];
+  for (const [options, argument, message] of cases) {
+    const run = trainModel(options);
+    await assert.rejects(run.finished, { argument, message });
+    assert.equal(run.state, 'failed');
+  }
 });

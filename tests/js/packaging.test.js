@@ -91,11 +91,12 @@ test("every path package.json publishes exists after the build, and Node resolve
   assert.equal(import.meta.resolve('attention-stepper'), pathToFileURL(join(root, pkg.exports['.'].node)).href);
   const engine = await import('attention-stepper');
   assert.deepEqual(Object.keys(engine).sort(), [
+    'MODEL_KINDS',
     'SHIPPED_MODELS',
     'TRAINING_DEFAULTS',
     'loadAttention',
     'toMatrix',
-    'trainSeq2seq',
+    'trainModel',
     'writeNpy',
     'writeNpz',
   ]);

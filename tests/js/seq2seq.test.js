@@ -317,7 +317,7 @@ test('save and loadSeq2seq: the same parameters, configuration and translation, 
       precision,
     });
     assert.equal(header['decoder.out.weight'].dtype, precision === 'float32' ? 'F32' : 'F64');
-    const loaded = attn.loadSeq2seq(bytes);
+    const loaded = attn.loadModel(bytes);
     assert.deepEqual(loaded.config, model.config);
     assert.deepEqual(loaded.parameters(), model.parameters());
     const sentence = 'I eat rice at home today';
@@ -325,17 +325,17 @@ test('save and loadSeq2seq: the same parameters, configuration and translation, 
     assert.deepEqual(loaded.save(), bytes);
     for (const broken of [bytes.slice(0, bytes.length - 1), bytes.slice(0, 20), new Uint8Array(0)])
       assert.equal(
-        argumentOf(() => attn.loadSeq2seq(broken)),
+        argumentOf(() => attn.loadModel(broken)),
         'bytes',
       );
     const corrupt = bytes.slice();
     corrupt.set(new TextEncoder().encode('"hidden":"32"'), new TextDecoder().decode(bytes).indexOf('"hidden":"16"'));
     assert.equal(
-      argumentOf(() => attn.loadSeq2seq(corrupt)),
+      argumentOf(() => attn.loadModel(corrupt)),
       'bytes',
     );
     assert.equal(
-      argumentOf(() => attn.loadSeq2seq([1, 2, 3])),
+      argumentOf(() => attn.loadModel([1, 2, 3])),
       'bytes',
     );
     model.dispose();

@@ -4,11 +4,12 @@ import {
   loadAttention,
   SHIPPED_MODELS,
   toMatrix,
-  trainSeq2seq,
+  trainModel,
   TRAINING_DEFAULTS,
   writeNpy,
   writeNpz,
   type Seq2seqModel,
+  type TrainingProgress,
   type Tensor,
   type InputError,
   type InputField,
@@ -99,7 +100,7 @@ const topWord: string = translated.steps[0].top[0].token;
 const row: Float32Array = translated.alignment.data;
 const exactMatch: number = model.evaluate({ split: 'train' }).exactMatch;
 const saved: Uint8Array = model.save();
-attn.loadSeq2seq(saved).dispose();
+attn.loadModel(saved).dispose();
 const tensor: Tensor = attn.readTensors(writeNpy({ rows: 1, cols: 2, data: [1, 2] })).arr_0;
 const shape: number[] = tensor.shape;
 const values: Float64Array = attn.readTensors(writeNpz({ W_Q: { shape: [2], data: scores32 } })).W_Q.data;
@@ -167,7 +168,9 @@ toMatrix(parsed);
 export { checked64, checked32, checkedWrong };
 
 // the seq2seq walkthrough, shipped models and training
-const shipped: Promise<Seq2seqModel> = attn.loadShippedSeq2seq({ task: SHIPPED_MODELS[0].task });
+const shipped: Promise<Seq2seqModel> = attn.loadShippedModel({ kind: 'seq2seq', task: SHIPPED_MODELS[0].task });
+// @ts-expect-error a shipped model is asked for by kind
+attn.loadShippedModel({ task: 'en-fr' });
 attn.walkthrough('seq2seq', { model, sentence: ['the', 'red', 'car'], beam: 2 });
 // @ts-expect-error the seq2seq walkthrough needs a model
 attn.walkthrough('seq2seq', { sentence: ['the'] });
@@ -175,8 +178,21 @@ const compared: Trace = attn.walkthrough('scoring', { models: [model], sentence:
 // @ts-expect-error the scoring walkthrough needs its models
 attn.walkthrough('scoring', { step: 2 });
 export { compared };
-const trainer = trainSeq2seq({ task: 'en-fr', sentence: 'the red car is small', learningRate: 0.01 });
-trainer.finished.then(({ bytes }) => attn.loadSeq2seq(bytes));
+const trainer = trainModel({
+  kind: 'seq2seq',
+  model: { task: 'en-fr', scoring: 'general' },
+  train: { learningRate: 0.01 },
+  probe: { sentence: 'the red car is small' },
+});
+trainer.finished.then(({ bytes }) => attn.loadModel(bytes).translate('the car'));
+trainer.addEventListener('progress', (event) => {
+  const { probe, evaluation } = (event as CustomEvent<TrainingProgress<'seq2seq'>>).detail;
+  const sources: string[] | undefined = probe?.colLabels;
+  const exact: number | undefined = evaluation?.exactMatch;
+  return [sources, exact];
+});
+// @ts-expect-error the probe of a seq2seq run is a sentence
+trainModel({ kind: 'seq2seq', model: { task: 'en-fr' }, probe: { image: 1 } });
 const steps: number = TRAINING_DEFAULTS.steps;
 // one precision emulated: values with their exact text and bits
 const preciseValues: PreciseValues = attn.softmax([927, 929], { precision: 'bfloat16' });

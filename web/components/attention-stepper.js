@@ -185,7 +185,7 @@ export class AttentionStepperElement extends HTMLElement {
       header: el('div', 'as-header'),
       banner: el('p', 'as-error'),
       nav: createNav(controller),
-      model: createModelPanel(controller),
+      model: createModelPanel(controller, { editable: () => this.hasAttribute('editable') }),
       files: createFilePanel(controller),
     };
     const { header, banner, nav, files } = this.#parts;

@@ -5,8 +5,8 @@
 // detail.reason is 'stage', 'walkthrough', 'inputs', 'options' or 'answer'.
 import { describeStage, SPECS, stageTitle } from '../walkthroughs/index.js';
 import { LANGUAGES, translator } from './i18n.js';
+import { ModelStore } from './model-store.js';
 import { PALETTES } from './palettes.js';
-import { Seq2seqModels } from './seq2seq-models.js';
 import { WalkthroughSession } from './session.js';
 
 const THEMES = ['light', 'dark'];
@@ -49,7 +49,8 @@ export class StepperController extends EventTarget {
     if (!this.#sessions.has(walkthrough)) {
       const session = new WalkthroughSession(this.#attn, walkthrough, {
         // the walkthroughs of trained models take them from controller.models, as their spec says
-        context: SPECS[walkthrough].models && ((inputs) => SPECS[walkthrough].models.context(inputs, this.models)),
+        context:
+          SPECS[walkthrough].models && ((inputs) => SPECS[walkthrough].models.context(inputs, this.models, this.#attn)),
         defaults: SPECS[walkthrough].defaults?.(this.options.lang),
       });
       session.applyGiven(this.#given[walkthrough]);
@@ -73,10 +74,10 @@ export class StepperController extends EventTarget {
     );
   }
 
-  /** The translation models of the seq2seq and scoring walkthroughs (made on first use). */
+  /** The trained models the walkthroughs show (made on first use). */
   get models() {
     if (!this.#models) {
-      this.#models = new Seq2seqModels(this.#attn);
+      this.#models = new ModelStore(this.#attn);
       // a model that arrives (the shipped one, or one the reader trained) redraws the walkthroughs
       this.#models.addEventListener('change', () => {
         for (const [name, session] of this.#sessions) if (SPECS[name].models) session.compute();

@@ -1,27 +1,27 @@
-// The translation models of the seq2seq and scoring walkthroughs, shared by the page and the
-// element: where the model on screen comes from (shipped, trained here, untrained), training from
-// scratch in a Web Worker with its progress, loss and exact-match curve and the alignment of the
-// sentence on screen redrawn as it learns, pause/resume/stop, and the model as a .safetensors file
-// to download or load again. The scoring walkthrough compares a model per scoring function: on
-// screen, the panel trains the missing ones by itself, one after the other.
-import { trainSeq2seq, TRAINING_DEFAULTS } from 'attention-stepper';
+// The trained models of the walkthrough on screen (its spec's `models`), shared by the page and
+// the element, for any model kind: where the model on screen comes from (shipped, trained here,
+// untrained), training from scratch in a Web Worker with the spec's choices, its progress, loss
+// and exact-match curve and the probe (for translation, the alignment of the sentence on screen)
+// redrawn as it learns, pause/resume/stop, and the model as a .safetensors file to download or
+// load again. A walkthrough that compares models has the panel train the missing ones by itself,
+// one after the other, while it is on screen.
+import { MODEL_KINDS, trainModel, TRAINING_DEFAULTS } from 'attention-stepper';
 
 import { el, setText } from './dom.js';
 import { downloadFile } from './export.js';
 import { renderHeatmap } from './heatmap.js';
 import { heatmapText } from './stage-view.js';
 
-const RATES = [0.002, 0.005, 0.01, 0.02];
-// Model sizes, "embedding/hidden": createSeq2seq's default (the shipped models') in the middle.
-const SIZES = ['16/32', '32/64', '64/128'];
 const CURVE = { width: 260, height: 72 };
 
 /**
  * The panel for `controller`: { element, update() }. update() follows the walkthrough on screen
- * (the panel hides outside seq2seq and scoring) and the language; training updates the panel by
- * itself, and a finished run hands its model to controller.models, which redraws the stages.
+ * (the panel hides for walkthroughs without models) and the language; training updates the panel
+ * by itself, and a finished run hands its model to controller.models, which redraws the stages.
+ * editable(): whether the reader may train, load and save models (an embed without `editable`
+ * shows only where its models come from and the runs that train them).
  */
-export function createModelPanel(controller) {
+export function createModelPanel(controller, { editable = () => true } = {}) {
   const element = el('section', 'model-panel');
   const heading = el('h2', 'sidebar-heading');
   heading.id = `model-heading-${++panels}`;
@@ -29,15 +29,8 @@ export function createModelPanel(controller) {
   const status = el('p', 'model-status');
   status.setAttribute('role', 'status');
 
-  const seed = numberField(0, 0, 2 ** 32 - 1, 1);
-  const rate = el('select');
-  for (const value of RATES) rate.append(new Option(String(value), String(value)));
-  rate.value = '0.005';
-  const size = el('select');
-  for (const value of SIZES) size.append(new Option(value, value));
-  size.value = '32/64';
-  const train = button('model-train', () => start());
-  // the other scoring functions' models, one after the other: the walkthrough then compares all four
+  const train = button('model-train', () => start(shownJob()));
+  // the models compared that are not trained yet, one after the other
   const others = button('model-train-others', () => trainOthers());
   const pause = button('model-pause', () => (trainer.state === 'paused' ? trainer.resume() : trainer.pause()));
   const stop = button('model-stop', () => ((queue = []), trainer.stop()));
@@ -47,67 +40,72 @@ export function createModelPanel(controller) {
   load.accept = '.safetensors';
   load.className = 'model-load';
   load.addEventListener('change', () => open(load.files[0]));
-  const labels = {
-    seed: el('label', 'field'),
-    rate: el('label', 'field'),
-    size: el('label', 'field'),
-    load: el('label', 'field model-load-field'),
-  };
-  labels.seed.append(el('span'), seed);
-  labels.rate.append(el('span'), rate);
-  labels.size.append(el('span'), size);
-  labels.load.append(el('span'), load);
+  const loadLabel = el('label', 'field model-load-field');
+  loadLabel.append(el('span'), load);
 
   const progress = el('progress', 'model-progress');
   progress.max = 1;
   const numbers = el('p', 'model-numbers');
   numbers.setAttribute('aria-live', 'polite');
   const curve = el('div', 'model-curve');
-  const alignment = el('div', 'model-alignment');
+  const probe = el('div', 'model-alignment');
+  const choices = el('div', 'model-choices');
   const controls = el('div', 'model-controls');
-  controls.append(labels.seed, labels.rate, labels.size, train, pause, stop, others);
+  controls.append(choices, train, pause, stop, others);
   const files = el('div', 'model-files');
-  files.append(download, labels.load);
-  // the words the model reads: each appends itself to the sentence
+  files.append(download, loadLabel);
+  // the words the model reads: each appends itself to the input the spec names
   const vocabulary = el('details', 'model-vocabulary');
   const vocabularyTitle = el('summary');
   const words = el('div', 'model-words');
   vocabulary.append(vocabularyTitle, words);
-  let wordsOf = null; // the task whose words are drawn
-  element.append(heading, status, vocabulary, controls, progress, numbers, curve, alignment, files);
+  let wordsOf = null; // the words drawn, joined
+  element.append(heading, status, vocabulary, controls, progress, numbers, curve, probe, files);
 
+  let fields = []; // the spec's training choices: [{ field, label, control }]
+  let fieldsOf = null; // the training spec they were made for
   let trainer = null;
-  let training = null; // the run under way: { task, scoring, sentence }
+  let job = null; // the run under way: { identity, inputs }
   let queue = []; // the runs after it
   let history = []; // the run's progress reports
   let message = ''; // the last error, or ''
-  const offered = new Set(); // the tasks whose missing models the scoring walkthrough has trained
+  const offered = new Set(); // the comparisons (kind and identities) whose missing models were trained
 
+  const models = () => controller.spec.models;
   const inputs = () => controller.session().traceInputs;
+  const kind = () => models().kind;
+  const identityLabel = (identity) => MODEL_KINDS[kind()].identity.map((name) => identity[name]).join('-');
+  const shownJob = () => ({ identity: inputs(), inputs: inputs() });
 
-  // the runs of the task on screen: they keep their task and sentence when the reader moves on
+  // the runs of the comparison on screen: they keep their inputs when the reader moves on
   function trainOthers() {
-    const { task, sentence } = inputs();
-    const [first, ...rest] = controller.models.untrained(task).map((scoring) => ({ task, scoring, sentence }));
+    const compared = models().compared(inputs(), controller.attn);
+    const [first, ...rest] = controller.models
+      .untrained(kind(), compared)
+      .map((identity) => ({ identity, inputs: inputs() }));
     queue = rest;
     if (first) start(first);
   }
 
-  function start(job = inputs()) {
-    const { task, scoring, sentence } = job;
+  function start(next) {
     trainer?.stop();
-    training = job;
+    job = next;
     history = [];
     message = '';
-    const [embedding, hidden] = size.value.split('/').map(Number);
-    trainer = trainSeq2seq({
-      task,
-      scoring,
-      seed: Number(seed.value) || 0,
-      embedding,
-      hidden,
-      learningRate: Number(rate.value),
-      sentence: sentence.join(' '),
+    // the run's options: each choice's, into the model's or into train()'s
+    const chosen = (into) =>
+      Object.assign(
+        {},
+        ...fields
+          .filter(({ field }) => field.into === into)
+          .map(({ field, control }) => field.options(valueOf(control))),
+      );
+    const identity = Object.fromEntries(MODEL_KINDS[kind()].identity.map((name) => [name, next.identity[name]]));
+    trainer = trainModel({
+      kind: kind(),
+      model: { ...identity, ...chosen('model') },
+      train: chosen('train'),
+      probe: models().training.probe(next.inputs),
     });
     const run = trainer;
     run.addEventListener('progress', ({ detail }) => run === trainer && (history.push(detail), drawRun()));
@@ -115,7 +113,7 @@ export function createModelPanel(controller) {
     run.finished.then(
       ({ bytes }) => {
         if (run !== trainer) return;
-        controller.models.adopt(controller.attn.loadSeq2seq(bytes), 'trained');
+        controller.models.adopt(controller.attn.loadModel(bytes), 'trained');
         if (queue.length) start(queue.shift());
       },
       (error) => run === trainer && ((queue = []), (message = error.message), update()),
@@ -124,21 +122,24 @@ export function createModelPanel(controller) {
   }
 
   function save() {
-    const { task, scoring } = inputs();
-    const model = controller.models.model(task, scoring);
-    downloadFile(`${task}-${scoring}.safetensors`, model.save(), 'application/octet-stream');
+    const model = controller.models.model(kind(), inputs());
+    downloadFile(`${identityLabel(model.config)}.safetensors`, model.save(), 'application/octet-stream');
   }
 
   async function open(file) {
     if (!file) return;
     try {
-      const model = controller.attn.loadSeq2seq(new Uint8Array(await file.arrayBuffer()));
+      const model = controller.attn.loadModel(new Uint8Array(await file.arrayBuffer()));
+      if (model.kind !== kind()) {
+        model.dispose();
+        throw new Error(controller.t('model.otherKind', { kind: model.kind }));
+      }
       message = '';
       controller.models.adopt(model, 'trained');
-      // a model of another task or scoring function: the walkthrough follows it
-      const { task, scoring } = controller.session().inputs;
-      if (model.config.task !== task) controller.edit('task', model.config.task);
-      if (model.config.scoring !== scoring) controller.edit('scoring', model.config.scoring);
+      // a model of another identity (task, scoring function): the walkthrough follows it
+      const given = controller.session().inputs;
+      for (const name of MODEL_KINDS[kind()].identity)
+        if (name in given && model.config[name] !== given[name]) controller.edit(name, model.config[name]);
     } catch (error) {
       message = controller.t('model.loadFailed', { file: file.name, error: error.message });
       update();
@@ -146,111 +147,127 @@ export function createModelPanel(controller) {
     load.value = '';
   }
 
-  // The run's numbers, curve and alignment: redrawn on each report, without the rest of the page.
+  // The run's numbers, curve and probe: redrawn on each report, without the rest of the page.
   function drawRun() {
     const { t } = controller;
     const last = history.at(-1);
-    const measured = history.findLast((report) => report.exactMatch !== undefined);
-    progress.hidden = numbers.hidden = curve.hidden = alignment.hidden = !last;
+    const measured = history.findLast((report) => report.evaluation !== undefined);
+    progress.hidden = numbers.hidden = curve.hidden = probe.hidden = !last;
     if (!last) return;
-    progress.value = measured ? Math.min(1, measured.exactMatch / TRAINING_DEFAULTS.target) : 0;
+    const exact = measured?.evaluation.exactMatch;
+    progress.value = measured ? Math.min(1, exact / TRAINING_DEFAULTS.target) : 0;
     progress.setAttribute('aria-label', t('model.progress'));
     setText(
       numbers,
       t('model.numbers', {
         step: last.step,
         loss: last.loss === null ? '–' : last.loss.toFixed(3),
-        exact: measured ? `${Math.round(measured.exactMatch * 100)}%` : '–',
+        exact: measured ? `${Math.round(exact * 100)}%` : '–',
       }),
     );
     curve.replaceChildren(curveSvg(history, t));
     if (measured)
       renderHeatmap(
-        alignment,
-        {
-          ...measured.alignment,
-          name: t('model.alignment', { step: measured.step }),
-          palette: 'weights',
-          rowLabels: measured.alignment.target,
-          colLabels: measured.alignment.source,
-        },
+        probe,
+        { ...measured.probe, name: t('model.alignment', { step: measured.step }), palette: 'weights' },
         { palette: controller.options.palette, width: CURVE.width + 40, annotate: false, text: heatmapText(t) },
       );
   }
 
+  // The spec's training choices, made again for another spec's (a choice keeps its value while
+  // the walkthroughs share them).
+  function drawChoices(training) {
+    if (fieldsOf !== training) {
+      fieldsOf = training;
+      fields = training.fields.map((field) => {
+        const label = el('label', 'field');
+        const control = field.number ? numberField(field.number) : selectField(field);
+        label.append(el('span'), control);
+        return { field, label, control };
+      });
+      choices.replaceChildren(...fields.map(({ label }) => label));
+    }
+    for (const { field, label } of fields) setText(label.firstChild, controller.t(field.label));
+  }
+
   function update() {
     const { t } = controller;
-    element.hidden = !controller.spec.models;
+    element.hidden = !models();
     if (element.hidden) return;
-    const comparing = controller.spec.models.compares; // a model per scoring function
-    const { task, scoring } = inputs();
+    const { compares } = models();
     const running = trainer?.state === 'running' || trainer?.state === 'paused';
-    const missing = controller.models.untrained(task).length;
-    // on screen, the comparison trains what it lacks, once per task (a stopped run stays stopped)
-    if (comparing && !running && missing && !offered.has(task)) {
-      offered.add(task);
+    const compared = models().compared(inputs(), controller.attn);
+    const absent = controller.models.untrained(kind(), compared);
+    // on screen, the comparison trains what it lacks, once per comparison (a stopped run stays stopped)
+    const comparison = JSON.stringify([kind(), compared]);
+    if (compares && !running && absent.length && !offered.has(comparison)) {
+      offered.add(comparison);
       trainOthers();
       return;
     }
-    const origin = comparing ? (missing ? 'untrained' : 'trained') : controller.models.origin(task, scoring);
+    const shown = inputs();
+    const origin = compares ? (absent.length ? 'untrained' : 'trained') : controller.models.origin(kind(), shown);
     element.dataset.origin = origin;
     element.dataset.training = trainer?.state ?? 'none';
-    const failed = !comparing && controller.models.error(task, scoring);
-    setText(heading, comparing ? t('model.headingCompared') : t('model.heading'));
+    const failed = !compares && controller.models.error(kind(), shown);
+    const runOfShown = job && identityLabel(job.identity) === identityLabel(shown);
+    setText(heading, compares ? t('model.headingCompared') : t('model.heading'));
     setText(
       status,
       message ||
         (running
           ? trainer.state === 'paused'
             ? t('model.paused')
-            : training.task === task && training.scoring === scoring
+            : !compares && runOfShown
               ? t('model.training')
-              : t('model.trainingScoring', { scoring: training.scoring })
+              : t('model.trainingScoring', job.identity)
           : failed
             ? t('model.shippedFailed', { error: failed })
-            : comparing
-              ? missing
-                ? t('model.comparedMissing', { count: missing })
+            : compares
+              ? absent.length
+                ? t('model.comparedMissing', { count: absent.length })
                 : t('model.comparedReady')
               : t(`model.${origin}`)),
     );
     status.classList.toggle('as-error', Boolean(message));
-    setText(labels.seed.firstChild, t('field.seed'));
-    setText(labels.rate.firstChild, t('model.learningRate'));
-    setText(labels.size.firstChild, t('model.size'));
-    setText(labels.load.firstChild, t('model.load'));
+    drawChoices(models().training);
+    setText(loadLabel.firstChild, t('model.load'));
     setText(train, running ? t('model.restart') : t('model.train'));
     setText(pause, trainer?.state === 'paused' ? t('model.resume') : t('model.pause'));
     setText(stop, t('model.stop'));
     setText(download, t('model.download'));
-    const { vocab } = scoring ? controller.models.model(task, scoring) : controller.models.compared(task)[0];
-    drawWords(task, vocab);
+    // the words of the model on screen (of the comparison's first model)
+    drawWords(
+      editable() && models().training.vocabulary,
+      controller.models.model(kind(), compares ? compared[0] : shown),
+    );
     pause.hidden = stop.hidden = !running;
     // one model's controls: the comparison has no model of its own to train, save or replace (the
-    // seed and learning rate are the runs' that train the missing ones)
-    train.hidden = files.hidden = comparing;
-    setText(others, t('model.trainOthers', { count: missing }));
-    others.hidden = running || missing === 0;
+    // choices are the runs' that train the missing ones)
+    train.hidden = compares;
+    files.hidden = compares || !editable();
+    controls.hidden = !editable();
+    setText(others, t('model.trainOthers', { count: absent.length }));
+    others.hidden = running || absent.length === 0;
     drawRun();
   }
 
-  function drawWords(task, { source, unit }) {
-    const vocab = source.filter((word) => !word.startsWith('<'));
+  function drawWords(spec, model) {
+    vocabulary.hidden = !spec;
+    if (!spec) return;
+    const vocab = spec.words(model);
     setText(vocabularyTitle, controller.t('model.vocabulary', { count: vocab.length }));
-    if (wordsOf === task) return;
-    wordsOf = task;
-    // words join with spaces; the characters of dates join as they are ("▁" is a space)
-    const joined = (typed, word) =>
-      unit === 'character' ? typed + (word === '▁' ? ' ' : word) : [typed.trimEnd(), word].filter(Boolean).join(' ');
-    // the sentence of the walkthrough on screen when the chip is picked
+    if (wordsOf === vocab.join(' ')) return;
+    wordsOf = vocab.join(' ');
+    // the input on screen when the chip is picked
     const typed = () => {
       const session = controller.session();
-      return session.text(session.fields.find((candidate) => candidate.name === 'sentence'));
+      return session.text(session.fields.find((candidate) => candidate.name === spec.field));
     };
     words.replaceChildren(
       ...vocab.map((word) => {
-        const chip = button('model-word', () => controller.edit('sentence', joined(typed(), word)));
-        chip.textContent = word === '▁' ? '␣' : word;
+        const chip = button('model-word', () => controller.edit(spec.field, spec.append(model, typed(), word)));
+        chip.textContent = spec.show(word);
         return chip;
       }),
     );
@@ -269,17 +286,21 @@ function button(className, onClick) {
   return element;
 }
 
-function numberField(value, min, max, step) {
+function numberField({ value, min }) {
   const input = el('input');
-  Object.assign(input, {
-    type: 'number',
-    value: String(value),
-    min: String(min),
-    max: String(max),
-    step: String(step),
-  });
+  Object.assign(input, { type: 'number', value: String(value), min: String(min), step: '1' });
   return input;
 }
+
+function selectField({ choices, value }) {
+  const select = el('select');
+  for (const choice of choices) select.append(new Option(choice, choice));
+  select.value = value;
+  return select;
+}
+
+// A number field's value as a number (0 when empty or not a number), a select's as its text.
+const valueOf = (control) => (control.type === 'number' ? Number(control.value) || 0 : control.value);
 
 // The loss (falling) and the test exact match (rising) against the step, on one small chart.
 function curveSvg(history, t) {
@@ -306,8 +327,8 @@ function curveSvg(history, t) {
   svg.append(
     line(losses, (report) => report.loss / top, 'model-loss'),
     line(
-      history.filter((report) => report.exactMatch !== undefined),
-      (report) => report.exactMatch,
+      history.filter((report) => report.evaluation !== undefined),
+      (report) => report.evaluation.exactMatch,
       'model-exact',
     ),
   );

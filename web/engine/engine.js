@@ -1,5 +1,5 @@
 // The JavaScript face of the engine: loads the WebAssembly module and composes the API of its
-// domains (numeric.js, random.js, walkthroughs.js, seq2seq.js, files.js), each of which validates
+// domains (numeric.js, random.js, walkthroughs.js, models.js with seq2seq.js, files.js), each of which validates
 // and converts its arguments, calls the module, and hands back plain values the caller owns.
 // Nothing here needs .delete(). index.js (browsers, bundlers) and index.node.js (Node) only differ
 // in how they load the .wasm.
@@ -7,6 +7,7 @@ import { integer, fail } from './checks.js';
 import { filesApi } from './files.js';
 import { numericApi } from './numeric.js';
 import { randomApi } from './random.js';
+import { modelsApi } from './models.js';
 import { seq2seqApi } from './seq2seq.js';
 import { walkthroughApi } from './walkthroughs.js';
 
@@ -17,13 +18,13 @@ function createEngine(module, threads, platform) {
     if (result instanceof Error) throw result;
     return result;
   };
-  const seq2seq = seq2seqApi(module, call, platform);
+  const models = modelsApi(call, platform, (wrap) => ({ seq2seq: seq2seqApi(module, call, wrap) }));
   return Object.freeze({
     threads,
     ...numericApi(module, call),
     ...randomApi(module, call),
-    ...walkthroughApi(call, seq2seq.handleOf),
-    ...seq2seq.api,
+    ...walkthroughApi(call, models.handleOf),
+    ...models.api,
     ...filesApi(module),
   });
 }

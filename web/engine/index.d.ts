@@ -1,13 +1,12 @@
 // Types of the public API of attention-stepper's engine. Hand-written (Emscripten 3.1.6 has no
 // --emit-tsd) and checked by tests/types; the seq2seq models' are in seq2seq-types.d.ts.
 import type {
+  Seq2seqEvaluation,
   Seq2seqFacts,
   Seq2seqModel,
   Seq2seqOptions,
   Seq2seqPrecision,
   Seq2seqTask,
-  Seq2seqTrainer,
-  TrainingOptions,
 } from './seq2seq-types.js';
 
 export type {
@@ -22,10 +21,69 @@ export type {
   Seq2seqTranslation,
   Seq2seqEvaluation,
   Seq2seqModel,
-  TrainingOptions,
-  TrainingProgress,
-  Seq2seqTrainer,
 } from './seq2seq-types.js';
+
+/** The kinds of model the engine trains, each with what a training run of it takes and reports. */
+export interface ModelKinds {
+  seq2seq: {
+    model: Seq2seqModel;
+    /** createSeq2seq's options */
+    options: Seq2seqOptions<'float32'>;
+    /** what each evaluation of a run shows: the alignment of this sentence */
+    probe: { sentence: string };
+    /** the attention over the probe's sentence: target words (with <eos>) by source words */
+    probeView: Matrix<Float32Array> & { rowLabels: string[]; colLabels: string[] };
+    evaluation: Seq2seqEvaluation;
+  };
+}
+export type ModelKind = keyof ModelKinds;
+/** A model of any kind. */
+export type Model = ModelKinds[ModelKind]['model'];
+
+export interface TrainingOptions<K extends ModelKind = ModelKind> {
+  kind: K;
+  /** the model to train, as its kind's create function takes it (createSeq2seq) */
+  model: ModelKinds[K]['options'];
+  /** the model's train() options but `steps` (the engine's defaults where not given) */
+  train?: { learningRate?: number; batch?: number };
+  /** what each evaluation shows of the model as it learns (required) */
+  probe: ModelKinds[K]['probe'];
+  /** at most this many steps (TRAINING_DEFAULTS.steps) */
+  steps?: number;
+  /** steps between progress reports */
+  chunk?: number;
+  /** steps between evaluations of the test split */
+  evaluateEvery?: number;
+  /** stop once the test exact match reaches it (0 to 1) */
+  target?: number;
+}
+
+export interface TrainingProgress<K extends ModelKind = ModelKind> {
+  step: number;
+  /** the last minibatch's loss; null before the first step */
+  loss: number | null;
+  /** at each evaluation: the model's evaluate() of the test split, and its probe */
+  evaluation?: ModelKinds[K]['evaluation'];
+  probe?: ModelKinds[K]['probeView'];
+}
+
+/** A training run: 'progress', 'done' and 'error' events (CustomEvent detail), and 'state'. */
+export interface ModelTrainer extends EventTarget {
+  readonly state: 'running' | 'paused' | 'done' | 'failed';
+  /** the model's bytes (loadModel) once it stops; rejects with the Error that ended it */
+  readonly finished: Promise<{ step: number; bytes: Uint8Array }>;
+  pause(): void;
+  resume(): void;
+  /** ends the run early; it finishes with the model as it is */
+  stop(): void;
+}
+
+/** A trained model the package ships, by its kind's identity. */
+export interface ShippedModel {
+  readonly kind: 'seq2seq';
+  readonly task: string;
+  readonly scoring: ScoreFunctionName;
+}
 
 /** A row-major matrix as the engine returns it. */
 export interface Matrix<D extends Float64Array | Float32Array = Float64Array> {
@@ -396,10 +454,11 @@ export interface AttentionEngine {
   seq2seqTasks(): readonly Seq2seqTask[];
   /** A new encoder–decoder for a task (see Seq2seqOptions for the defaults). */
   createSeq2seq<P extends Seq2seqPrecision = 'float32'>(options: Seq2seqOptions<P>): Seq2seqModel<P>;
-  /** A model again from save()'s bytes. */
-  loadSeq2seq(bytes: Uint8Array): Seq2seqModel;
-  /** One of the trained models the package ships (SHIPPED_MODELS), fetched or read from models/. */
-  loadShippedSeq2seq(options: { task: string; scoring?: ScoreFunctionName }): Promise<Seq2seqModel>;
+  /** A model of any kind again from save()'s bytes (or a PyTorch state_dict the engine recognises). */
+  loadModel(bytes: Uint8Array): Model;
+  /** One of the trained models the package ships (SHIPPED_MODELS), fetched or read from models/;
+   * an identity field not given matches any. */
+  loadShippedModel(options: Partial<ShippedModel> & { kind: ModelKind }): Promise<Model>;
   /**
    * The tensors of a .npy, .npz (stored or deflated) or .safetensors file, by name in the file's
    * order; a .npy's one array is `arr_0`, as np.savez names an unnamed array. Reads float16/32/64,
@@ -479,12 +538,22 @@ export function writeNpz(tensors: Record<string, TensorInput>): Uint8Array;
 export function loadAttention(options?: LoadOptions): Promise<AttentionEngine>;
 
 /** The trained models the package ships in attention-stepper/models/ ("<task>-<scoring>.safetensors"). */
-export const SHIPPED_MODELS: readonly { readonly task: string; readonly scoring: ScoreFunctionName }[];
+export const SHIPPED_MODELS: readonly ShippedModel[];
+
+/** The kinds of model: the engine's function that makes one, the options that tell its models
+ * apart, and what a training run shows of it at each evaluation. */
+export const MODEL_KINDS: Readonly<{
+  [K in ModelKind]: Readonly<{
+    create: string;
+    identity: readonly string[];
+    probe(model: ModelKinds[K]['model'], probe: ModelKinds[K]['probe']): ModelKinds[K]['probeView'];
+  }>;
+}>;
 
 export const TRAINING_DEFAULTS: Readonly<{ steps: number; chunk: number; evaluateEvery: number; target: number }>;
 
-/** Trains a seq2seq model from scratch: in a Web Worker in browsers, between event-loop turns in Node. */
-export function trainSeq2seq(options: TrainingOptions): Seq2seqTrainer;
+/** Trains a model from scratch: in a Web Worker in browsers, between event-loop turns in Node. */
+export function trainModel<K extends ModelKind>(options: TrainingOptions<K>): ModelTrainer;
 
 /**
  * Checks and converts a matrix as every engine call does, without loading the engine: rows

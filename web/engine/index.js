@@ -4,11 +4,11 @@
 // bundlers copy them.
 import createAttentionModule from './wasm/attention-engine.mjs';
 import { makeLoader } from './engine.js';
-import { Seq2seqTrainer } from './seq2seq-training.js';
+import { ModelTrainer } from './training.js';
 
 export { toMatrix } from './checks.js';
-export { SHIPPED_MODELS } from './models.js';
-export { TRAINING_DEFAULTS } from './seq2seq-training.js';
+export { MODEL_KINDS, SHIPPED_MODELS } from './models.js';
+export { TRAINING_DEFAULTS } from './training.js';
 export { writeNpy, writeNpz } from './tensors.js';
 
 const threadedFiles = () => ({
@@ -47,13 +47,13 @@ export const loadAttention = makeLoader({
 });
 
 /**
- * Trains a seq2seq model from scratch in a Web Worker (the page stays responsive) → a
- * Seq2seqTrainer: progress events as it goes, then `done` with the model's bytes (loadSeq2seq).
+ * Trains a model from scratch in a Web Worker (the page stays responsive) → a ModelTrainer:
+ * progress events as it goes, then `done` with the model's bytes (loadModel).
  */
-export function trainSeq2seq(options) {
-  const worker = new Worker(new URL('./seq2seq-worker.js', import.meta.url), { type: 'module' });
+export function trainModel(options) {
+  const worker = trainingWorker();
   const send = (type) => () => worker.postMessage({ type });
-  const trainer = new Seq2seqTrainer({ pause: send('pause'), resume: send('resume'), stop: send('stop') });
+  const trainer = new ModelTrainer({ pause: send('pause'), resume: send('resume'), stop: send('stop') });
   worker.onmessage = ({ data }) => {
     if (data.type === 'done' || data.type === 'error') worker.terminate();
     trainer.receive(data);
@@ -64,4 +64,19 @@ export function trainSeq2seq(options) {
   };
   worker.postMessage({ type: 'start', options });
   return trainer;
+}
+
+// A page cannot start a worker from another origin's script (a package served from a CDN): a
+// same-origin blob that imports the script can (the CDN answers with CORS headers, as module
+// scripts need anyway). The literal `new Worker(new URL('…', import.meta.url))` lets bundlers
+// bundle the worker; the blob names the file through a constant, which they leave alone.
+const WORKER_SCRIPT = './training-worker.js';
+function trainingWorker() {
+  try {
+    return new Worker(new URL('./training-worker.js', import.meta.url), { type: 'module' });
+  } catch (error) {
+    if (error.name !== 'SecurityError') throw error;
+    const script = `import ${JSON.stringify(new URL(WORKER_SCRIPT, import.meta.url).href)};`;
+    return new Worker(URL.createObjectURL(new Blob([script], { type: 'text/javascript' })), { type: 'module' });
+  }
 }

@@ -7,11 +7,11 @@ import { availableParallelism } from 'node:os';
 
 import createAttentionModule from './wasm/attention-engine.mjs';
 import { makeLoader } from './engine.js';
-import { runControls, runTraining, Seq2seqTrainer } from './seq2seq-training.js';
+import { ModelTrainer, runControls, runTraining } from './training.js';
 
 export { toMatrix } from './checks.js';
-export { SHIPPED_MODELS } from './models.js';
-export { TRAINING_DEFAULTS } from './seq2seq-training.js';
+export { MODEL_KINDS, SHIPPED_MODELS } from './models.js';
+export { TRAINING_DEFAULTS } from './training.js';
 export { writeNpy, writeNpz } from './tensors.js';
 
 const require = createRequire(import.meta.url);
@@ -37,12 +37,12 @@ export const loadAttention = makeLoader({
 });
 
 /**
- * Trains a seq2seq model from scratch → a Seq2seqTrainer, as in browsers; in Node the run shares
- * the process's thread, yielding to the event loop between chunks.
+ * Trains a model from scratch → a ModelTrainer, as in browsers; in Node the run shares the
+ * process's thread, yielding to the event loop between chunks.
  */
-export function trainSeq2seq(options) {
+export function trainModel(options) {
   const controls = runControls(() => new Promise((resolve) => setImmediate(resolve)));
-  const trainer = new Seq2seqTrainer(controls);
+  const trainer = new ModelTrainer(controls);
   const receive = (message) => trainer.receive(message);
   loadAttention({ threads: 1 })
     .then((attn) => runTraining(attn, options, receive, controls.proceed))

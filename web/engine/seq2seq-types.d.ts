@@ -1,5 +1,5 @@
 // Types of the seq2seq models' part of attention-stepper's public API (re-exported by index.d.ts):
-// tasks, models, translations and training runs.
+// tasks, models and translations.
 import type { Matrix, ScoreFunctionName } from './index.js';
 
 /** What the seq2seq models take: their tasks, scoring functions, precisions, limits and defaults. */
@@ -107,6 +107,7 @@ export interface Seq2seqEvaluation {
 
 /** A GRU encoder–decoder with attention and the task it learns. Call dispose() when done. */
 export interface Seq2seqModel<P extends Seq2seqPrecision = Seq2seqPrecision> {
+  readonly kind: 'seq2seq';
   /** the vocabularies (ids are indices), and whether a token is a word or a character */
   readonly vocab: {
     readonly source: readonly string[];
@@ -138,40 +139,4 @@ export interface Seq2seqModel<P extends Seq2seqPrecision = Seq2seqPrecision> {
   save(options?: { dtype?: P | 'float16' }): Uint8Array;
   /** frees the model; later calls throw */
   dispose(): void;
-}
-
-export interface TrainingOptions extends Seq2seqOptions<'float32'> {
-  /** the sentence whose alignment each evaluation reports (required) */
-  sentence: string;
-  learningRate?: number;
-  batch?: number;
-  /** at most this many steps (TRAINING_DEFAULTS.steps) */
-  steps?: number;
-  /** steps between progress reports */
-  chunk?: number;
-  /** steps between evaluations of the test split */
-  evaluateEvery?: number;
-  /** stop once the test exact match reaches it */
-  target?: number;
-}
-
-export interface TrainingProgress {
-  step: number;
-  /** the last minibatch's loss; null before the first step */
-  loss: number | null;
-  /** at each evaluation: */
-  exactMatch?: number;
-  alignmentAccuracy?: number;
-  alignment?: Matrix<Float32Array> & { source: string[]; target: string[] };
-}
-
-/** A training run: 'progress', 'done' and 'error' events (CustomEvent detail), and 'state'. */
-export interface Seq2seqTrainer extends EventTarget {
-  readonly state: 'running' | 'paused' | 'done' | 'failed';
-  /** the model's bytes (loadSeq2seq) once it stops; rejects with the Error that ended it */
-  readonly finished: Promise<{ step: number; bytes: Uint8Array }>;
-  pause(): void;
-  resume(): void;
-  /** ends the run early; it finishes with the model as it is */
-  stop(): void;
 }

@@ -1,17 +1,15 @@
-// The seq2seq models: translation tasks, models made, loaded (a file, or a model the package
-// ships) and trained, each over a handle to the engine's model store that dispose() frees.
-import { modelFile, SHIPPED_MODELS } from './models.js';
+// The seq2seq models: translation tasks, and models made (or loaded, models.js) and trained, each
+// over a handle to the engine's model store that dispose() frees.
 import { checkNumber, deepFreeze, describe, fail, integer, optionalText, options, toVector } from './checks.js';
 
 /**
- * The seq2seq functions over `module`, `call` (runs an export, throws its error) and `platform` (reads a
- * shipped model's bytes), and handleOf(model): a model's live handle, or undefined for anything
- * that is not a model of this engine.
+ * The seq2seq functions over `module` and `call` (runs an export, throws its error), as models.js
+ * composes a kind: { api, model(info) → [model, live handle] }; wrap(info) makes a model of the
+ * engine's info (models.js).
  */
-export function seq2seqApi(module, call, platform) {
+export function seq2seqApi(module, call, wrap) {
   // What the models take, their limits and defaults, as the engine publishes them.
   const facts = deepFreeze({ ...call('seq2seqFacts'), maxSeed: module.maxSeed });
-  const handles = new WeakMap(); // a model -> its live handle (a function that throws once disposed)
   let tasks = null;
 
   // A seq2seq model over the engine's handle; dispose() frees it, and later calls throw.
@@ -31,6 +29,7 @@ export function seq2seqApi(module, call, platform) {
       precision: info.precision,
     });
     const model = Object.freeze({
+      kind: 'seq2seq',
       vocab,
       config,
       tokenize(text, side = 'source') {
@@ -96,8 +95,7 @@ export function seq2seqApi(module, call, platform) {
         handle = null;
       },
     });
-    handles.set(model, live);
-    return model;
+    return [model, live];
   }
 
   const api = {
@@ -120,23 +118,8 @@ export function seq2seqApi(module, call, platform) {
         seed: o.seed === undefined ? undefined : integer(o.seed, 'options.seed', 0, facts.maxSeed),
         precision: optionalText(o.precision, 'options.precision'),
       });
-      return seq2seqModel(info);
-    },
-    loadSeq2seq(bytes) {
-      if (!(bytes instanceof Uint8Array)) fail(`bytes must be a Uint8Array, got ${describe(bytes)}`, 'bytes');
-      return seq2seqModel(call('seq2seqLoad', bytes));
-    },
-    loadShippedSeq2seq(opts) {
-      const o = options(opts, 'options', ['task', 'scoring']);
-      const scoring = o.scoring ?? 'additive';
-      const shipped = SHIPPED_MODELS.find((model) => model.task === o.task && model.scoring === scoring);
-      if (!shipped)
-        fail(
-          `no trained model ships for ${describe(o.task)} with ${describe(scoring)} scoring; shipped: ${SHIPPED_MODELS.map(modelFile).join(', ')}`,
-          'options.task',
-        );
-      return platform.readModel(modelFile(shipped)).then((bytes) => api.loadSeq2seq(bytes));
+      return wrap(info);
     },
   };
-  return { api, handleOf: (model) => handles.get(model)?.() };
+  return { api, model: seq2seqModel };
 }

@@ -15,7 +15,7 @@ export function makeShippedModel(attn, { task, scoring }) {
   model.train({ steps: STEPS });
   const bytes = model.save({ dtype: 'float16' });
   model.dispose();
-  const saved = attn.loadSeq2seq(bytes);
+  const saved = attn.loadModel(bytes);
   const { exactMatch, alignmentAccuracy } = saved.evaluate({ split: 'test' });
   saved.dispose();
   if (exactMatch < TARGET) throw new Error(`${task} ${scoring}: ${exactMatch} exact match after ${STEPS} steps`);

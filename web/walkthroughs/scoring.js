@@ -10,6 +10,7 @@ import {
   sourceText,
   TASK_FIELD,
   taskDefaults,
+  TRANSLATION_MODELS,
 } from './translation.js';
 
 // The models on screen (a panel each, named after its scoring function), in the trace's order.
@@ -21,8 +22,17 @@ const prefixOf = (trace, t) => ['<sos>', ...trace.labels.target.slice(0, t - 1)]
 export default {
   name: 'scoring',
   fields: [TASK_FIELD, SENTENCE_FIELD, { name: 'step', label: 'field.step' }],
-  // a trained model of the task per scoring function, side by side; the model panel trains the missing
-  models: { context: ({ task }, models) => ({ models: models.compared(task) }), compares: true },
+  // a trained model of the task per scoring function, side by side (the model panel trains the
+  // missing); while none is, the first one, as the store has it
+  models: {
+    ...TRANSLATION_MODELS,
+    compares: true,
+    context(inputs, models, attn) {
+      const compared = TRANSLATION_MODELS.compared(inputs, attn);
+      const trained = models.trained('seq2seq', compared);
+      return { models: trained.length ? trained : [models.model('seq2seq', compared[0])] };
+    },
+  },
   attributes: ['task', 'sentence', 'step'],
   defaults: taskDefaults,
   adjust: adjustToTask,

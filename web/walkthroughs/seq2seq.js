@@ -11,6 +11,7 @@ import {
   sourceText,
   TASK_FIELD,
   taskDefaults,
+  TRANSLATION_MODELS,
 } from './translation.js';
 
 export default {
@@ -25,13 +26,19 @@ export default {
     SENTENCE_FIELD,
     { name: 'beam', label: 'field.beam' },
   ],
-  // the trained model the trace shows (and the others of its task, compared), from the page's models
+  // the trained model the trace shows (of the task and scoring on screen), and once every scoring
+  // function's model of the task is trained, those too, compared
   models: {
-    context: ({ task, scoring }, models) => ({
-      model: models.model(task, scoring),
-      compare: models.trainedSet(task) ?? undefined,
-    }),
+    ...TRANSLATION_MODELS,
     compares: false,
+    context(inputs, models, attn) {
+      const compared = TRANSLATION_MODELS.compared(inputs, attn);
+      const trained = models.trained('seq2seq', compared);
+      return {
+        model: models.model('seq2seq', inputs),
+        compare: trained.length === compared.length ? trained : undefined,
+      };
+    },
   },
   // the inputs an embedding page may give <attention-stepper> as attributes
   attributes: ['task', 'scoring', 'sentence'],

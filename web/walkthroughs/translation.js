@@ -1,6 +1,50 @@
-// What the two walkthroughs of trained translation models (seq2seq, scoring) share: the task
-// field, each task's sample sentence, and the scoring functions as the trained models compute
-// them, as formulas and as the reference model's PyTorch.
+// What the two walkthroughs of trained translation models (seq2seq, scoring) share: their models,
+// the task field, each task's sample sentence, and the scoring functions as the trained models
+// compute them, as formulas and as the reference model's PyTorch.
+
+// The models the walkthroughs show: the engine's seq2seq models, one per task and scoring function
+// (its identity, MODEL_KINDS), with what the model panel trains them with and shows as they learn.
+export const TRANSLATION_MODELS = {
+  kind: 'seq2seq',
+  // every scoring function's model of the task, in the engine's order
+  compared: ({ task }, attn) => attn.seq2seqFacts().scorings.map((scoring) => ({ task, scoring })),
+  training: {
+    // the panel's choices: each one's options of the run ('model': createSeq2seq's, 'train': train()'s)
+    fields: [
+      { name: 'seed', label: 'field.seed', into: 'model', number: { min: 0, value: 0 }, options: (v) => ({ seed: v }) },
+      {
+        name: 'learningRate',
+        label: 'model.learningRate',
+        into: 'train',
+        choices: ['0.002', '0.005', '0.01', '0.02'],
+        value: '0.005',
+        options: (v) => ({ learningRate: Number(v) }),
+      },
+      {
+        // "embedding/hidden": createSeq2seq's default (the shipped models') in the middle
+        name: 'size',
+        label: 'model.size',
+        into: 'model',
+        choices: ['16/32', '32/64', '64/128'],
+        value: '32/64',
+        options: (v) => Object.fromEntries(v.split('/').map((size, i) => [['embedding', 'hidden'][i], Number(size)])),
+      },
+    ],
+    // each evaluation shows the alignment of the sentence on screen
+    probe: ({ sentence }) => ({ sentence: sentence.join(' ') }),
+    // the words the model reads, as chips that append themselves to the sentence
+    vocabulary: {
+      field: 'sentence',
+      words: ({ vocab }) => vocab.source.filter((word) => !word.startsWith('<')),
+      // words join with spaces; the characters of dates join as they are ("▁" is a space)
+      append: ({ vocab }, typed, word) =>
+        vocab.unit === 'character'
+          ? typed + (word === '▁' ? ' ' : word)
+          : [typed.trimEnd(), word].filter(Boolean).join(' '),
+      show: (word) => (word === '▁' ? '␣' : word),
+    },
+  },
+};
 
 // e_{t,j} for each scoring function. Bahdanau's scores with the state before the step, s_{t-1};
 // Luong's with the step's own, s_t.

@@ -1,35 +1,42 @@
-// One training run of a seq2seq model from scratch, in chunks of steps, reporting as it goes: the
-// loop the Web Worker (seq2seq-worker.js) runs for browsers, and Node runs in-process. Every
-// `evaluateEvery` steps it measures the test split (greedy exact match) and translates a fixed
-// sentence, whose alignment shows the attention being learned; it stops at `steps` or once the
-// exact match reaches `target`, and hands over the model's bytes (safetensors).
+// One training run of a model of any kind from scratch, in chunks of steps, reporting as it goes:
+// the loop the Web Worker (training-worker.js) runs for browsers, and Node runs in-process. Every
+// `evaluateEvery` steps it evaluates the test split and shows the kind's probe (for seq2seq, the
+// alignment of a sentence, the attention being learned); it stops at `steps` or once the exact
+// match reaches `target`, and hands over the model's bytes (safetensors, loadModel).
+import { checkNumber, describe, fail, integer, options } from './checks.js';
+import { kindOf } from './models.js';
+
 export const TRAINING_DEFAULTS = Object.freeze({ steps: 3000, chunk: 25, evaluateEvery: 100, target: 0.98 });
 
 /**
- * attn: a loaded engine. options: createSeq2seq's (task, scoring, seed, embedding, hidden) and
- * learningRate, batch, sentence (to align; required), steps, chunk, evaluateEvery, target.
- * report(message): { type: 'progress', step, loss, exactMatch?, alignment? } after every chunk,
+ * attn: a loaded engine. run: { kind, model (the kind's create options), train (model.train's
+ * options but steps: learningRate, batch), probe (what each evaluation shows: for seq2seq,
+ * { sentence }), steps, chunk, evaluateEvery, target }. report(message): { type: 'progress', step,
+ * loss, evaluation?, probe? } after every chunk (evaluation: model.evaluate()'s of the test split),
  * then { type: 'done', step, bytes }. proceed(): awaited before every chunk; it resolves to false
  * to stop (the run then reports done with what it has).
  */
-export async function runTraining(attn, options, report, proceed) {
-  const { task, scoring, seed, embedding, hidden, learningRate, batch, sentence } = options;
-  const { steps, chunk, evaluateEvery, target } = { ...TRAINING_DEFAULTS, ...options };
-  const model = attn.createSeq2seq({ task, scoring, seed, embedding, hidden });
+export async function runTraining(attn, run, report, proceed) {
+  const o = options(run, 'options', ['kind', 'model', 'train', 'probe', 'steps', 'chunk', 'evaluateEvery', 'target']);
+  const kind = kindOf(o.kind, 'options.kind');
+  const { steps, chunk, evaluateEvery, target } = { ...TRAINING_DEFAULTS, ...o };
+  integer(steps, 'options.steps', 1, 2 ** 31);
+  integer(chunk, 'options.chunk', 1, 2 ** 31);
+  integer(evaluateEvery, 'options.evaluateEvery', 1, 2 ** 31);
+  if (checkNumber(target, 'options.target') < 0 || target > 1)
+    fail(`options.target must be from 0 to 1, got ${describe(target)}`, 'options.target');
+  const train = options(o.train, 'options.train', ['learningRate', 'batch']);
+  const model = attn[kind.create](o.model);
   try {
-    const measure = () => {
-      const { exactMatch, alignmentAccuracy } = model.evaluate({ split: 'test' });
-      const { source, target: words, alignment } = model.translate(sentence);
-      return { exactMatch, alignmentAccuracy, alignment: { ...alignment, source, target: [...words, '<eos>'] } };
-    };
-    report({ type: 'progress', step: 0, loss: null, ...measure() });
+    const measure = () => ({ evaluation: model.evaluate({ split: 'test' }), probe: kind.probe(model, o.probe ?? {}) });
+    report({ type: 'progress', step: 0, loss: null, ...measure() }); // a bad probe fails here, before any step
     let step = 0;
     while (step < steps && (await proceed())) {
-      const result = model.train({ steps: Math.min(chunk, steps - step), batch, learningRate });
+      const result = model.train({ ...train, steps: Math.min(chunk, steps - step) });
       step = result.step;
       const measured = step % evaluateEvery === 0 || step === steps ? measure() : {};
       report({ type: 'progress', step, loss: result.loss, ...measured });
-      if (measured.exactMatch >= target) break;
+      if (measured.evaluation?.exactMatch >= target) break;
     }
     report({ type: 'done', step, bytes: model.save() });
   } finally {
@@ -58,11 +65,11 @@ export function runControls(yieldOnce) {
 }
 
 /**
- * A training run as trainSeq2seq returns it. Events: 'progress' (detail: runTraining's progress
+ * A training run as trainModel returns it. Events: 'progress' (detail: runTraining's progress
  * report), 'done' (detail: { step, bytes }), 'error' (detail: { message, argument }), 'state'.
  * `state`: 'running', 'paused', 'done' or 'failed'; `finished`: a promise of the done detail.
  */
-export class Seq2seqTrainer extends EventTarget {
+export class ModelTrainer extends EventTarget {
   #controls;
   #settle;
 

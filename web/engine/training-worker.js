@@ -1,8 +1,8 @@
-// The Web Worker that trains a seq2seq model off the page's thread (trainSeq2seq in index.js):
-// messages in { type: 'start', options } | { type: 'pause' } | { type: 'resume' } | { type: 'stop' };
-// out, runTraining's reports, or { type: 'error', message, argument }.
+// The Web Worker that trains a model off the page's thread (trainModel in index.js): messages in
+// { type: 'start', options } | { type: 'pause' } | { type: 'resume' } | { type: 'stop' }; out,
+// runTraining's reports, or { type: 'error', message, argument }.
 import { loadAttention } from './index.js';
-import { runControls, runTraining } from './seq2seq-training.js';
+import { runControls, runTraining } from './training.js';
 
 const controls = runControls(() => new Promise((resolve) => setTimeout(resolve)));
 
