@@ -163,6 +163,9 @@ const TEMPLATES = {
   // a panel's structured labels, as labelText in format.js words them
   'labels.metric.${label.metric}': () =>
     unique(structuredLabels().flatMap((label) => (label.metric ? [`labels.metric.${label.metric}`] : []))),
+  // a model's name in the model panel (the spec's models.label)
+  'scoreNames.${scoring}': () => attn.seq2seqFacts().scorings.map((scoring) => `scoreNames.${scoring}`),
+  'taskNames.${task}': () => attn.seq2seqFacts().tasks.map((task) => `taskNames.${task}`),
   'scoreNames.${label.scoring}': () =>
     unique(structuredLabels().flatMap((label) => (label.scoring ? [`scoreNames.${label.scoring}`] : []))),
 };

@@ -262,3 +262,13 @@ describe('what each stage shows', () => {
     );
   });
 });
+
+test('scoring: the titles say how many of the scoring functions have a trained model on screen', () => {
+  const title = (models, lang) => described('scoring', { models, step: 2 }, 'encoder-states', lang).title;
+  assert.equal(
+    title([model('en-fr', 'additive')], 'en'),
+    'The trained models read the sentence (1 of 4 scoring functions)',
+  );
+  assert.equal(title(fourModels('en-fr'), 'en'), 'The trained models read the sentence (4 of 4 scoring functions)');
+  assert.match(title([model('en-fr', 'additive')], 'zh'), /4 种评分函数中的 1 种/);
+});

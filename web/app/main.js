@@ -74,12 +74,12 @@ function render() {
   document.body.classList.toggle('embedded', embedded);
   document.title = `${t(`${controller.walkthrough}.title`)} · ${t('appTitle')}`;
   renderChrome();
+  modelPanel.update(); // first: whether the stages wait for a trained model
   renderStageList();
   renderStages();
   renderForm();
   files.update();
   nav.update();
-  modelPanel.update();
   updateProblems($('#stale'), controller);
 }
 
@@ -181,20 +181,23 @@ let stagesWidth = 0;
 // One section per stage; only the one on screen has content. While the walkthrough keeps its list
 // of stages (an input edit, a new language) the sections stay and the stage on screen is drawn
 // again into its own, which keeps whatever did not change.
+// The stages, under the model panel's run view (what is training, where the reader looks); while
+// the model on screen is not trained yet, no stage shows it as the lesson.
 function renderStages() {
   const container = $('#stages');
   const restoreFocus = keepStageFocus(container);
   const keys = controller.stages.map((stage) => `${controller.walkthrough}/${stage.id}`);
-  const present = [...container.children];
+  const present = [...container.children].filter((child) => child.dataset.stage);
   const kept = present.length === keys.length && present.every((section, i) => section.dataset.stage === keys[i]);
   const sections = kept ? present : keys.map(emptySection);
+  const waiting = modelPanel.waiting();
   sections.forEach((section, i) => {
-    section.hidden = i !== controller.index;
+    section.hidden = waiting || i !== controller.index;
     if (section.hidden) return clearSection(section);
     section.setAttribute('aria-current', 'step');
     renderStage(section, controller, stagesWidth || container.clientWidth || 800);
   });
-  if (!kept) container.replaceChildren(...sections);
+  if (!kept) container.replaceChildren(modelPanel.runView, ...sections);
   restoreFocus(sections[controller.index]);
 }
 

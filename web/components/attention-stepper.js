@@ -209,13 +209,16 @@ export class AttentionStepperElement extends HTMLElement {
     updateProblems(banner, controller, { withFields: !editable, extra: [this.#inputsProblem] });
     nav.update();
 
-    const children = [header, this.#section, banner];
+    // what trains, above the stage; while the model on screen is not trained yet, no stage
+    const { model } = this.#parts;
+    model.update();
+    const children = [header, ...(model.runView.hidden ? [] : [model.runView])];
+    children.push(...(model.waiting() ? [] : [this.#section]), banner);
     if (editable) {
       files.update();
       children.push(this.#inputsForm(controller), files.element);
     }
-    this.#parts.model.update();
-    if (!this.#parts.model.element.hidden) children.push(this.#parts.model.element);
+    if (!model.element.hidden) children.push(model.element);
     children.push(nav.element);
     // Only what changed is swapped: moving the navigation out and back would take keyboard
     // focus off its buttons.

@@ -11,13 +11,18 @@ import { el, setText } from './dom.js';
 import { downloadFile } from './export.js';
 import { renderHeatmap } from './heatmap.js';
 import { heatmapText } from './stage-view.js';
+import { trainingChart } from './training-chart.js';
 
-const CURVE = { width: 260, height: 72 };
+const PROBE_WIDTH = 300;
 
 /**
- * The panel for `controller`: { element, update() }. update() follows the walkthrough on screen
- * (the panel hides for walkthroughs without models) and the language; training updates the panel
- * by itself, and a finished run hands its model to controller.models, which redraws the stages.
+ * The panel for `controller`: { element, runView, waiting(), update() }. `element` goes beside the
+ * stage (the sidebar), `runView` where the reader looks (above the stage): what is training and
+ * why, its progress, chart and probe. waiting(): the model on screen is not trained yet (it is
+ * loading, or training now), so the stage must not be shown as the lesson. update() follows the
+ * walkthrough on screen (the panel hides for walkthroughs without models) and the language;
+ * training updates the panel by itself, and a finished run hands its model to controller.models,
+ * which redraws the stages.
  * editable(): whether the reader may train, load and save models (an embed without `editable`
  * shows only where its models come from and the runs that train them).
  */
@@ -43,12 +48,20 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
   const loadLabel = el('label', 'field model-load-field');
   loadLabel.append(el('span'), load);
 
+  const runView = el('section', 'model-run');
+  const runHeading = el('h2', 'model-run-heading');
+  runHeading.id = `model-run-heading-${panels}`;
+  runView.setAttribute('aria-labelledby', runHeading.id);
+  const runText = el('p', 'model-run-text');
   const progress = el('progress', 'model-progress');
   progress.max = 1;
   const numbers = el('p', 'model-numbers');
   numbers.setAttribute('aria-live', 'polite');
   const curve = el('div', 'model-curve');
   const probe = el('div', 'model-alignment');
+  const figures = el('div', 'model-figures');
+  figures.append(curve, probe);
+  runView.append(runHeading, runText, progress, numbers, figures);
   const choices = el('div', 'model-choices');
   const controls = el('div', 'model-controls');
   controls.append(choices, train, pause, stop, others);
@@ -60,7 +73,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
   const words = el('div', 'model-words');
   vocabulary.append(vocabularyTitle, words);
   let wordsOf = null; // the words drawn, joined
-  element.append(heading, status, vocabulary, controls, progress, numbers, curve, probe, files);
+  element.append(heading, status, vocabulary, controls, files);
 
   let fields = []; // the spec's training choices: [{ field, label, control }]
   let fieldsOf = null; // the training spec they were made for
@@ -69,13 +82,17 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
   let queue = []; // the runs after it
   let history = []; // the run's progress reports
   let message = ''; // the last error, or ''
-  const offered = new Set(); // the comparisons (kind and identities) whose missing models were trained
+  // the comparisons (kind and identities) whose missing models, and the untrained models on screen,
+  // the panel trained by itself: once each (a run the reader stopped stays stopped)
+  const offered = new Set();
 
   const models = () => controller.spec.models;
   const inputs = () => controller.session().traceInputs;
   const kind = () => models().kind;
   const identityLabel = (identity) => MODEL_KINDS[kind()].identity.map((name) => identity[name]).join('-');
   const shownJob = () => ({ identity: inputs(), inputs: inputs() });
+  const originOfShown = () => controller.models.origin(kind(), inputs());
+  const waiting = () => Boolean(models()) && !models().compares && ['untrained', 'loading'].includes(originOfShown());
 
   // the runs of the comparison on screen: they keep their inputs when the reader moves on
   function trainOthers() {
@@ -152,7 +169,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     const { t } = controller;
     const last = history.at(-1);
     const measured = history.findLast((report) => report.evaluation !== undefined);
-    progress.hidden = numbers.hidden = curve.hidden = probe.hidden = !last;
+    progress.hidden = numbers.hidden = figures.hidden = !last;
     if (!last) return;
     const exact = measured?.evaluation.exactMatch;
     progress.value = measured ? Math.min(1, exact / TRAINING_DEFAULTS.target) : 0;
@@ -165,12 +182,12 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
         exact: measured ? `${Math.round(exact * 100)}%` : '–',
       }),
     );
-    curve.replaceChildren(curveSvg(history, t));
+    curve.replaceChildren(trainingChart(history, t));
     if (measured)
       renderHeatmap(
         probe,
         { ...measured.probe, name: t('model.alignment', { step: measured.step }), palette: 'weights' },
-        { palette: controller.options.palette, width: CURVE.width + 40, annotate: false, text: heatmapText(t) },
+        { palette: controller.options.palette, width: PROBE_WIDTH, annotate: false, text: heatmapText(t) },
       );
   }
 
@@ -192,10 +209,17 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
 
   function update() {
     const { t } = controller;
-    element.hidden = !models();
+    element.hidden = runView.hidden = !models();
     if (element.hidden) return;
     const { compares } = models();
     const running = trainer?.state === 'running' || trainer?.state === 'paused';
+    // no trained model of the one on screen ships: it trains now, where the reader looks
+    const untrainedShown = JSON.stringify([kind(), identityLabel(inputs())]);
+    if (!compares && !running && originOfShown() === 'untrained' && !offered.has(untrainedShown)) {
+      offered.add(untrainedShown);
+      start(shownJob());
+      return;
+    }
     const compared = models().compared(inputs(), controller.attn);
     const absent = controller.models.untrained(kind(), compared);
     // on screen, the comparison trains what it lacks, once per comparison (a stopped run stays stopped)
@@ -249,7 +273,40 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     controls.hidden = !editable();
     setText(others, t('model.trainOthers', { count: absent.length }));
     others.hidden = running || absent.length === 0;
+    drawRunView(running, compares);
     drawRun();
+  }
+
+  // What is training and why, above the stage; after a run, its last picture stays.
+  function drawRunView(running, compares) {
+    const { t } = controller;
+    const label = (identity) => models().label(identity, t);
+    const loading = originOfShown() === 'loading';
+    runView.hidden = !running && !waiting() && !history.length;
+    runView.dataset.state = running ? trainer.state : waiting() ? 'waiting' : 'done';
+    setText(
+      runHeading,
+      running
+        ? t('model.runTitle', { model: label(job.identity) })
+        : loading
+          ? t('model.loading')
+          : job
+            ? t('model.runDone', { model: label(job.identity) })
+            : t('model.untrained'),
+    );
+    setText(
+      runText,
+      trainer?.state === 'paused'
+        ? t('model.paused')
+        : !running
+          ? ''
+          : compares
+            ? t('model.runCompared', { left: queue.length })
+            : waiting()
+              ? t('model.runWaiting')
+              : t('model.runReader'),
+    );
+    runText.hidden = !runText.textContent;
   }
 
   function drawWords(spec, model) {
@@ -274,7 +331,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
   }
 
   update();
-  return { element, update };
+  return { element, runView, waiting, update };
 }
 
 let panels = 0;
@@ -301,36 +358,3 @@ function selectField({ choices, value }) {
 
 // A number field's value as a number (0 when empty or not a number), a select's as its text.
 const valueOf = (control) => (control.type === 'number' ? Number(control.value) || 0 : control.value);
-
-// The loss (falling) and the test exact match (rising) against the step, on one small chart.
-function curveSvg(history, t) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  const { width, height } = CURVE;
-  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', t('model.curve'));
-  const last = Math.max(1, history.at(-1).step);
-  const losses = history.filter((report) => report.loss !== null);
-  const top = Math.max(1e-9, ...losses.map((report) => report.loss));
-  const line = (reports, value, className) => {
-    const path = document.createElementNS(ns, 'polyline');
-    path.setAttribute('class', className);
-    path.setAttribute(
-      'points',
-      reports
-        .map((report) => `${((report.step / last) * width).toFixed(1)},${(height - value(report) * height).toFixed(1)}`)
-        .join(' '),
-    );
-    return path;
-  };
-  svg.append(
-    line(losses, (report) => report.loss / top, 'model-loss'),
-    line(
-      history.filter((report) => report.evaluation !== undefined),
-      (report) => report.evaluation.exactMatch,
-      'model-exact',
-    ),
-  );
-  return svg;
-}

@@ -37,6 +37,9 @@ export default {
   defaults: taskDefaults,
   adjust: adjustToTask,
   params: ({ trace, inputs }) => ({
+    // how many of the scoring functions have a trained model on screen (the titles say it)
+    models: scoringsOf(trace.stages[0]).length,
+    all: Object.keys(SCORE_FORMULAS).length,
     task: inputs.task,
     t: inputs.step,
     word: trace.labels.target[inputs.step - 1],

@@ -8,6 +8,8 @@ export const TRANSLATION_MODELS = {
   kind: 'seq2seq',
   // every scoring function's model of the task, in the engine's order
   compared: ({ task }, attn) => attn.seq2seqFacts().scorings.map((scoring) => ({ task, scoring })),
+  // a model's name on screen: "Luong dot, English → French"
+  label: ({ task, scoring }, t) => `${t(`scoreNames.${scoring}`)}, ${t(`taskNames.${task}`)}`,
   training: {
     // the panel's choices: each one's options of the run ('model': createSeq2seq's, 'train': train()'s)
     fields: [
