@@ -177,12 +177,14 @@ function setLinks(list, items, [index, value]) {
 // layout of the whole page mid-edit (the outgoing stage included), which costs about as much as
 // the redraw itself; a ResizeObserver reads it when layout is already done.
 let stagesWidth = 0;
+let stagesFont = ''; // the stages' font family, which sizes the heatmaps' cells (read once)
 
 // One section per stage; only the one on screen has content. While the walkthrough keeps its list
 // of stages (an input edit, a new language) the sections stay and the stage on screen is drawn
 // again into its own, which keeps whatever did not change.
 function renderStages() {
   const container = $('#stages');
+  stagesFont ||= getComputedStyle(container).fontFamily;
   const restoreFocus = keepStageFocus(container);
   const keys = controller.stages.map((stage) => `${controller.walkthrough}/${stage.id}`);
   const present = [...container.children];
@@ -192,7 +194,7 @@ function renderStages() {
     section.hidden = i !== controller.index;
     if (section.hidden) return clearSection(section);
     section.setAttribute('aria-current', 'step');
-    renderStage(section, controller, stagesWidth || container.clientWidth || 800);
+    renderStage(section, controller, stagesWidth || container.clientWidth || 800, stagesFont);
   });
   if (!kept) container.replaceChildren(...sections);
   restoreFocus(sections[controller.index]);
@@ -321,6 +323,10 @@ function wire() {
   wide.addEventListener('change', unfold);
   unfold();
   new ResizeObserver(() => (stagesWidth = $('#stages').clientWidth)).observe($('#stages'));
+  // the footer's height keeps focused elements clear of it (scroll-padding-bottom, styles.css)
+  new ResizeObserver(([entry]) =>
+    document.documentElement.style.setProperty('--footer-height', `${entry.borderBoxSize[0].blockSize}px`),
+  ).observe($('#stepper'));
   let resizeTimer;
   addEventListener('resize', () => {
     clearTimeout(resizeTimer);
