@@ -100,11 +100,13 @@ function renderChrome() {
     }),
     [controller.attn.walkthroughNames.indexOf(controller.walkthrough), 'page'],
   );
+  showActiveTab();
   for (const [id, key] of [
     ['#language-label', 'language'],
     ['#theme-label', 'theme'],
     ['#palette-label', 'palette'],
     ['#exercise-label', 'exercise'],
+    ['#exercise-reason', 'exerciseNone'],
     ['#settings-label', 'settings'],
     ['#stages-heading', 'stages'],
     ['#inputs-heading', 'inputs'],
@@ -137,9 +139,25 @@ function renderChrome() {
     ],
     options.palette,
   );
+  // The setting keeps its place on every tab (the row would shift otherwise): a walkthrough without
+  // questions shows it disabled, and says why.
   $('#exercise').checked = options.exercise;
-  $('#exercise-field').hidden = !controller.hasQuestions;
-  $('#exercise').title = t('exerciseHint');
+  $('#exercise').disabled = !controller.hasQuestions;
+  $('#exercise-reason').hidden = controller.hasQuestions;
+  $('#exercise-field').title = controller.hasQuestions ? t('exerciseHint') : t('exerciseNone');
+}
+
+let tabShown = null; // the walkthrough whose tab was last scrolled into view
+
+// On a narrow screen the tabs scroll in their own row: the active one is brought to its middle
+// when the walkthrough changes. Sideways only: scrollIntoView would scroll the page as well.
+function showActiveTab() {
+  if (tabShown === controller.walkthrough) return;
+  tabShown = controller.walkthrough;
+  const row = $('#walkthrough-nav');
+  const tab = row.querySelector('[aria-current]').getBoundingClientRect();
+  const box = row.getBoundingClientRect();
+  row.scrollLeft += tab.left + tab.width / 2 - (box.left + box.width / 2);
 }
 
 // The options [value, label] of a menu, `selected` chosen (isEqualNode does not compare selection).
