@@ -84,9 +84,10 @@ async function formulaKeeps(stepper, first) {
   ]);
 }
 
-// On a heatmap's cell (1, 1) of basics/applied (3×4): End keeps it on the first heatmap of the last
-// stage (W_c, 3×6), where → moves the cell, not the stage; Home keeps the row on decoder-state's
-// 3×1 heatmap, as far right as it goes.
+// On a heatmap's cell (1, 1) of basics/applied (3×4): Home and End move the cell to its row's ends,
+// Ctrl+Home and Ctrl+End to the heatmap's first and last cell, on the same stage. PageDown keeps
+// the row on the next stage's heatmap (context, 3×1), as far right as it goes, and on the first
+// heatmap of the last stage (W_c, 3×6), where → and End move the cell, not the stage; PageUp goes back.
 async function heatmapKeeps(stepper) {
   const { page, stages } = stepper;
   await stages.locator('section.stage[aria-current="step"] .hm-grid').first().focus();
@@ -94,16 +95,23 @@ async function heatmapKeeps(stepper) {
   await page.keyboard.press('ArrowRight');
   assert.deepEqual(await focus(page), { stage: 'basics/applied', onScreen: true, ...heatmapCell(1, 1) });
   await pressAll(stepper, [
-    ['End', 'basics/attentional-state', heatmapCell(1, 1)],
-    ['ArrowRight', 'basics/attentional-state', heatmapCell(1, 2)],
-    ['Home', 'basics/decoder-state', heatmapCell(1, 0)],
-    ['PageDown', 'basics/annotation', heatmapCell(1, 0)],
+    ['End', 'basics/applied', heatmapCell(1, 3)],
+    ['Home', 'basics/applied', heatmapCell(1, 0)],
+    ['Control+End', 'basics/applied', heatmapCell(2, 3)],
+    ['Control+Home', 'basics/applied', heatmapCell(0, 0)],
+    ['ArrowDown', 'basics/applied', heatmapCell(1, 0)],
+    ['ArrowRight', 'basics/applied', heatmapCell(1, 1)],
+    ['PageDown', 'basics/context', heatmapCell(1, 0)],
+    ['PageDown', 'basics/attentional-state', heatmapCell(1, 0)],
+    ['ArrowRight', 'basics/attentional-state', heatmapCell(1, 1)],
+    ['End', 'basics/attentional-state', heatmapCell(1, 5)],
+    ['PageUp', 'basics/context', heatmapCell(1, 0)],
   ]);
 }
 
 const HEADING = { control: 'stage-title', heatmap: null, cell: null };
 
-// On the second heatmap of the last stage (h_tilde): the first stage has one heatmap, so focus
+// On the second heatmap of the last stage (h_tilde): the stage before has one heatmap, so focus
 // goes to its heading, and from there to each next stage's heading.
 async function headingWithout(stepper) {
   const { page, stages } = stepper;
@@ -116,8 +124,8 @@ async function headingWithout(stepper) {
     cell: [0, 0],
   });
   await pressAll(stepper, [
-    ['Home', 'basics/decoder-state', HEADING],
-    ['ArrowRight', 'basics/annotation', HEADING],
+    ['PageUp', 'basics/context', HEADING],
+    ['ArrowLeft', 'basics/applied', HEADING],
   ]);
 }
 
@@ -126,7 +134,7 @@ test('page: focus on the formula stays on the formula through End, Home, → and
   await formulaKeeps(stepper, () => stepper.stages.locator('[aria-current="step"] .stage-formula').focus());
 });
 
-test('page: focus on a heatmap cell stays on that cell of the new stage', async (t) => {
+test("page: Home, End and Ctrl+Home, Ctrl+End move a heatmap's cell; focus on a cell stays on it in the new stage", async (t) => {
   await heatmapKeeps(await openPage(t, '#basics/applied'));
 });
 
@@ -139,7 +147,7 @@ test('<attention-stepper>: Tab lands on the formula, and focus stays on it throu
   await formulaKeeps(stepper, () => stepper.page.keyboard.press('Tab'));
 });
 
-test('<attention-stepper>: focus on a heatmap cell stays on that cell of the new stage', async (t) => {
+test("<attention-stepper>: Home, End and Ctrl+Home, Ctrl+End move a heatmap's cell; focus on a cell stays on it in the new stage", async (t) => {
   await heatmapKeeps(await openElement(t, 'applied'));
 });
 
@@ -161,4 +169,33 @@ test('page: a stage link or walkthrough tab pressed by keyboard keeps focus, thr
   await page.keyboard.press('Enter');
   await page.waitForSelector('[data-stage="self-attention/embeddings"][aria-current="step"]');
   assert.equal(await focused(), '#self-attention');
+});
+
+// Tab through #basics/annotations at 1280 × 900: every control it reaches shows whole above the
+// sticky footer (the heatmap's Table and Export, the files panel's buttons under the stage).
+test('page: everything Tab reaches scrolls into view above the sticky footer', async (t) => {
+  const { page } = await openPage(t, '#basics/annotations');
+  await page.locator('.stage-link[href="#basics/annotations"]').focus();
+  const hidden = [];
+  const reached = [];
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('Tab');
+    const place = await page.evaluate(() => {
+      const active = document.activeElement;
+      const box = active.getBoundingClientRect();
+      const footer = document.querySelector('#stepper').getBoundingClientRect();
+      return {
+        name: active.textContent.trim().slice(0, 40),
+        inFooter: Boolean(active.closest('#stepper')),
+        bottom: box.bottom,
+        footer: footer.top,
+      };
+    });
+    if (place.inFooter) break; // Tab has left the page's content for the footer's buttons
+    reached.push(place.name);
+    if (place.bottom > place.footer) hidden.push(place.name);
+  }
+  for (const name of ['Table', 'Export', 'Open a tensor file (.npy, .npz, .safeten', 'Save all matrices (.npz)'])
+    assert.ok(reached.includes(name), `${name} in ${reached.join(' | ')}`);
+  assert.deepEqual(hidden, []);
 });

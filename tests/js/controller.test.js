@@ -172,7 +172,7 @@ describe('keys', () => {
     assert.equal(reasons.length, 6);
   });
 
-  test('keys with a modifier, other keys, keys typed into a field and arrows in a heatmap grid are left alone', () => {
+  test('keys with a modifier, other keys, keys typed into a field and arrows, Home and End in a heatmap grid are left alone', () => {
     const { controller, reasons } = make({ stage: 'scores' });
     const ignored = [
       key('ArrowRight', { altKey: true }),
@@ -183,6 +183,8 @@ describe('keys', () => {
       key('a'),
       ...['input', 'textarea', 'select', '.hm-grid'].map((inside) => key('ArrowRight', { inside })),
       key('Home', { inside: 'input' }),
+      key('Home', { inside: '.hm-grid' }),
+      key('End', { inside: '.hm-grid' }),
     ];
     for (const event of ignored) {
       assert.equal(controller.handleKey(event), false, JSON.stringify(event));
@@ -190,11 +192,11 @@ describe('keys', () => {
     }
     assert.equal(controller.stageId, 'scores');
     assert.deepEqual(reasons, []);
-    // a target inside something else (a button, say) still moves, and so do Home and End in a grid
+    // a target inside something else (a button, say) still moves, and so do PageUp and PageDown in a grid
     assert.equal(controller.handleKey(key('ArrowRight', { inside: 'button' })), true);
     assert.equal(controller.stageId, 'softmax');
-    assert.equal(controller.handleKey(key('Home', { inside: '.hm-grid' })), true);
-    assert.equal(controller.stageId, controller.stages[0].id);
+    assert.equal(controller.handleKey(key('PageUp', { inside: '.hm-grid' })), true);
+    assert.equal(controller.stageId, 'scores');
   });
 
   test('without composedPath the event target is used', () => {

@@ -95,7 +95,7 @@ test('SVG: standalone document with one rect per cell, annotations and legend', 
   assert.equal(svg.match(/<rect class="cell"/g).length, 4);
   assert.ok(svg.includes('>0.12</text>'));
   assert.ok(svg.includes('>0.88</text>'));
-  assert.ok(svg.includes('>5.8e-340</text>'));
+  assert.ok(svg.includes('>5.8e-340†</text>'), 'the float128 value, marked as on screen');
   assert.ok(svg.includes('>0.8808</text>'), 'legend max');
   assert.ok(svg.includes('>5.766e-340</text>'), 'legend min, from the exact text');
   assert.ok(svg.includes('<linearGradient'));

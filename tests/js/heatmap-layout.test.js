@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { heatmapLayout, matrixToSvg } from '../../web/components/export.js';
-import { computeLayout } from '../../web/components/heatmap-layout.js';
+import { computeLayout, panelDigits } from '../../web/components/heatmap-layout.js';
 import { contrastRatio, PALETTES, ROLES } from '../../web/components/palettes.js';
 
 // Attention Basics: softmax of the scores [927, 397, 148, 929]; one weight underflows a double.
@@ -73,7 +73,7 @@ test('cells: seaborn annotations, made even where they do not show', () => {
   const layout = computeLayout(weights, { cellSize: 64 });
   assert.deepEqual(
     [0, 1, 2, 3].map((i) => layout.cellAt(i).text),
-    ['0.12', '7.9e-232', '5.8e-340', '0.88'],
+    ['0.12', '7.9e-232', '5.8e-340†', '0.88'],
   );
   assert.equal(computeLayout(weights, { precision: 3, cellSize: 64 }).cellAt(0).text, '0.119');
   const hidden = computeLayout(weights, { annotate: false });
@@ -95,19 +95,70 @@ test('cell size from the width available: 64 px at most, 4 px at least', () => {
   assert.equal(computeLayout(scores, { width: 340, cellSize: 20 }).cell, 20, 'cellSize wins');
 });
 
-test('thresholds: annotations from 30 px cells when they fit at 7 px or more; labels from 12 px', () => {
+test('annotations from 30 px cells, at 12 px in cells widened to fit them, or shrunk to the width but never below 9 px', () => {
   const small = row(0.5, 0.25);
   assert.equal(computeLayout(small, { cellSize: 29 }).annotated, false);
   assert.equal(computeLayout(small, { cellSize: 30 }).annotated, true);
-  assert.ok(Math.abs(computeLayout(small, { cellSize: 30 }).annotationSize - 26 / 2.4) < 1e-9, '0.25 fitted');
+  // a cell size given (the images take the page's) is the room: '0.25', 28.8 px at 12 px, shrinks into 26 px
+  assert.ok(Math.abs(computeLayout(small, { cellSize: 30 }).annotationSize - (12 * 26) / 28.8) < 1e-9);
   assert.equal(computeLayout(row(1, 2), { cellSize: 30 }).annotationSize, 12, 'never above the page font');
-  // '5.8e-340' is 8 characters: at 30 px it would need 26 / (0.6 * 8) = 5.4 px, at 40 px 7.5 px
-  assert.equal(computeLayout(weights, { cellSize: 30 }).annotated, false);
-  assert.equal(computeLayout(weights, { cellSize: 40 }).annotated, true);
-  assert.ok(Math.abs(computeLayout(weights, { cellSize: 40 }).annotationSize - 7.5) < 1e-9);
+  // '5.8e-340†' is 9 characters, 64.8 px at 12 px: the cell widens to 69 px where the width allows
+  const roomy = computeLayout(weights, { width: 900 });
+  assert.deepEqual([roomy.cell, roomy.cellWidth, roomy.annotationSize], [64, 69, 12]);
+  // in 340 px, less a row label (6.9 px), its gap (6 px) and the legend (70 px), the columns have
+  // 63 px each: the text shrinks to fit them
+  const narrow = computeLayout(weights, { width: 340 });
+  assert.equal(narrow.cellWidth, 63);
+  assert.ok(Math.abs(narrow.annotationSize - (12 * 59) / 64.8) < 1e-9);
+  assert.ok(narrow.width <= 340);
+  // in 280 px (48 px columns) it would need 8.1 px: it stays at 9 px in cells as wide as that
+  // needs, and the heatmap scrolls
+  const tight = computeLayout(weights, { width: 280 });
+  assert.deepEqual([tight.annotationSize, tight.cellWidth], [9, 53]);
+  assert.ok(tight.width > 280);
+  // the images lay out the page's cells again: the page's cell width gives the page's text size
+  const again = computeLayout(weights, { cellSize: narrow.cell, cellWidth: narrow.cellWidth });
+  assert.deepEqual([again.cellWidth, again.annotationSize], [narrow.cellWidth, narrow.annotationSize]);
   assert.equal(computeLayout(small, { cellSize: 64, annotate: false }).annotationSize, 0);
-  assert.equal(computeLayout(small, { cellSize: 11 }).labelled, false);
-  assert.equal(computeLayout(small, { cellSize: 12 }).labelled, true);
+});
+
+test('labels: rows of up to 64 keep 14 px for their labels; column labels too wide turn upright, thinned where they would overlap', () => {
+  const states = {
+    rows: 6,
+    cols: 64,
+    data: new Float64Array(384),
+    rowLabels: ['the', 'red', 'car', 'is', 'small', '<eos>'],
+  };
+  const layout = computeLayout(states, { width: 358 });
+  assert.equal(layout.cell, 4);
+  assert.equal(layout.cellHeight, 14);
+  assert.deepEqual(layout.rowTicks, states.rowLabels);
+  assert.equal(layout.upright, true);
+  assert.deepEqual(layout.colTicks.slice(0, 5), ['0', '', '', '', '4']);
+  // many rows keep small cells and label every n-th row
+  const tall = computeLayout({ rows: 100, cols: 100, data: new Float64Array(10000) }, { width: 500 });
+  assert.equal(tall.cellHeight, 4);
+  assert.deepEqual(tall.rowTicks.slice(0, 5), ['0', '', '', '', '4']);
+  // tokens wider than their column ('small', '<eos>') read upright, every one of them
+  const alignment = { rows: 2, cols: 3, data: new Float64Array(6), colLabels: ['the', 'small', '<eos>'] };
+  const upright = computeLayout(alignment, { cellSize: 30, annotate: false });
+  assert.equal(upright.upright, true);
+  assert.deepEqual(upright.colTicks, alignment.colLabels);
+  assert.equal(computeLayout(alignment, { cellSize: 64, annotate: false }).upright, false);
+});
+
+test("digits: seaborn's 2, or in a panel of precisions as many as tell its precisions apart (up to 4)", () => {
+  const precisions = ['float16', 'bfloat16', 'float32'].map((precision) => ({ precision }));
+  const x = { rows: 3, cols: 2, data: Float64Array.of(927, 929, 928, 928, 927, 929), rowLabels: precisions };
+  assert.equal(panelDigits(x), 3);
+  assert.deepEqual(
+    [0, 1, 2, 3].map((i) => computeLayout(x).cellAt(i).text),
+    ['927', '929', '928', '928'],
+  );
+  assert.equal(panelDigits({ ...x, rowLabels: ['a', 'b', 'c'] }), 2, 'other panels print as seaborn');
+  const same = { ...x, data: Float64Array.of(0.5, 0.25, 0.5, 0.25, 0.5, 0.25) };
+  assert.equal(panelDigits(same), 2);
+  assert.equal(computeLayout(x, { precision: 2 }).cellAt(0).text, '9.3e+02', 'a precision given wins');
 });
 
 test('key: the same for new values, different for a new shape, palette, role or cell size', () => {
@@ -165,13 +216,17 @@ test('at the page cell size, the export shows annotations and labels where the p
     [{ rows: 30, cols: 30, data: new Float64Array(900) }, 500],
   ]) {
     const screen = computeLayout(matrix, { width });
-    const image = heatmapLayout(matrix, { cellSize: screen.cell });
-    assert.equal(image.annotationSize > 0, screen.annotated);
+    const image = heatmapLayout(matrix, { cellSize: screen.cell, cellWidth: screen.cellWidth });
+    assert.equal(image.annotationSize, screen.annotationSize);
     assert.equal(
       image.cells.some((cell) => cell.text !== ''),
       screen.annotated,
     );
-    assert.equal(image.rowLabels.length > 0, screen.labelled);
+    assert.deepEqual([image.cells[0].w, image.cells[0].h], [screen.cellWidth, screen.cellHeight]);
+    assert.deepEqual(
+      image.rowLabels.map((label) => label.text),
+      screen.rowTicks.filter(Boolean),
+    );
     image.cells.forEach((cell, i) => assert.equal(cell.fill, screen.cellAt(i).fill));
   }
 });

@@ -152,6 +152,10 @@ const TEMPLATES = {
   '${controller.walkthrough}.summary': () => attn.walkthroughNames.map((name) => `${name}.summary`),
   '${key}.title': () => stageKinds.map((key) => `${key}.title`), // describeStage
   '${key}.text': () => stageKinds.map((key) => `${key}.text`),
+  '${key}.reveal': () =>
+    Object.entries(SPECS).flatMap(([name, spec]) =>
+      Object.entries(spec.stages).flatMap(([kind, entry]) => (entry.reveal ? [`${name}.stages.${kind}.reveal`] : [])),
+    ),
   '${key}.prompt': () => questions().map((q) => `${q.walkthrough}.questions.${q.id}.prompt`), // the controller
   "${key}.${given === question.answer ? 'right' : 'wrong'}": () =>
     questions().flatMap((q) => ['right', 'wrong'].map((part) => `${q.walkthrough}.questions.${q.id}.${part}`)),

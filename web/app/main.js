@@ -100,11 +100,13 @@ function renderChrome() {
     }),
     [controller.attn.walkthroughNames.indexOf(controller.walkthrough), 'page'],
   );
+  showActiveTab();
   for (const [id, key] of [
     ['#language-label', 'language'],
     ['#theme-label', 'theme'],
     ['#palette-label', 'palette'],
     ['#exercise-label', 'exercise'],
+    ['#exercise-reason', 'exerciseNone'],
     ['#settings-label', 'settings'],
     ['#stages-heading', 'stages'],
     ['#inputs-heading', 'inputs'],
@@ -137,9 +139,25 @@ function renderChrome() {
     ],
     options.palette,
   );
+  // The setting keeps its place on every tab (the row would shift otherwise): a walkthrough without
+  // questions shows it disabled, and says why.
   $('#exercise').checked = options.exercise;
-  $('#exercise-field').hidden = !controller.hasQuestions;
-  $('#exercise').title = t('exerciseHint');
+  $('#exercise').disabled = !controller.hasQuestions;
+  $('#exercise-reason').hidden = controller.hasQuestions;
+  $('#exercise-field').title = controller.hasQuestions ? t('exerciseHint') : t('exerciseNone');
+}
+
+let tabShown = null; // the walkthrough whose tab was last scrolled into view
+
+// On a narrow screen the tabs scroll in their own row: the active one is brought to its middle
+// when the walkthrough changes. Sideways only: scrollIntoView would scroll the page as well.
+function showActiveTab() {
+  if (tabShown === controller.walkthrough) return;
+  tabShown = controller.walkthrough;
+  const row = $('#walkthrough-nav');
+  const tab = row.querySelector('[aria-current]').getBoundingClientRect();
+  const box = row.getBoundingClientRect();
+  row.scrollLeft += tab.left + tab.width / 2 - (box.left + box.width / 2);
 }
 
 // The options [value, label] of a menu, `selected` chosen (isEqualNode does not compare selection).
@@ -177,6 +195,7 @@ function setLinks(list, items, [index, value]) {
 // layout of the whole page mid-edit (the outgoing stage included), which costs about as much as
 // the redraw itself; a ResizeObserver reads it when layout is already done.
 let stagesWidth = 0;
+let stagesFont = ''; // the stages' font family, which sizes the heatmaps' cells (read once)
 
 // One section per stage; only the one on screen has content. While the walkthrough keeps its list
 // of stages (an input edit, a new language) the sections stay and the stage on screen is drawn
@@ -185,6 +204,7 @@ let stagesWidth = 0;
 // the model on screen is not trained yet, no stage shows it as the lesson.
 function renderStages() {
   const container = $('#stages');
+  stagesFont ||= getComputedStyle(container).fontFamily;
   const restoreFocus = keepStageFocus(container);
   const keys = controller.stages.map((stage) => `${controller.walkthrough}/${stage.id}`);
   const present = [...container.children].filter((child) => child.dataset.stage);
@@ -195,7 +215,7 @@ function renderStages() {
     section.hidden = waiting || i !== controller.index;
     if (section.hidden) return clearSection(section);
     section.setAttribute('aria-current', 'step');
-    renderStage(section, controller, stagesWidth || container.clientWidth || 800);
+    renderStage(section, controller, stagesWidth || container.clientWidth || 800, stagesFont);
   });
   if (!kept) container.replaceChildren(modelPanel.runView, ...sections);
   restoreFocus(sections[controller.index]);
@@ -324,6 +344,10 @@ function wire() {
   wide.addEventListener('change', unfold);
   unfold();
   new ResizeObserver(() => (stagesWidth = $('#stages').clientWidth)).observe($('#stages'));
+  // the footer's height keeps focused elements clear of it (scroll-padding-bottom, styles.css)
+  new ResizeObserver(([entry]) =>
+    document.documentElement.style.setProperty('--footer-height', `${entry.borderBoxSize[0].blockSize}px`),
+  ).observe($('#stepper'));
   let resizeTimer;
   addEventListener('resize', () => {
     clearTimeout(resizeTimer);

@@ -17,6 +17,8 @@ import { createNav, updateProblems } from './stepper-nav.js';
 import { linkStyles } from './styles-link.js';
 import { SPECS } from '../walkthroughs/index.js';
 
+// px of the stepper's width that its stage lacks: .as-stepper's padding (1rem) and border (1px) each side
+const FRAME = 34;
 const OPTION_ATTRIBUTES = ['lang', 'theme', 'palette', 'exercise'];
 // The inputs an embedding page may give as attributes, as the walkthroughs' specs list them.
 const INPUT_ATTRIBUTES = [...new Set(Object.values(SPECS).flatMap((spec) => spec.attributes ?? []))];
@@ -201,7 +203,8 @@ export class AttentionStepperElement extends HTMLElement {
       this.#section.dataset.stage = key;
       this.#section.setAttribute('aria-current', 'step');
     }
-    renderStage(this.#section, controller, this.clientWidth || 640);
+    const width = (this.clientWidth || 640) - FRAME; // the stage's, inside the stepper's padding and border
+    renderStage(this.#section, controller, width, getComputedStyle(this.#root).fontFamily);
 
     banner.setAttribute('role', 'alert');
     // Without the form on screen, the banner itself says which input is wrong and why.

@@ -158,13 +158,14 @@ export class StepperController extends EventTarget {
   /**
    * The keys every stepper shares: arrows, PageUp/PageDown, Home/End. Returns whether the event
    * moved the stage (and then prevents its default). Keys typed into a field are left alone, and
-   * so are arrows in a heatmap, which move between its cells (its other keys move the stage).
+   * so are arrows, Home and End in a heatmap, which move between its cells (PageUp and PageDown
+   * move the stage from there).
    */
   handleKey(event) {
     const target = event.composedPath?.()[0] ?? event.target;
     if (event.altKey || event.ctrlKey || event.metaKey || !(event.key in MOVES)) return false;
     if (target?.closest?.('input, textarea, select')) return false;
-    if (event.key.startsWith('Arrow') && target?.closest?.('.hm-grid')) return false;
+    if (!event.key.startsWith('Page') && target?.closest?.('.hm-grid')) return false;
     event.preventDefault();
     this.step(MOVES[event.key]);
     return true;
@@ -229,11 +230,16 @@ export class StepperController extends EventTarget {
     return `${this.stageCount()}: ${this.stageTitle()}`;
   }
 
-  /** The stage on screen: { stage, index, total, title, paragraphs, formula, code, question }. */
+  /**
+   * The stage on screen: { stage, index, total, title, paragraphs, formula, code, question }. In
+   * exercise mode the paragraphs that answer the question wait until the reader has answered.
+   */
   view() {
     const stage = this.stage;
-    const described = describeStage(this.trace, stage, this.session().traceInputs, this.t);
-    return { stage, index: this.index, total: this.stages.length, ...described, question: this.#question(stage) };
+    const { reveal, ...described } = describeStage(this.trace, stage, this.session().traceInputs, this.t);
+    const question = this.#question(stage);
+    const paragraphs = question && !question.answered ? described.paragraphs : [...described.paragraphs, ...reveal];
+    return { stage, index: this.index, total: this.stages.length, ...described, paragraphs, question };
   }
 
   /**

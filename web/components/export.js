@@ -4,7 +4,7 @@
 // min (bottom).
 // Everything but matrixToCanvas, matrixToPngBlob and downloadFile runs without a DOM.
 import { fullValue } from './format.js';
-import { CHAR_WIDTH, computeLayout, FONT_SIZE, labelsOf } from './heatmap-layout.js';
+import { computeLayout, estimateWidth, FONT_SIZE, LABEL_SIZE, labelsOf } from './heatmap-layout.js';
 
 const MAX_GRID = 1800; // px of cells per side, so the PNG at its default 2x scale stays under ~4000 px
 const TITLE_SIZE = 14;
@@ -57,7 +57,8 @@ export function matrixToNumpy(matrix) {
  * The geometry shared by the SVG and PNG exports, in CSS px: computeLayout's heatmap (what the page
  * shows) placed on an image. Texts are { x, y, text, size, anchor, angle, colour } with y at the
  * text's vertical centre and anchor 'start' | 'middle' | 'end'. options: those of computeLayout
- * (t words the labels), with cellSize (default 48) shrunk to fit MAX_GRID, and fontFamily, background, foreground.
+ * (t words the labels, measure sizes the texts), with cellSize (default 48) shrunk to fit MAX_GRID
+ * (cellWidth, the page's, is then laid out again), and fontFamily, background, foreground.
  */
 export function heatmapLayout(matrix, options = {}) {
   const {
@@ -67,8 +68,14 @@ export function heatmapLayout(matrix, options = {}) {
     foreground = '#1d1d24',
   } = options;
   const { rows, cols } = matrix;
+  const measure = options.measure ?? estimateWidth;
   const cell = Math.max(1, Math.min(cellSize, Math.floor(MAX_GRID / Math.max(rows, cols, 1))));
-  const shown = computeLayout(matrix, { ...options, cellSize: cell });
+  const shown = computeLayout(matrix, {
+    ...options,
+    cellSize: cell,
+    cellWidth: cell === cellSize ? options.cellWidth : undefined,
+  });
+  const { cellWidth, cellHeight, upright } = shown;
   const text = (x, y, content, size, anchor, colour = foreground, angle = 0) => ({
     x,
     y,
@@ -79,29 +86,21 @@ export function heatmapLayout(matrix, options = {}) {
     colour,
   });
 
-  const labelSize = Math.min(FONT_SIZE, cell - 2);
-  const rowLabels = shown.labelled ? shown.rowLabels : [];
-  const colLabels = shown.labelled ? shown.colLabels : [];
-  const rowLabelWidth = maxWidth(rowLabels, labelSize);
-  const colLabelWidth = maxWidth(colLabels, labelSize);
-  const upright = colLabelWidth > cell - 4; // as seaborn turns column labels that would overlap
   // Whole-pixel origin: fractional cell edges leave anti-aliased seams on the canvas.
-  const gridX = Math.ceil(PAD + (rowLabels.length ? rowLabelWidth + GAP : 0));
-  const gridY = Math.ceil(
-    PAD + TITLE_SIZE + GAP + (colLabels.length ? (upright ? colLabelWidth : labelSize) + GAP : 0),
-  );
+  const gridX = Math.ceil(PAD + (rows ? shown.rowLabelWidth + GAP : 0));
+  const gridY = Math.ceil(PAD + TITLE_SIZE + GAP + (cols ? (upright ? shown.colLabelWidth : LABEL_SIZE) + GAP : 0));
 
   const cells = Array.from(matrix.data, (_, i) => {
     const { fill, textColour, text: annotation } = shown.cellAt(i);
-    const [x, y] = [gridX + (i % cols) * cell, gridY + Math.floor(i / cols) * cell];
-    return { x, y, w: cell, h: cell, fill, textColour, text: shown.annotated ? annotation : '' };
+    const [x, y] = [gridX + (i % cols) * cellWidth, gridY + Math.floor(i / cols) * cellHeight];
+    return { x, y, w: cellWidth, h: cellHeight, fill, textColour, text: shown.annotated ? annotation : '' };
   });
 
   const legend = {
-    x: gridX + cols * cell + LEGEND_GAP,
+    x: gridX + cols * cellWidth + LEGEND_GAP,
     y: gridY,
     w: LEGEND_WIDTH,
-    h: Math.max(rows * cell, MIN_LEGEND_HEIGHT),
+    h: Math.max(rows * cellHeight, MIN_LEGEND_HEIGHT),
     stops: shown.legend.stops,
   };
   const legendTextX = legend.x + legend.w + GAP;
@@ -109,21 +108,26 @@ export function heatmapLayout(matrix, options = {}) {
   legend.min = text(legendTextX, legend.y + legend.h - FONT_SIZE / 2, shown.legend.minText, FONT_SIZE, 'start');
 
   const title = [matrix.name, `${rows}×${cols}`].filter(Boolean).join(' ');
-  const legendRight = legendTextX + maxWidth([legend.max.text, legend.min.text], FONT_SIZE);
+  const legendRight =
+    legendTextX + Math.max(...[legend.max.text, legend.min.text].map((end) => measure(end, FONT_SIZE)));
   return {
-    width: Math.ceil(Math.max(legendRight, PAD + textWidth(title, TITLE_SIZE)) + PAD),
+    width: Math.ceil(Math.max(legendRight, PAD + measure(title, TITLE_SIZE)) + PAD),
     height: gridY + legend.h + PAD,
     fontFamily,
     background,
     foreground,
     annotationSize: shown.annotationSize,
     title: text(PAD, PAD + TITLE_SIZE / 2, title, TITLE_SIZE, 'start'),
-    rowLabels: rowLabels.map((label, r) => text(gridX - GAP, gridY + (r + 0.5) * cell, label, labelSize, 'end')),
-    colLabels: colLabels.map((label, c) => {
-      const x = gridX + (c + 0.5) * cell;
+    // the labels the page shows: every one, or every n-th where they would overlap
+    rowLabels: shown.rowTicks.flatMap((label, r) =>
+      label ? [text(gridX - GAP, gridY + (r + 0.5) * cellHeight, label, LABEL_SIZE, 'end')] : [],
+    ),
+    colLabels: shown.colTicks.flatMap((label, c) => {
+      const x = gridX + (c + 0.5) * cellWidth;
+      if (!label) return [];
       return upright
-        ? text(x, gridY - GAP, label, labelSize, 'start', foreground, -90)
-        : text(x, gridY - GAP - labelSize / 2, label, labelSize, 'middle');
+        ? [text(x, gridY - GAP, label, LABEL_SIZE, 'start', foreground, -90)]
+        : [text(x, gridY - GAP - LABEL_SIZE / 2, label, LABEL_SIZE, 'middle')];
     }),
     cells,
     legend,
@@ -231,14 +235,6 @@ function pythonFloat(value) {
   if (Number.isNaN(value)) return 'np.nan';
   if (!Number.isFinite(value)) return value > 0 ? 'np.inf' : '-np.inf';
   return String(value);
-}
-
-function textWidth(text, size) {
-  return CHAR_WIDTH * size * text.length;
-}
-
-function maxWidth(texts, size) {
-  return texts.reduce((most, text) => Math.max(most, textWidth(String(text), size)), 0);
 }
 
 function textsOf(layout) {

@@ -1,6 +1,8 @@
 // What a heatmap shows, decided in one place for the page (heatmap.js) and the images (export.js),
 // so that the two cannot disagree: the labels' texts, the value range, each cell's colour, text colour and annotation,
-// whether annotations and labels show, and the legend's colours and end texts. No DOM: Node tests it.
+// the digits a panel prints, the cells' and annotations' sizes (from the texts, measured), which
+// labels show and which way they read, and the legend's colours and end texts. No DOM: Node tests
+// it, with widths estimated where the page measures them.
 import { cellText, labelText } from './format.js';
 import { translator } from './i18n.js';
 import { interpolatorFor, textColourOn } from './palettes.js';
@@ -13,33 +15,60 @@ const MIN_CELL = 4;
 const SIDE_ROOM = 140; // px of the available width left for the row labels and the legend
 /** px: the page's annotation font (0.75rem), and the images' text size; fitted annotations never grow past it. */
 export const FONT_SIZE = 12;
-/** em per character: a text-width estimate that needs no canvas to measure. */
+/** px: the page's row and column labels (0.72rem). */
+export const LABEL_SIZE = 11.52;
+/** em per character: the text-width estimate used where no canvas can measure (Node). */
 export const CHAR_WIDTH = 0.6;
 const CELL_PADDING = 2; // px each side of an annotation
+const CELL_GAP = 1; // px between cells (the page's --as-cell-gap)
+const LABEL_GAP = 6; // px between the row labels and the cells
+// px right of the cells: the page's 0.75rem gap, the legend bar and its end texts ('1.886e+64')
+const LEGEND_ROOM = 70;
 // Smaller cells show no annotations. The page's annotations keep their font size, so it needs
 // this much room; the images, which could shrink theirs, follow so as to show what the page shows.
 const MIN_TEXT_CELL = 30;
-// Annotations that would only fit smaller than this are hidden, not squeezed.
-const MIN_TEXT_SIZE = 7;
-// Below this the page's 0.72rem labels overlap from row to row.
-const MIN_LABEL_CELL = 12;
+// Annotations are never squeezed below this: a cell that is too narrow for them at this size
+// widens instead (the heatmap then scrolls sideways on a small screen).
+const MIN_TEXT_SIZE = 9;
+// Below this the labels overlap from row to row (or, turned upright, from column to column).
+const MIN_LABEL_CELL = 14;
+// Up to this many rows, rows grow to MIN_LABEL_CELL so that every row keeps its label (the tokens
+// of a sentence against 64 hidden units); more rows keep small cells and label every n-th row.
+const LABELLED_ROWS = 64;
 const LEGEND_DIGITS = 4;
+// Significant digits a panel of precisions may use to show how the precisions differ.
+const MAX_DIGITS = 4;
+/** The mark after a value a double cannot hold, shown with its float128 text. */
+export const EXACT_MARK = '†';
 /** The fill of a NaN cell: NaN has no place on the colour scale. */
 export const NAN_FILL = '#9e9e9e';
 const LEGEND_STOPS = 11;
 
+/** The width in px of `text` at `size` px without a canvas: CHAR_WIDTH em per character. */
+export function estimateWidth(text, size) {
+  return CHAR_WIDTH * size * text.length;
+}
+
 /**
  * The layout of `matrix` ({ rows, cols, data, name?, palette?, rowLabels?, colLabels?, exact? }).
  * options: t (the locale's translator, which words the labels; English by default), palette
- * ('notebook' | 'colourblind'), role (colour role, default matrix.palette),
- * annotate (default true), precision (significant digits, default 2), and the size of a cell:
- * cellSize (px), or width (px available to the whole heatmap, default 600).
- * `key` is the same for two layouts that differ only in their values.
+ * ('notebook' | 'colourblind'), role (colour role, default matrix.palette), annotate (default
+ * true), precision (significant digits; by default 2, seaborn's, or what a panel of precisions
+ * needs: see panelDigits), measure(text, size) (px; the page measures its own font, Node
+ * estimates), and the size of a cell: cellSize (px, its height, and its width unless cellWidth
+ * is given), or width (px available to the whole heatmap, default 600).
+ * Annotations and labels are sized from their texts: a cell widens to fit its annotation, the
+ * annotation shrinks to MIN_TEXT_SIZE before the cells outgrow the width, column labels wider
+ * than a cell turn upright, and labels that would overlap show every n-th one.
+ * `key` is the same for two layouts that differ only in their values (and so in the sizes that
+ * follow from the texts: cellWidth, annotationSize).
  */
 export function computeLayout(matrix, options = {}) {
-  const { palette = 'notebook', role = matrix.palette, annotate = true, precision = 2 } = options;
+  const { palette = 'notebook', role = matrix.palette, annotate = true, measure = estimateWidth } = options;
+  const precision = options.precision ?? panelDigits(matrix);
   const { rows, cols, data } = matrix;
   const cell = options.cellSize ?? cellForWidth(cols, options.width ?? 600);
+  const cellHeight = cell < MIN_LABEL_CELL && rows <= LABELLED_ROWS ? MIN_LABEL_CELL : cell;
   const { rowLabels, colLabels } = labelsOf(matrix, options.t);
   const interpolate = interpolatorFor(palette, role);
   const { min, max } = extremes(matrix);
@@ -54,9 +83,26 @@ export function computeLayout(matrix, options = {}) {
           : 0;
 
   // Whether annotations fit depends on the longest one, so they are all made up front when they may show.
-  const texts = annotate && cell >= MIN_TEXT_CELL ? Array.from(data, (_, i) => cellText(matrix, i, precision)) : null;
-  const annotationSize = texts ? fittedSize(cell, texts) : 0;
-  const annotated = annotationSize >= MIN_TEXT_SIZE;
+  const annotation = (i) => cellText(matrix, i, precision) + (matrix.exact?.[i] ? EXACT_MARK : '');
+  const texts = annotate && cell >= MIN_TEXT_CELL ? Array.from(data, (_, i) => annotation(i)) : null;
+  const rowLabelWidth = widest(rowLabels, LABEL_SIZE, measure);
+  // the width a column may take before the heatmap outgrows `width` (or the cellWidth given)
+  const room =
+    options.cellWidth ??
+    (options.cellSize === undefined
+      ? Math.max(
+          cell,
+          Math.floor(((options.width ?? 600) - rowLabelWidth - LABEL_GAP - LEGEND_ROOM) / Math.max(cols, 1)) - CELL_GAP,
+        )
+      : cell);
+  const { cellWidth, annotationSize } = texts
+    ? fitted(cell, room, widest(texts, FONT_SIZE, measure))
+    : { cellWidth: options.cellWidth ?? cell, annotationSize: 0 };
+
+  const colLabelWidth = widest(colLabels, LABEL_SIZE, measure);
+  const upright = colLabelWidth > cellWidth - 4; // as seaborn turns column labels that would overlap
+  const rowTicks = ticks(rowLabels, cellHeight);
+  const colTicks = upright ? ticks(colLabels, cellWidth) : colLabels;
 
   return {
     key: JSON.stringify([
@@ -74,11 +120,23 @@ export function computeLayout(matrix, options = {}) {
     rows,
     cols,
     cell,
+    cellWidth,
+    cellHeight,
     rowLabels,
     colLabels,
-    labelled: cell >= MIN_LABEL_CELL,
-    annotated,
-    annotationSize: annotated ? annotationSize : 0,
+    /** the labels shown beside the cells: every label, or every n-th where they would overlap ('' between) */
+    rowTicks,
+    colTicks,
+    /** whether the column labels read upright (bottom to top) */
+    upright,
+    /** px: the widest row label and (upright) column label at LABEL_SIZE */
+    rowLabelWidth,
+    colLabelWidth,
+    /** px: the heatmap's width with its row labels and legend */
+    width: Math.ceil(rowLabelWidth + LABEL_GAP + cols * (cellWidth + CELL_GAP) + LEGEND_ROOM),
+    annotated: annotationSize > 0,
+    annotationSize,
+    precision,
     min,
     max,
     /** t in [0, 1] of a value on the colour scale (0 when every value is the same) */
@@ -88,7 +146,7 @@ export function computeLayout(matrix, options = {}) {
     /** Cell i: its colour, the colour of text on it, and its annotation (made even where hidden). */
     cellAt(index) {
       const fill = Number.isNaN(data[index]) ? NAN_FILL : interpolate(position(data[index]));
-      return { fill, textColour: textColourOn(fill), text: texts?.[index] ?? cellText(matrix, index, precision) };
+      return { fill, textColour: textColourOn(fill), text: texts?.[index] ?? annotation(index) };
     },
     legend: {
       // from the largest value at the top (offset 0) to the smallest at the bottom
@@ -106,10 +164,47 @@ function cellForWidth(cols, width) {
   return Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor((width - SIDE_ROOM) / Math.max(cols, 1))));
 }
 
-/** All annotations share one size: the largest, up to FONT_SIZE, at which the longest fits across a cell. */
-function fittedSize(cell, texts) {
-  const longest = texts.reduce((most, text) => Math.max(most, text.length), 1);
-  return Math.min(FONT_SIZE, (cell - 2 * CELL_PADDING) / (CHAR_WIDTH * longest));
+// All annotations share one size and every column one width. The longest annotation (`longest`
+// px wide at FONT_SIZE) shows at FONT_SIZE, in a cell widened to fit it where `room` allows;
+// else at the size that fits `room`, but never below MIN_TEXT_SIZE: the cell widens to fit that.
+function fitted(cell, room, longest) {
+  const inside = (width) => width - 2 * CELL_PADDING;
+  const size = Math.max(MIN_TEXT_SIZE, Math.min(FONT_SIZE, (FONT_SIZE * inside(Math.max(cell, room))) / longest));
+  return {
+    cellWidth: Math.max(cell, Math.ceil((longest * size) / FONT_SIZE + 2 * CELL_PADDING)),
+    annotationSize: size,
+  };
+}
+
+function widest(texts, size, measure) {
+  return texts.reduce((most, text) => Math.max(most, measure(text, size)), 0);
+}
+
+// Labels that fit one per `extent` px cell, or every n-th of them ('' in between), as seaborn's
+// automatic ticks thin out.
+function ticks(labels, extent) {
+  const every = Math.ceil(MIN_LABEL_CELL / extent);
+  return every <= 1 ? labels : labels.map((label, i) => (i % every === 0 ? label : ''));
+}
+
+/**
+ * The significant digits a panel prints: seaborn's 2, except in a panel whose rows are
+ * precisions (the numerics lab), whose point is how they differ: there, the fewest digits (up to
+ * MAX_DIGITS) at which values of a column that differ at MAX_DIGITS still print differently
+ * (bfloat16's 928 beside float16's 927, where '.2g' prints 9.3e+02 for both).
+ */
+export function panelDigits(matrix) {
+  if (!matrix.rowLabels?.some((label) => label?.precision)) return 2;
+  const { rows, cols } = matrix;
+  for (let digits = 2; digits < MAX_DIGITS; digits++) {
+    const enough = Array.from({ length: cols }, (_, c) => c).every((c) => {
+      const column = Array.from({ length: rows }, (_, r) => r * cols + c);
+      const distinct = (precision) => new Set(column.map((i) => cellText(matrix, i, precision))).size;
+      return distinct(digits) === distinct(MAX_DIGITS);
+    });
+    if (enough) return digits;
+  }
+  return MAX_DIGITS;
 }
 
 /**

@@ -17,6 +17,9 @@ import {
 import { bitsText, fullValue } from './format.js';
 import { computeLayout, NAN_FILL } from './heatmap-layout.js';
 
+// The font the heatmaps are measured in where the caller names none (components/styles.css's).
+const DEFAULT_FONT = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK SC', 'PingFang SC', sans-serif";
+
 const SR_TABLE_LIMIT = 1024; // cells; larger tables are built when asked for
 // Above this many cells the colours are painted on a canvas (one pixel per cell, scaled up) and
 // the cell elements stay in the DOM unpainted: painting and hit-testing tens of thousands of
@@ -41,6 +44,8 @@ const ENGLISH = {
   bitsSign: 'sign',
   bitsExponent: 'exponent',
   bitsMantissa: 'mantissa',
+  heatmapKeys:
+    'Arrow keys move between cells; Home and End go to the first and last cell of the row, Ctrl+Home and Ctrl+End to the first and last cell.',
 };
 
 // What each element shows, so that drawing it again with the same layout (shape, labels, palette,
@@ -59,6 +64,30 @@ export function focusCell(grid, [row, col]) {
   cursors.get(grid)?.focus(row, col);
 }
 
+const measures = new Map(); // font family -> measure(text, size)
+
+/**
+ * measure(text, size): the width in px of `text` at `size` px of the font family `font`, measured
+ * on a canvas. Digits are measured as zeros: the cells print them in tabular figures, which a
+ * canvas cannot select, and tabular digits are as wide as a zero.
+ */
+export function textMeasure(font) {
+  if (!measures.has(font)) {
+    const context = document.createElement('canvas').getContext('2d');
+    const widths = new Map();
+    measures.set(font, (text, size) => {
+      const key = `${size} ${text}`;
+      if (!widths.has(key)) {
+        if (widths.size > 10_000) widths.clear(); // every value ever shown would pile up
+        context.font = `${size}px ${font}`;
+        widths.set(key, context.measureText(text.replace(/\d/g, '0')).width);
+      }
+      return widths.get(key);
+    });
+  }
+  return measures.get(font);
+}
+
 /**
  * Draws `matrix` ({ rows, cols, data, name?, palette?, rowLabels?, colLabels?, exact? }) into
  * `element`, replacing its content (or, when `element` shows a heatmap of the same layout, only
@@ -66,10 +95,14 @@ export function focusCell(grid, [row, col]) {
  * options: palette ('notebook' | 'colourblind'), role (colour role, default matrix.palette),
  * annotate (default true), precision (significant digits, default 2), width (px available),
  * text (labels of the UI: { table, hideTable, value, legend }), t (the locale's translator, which
- * words the matrix's structured labels here and in the exports; English by default).
+ * words the matrix's structured labels here and in the exports; English by default), font (the
+ * CSS font family the cells are drawn in, which sizes them; the element's own where it is in the
+ * document, else the stylesheet's).
  */
 export function renderHeatmap(element, matrix, options = {}) {
   const text = { ...ENGLISH, ...options.text };
+  const font = options.font ?? (element.isConnected ? getComputedStyle(element).fontFamily : DEFAULT_FONT);
+  options = { ...options, measure: textMeasure(font) };
   const layout = computeLayout(matrix, { ...options, width: options.width ?? element.clientWidth ?? 600 });
   const key = JSON.stringify([layout.key, text]);
   const previous = drawn.get(element);
@@ -86,8 +119,9 @@ export function renderHeatmap(element, matrix, options = {}) {
 // The elements of a heatmap for `layout`, and update(matrix, layout), which writes a matrix's
 // values, as laid out for it, into them (the first one included).
 function buildHeatmap(matrix, layout, text, options) {
-  const { rows, cols, rowLabels, colLabels, cell } = layout;
+  const { rows, cols, rowLabels, colLabels } = layout;
   let current = matrix;
+  let sizes = layout; // the sizes on screen (cellWidth and annotationSize follow the values)
   const id = `hm${++nextId}`;
 
   const figure = el('figure', 'heatmap');
@@ -98,21 +132,25 @@ function buildHeatmap(matrix, layout, text, options) {
   const body = el('div', 'hm-body');
   const grid = el('div', 'hm-grid');
   const large = rows * cols > CANVAS_CELLS;
-  grid.classList.toggle('hm-no-labels', !layout.labelled);
   grid.classList.toggle('hm-large', large);
-  grid.classList.toggle('hm-dense', large || !layout.labelled); // 1px gaps would wash out tiny cells
-  grid.style.gridTemplateColumns = `auto repeat(${cols}, ${cell}px)`;
-  grid.style.gridAutoRows = `${cell}px`;
+  grid.classList.toggle('hm-dense', large || layout.cell < 12); // 1px gaps would wash out tiny cells
+  grid.classList.toggle('hm-upright', layout.upright);
+  grid.style.gridTemplateRows = 'auto'; // the column labels' row, as tall as they are
+  grid.style.gridAutoRows = `${layout.cellHeight}px`;
   grid.tabIndex = 0;
   grid.setAttribute('role', 'grid');
   grid.setAttribute('aria-label', `${matrix.name ?? ''} ${rows}×${cols}`);
+  const keys = el('span', 'sr-only', text.heatmapKeys);
+  keys.id = `${id}-keys`;
+  grid.setAttribute('aria-describedby', keys.id);
   grid.setAttribute('aria-rowcount', String(rows + 1));
   grid.setAttribute('aria-colcount', String(cols + 1));
 
   const header = el('div', 'hm-row');
   header.setAttribute('role', 'row');
   header.append(el('div', 'hm-corner'));
-  colLabels.forEach((label) => header.append(withRole(el('div', 'hm-col-label', label), 'columnheader')));
+  // the labels on screen may skip some where they would overlap; screen readers get every one
+  colLabels.forEach((label, c) => header.append(labelCell('hm-col-label', 'columnheader', label, layout.colTicks[c])));
   grid.append(header);
 
   const cells = [];
@@ -120,7 +158,7 @@ function buildHeatmap(matrix, layout, text, options) {
   for (let r = 0; r < rows; r++) {
     const row = el('div', 'hm-row');
     row.setAttribute('role', 'row');
-    row.append(withRole(el('div', 'hm-row-label', rowLabels[r]), 'rowheader'));
+    row.append(labelCell('hm-row-label', 'rowheader', rowLabels[r], layout.rowTicks[r]));
     for (let c = 0; c < cols; c++) {
       const cellElement = el('div', 'hm-cell');
       cellElement.setAttribute('role', 'gridcell');
@@ -132,13 +170,13 @@ function buildHeatmap(matrix, layout, text, options) {
     fragment.append(row);
   }
   grid.append(fragment);
-  const canvas = large ? grid.appendChild(canvasOver(rows, cols, cell)) : null;
+  const canvas = large ? grid.appendChild(canvasOver(rows, cols, layout)) : null;
 
   const tooltip = el('div', 'hm-tooltip');
   tooltip.id = `${id}-tip`;
   tooltip.hidden = true;
   const scale = legend(layout.legend.stops, text.legend);
-  body.append(grid, scale.box, tooltip);
+  body.append(grid, scale.box, tooltip, keys);
   figure.append(body);
 
   const tableToggle = el('button', 'hm-table-toggle', text.table);
@@ -160,7 +198,13 @@ function buildHeatmap(matrix, layout, text, options) {
   });
   figure.append(
     tableToggle,
-    exportMenu(figure, () => current, { ...options, cellSize: cell }, text),
+    exportMenu(
+      figure,
+      () => current,
+      () => sizes,
+      options,
+      text,
+    ),
   );
 
   const highlight = el('div', 'hm-highlight');
@@ -177,23 +221,24 @@ function buildHeatmap(matrix, layout, text, options) {
     rowLabels,
     colLabels,
     id,
-    cell,
+    sizes: () => sizes,
   });
 
   // Whether annotations fit depends on the longest one, so it can change with the values.
   const update = (next, shown) => {
     current = next;
+    sizes = shown;
+    grid.style.gridTemplateColumns = `auto repeat(${cols}, ${shown.cellWidth}px)`;
+    grid.style.setProperty('--hm-text-size', `${shown.annotationSize}px`);
     grid.classList.toggle('hm-no-text', !shown.annotated);
     cells.forEach((cellElement, index) => {
       cellElement.dataset.value = fullValue(next, index);
       if (!large) {
         const { fill, textColour, text } = shown.cellAt(index);
         setText(cellElement, text);
-        cellElement.classList.toggle('hm-long', text.length > 5); // 0.0026, 4.8e-05: a smaller font fits
         cellElement.style.backgroundColor = fill;
         cellElement.style.color = textColour;
       }
-      cellElement.classList.toggle('hm-exact', Boolean(next.exact?.[index]));
     });
     if (canvas) paintCanvas(canvas, next, shown);
     scale.fill(shown.legend);
@@ -204,10 +249,10 @@ function buildHeatmap(matrix, layout, text, options) {
   return { figure, update };
 }
 
-// PNG and SVG of what is shown (in the current theme's colours, at the cell size on screen), the
+// PNG and SVG of what is shown (in the current theme's colours, at the cell sizes on screen), the
 // numbers as CSV, JSON and a .npy file, and the matrix as numpy source for the notebook. `shown()` is the matrix
-// on screen at the time.
-function exportMenu(figure, shown, options, text) {
+// on screen at the time, `sizes()` its layout.
+function exportMenu(figure, shown, sizes, options, text) {
   const menu = el('details', 'hm-export');
   menu.append(el('summary', '', text.export));
   const status = el('span', 'hm-export-status');
@@ -219,7 +264,9 @@ function exportMenu(figure, shown, options, text) {
     role: options.role ?? shown().palette,
     annotate: options.annotate,
     precision: options.precision,
-    cellSize: options.cellSize,
+    measure: options.measure,
+    cellSize: sizes().cell,
+    cellWidth: sizes().cellWidth,
     background: style.getPropertyValue('--as-bg').trim() || '#ffffff',
     foreground: style.getPropertyValue('--as-text').trim() || '#1d1d24',
   });
@@ -256,12 +303,15 @@ function exportMenu(figure, shown, options, text) {
   return menu;
 }
 
-// Hover and keyboard focus show "row · column: full value" over the cell. Positions come from
-// the grid's geometry, not from each cell's layout, so a large grid is never measured again.
-// Returns refresh(), which brings the tooltip and the focused cell's label up to new values.
-function wireInteraction({ grid, tooltip, highlight, valueAt, bitsAt, rows, cols, rowLabels, colLabels, id, cell }) {
+// Hover and keyboard focus show "row · column: full value" over the cell (below it where there is
+// no room above, and moved sideways to stay in view). Positions come from the grid's geometry,
+// not from each cell's layout, so a large grid is never measured again. Arrows move the keyboard's
+// cell, Home and End to the row's first and last, Ctrl+Home and Ctrl+End to the grid's (as ARIA's
+// grid pattern has them). Returns refresh(), which brings the tooltip and the focused cell's label
+// up to new values.
+function wireInteraction({ grid, tooltip, highlight, valueAt, bitsAt, rows, cols, rowLabels, colLabels, id, sizes }) {
   const gap = grid.classList.contains('hm-dense') ? 0 : 1;
-  let origin = null; // top-left of cell (0, 0), relative to the heatmap body
+  let origin; // top-left of cell (0, 0), relative to the heatmap body
   let active = null; // [row, col] under keyboard focus
   let shown = null; // [row, col] the tooltip is over
   const cellAt = (r, c) => grid.children[r + 1]?.children[c + 1];
@@ -272,16 +322,20 @@ function wireInteraction({ grid, tooltip, highlight, valueAt, bitsAt, rows, cols
   };
   const show = (r, c) => {
     shown = [r, c];
-    origin ??= [cellAt(0, 0).offsetLeft, cellAt(0, 0).offsetTop];
-    const [x, y] = [origin[0] + c * (cell + gap), origin[1] + r * (cell + gap)];
+    const { cellWidth, cellHeight } = sizes();
+    // read on every show: the columns widen when the values' texts do
+    origin = [cellAt(0, 0).offsetLeft, cellAt(0, 0).offsetTop];
+    const [x, y] = [origin[0] + c * (cellWidth + gap), origin[1] + r * (cellHeight + gap)];
     tooltip.textContent = `${rowLabels[r]} · ${colLabels[c]}: ${valueAt(r * cols + c)}`;
     // a value of the numerics lab also shows its bits: sign, exponent, mantissa
     const bits = bitsAt(r * cols + c);
     if (bits) tooltip.append(el('span', 'hm-bits', bits));
     tooltip.hidden = false;
-    tooltip.style.transform = `translate(${x + cell / 2}px, ${y}px) translate(-50%, -110%)`;
+    const [left, top] = tooltipPlace(tooltip, x + cellWidth / 2, y, cellHeight);
+    tooltip.style.transform = `translate(${left}px, ${top}px)`;
     highlight.hidden = false;
-    highlight.style.width = highlight.style.height = `${cell}px`;
+    highlight.style.width = `${cellWidth}px`;
+    highlight.style.height = `${cellHeight}px`;
     highlight.style.transform = `translate(${x}px, ${y}px)`;
   };
   const hide = () => {
@@ -304,20 +358,30 @@ function wireInteraction({ grid, tooltip, highlight, valueAt, bitsAt, rows, cols
     const target = event.target;
     if (target.classList.contains('hm-cell')) return show(Number(target.dataset.row), Number(target.dataset.col));
     if (!target.classList.contains('hm-canvas')) return;
-    const r = Math.floor(event.offsetY / cell);
-    const c = Math.floor(event.offsetX / cell);
+    const r = Math.floor(event.offsetY / sizes().cellHeight);
+    const c = Math.floor(event.offsetX / sizes().cellWidth);
     if (r >= 0 && r < rows && c >= 0 && c < cols) show(r, c);
   });
   grid.addEventListener('pointerleave', () => (document.activeElement === grid && active ? show(...active) : hide()));
   grid.addEventListener('focus', () => activate(...(active ?? [0, 0])));
   grid.addEventListener('blur', hide);
   grid.addEventListener('keydown', (event) => {
-    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (!active || event.altKey || event.metaKey) return;
+    const [r, c] = active;
+    const corner = event.ctrlKey;
+    const moves = {
+      ArrowUp: [r - 1, c],
+      ArrowDown: [r + 1, c],
+      ArrowLeft: [r, c - 1],
+      ArrowRight: [r, c + 1],
+      Home: [corner ? 0 : r, 0],
+      End: [corner ? rows - 1 : r, cols - 1],
+    };
     const move = moves[event.key];
-    if (!move || !active) return;
+    if (!move || (corner && event.key.startsWith('Arrow'))) return;
     event.preventDefault();
-    event.stopPropagation(); // arrows move the cell here, not the stage
-    activate(...nearest(active[0] + move[0], active[1] + move[1]));
+    event.stopPropagation(); // these keys move the cell here, not the stage
+    activate(...nearest(...move));
   });
   cursors.set(grid, {
     cell: () => active && [...active],
@@ -332,13 +396,28 @@ function wireInteraction({ grid, tooltip, highlight, valueAt, bitsAt, rows, cols
   };
 }
 
+// Where the tooltip goes, relative to the heatmap body, for a cell whose top centre is at
+// (centre, top) and whose height is `height`: above the cell, else below it; centred on it, but
+// moved sideways to stay inside both the body (which scrolls, and clips) and the window.
+function tooltipPlace(tooltip, centre, top, height) {
+  const body = tooltip.offsetParent;
+  const box = body.getBoundingClientRect();
+  const width = tooltip.offsetWidth;
+  const margin = 4;
+  const first = Math.max(box.left, 0) - box.left + body.scrollLeft + margin;
+  const last = Math.min(box.right, document.documentElement.clientWidth) - box.left + body.scrollLeft - margin - width;
+  const left = Math.max(first, Math.min(last, centre - width / 2));
+  const above = top - tooltip.offsetHeight - margin;
+  return [left, above >= body.scrollTop ? above : top + height + margin];
+}
+
 // A canvas over the (unpainted) cell elements, one pixel per cell, scaled up without smoothing by CSS.
-function canvasOver(rows, cols, cell) {
+function canvasOver(rows, cols, { cellWidth, cellHeight }) {
   const canvas = el('canvas', 'hm-canvas');
   canvas.width = cols;
   canvas.height = rows;
-  canvas.style.width = `${cols * cell}px`;
-  canvas.style.height = `${rows * cell}px`;
+  canvas.style.width = `${cols * cellWidth}px`;
+  canvas.style.height = `${rows * cellHeight}px`;
   canvas.style.gridRow = `2 / span ${rows}`;
   canvas.style.gridColumn = `2 / span ${cols}`;
   return canvas;
@@ -396,8 +475,12 @@ function buildTable(matrix, rowLabels, colLabels) {
   return { element: box, fill };
 }
 
-function withRole(element, role) {
+// A row or column header: `label` for screen readers, `shown` (the label, or '' where the labels
+// are thinned out) on screen.
+function labelCell(className, role, label, shown) {
+  const element = el('div', className, shown);
   element.setAttribute('role', role);
+  if (shown !== label) element.setAttribute('aria-label', label);
   return element;
 }
 

@@ -4,7 +4,8 @@
 import katex from 'katex';
 
 import { el, setChildren } from './dom.js';
-import { activeCell, focusCell, renderHeatmap } from './heatmap.js';
+import { activeCell, focusCell, renderHeatmap, textMeasure } from './heatmap.js';
+import { computeLayout } from './heatmap-layout.js';
 
 const HEATMAP_TEXT = [
   'bitsSign',
@@ -22,6 +23,7 @@ const HEATMAP_TEXT = [
   'exportNpy',
   'copied',
   'copyFailed',
+  'heatmapKeys',
 ];
 
 /** The heatmap's texts in the language of `t`. */
@@ -31,17 +33,19 @@ export function heatmapText(t) {
 
 /**
  * Fills `section` with the stage on screen of `controller` (components/controller.js), its
- * heatmaps sized for `width` px. Drawn again into the same section (an input edit), it keeps every
+ * heatmaps sized for `width` px in the CSS font family `font` (the stage's, which `section`, not
+ * yet in the document, cannot tell). Drawn again into the same section (an input edit), it keeps every
  * part that did not change and updates the heatmaps in place: re-inserting the formula's MathML
  * and every heatmap cell would make the browser restyle and lay out all of it.
  */
-export function renderStage(section, controller, width) {
+export function renderStage(section, controller, width, font) {
   const view = controller.view(); // { stage, index, total, title, paragraphs, formula, code, question }
   const { t, walkthrough } = controller;
   const context = {
     t,
     palette: controller.options.palette,
     width,
+    font,
     onAnswer: (value) => controller.answer(value),
   };
   const heading = el('h2', 'stage-title', view.title);
@@ -131,13 +135,10 @@ function updatePanels(panels, view, context) {
 function panelChildren(holders, view, context) {
   const { t } = context;
   const { stage, question } = view;
+  const options = { palette: context.palette, font: context.font, text: heatmapText(t), t };
+  const share = panelShare(stage.panels, context.width, { ...options, measure: textMeasure(context.font) });
   stage.panels.forEach((panel, i) =>
-    renderHeatmap(holders[i], panel, {
-      palette: context.palette,
-      width: context.width / Math.min(stage.panels.length, panelsPerRow(context.width, panel)),
-      text: heatmapText(t),
-      t,
-    }),
+    renderHeatmap(holders[i], panel, { ...options, width: wide(panel) ? context.width : share }),
   );
   return [
     ...(question ? [el('p', 'question-feedback', question.feedback)] : []),
@@ -146,10 +147,24 @@ function panelChildren(holders, view, context) {
   ];
 }
 
-// Small panels share a row where three fit (a phone has room for one); wide ones take the row.
-function panelsPerRow(width, panel) {
-  if (panel.cols > 8) return 1;
-  return Math.max(1, Math.min(3, Math.floor(width / 260)));
+const PANEL_GAP = 40; // px between panels in a row (styles.css, .stage-panels)
+const wide = (panel) => panel.cols > 8;
+
+// The width of each small panel: up to three share a row where each still fits its share with
+// its numbers as large as it would show them alone; wide panels take a row each.
+function panelShare(panels, width, options) {
+  const small = panels.filter((panel) => !wide(panel));
+  for (let count = Math.min(3, small.length); count > 1; count--) {
+    const share = (width - (count - 1) * PANEL_GAP) / count;
+    const fits = small.every((panel) => {
+      const shared = computeLayout(panel, { ...options, width: share });
+      return (
+        shared.width <= share && shared.annotationSize >= computeLayout(panel, { ...options, width }).annotationSize
+      );
+    });
+    if (fits) return share;
+  }
+  return width;
 }
 
 // KaTeX takes milliseconds per formula and a stage redraws on every edit, while its formula

@@ -56,6 +56,7 @@ export default {
     softmax: {
       formula: () => '\\alpha_j = \\frac{\\exp(e_j)}{\\sum_k \\exp(e_k)}',
       code: () => 'attention_weights = softmax(attention_weights_raw)',
+      reveal: true, // the weights the question asks about
       // the question quotes the notebook's scores, so it is asked on the notebook's inputs only
       question: ({ stage, notebookInputs }) => {
         if (!notebookInputs) return null;

@@ -23,8 +23,10 @@ export function stageTitle(trace, stage, inputs, t) {
 }
 
 /**
- * What a stage shows besides its numbers, in language `t`: { title, paragraphs, formula, code }.
- * `inputs` are the inputs the trace was computed from, complete with the engine's defaults.
+ * What a stage shows besides its numbers, in language `t`: { title, paragraphs, reveal, formula,
+ * code }. `reveal` are the paragraphs that answer the stage's question (the locale's `reveal`,
+ * after `text`, for a spec entry with `reveal: true`), which exercise mode holds back until the
+ * reader answers. `inputs` are the inputs the trace was computed from, complete with the engine's defaults.
  */
 export function describeStage(trace, stage, inputs, t) {
   const { key, params } = textsOf(trace, stage, inputs);
@@ -33,6 +35,7 @@ export function describeStage(trace, stage, inputs, t) {
   return {
     title: t(`${key}.title`, params),
     paragraphs: t(`${key}.text`, params).split('\n\n'),
+    reveal: entry.reveal ? t(`${key}.reveal`, params).split('\n\n') : [],
     formula: entry.formula(context),
     code: entry.code(context),
   };
