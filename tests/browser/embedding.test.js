@@ -180,7 +180,7 @@ test('loaded from a CDN, a scoring embed trains its missing models in a worker; 
   // the worker reports: a step past the first chunk
   await page.waitForFunction(
     () =>
-      /[1-9]\d*/.test(
+      /Step [1-9]/.test(
         document.querySelector('attention-stepper').shadowRoot.querySelector('.model-numbers')?.textContent,
       ),
     null,
@@ -190,8 +190,11 @@ test('loaded from a CDN, a scoring embed trains its missing models in a worker; 
     workers.some((url) => url.startsWith('blob:')),
     `the worker starts from a same-origin blob: ${workers}`,
   );
+  // what trains and why, above the stage
   assert.equal(await panel.locator('.model-status').isVisible(), true);
-  assert.equal(await panel.locator('.model-progress').isVisible(), true);
+  const run = page.locator('attention-stepper .model-run');
+  assert.match(await run.locator('.model-run-heading').textContent(), /Training the Luong \w+, English → French model/);
+  assert.equal(await run.locator('.model-progress').isVisible(), true);
   for (const hidden of ['.model-controls', '.model-files', '.model-vocabulary'])
     assert.equal(await panel.locator(hidden).isVisible(), false, `${hidden} shows without editable`);
   assert.deepEqual(errors, []);
