@@ -231,7 +231,8 @@ describe('edits', () => {
     assert.equal(session.text(session.fields[0]), '1, x, 0', 'the typed text stays');
     assert.equal(session.fieldError('decoderState', controller.t), '“x” is not a number');
     assert.equal(session.fieldError('annotations', controller.t), '');
-    assert.equal(controller.problems(), 'Showing the last valid inputs until the marked field is fixed.');
+    assert.equal(controller.problems(), '', 'the stage says it is stale, not the banner');
+    assert.deepEqual(controller.view().stale, ['Decoder hidden state']);
     assert.deepEqual(reasons, ['inputs', 'inputs']);
   });
 
@@ -446,16 +447,16 @@ describe('exercise questions', () => {
 });
 
 describe('problems()', () => {
-  test('with withFields, each field problem with its label, then the stale note', () => {
+  test('with withFields, each field problem with its label; the stage names the fields it is stale by', () => {
     const { controller } = make();
     controller.edit('decoderState', '1, x');
     controller.edit('seed', '-1');
-    assert.equal(controller.problems(), 'Showing the last valid inputs until the marked field is fixed.');
+    assert.equal(controller.problems(), '');
     assert.equal(
       controller.problems({ withFields: true }),
-      'Decoder hidden state: “x” is not a number. Seed of W_c (attentional state): Enter a whole number from 0 to 4294967295. ' +
-        'Showing the last valid inputs until the marked field is fixed.',
+      'Decoder hidden state: “x” is not a number. Seed of W_c (attentional state): Enter a whole number from 0 to 4294967295.',
     );
+    assert.deepEqual(controller.view().stale, ['Decoder hidden state', 'Seed of W_c (attentional state)']);
     assert.equal(
       controller.problems({ withFields: true, extra: ['inputs are not valid JSON', null] }),
       'inputs are not valid JSON ' + controller.problems({ withFields: true }),
@@ -464,7 +465,7 @@ describe('problems()', () => {
     const zh = controller.problems({ withFields: true });
     // Chinese punctuation between a label and its problem, and after it
     assert.ok(zh.startsWith('解码器隐藏状态：“x” 不是数字。'), zh);
-    assert.ok(zh.endsWith('在修正标出的输入之前，显示的是上一次有效输入的结果。'), zh);
+    assert.ok(zh.endsWith('请输入 0 到 4294967295 之间的整数。'), zh);
   });
 
   test('an engine error about the form as a whole, then the note', () => {
@@ -474,10 +475,7 @@ describe('problems()', () => {
     });
     const session = controller.session();
     assert.match(session.formError, /^inputs\.W_Q must be a matrix/);
-    assert.equal(
-      controller.problems(),
-      `${session.formError} Showing the last valid inputs until the marked field is fixed.`,
-    );
+    assert.equal(controller.problems(), session.formError);
     assert.equal(controller.problems({ withFields: true }), controller.problems(), 'no field is to blame');
   });
 

@@ -231,21 +231,26 @@ export class StepperController extends EventTarget {
   }
 
   /**
-   * The stage on screen: { stage, index, total, title, paragraphs, formula, code, question }. In
-   * exercise mode the paragraphs that answer the question wait until the reader has answered.
+   * The stage on screen: { stage, index, total, title, paragraphs, formula, code, question, stale }.
+   * In exercise mode the paragraphs that answer the question wait until the reader has answered.
+   * `stale`: the labels of the fields whose typed text keeps the stage on the last valid inputs.
    */
   view() {
     const stage = this.stage;
     const { reveal, ...described } = describeStage(this.trace, stage, this.session().traceInputs, this.t);
     const question = this.#question(stage);
     const paragraphs = question && !question.answered ? described.paragraphs : [...described.paragraphs, ...reveal];
-    return { stage, index: this.index, total: this.stages.length, ...described, paragraphs, question };
+    const session = this.session();
+    const stale = session.fields
+      .filter((field) => session.fieldError(field.name, this.t))
+      .map((field) => this.t(field.label));
+    return { stage, index: this.index, total: this.stages.length, ...described, paragraphs, question, stale };
   }
 
   /**
-   * What is wrong with the inputs, as one message: engine errors about no field, and a note that
-   * the last valid inputs are shown. `withFields` adds each field's problem with its label, for a
-   * stepper that shows no form.
+   * What is wrong with the inputs, as one message: engine errors about no field. `withFields` adds
+   * each field's problem with its label, for a stepper that shows no form. (The stage itself says
+   * that it shows the last valid inputs: view().stale.)
    */
   problems({ withFields = false, extra = [] } = {}) {
     const session = this.session();
@@ -256,9 +261,7 @@ export class StepperController extends EventTarget {
           .filter(([, problem]) => problem)
           .map(([label, problem]) => t('fieldProblem', { label, problem }))
       : [];
-    return [...extra, ...fieldProblems, session.formError, session.hasErrors() && t('staleInputs')]
-      .filter(Boolean)
-      .join(' ');
+    return [...extra, ...fieldProblems, session.formError].filter(Boolean).join(' ');
   }
 
   // ---- internals ------------------------------------------------------------------------------------

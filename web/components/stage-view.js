@@ -55,6 +55,18 @@ export function renderStage(section, controller, width, font) {
 
   const header = el('header', 'stage-header');
   header.append(el('p', 'stage-count', controller.stageCount()), heading);
+  // a field that does not parse (or that the engine refuses) leaves the stage on the last valid
+  // inputs: it says so where the reader looks, and its numbers fade
+  section.classList.toggle('as-stale', view.stale.length > 0);
+  if (view.stale.length) {
+    const notice = el(
+      'p',
+      'stage-stale',
+      t('staleStage', { fields: view.stale.map((label) => t('quoted', { text: label })).join(t('listSeparator')) }),
+    );
+    notice.setAttribute('role', 'status');
+    header.append(notice);
+  }
 
   const text = el('div', 'stage-text');
   view.paragraphs.forEach((paragraph) => text.append(el('p', '', paragraph)));

@@ -1,0 +1,34 @@
+// A sentence typed key by key passes through words the model does not know: the stages then show
+// the last sentence that translated, and must say so where the reader looks, with the reason at
+// the field (issue 20, item 4).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { chromiumServing, openPage, SCREENSHOTS } from './chromium.js';
+
+const session = chromiumServing(fileURLToPath(new URL('../..', import.meta.url)));
+
+for (const [name, viewport] of Object.entries({
+  desktop: { width: 1280, height: 900 },
+  phone: { width: 390, height: 844 },
+}))
+  test(`${name}: typing "the purple car is small" marks the stages stale and the field says why`, async (t) => {
+    const page = await openPage(session, t, 'dist/site/#seq2seq/step-1', { viewport });
+    await page.waitForSelector('.model-panel[data-origin="shipped"]');
+    const field = page.locator('#input-sentence');
+    await field.fill('');
+    await field.pressSequentially('the purple car is small');
+    const stage = page.locator('section.stage:not([hidden])');
+    await stage.locator('.stage-stale').waitFor();
+    assert.match(await stage.locator('.stage-stale').textContent(), /until “Sentence to translate” is fixed/);
+    assert.equal(await stage.locator('.stage-stale').getAttribute('role'), 'status');
+    assert.match(await stage.getAttribute('class'), /as-stale/);
+    assert.equal(await field.getAttribute('aria-invalid'), 'true');
+    assert.match(await page.textContent('#input-sentence-error'), /unknown word "purple"/);
+    await page.screenshot({ path: `${SCREENSHOTS}/stale--${name}.png` });
+    // fixed, the stages are the sentence's and no longer stale
+    await field.fill('the red car is small');
+    await page.waitForFunction(() => !document.querySelector('.stage-stale'));
+    assert.doesNotMatch(await stage.getAttribute('class'), /as-stale/);
+  });
