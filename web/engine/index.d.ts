@@ -16,6 +16,8 @@ export type {
   Seq2seqTask,
   Seq2seqPrecision,
   Seq2seqScoring,
+  Seq2seqEncoder,
+  WordCategory,
   Seq2seqOptions,
   NamedTensor,
   Seq2seqTranslationStep,
