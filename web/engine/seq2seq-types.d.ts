@@ -201,7 +201,9 @@ export interface Seq2seqModel<P extends Seq2seqPrecision = Seq2seqPrecision> {
   dispose(): void;
 }
 
-export interface TrainingOptions extends Seq2seqOptions<'float32'> {
+/** createSeq2seq's options but the encoder and layers, which a training run does not pass on yet
+ * (its model has createSeq2seq's defaults for them) */
+export interface TrainingOptions extends Omit<Seq2seqOptions<'float32'>, 'encoder' | 'layers'> {
   /** the sentence whose alignment each evaluation reports (required) */
   sentence: string;
   learningRate?: number;

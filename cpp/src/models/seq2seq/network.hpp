@@ -26,7 +26,8 @@ std::vector<nn::ParameterSpec> seq2seq_parameter_specs(const Seq2seqConfig &conf
 template <class T> struct Seq2seq<T>::Network {
   Network(const Seq2seqConfig &config, const ParameterSet<T> &parameters);
 
-  // A padded batch: sources (n x batch, padded with <eos> as the PyTorch reference pads them),
+  // A padded batch: sources (n x batch, padded with <eos> as the PyTorch reference pads them; the
+  // padding is never read, the encoder running each source over its own length both ways),
   // decoder inputs (<sos>, then each target but its last token) and targets (m x batch, targets
   // padded with -1, which the loss ignores).
   void begin(const std::vector<const std::vector<TokenId> *> &sources, std::size_t steps);
