@@ -244,6 +244,12 @@ TEST_CASE("seq2seq session: load refuses files whose tensors or metadata do not 
                                                            {"precision", "float32"}};
   CHECK(flat(load_seq2seq_session<float>(rewrite(good).data(), rewrite(good).size())) ==
         flat(session));
+  // without "encoder" and "layers", as files saved before them (the shipped ones were): one
+  // forward layer
+  const auto old_file = rewrite(good);
+  const auto old_config = read_saved_seq2seq(old_file.data(), old_file.size()).config;
+  CHECK(old_config.encoder == Encoder::forward);
+  CHECK(old_config.layers == 1);
   auto bad = good;
   bad[4].second = "32";
   CHECK(load(rewrite(bad)) == "bytes");
@@ -256,6 +262,15 @@ TEST_CASE("seq2seq session: load refuses files whose tensors or metadata do not 
   bad = good;
   bad[4].second = "-16";
   CHECK(load(rewrite(bad)) == "bytes");
+  for (const auto &[key, value] : {std::pair<std::string, std::string>{"encoder", "sideways"},
+                                   {"encoder", "bidirectional"}, // tensors of a forward one
+                                   {"layers", "2"},
+                                   {"layers", "3"},
+                                   {"layers", "two"}}) {
+    bad = good;
+    bad.emplace_back(key, value);
+    CHECK(load(rewrite(bad)) == "bytes");
+  }
   // without "format", the file is taken for a PyTorch state_dict: its tensors say what it is
   bad = good;
   bad.erase(bad.begin());
