@@ -13,28 +13,38 @@ const char *unit_name(const at::tasks::Task &task) {
   return task.unit == at::tasks::Unit::word ? "word" : "character";
 }
 
+val links_to_js(const std::vector<std::vector<std::size_t>> &links) {
+  val out = val::array();
+  for (const auto &positions : links) {
+    val row = val::array();
+    for (std::size_t position : positions)
+      row.call<void>("push", position);
+    out.call<void>("push", row);
+  }
+  return out;
+}
+
 val examples_to_js(const at::tasks::Task &task, const std::vector<at::tasks::Example> &examples) {
   namespace tasks = at::tasks;
   val out = val::array();
   for (const auto &example : examples) {
-    val alignment = val::array();
-    for (const auto &positions : example.alignment) {
-      val row = val::array();
-      for (std::size_t position : positions)
-        row.call<void>("push", position);
-      alignment.call<void>("push", row);
-    }
+    val categories = val::array();
+    for (const auto category : example.categories)
+      categories.call<void>("push", val(tasks::word_category_name(category)));
     val pair = val::array();
     pair.call<void>("push", tasks::detokenize(task, example.source, tasks::Side::source));
     pair.call<void>("push", tasks::detokenize(task, example.target, tasks::Side::target));
-    pair.call<void>("push", alignment);
+    pair.call<void>("push", links_to_js(example.alignment));
+    pair.call<void>("push", links_to_js(example.possible));
+    pair.call<void>("push", categories);
     out.call<void>("push", pair);
   }
   return out;
 }
 
 // Every task with its seed-0 split: { id, unit, source, target (the vocabularies), maxSourceLength,
-// maxTargetLength, examples (the training pairs), test }, each pair [source, target, alignment].
+// maxTargetLength, examples (the training pairs), test }, each pair [source, target, sure links,
+// possible links, categories].
 val seq2seq_tasks() {
   return guarded([&] {
     val out = val::array();
@@ -75,6 +85,8 @@ template <class T> val seq2seq_info(int handle, const at::Seq2seqSession<T> &ses
   out.set("handle", handle);
   out.set("task", config.task);
   out.set("scoring", at::score_function_name(config.scoring));
+  out.set("encoder", at::encoder_name(config.encoder));
+  out.set("layers", config.layers);
   out.set("embedding", config.embedding);
   out.set("hidden", config.hidden);
   out.set("seed", static_cast<double>(config.seed));
@@ -95,8 +107,9 @@ val info_of(int handle) {
   return info;
 }
 
-// options: { task, scoring?, embedding?, hidden?, seed?, precision? }, checked for type by the
-// wrapper; what is not given takes the core's default (Seq2seqSessionConfig)
+// options: { task, scoring?, encoder?, layers?, embedding?, hidden?, seed?, precision? }, checked
+// for type by the wrapper; what is not given takes the core's default (Seq2seqSessionConfig; the
+// encoder default_encoder of the scoring)
 val seq2seq_create(val options) {
   return guarded([&] {
     at::Seq2seqSessionConfig config;
@@ -104,6 +117,11 @@ val seq2seq_create(val options) {
     config.task = options["task"].as<std::string>();
     if (given("scoring"))
       config.scoring = at::parse_score_function(options["scoring"].as<std::string>(), "scoring");
+    config.encoder = given("encoder")
+                         ? at::parse_encoder(options["encoder"].as<std::string>(), "encoder")
+                         : at::default_encoder(config.scoring);
+    if (given("layers"))
+      config.layers = options["layers"].as<std::size_t>();
     if (given("embedding"))
       config.embedding = options["embedding"].as<std::size_t>();
     if (given("hidden"))
@@ -186,8 +204,8 @@ val seq2seq_tokenize(int handle, std::string sentence, std::string side) {
   });
 }
 
-// pairs: [[source, target], …] sentences
-val seq2seq_gradients(int handle, val pairs) {
+// pairs: [[source, target], …] sentences; guide: guided alignment's weight
+val seq2seq_gradients(int handle, val pairs, double guide) {
   return guarded([&] {
     std::vector<std::pair<std::string, std::string>> sentences;
     const auto n = pairs["length"].as<std::size_t>();
@@ -195,7 +213,7 @@ val seq2seq_gradients(int handle, val pairs) {
       sentences.emplace_back(pairs[i][0].as<std::string>(), pairs[i][1].as<std::string>());
     return at::stored_model(handle).visit([&](auto &session) {
       auto gradients = session.model().make_gradients();
-      const double loss = session.gradients(sentences, gradients);
+      const double loss = session.gradients(sentences, gradients, guide);
       val out = val::object();
       out.set("loss", loss);
       out.set("gradients", named_tensors(gradients));
@@ -204,14 +222,15 @@ val seq2seq_gradients(int handle, val pairs) {
   });
 }
 
-// batch and learningRate: undefined for the core's defaults
-val seq2seq_train(int handle, double steps, val batch, val learning_rate) {
+// batch and learningRate: undefined for the core's defaults; guide: guided alignment's weight
+val seq2seq_train(int handle, double steps, val batch, val learning_rate, double guide) {
   return guarded([&] {
     return at::stored_model(handle).visit([&](auto &session) {
       const auto result = session.train(
           static_cast<std::size_t>(steps),
           batch.isUndefined() ? at::default_batch : batch.as<std::size_t>(),
-          learning_rate.isUndefined() ? at::default_learning_rate : learning_rate.as<double>());
+          learning_rate.isUndefined() ? at::default_learning_rate : learning_rate.as<double>(),
+          at::default_max_norm, guide);
       val out = val::object();
       out.set("step", static_cast<double>(result.step));
       out.set("loss", static_cast<double>(result.loss));
@@ -228,6 +247,17 @@ val seq2seq_evaluate(int handle, std::string split) {
       out.set("exactMatch", result.exact_match);
       out.set("tokenAccuracy", result.token_accuracy);
       out.set("alignmentAccuracy", result.alignment_accuracy);
+      out.set("aer", result.aer);
+      out.set("alignedShare", result.aligned_share);
+      val categories = val::array();
+      for (const auto &category : result.categories) {
+        val entry = val::object();
+        entry.set("category", val(at::tasks::word_category_name(category.category)));
+        entry.set("count", category.count);
+        entry.set("aligned", double(category.aligned) / double(category.count));
+        categories.call<void>("push", entry);
+      }
+      out.set("categories", categories);
       return out;
     });
   });
@@ -299,25 +329,36 @@ val seq2seq_save(int handle, bool float16) {
   });
 }
 
-// What the seq2seq models take and do when an option is not given: { tasks, scorings,
-// precisions, maxBeam, maxSteps, defaults: { scoring, embedding, hidden, seed, precision, batch,
-// learningRate } }.
+// What the seq2seq models take and do when an option is not given: { tasks, scorings, encoders,
+// precisions, maxBeam, maxSteps, maxLayers, defaults: { scoring, encoder (by scoring), layers,
+// embedding, hidden, seed, precision, batch, learningRate, guide } }.
 val seq2seq_facts() {
   const at::Seq2seqSessionConfig config;
   val defaults = val::object();
   defaults.set("scoring", at::score_function_name(config.scoring));
+  val encoder = val::object();
+  for (const auto score : at::score_functions)
+    encoder.set(at::score_function_name(score), val(at::encoder_name(at::default_encoder(score))));
+  defaults.set("encoder", encoder);
+  defaults.set("layers", config.layers);
   defaults.set("embedding", config.embedding);
   defaults.set("hidden", config.hidden);
   defaults.set("seed", static_cast<double>(config.seed));
   defaults.set("precision", default_precision);
   defaults.set("batch", at::default_batch);
   defaults.set("learningRate", at::default_learning_rate);
+  defaults.set("guide", 0);
   val scorings = val::array();
   for (const auto score : at::score_functions)
     scorings.call<void>("push", val(at::score_function_name(score)));
   val out = val::object();
   out.set("tasks", strings(at::tasks::task_ids()));
   out.set("scorings", scorings);
+  val encoders = val::array();
+  for (const auto encoder : at::encoders)
+    encoders.call<void>("push", val(at::encoder_name(encoder)));
+  out.set("encoders", encoders);
+  out.set("maxLayers", at::max_layers);
   out.set("precisions", strings({"float32", "float64"}));
   out.set("maxBeam", at::max_beam_width);
   out.set("maxSteps", at::max_train_steps);

@@ -411,5 +411,6 @@ test('scoring: the panel trains the missing models in a worker, then four traine
   // another step: every stage follows it
   await page.getByLabel('Decoding step').fill('3');
   await page.waitForFunction(() => document.querySelector('[aria-current="step"] h2')?.textContent.includes('“rouge”'));
-  assert.deepEqual(await cellValues(page, stage, 4), ['0', '1', '0', '0', '0', '0']); // rouge translates red
+  // rouge translates red (1), and agrees with the noun, its possible link (0.5)
+  assert.deepEqual(await cellValues(page, stage, 4), ['0', '1', '0.5', '0', '0', '0']);
 });

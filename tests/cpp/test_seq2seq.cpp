@@ -15,8 +15,11 @@ namespace f = seq2seq_fixtures;
 
 namespace {
 
-Seq2seqConfig fixture_config(ScoreFunction scoring) {
+Seq2seqConfig fixture_config(ScoreFunction scoring, Encoder encoder = Encoder::forward,
+                             std::size_t layers = 1) {
   Seq2seqConfig config;
+  config.encoder = encoder;
+  config.layers = layers;
   config.source_vocab = f::source_vocab;
   config.target_vocab = f::target_vocab;
   config.embedding = f::embedding;
@@ -28,11 +31,22 @@ Seq2seqConfig fixture_config(ScoreFunction scoring) {
   return config;
 }
 
-std::vector<SentencePair> fixture_batch() {
+Seq2seqConfig fixture_config(const f::Case &c) {
+  return fixture_config(parse_score_function(c.scoring), parse_encoder(c.encoder, "encoder"),
+                        c.layers);
+}
+
+// The case's combination, for INFO (doctest prints a char * as a pointer).
+std::string combination(const f::Case &c) {
+  return std::string(c.scoring) + ", " + c.encoder + ", " + std::to_string(c.layers) + " layers";
+}
+
+std::vector<SentencePair> fixture_batch(bool guided = false) {
   std::vector<SentencePair> batch;
   for (std::size_t k = 0; k < f::sources.size(); ++k)
     batch.push_back({{f::sources[k].begin(), f::sources[k].end()},
-                     {f::targets[k].begin(), f::targets[k].end()}});
+                     {f::targets[k].begin(), f::targets[k].end()},
+                     guided ? f::links[k] : std::vector<std::vector<std::size_t>>{}});
   return batch;
 }
 
@@ -81,8 +95,8 @@ std::vector<SentencePair> copy_batch(NumpyRandomState &random, std::size_t pairs
 
 TEST_CASE("seq2seq: parameters have PyTorch's names, shapes and state_dict order") {
   for (const auto &c : f::cases) {
-    INFO("scoring ", std::string(c.scoring)); // doctest prints a char * as a pointer
-    const Seq2seq<double> model(fixture_config(parse_score_function(c.scoring)));
+    INFO(combination(c));
+    const Seq2seq<double> model(fixture_config(c));
     const auto &layout = model.parameters().layout();
     REQUIRE(layout.size() == c.gradients.size());
     for (std::size_t k = 0; k < layout.size(); ++k) {
@@ -93,17 +107,27 @@ TEST_CASE("seq2seq: parameters have PyTorch's names, shapes and state_dict order
   }
 }
 
-TEST_CASE("seq2seq: loss, logits, attention weights and every gradient equal PyTorch's") {
-  const auto batch = fixture_batch();
+TEST_CASE("seq2seq: loss, logits, attention weights and every gradient equal PyTorch's, for "
+          "every scoring function, encoder and number of layers, guided or not") {
+  const auto batch = fixture_batch(), guided = fixture_batch(true);
   for (const auto &c : f::cases) {
-    INFO("scoring ", std::string(c.scoring)); // doctest prints a char * as a pointer
-    Seq2seq<double> model(fixture_config(parse_score_function(c.scoring)));
+    INFO(combination(c));
+    Seq2seq<double> model(fixture_config(c));
     auto gradients = model.make_gradients();
     const double loss = model.loss_and_gradients(batch, gradients);
     CHECK(loss == doctest::Approx(c.loss).epsilon(1e-12));
     CHECK(model.loss(batch) == loss);
     for (const auto &expected : c.gradients)
       check_values(gradients.values(expected.name), expected.values, 1e-9, expected.name);
+    // a guide without a weight, or a weight without guides, changes nothing
+    CHECK(model.loss(guided) == loss);
+    CHECK(model.loss(batch, f::guide) == loss);
+    const double guided_loss = model.loss_and_gradients(guided, gradients, f::guide);
+    CHECK(guided_loss == doctest::Approx(c.guided_loss).epsilon(1e-12));
+    CHECK(model.loss(guided, f::guide) == guided_loss);
+    for (const auto &expected : c.guided_gradients)
+      check_values(gradients.values(expected.name), expected.values, 1e-9,
+                   std::string("guided ") + expected.name);
     for (std::size_t k = 0; k < batch.size(); ++k) {
       const auto trace = model.trace(batch[k].source, batch[k].target);
       check_values(trace.logits.data(), c.logits[k], 1e-9, "logits");
@@ -114,8 +138,8 @@ TEST_CASE("seq2seq: loss, logits, attention weights and every gradient equal PyT
 
 TEST_CASE("seq2seq: greedy translation equals PyTorch's, and teacher forcing on it repeats it") {
   for (const auto &c : f::cases) {
-    INFO("scoring ", std::string(c.scoring)); // doctest prints a char * as a pointer
-    Seq2seq<double> model(fixture_config(parse_score_function(c.scoring)));
+    INFO(combination(c));
+    Seq2seq<double> model(fixture_config(c));
     const std::vector<TokenId> source(f::sources[0].begin(), f::sources[0].end());
     const auto greedy = model.translate(source, f::greedy_max_length);
     CHECK(greedy.output == std::vector<TokenId>(c.greedy.begin(), c.greedy.end()));
@@ -211,42 +235,44 @@ TEST_CASE("seq2seq: the trace holds every step's numbers, in their shapes") {
   }
 }
 
-TEST_CASE("seq2seq: central differences agree with every gradient, for each scoring function") {
-  const auto batch = fixture_batch();
+TEST_CASE("seq2seq: central differences agree with every gradient, for every scoring function, "
+          "encoder and number of layers, guided or not") {
   // 1e-5: the truncation error (about step² times the third derivative) and the rounding of the
   // two losses (about 1e-16 / step) both stay near 1e-10, the absolute floor below.
   constexpr double step = 1e-5;
-  for (auto scoring : score_functions) {
-    INFO("scoring ", score_function_name(scoring));
-    auto config = fixture_config(scoring);
-    config.seed = 11;
-    Seq2seq<double> model(config);
-    auto gradients = model.make_gradients();
-    model.loss_and_gradients(batch, gradients);
-    for (const auto &name : model.parameter_names()) {
-      const auto parameter = model.parameter(name);
-      for (std::size_t i = 0; i < parameter.info.size; ++i) {
-        double &value = parameter.values[i];
-        const double kept = value;
-        value = kept + step;
-        const double above = model.loss(batch);
-        value = kept - step;
-        const double below = model.loss(batch);
-        value = kept;
-        const double numeric = (above - below) / (2 * step);
-        const double analytic = gradients.values(name)[i];
-        INFO(name, " at flat index ", i, ": analytic ", analytic, ", numeric ", numeric);
-        CHECK(std::abs(numeric - analytic) <= 1e-6 * std::abs(analytic) + 1e-10);
+  for (const auto &c : f::cases)
+    for (const double guide : {0.0, f::guide}) {
+      INFO(combination(c), ", guide ", guide);
+      const auto batch = fixture_batch(guide > 0);
+      auto config = fixture_config(c);
+      config.seed = 11;
+      Seq2seq<double> model(config);
+      auto gradients = model.make_gradients();
+      model.loss_and_gradients(batch, gradients, guide);
+      for (const auto &name : model.parameter_names()) {
+        const auto parameter = model.parameter(name);
+        for (std::size_t i = 0; i < parameter.info.size; ++i) {
+          double &value = parameter.values[i];
+          const double kept = value;
+          value = kept + step;
+          const double above = model.loss(batch, guide);
+          value = kept - step;
+          const double below = model.loss(batch, guide);
+          value = kept;
+          const double numeric = (above - below) / (2 * step);
+          const double analytic = gradients.values(name)[i];
+          INFO(name, " at flat index ", i, ": analytic ", analytic, ", numeric ", numeric);
+          CHECK(std::abs(numeric - analytic) <= 1e-6 * std::abs(analytic) + 1e-10);
+        }
       }
     }
-  }
 }
 
 TEST_CASE("seq2seq: float agrees with double") {
   const auto batch = fixture_batch();
   for (const auto &c : f::cases) {
-    INFO("scoring ", std::string(c.scoring)); // doctest prints a char * as a pointer
-    Seq2seq<float> model(fixture_config(parse_score_function(c.scoring)));
+    INFO(combination(c));
+    Seq2seq<float> model(fixture_config(c));
     auto gradients = model.make_gradients();
     CHECK(model.loss_and_gradients(batch, gradients) == doctest::Approx(c.loss).epsilon(1e-6));
     for (const auto &expected : c.gradients)

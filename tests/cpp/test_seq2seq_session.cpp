@@ -96,7 +96,7 @@ TEST_CASE("seq2seq session: a few hundred steps on en-fr cut the loss clearly") 
   CHECK(measures.token_accuracy > 0.5);
 }
 
-TEST_CASE("seq2seq session: evaluate's three measures on hand-made cases") {
+TEST_CASE("seq2seq session: evaluate's measures on hand-made cases") {
   Seq2seqSession<double> session(small());
   const auto &task = session.task();
   // A model that always says <eos> first: no sentence exact, one token of each right (<eos>
@@ -114,10 +114,22 @@ TEST_CASE("seq2seq session: evaluate's three measures on hand-made cases") {
   example.source = tasks::tokenize(task, "the car is red", tasks::Side::source);
   example.target = tasks::tokenize(task, "la voiture est rouge", tasks::Side::target);
   example.alignment = {{0}, {1}, {2}, {3}, {4}};
+  example.possible = {{1}, {}, {}, {1}, {}};
+  using tasks::WordCategory;
+  example.categories = {WordCategory::article, WordCategory::noun, WordCategory::verb,
+                        WordCategory::adjective, WordCategory::end};
   auto measures = session.evaluate({example});
   CHECK(measures.exact_match == 0);
   CHECK(measures.token_accuracy == 0); // target positions 0-4 hold words, output[0] is <eos>
   CHECK(measures.alignment_accuracy == doctest::Approx(0.25)); // "la" <- 0 only
+  // every word links 0: A∩S = {la}, A∩P the same; |A| = 4, |S| = 4
+  CHECK(measures.aer == doctest::Approx(1 - 2.0 / 8));
+  CHECK(measures.aligned_share == doctest::Approx(0.25));
+  REQUIRE(measures.categories.size() == 4);
+  CHECK(measures.categories[0].category == WordCategory::article);
+  CHECK(measures.categories[0].aligned == 1);
+  CHECK(measures.categories[2].category == WordCategory::adjective);
+  CHECK(measures.categories[2].aligned == 0);
   // Gold alignments that put every word on position 0, and a word that aligns to nothing
   example.alignment = {{0}, {0, 2}, {}, {0}, {4}};
   measures = session.evaluate({example});
@@ -127,6 +139,8 @@ TEST_CASE("seq2seq session: evaluate's three measures on hand-made cases") {
   one.source = example.source;
   one.target = {tasks::Vocabulary::eos};
   one.alignment = {{4}};
+  one.possible = {{}};
+  one.categories = {tasks::WordCategory::end};
   measures = session.evaluate({one, example});
   CHECK(measures.exact_match == 0.5);
   CHECK(measures.token_accuracy == doctest::Approx(1.0 / 6)); // 1 of 1 + 0 of 5
@@ -230,6 +244,12 @@ TEST_CASE("seq2seq session: load refuses files whose tensors or metadata do not 
                                                            {"precision", "float32"}};
   CHECK(flat(load_seq2seq_session<float>(rewrite(good).data(), rewrite(good).size())) ==
         flat(session));
+  // without "encoder" and "layers", as files saved before them (the shipped ones were): one
+  // forward layer
+  const auto old_file = rewrite(good);
+  const auto old_config = read_saved_seq2seq(old_file.data(), old_file.size()).config;
+  CHECK(old_config.encoder == Encoder::forward);
+  CHECK(old_config.layers == 1);
   auto bad = good;
   bad[4].second = "32";
   CHECK(load(rewrite(bad)) == "bytes");
@@ -242,6 +262,15 @@ TEST_CASE("seq2seq session: load refuses files whose tensors or metadata do not 
   bad = good;
   bad[4].second = "-16";
   CHECK(load(rewrite(bad)) == "bytes");
+  for (const auto &[key, value] : {std::pair<std::string, std::string>{"encoder", "sideways"},
+                                   {"encoder", "bidirectional"}, // tensors of a forward one
+                                   {"layers", "2"},
+                                   {"layers", "3"},
+                                   {"layers", "two"}}) {
+    bad = good;
+    bad.emplace_back(key, value);
+    CHECK(load(rewrite(bad)) == "bytes");
+  }
   // without "format", the file is taken for a PyTorch state_dict: its tensors say what it is
   bad = good;
   bad.erase(bad.begin());
@@ -362,4 +391,85 @@ TEST_CASE("seq2seq session: a PyTorch state_dict of the reference model loads, i
     const auto other = safetensors::write(partial, {{"format", "pt"}});
     CHECK(argument_of([&] { read_saved_seq2seq(other.data(), other.size()); }) == "bytes");
   }
+}
+
+TEST_CASE("seq2seq session: every encoder and number of layers saves, loads and is inferred from "
+          "a PyTorch state_dict; bad ones name the argument") {
+  for (const auto encoder : encoders)
+    for (const std::size_t layers : {1, 2}) {
+      INFO(encoder_name(encoder), ", ", layers, " layers");
+      auto config = small("en-zh", ScoreFunction::general);
+      config.encoder = encoder;
+      config.layers = layers;
+      Seq2seqSession<float> session(config);
+      session.train(2, 8);
+      const auto bytes = session.save();
+      const auto saved = read_saved_seq2seq(bytes.data(), bytes.size());
+      CHECK(saved.config.encoder == encoder);
+      CHECK(saved.config.layers == layers);
+      CHECK(flat(load_seq2seq_session<float>(bytes.data(), bytes.size())) == flat(session));
+      // the same tensors as a state_dict, without the metadata
+      const safetensors::File file = safetensors::parse(bytes.data(), bytes.size());
+      std::vector<safetensors::TensorBytes> tensors;
+      for (const auto &tensor : file.tensors)
+        tensors.push_back({tensor.name, tensor.dtype, tensor.shape, file.data + tensor.begin});
+      const auto torch = safetensors::write(tensors, {{"format", "pt"}});
+      const auto inferred = read_saved_seq2seq(torch.data(), torch.size());
+      CHECK(inferred.config.encoder == encoder);
+      CHECK(inferred.config.layers == layers);
+      CHECK(flat(load_seq2seq_session<float>(torch.data(), torch.size())) == flat(session));
+      // a second layer in the encoder but not in the decoder fits no layout
+      if (layers == 2) {
+        std::vector<safetensors::TensorBytes> mixed;
+        for (const auto &tensor : tensors)
+          if (tensor.name.rfind("decoder.gru.", 0) != 0 ||
+              tensor.name.find("_l1") == std::string::npos)
+            mixed.push_back(tensor);
+        const auto odd = safetensors::write(mixed, {{"format", "pt"}});
+        CHECK(argument_of([&] { load_seq2seq_session<float>(odd.data(), odd.size()); }) == "bytes");
+      }
+    }
+  auto config = small();
+  config.encoder = Encoder::bidirectional;
+  config.hidden = 15;
+  CHECK(argument_of([&] { Seq2seqSession<float> s(config); }) == "hidden");
+  config.hidden = 16;
+  config.layers = 3;
+  CHECK(argument_of([&] { Seq2seqSession<float> s(config); }) == "layers");
+  config.layers = 0;
+  CHECK(argument_of([&] { Seq2seqSession<float> s(config); }) == "layers");
+  CHECK(argument_of([] { parse_encoder("sideways", "encoder"); }) == "encoder");
+  CHECK(default_encoder(ScoreFunction::additive) == Encoder::bidirectional);
+  CHECK(default_encoder(ScoreFunction::general) == Encoder::forward);
+}
+
+TEST_CASE("seq2seq session: guided alignment adds its term to the loss and pulls the attention to "
+          "the sure links; a bad weight names guide") {
+  Seq2seqSession<double> session(small());
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"the red car is small", "la voiture rouge est petite"},
+      {"the dog is wet", "le chien est mouillé"}};
+  auto free = session.model().make_gradients(), guided = session.model().make_gradients();
+  const double loss = session.gradients(pairs, free);
+  const double guided_loss = session.gradients(pairs, guided, 2.0);
+  CHECK(guided_loss > loss); // the attention of an untrained model is nearly uniform
+  CHECK(session.gradients(pairs, guided, 0.0) == loss);
+  // a pair the grammar does not make is not guided
+  const std::vector<std::pair<std::string, std::string>> free_pair = {
+      {"the red car is small", "la voiture rouge est grande"}};
+  CHECK(session.gradients(free_pair, free, 2.0) == session.gradients(free_pair, free));
+  for (const double bad : {-1.0, double(NAN), double(INFINITY)}) {
+    CHECK(argument_of([&] { session.gradients(pairs, guided, bad); }) == "guide");
+    CHECK(argument_of([&] { session.train(1, 4, 0.005, 1.0, bad); }) == "guide");
+  }
+  CHECK(session.steps() == 0);
+  // training with a strong guide puts the attention where the links are
+  Seq2seqSession<float> free_model(small()), guided_model(small());
+  free_model.train(60, 16, 0.01);
+  guided_model.train(60, 16, 0.01, 1.0, 1.0);
+  const auto share = [](Seq2seqSession<float> &s) {
+    return s.evaluate({s.task().test.begin(), s.task().test.begin() + 50}).aligned_share;
+  };
+  CHECK(share(guided_model) > share(free_model));
+  CHECK(share(guided_model) > 0.75);
 }

@@ -307,9 +307,11 @@ TEST_CASE("dates task: the issue's formats give 2026-11-23, each digit from wher
               {18}});
   for (const char *source : {"23 Nov 2026", "November 23, 2026", "23rd of November 2026"})
     CHECK(gold_target("dates", source) == "2026-11-23");
-  // a padding zero comes from the digit it pads
+  // a padding zero translates nothing: its link to the digit it pads is possible only
   check_gold("dates", "3/4/2026", "2026-04-03",
-             {{4}, {5}, {6}, {7}, {}, {2}, {2}, {}, {0}, {0}, {8}});
+             {{4}, {5}, {6}, {7}, {}, {}, {2}, {}, {}, {0}, {8}});
+  CHECK(tasks::gold_example(task("dates"), "3/4/2026")->possible ==
+        std::vector<std::vector<std::size_t>>{{}, {}, {}, {}, {}, {2}, {}, {}, {0}, {}, {}});
   CHECK(texts(task("dates").source, tokenize(task("dates"), "Nov 23, 2026", Side::source)) ==
         std::vector<std::string>{"N", "o", "v", "▁", "2", "3", ",", "▁", "2", "0", "2", "6",
                                  "<eos>"});
@@ -344,10 +346,13 @@ TEST_CASE("dates task: every date exists (leap years too) and every digit is whe
       const auto &positions = example->alignment[i];
       if (i == 4 || i == 7) {
         CHECK(positions.empty());
-      } else if (positions.size() == 1) { // the same digit, or a padding zero before it
-        const std::string &from = source[positions[0]];
-        CHECK((from == iso.substr(i, 1) ||
-               (iso[i] == '0' && example->alignment[i + 1] == positions && i != 3)));
+        CHECK(example->possible[i].empty());
+      } else if (positions.empty()) { // a padding zero, possibly from the digit it pads
+        CHECK(iso[i] == '0');
+        CHECK(i != 3);
+        CHECK(example->possible[i] == example->alignment[i + 1]);
+      } else if (positions.size() == 1) { // the same digit
+        CHECK(source[positions[0]] == iso.substr(i, 1));
       } else { // a month's name: both month digits
         ++named;
         CHECK((i == 5 || i == 6));
@@ -474,4 +479,79 @@ TEST_CASE("gold_example finds every test pair of every task, its alignment inclu
       CHECK(found->alignment == example.alignment);
     }
   }
+}
+
+TEST_CASE("alignment score: AER, the aligned share and the categories, counted by hand") {
+  using tasks::WordCategory;
+  tasks::AlignmentScore score;
+  CHECK(score.aer() == 0);
+  CHECK(score.aligned_share() == 0);
+  // "la voiture rouge" from "the red car": la <- the (sure), car (possible); voiture <- car;
+  // rouge <- red (possible: car). Predicted: la -> car, voiture -> car, rouge -> the.
+  score.add(2, {0}, {2}, WordCategory::article);
+  score.add(2, {2}, {}, WordCategory::noun);
+  score.add(0, {1}, {2}, WordCategory::adjective);
+  score.add(3, {}, {}, WordCategory::separator); // links nothing: left out
+  // |A| = 3, |S| = 3, |A∩S| = 1 (voiture), |A∩P| = 2 (la, voiture)
+  CHECK(score.aer() == doctest::Approx(1 - 3.0 / 6));
+  CHECK(score.aligned_share() == doctest::Approx(2.0 / 3));
+  const auto categories = score.categories();
+  REQUIRE(categories.size() == 3);
+  CHECK(categories[0].category == WordCategory::article);
+  CHECK(categories[0].count == 1);
+  CHECK(categories[0].aligned == 1);
+  CHECK(categories[2].category == WordCategory::adjective);
+  CHECK(categories[2].aligned == 0);
+  // a perfect alignment: AER 0
+  tasks::AlignmentScore perfect;
+  perfect.add(0, {0}, {2}, WordCategory::article);
+  perfect.add(1, {0, 1}, {}, WordCategory::time);
+  CHECK(perfect.aer() == doctest::Approx(1 - 4.0 / 5)); // one of time's two sure links
+  CHECK(perfect.aligned_share() == 1);
+  CHECK(std::string(tasks::word_category_name(WordCategory::conjunction)) == "conjunction");
+}
+
+TEST_CASE("seq2seq tasks: every target token has a category; possible links are the grammars'") {
+  using tasks::WordCategory;
+  for (const auto &id : tasks::task_ids()) {
+    INFO(id);
+    const auto task = tasks::make_task(id);
+    for (const auto &example : task.train) {
+      REQUIRE(example.possible.size() == example.target.size());
+      REQUIRE(example.categories.size() == example.target.size());
+      CHECK(example.categories.back() == WordCategory::end);
+      for (std::size_t t = 0; t + 1 < example.target.size(); ++t) {
+        const auto category = example.categories[t];
+        const auto &sure = example.alignment[t];
+        const auto &possible = example.possible[t];
+        for (std::size_t j : possible) // never both sure and possible
+          CHECK(std::find(sure.begin(), sure.end(), j) == sure.end());
+        if (id == "en-fr") {
+          const bool agrees =
+              category == WordCategory::article || category == WordCategory::adjective;
+          CHECK(possible.size() == (agrees ? 1u : 0u));
+          if (agrees) // the noun
+            CHECK(std::find(example.alignment.begin(), example.alignment.end(),
+                            std::vector<std::size_t>{possible[0]}) != example.alignment.end());
+        } else if (id == "dates") {
+          CHECK((category == WordCategory::separator) == (sure.empty() && possible.empty()));
+          if (!possible.empty()) // a padding zero
+            CHECK(task.target.tokens[example.target[t]] == "0");
+        } else {
+          CHECK(!sure.empty());
+        }
+      }
+    }
+  }
+  const auto task = tasks::make_task("en-zh");
+  const auto example = tasks::gold_example(task, "she does not read books in the library");
+  REQUIRE(example);
+  // 她 不 在 图书馆 看 书: 不 <- not (does), 图书馆 <- library (the)
+  CHECK(example->possible == std::vector<std::vector<std::size_t>>{{}, {1}, {}, {6}, {}, {}, {}});
+  const auto fr = tasks::gold_example(tasks::make_task("en-fr"), "the red car is small");
+  REQUIRE(fr);
+  CHECK(fr->possible == std::vector<std::vector<std::size_t>>{{2}, {}, {2}, {}, {2}, {}});
+  CHECK(fr->categories == std::vector<WordCategory>{WordCategory::article, WordCategory::noun,
+                                                    WordCategory::adjective, WordCategory::verb,
+                                                    WordCategory::adjective, WordCategory::end});
 }

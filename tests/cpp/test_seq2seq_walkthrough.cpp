@@ -82,9 +82,13 @@ TEST_CASE("seq2seq walkthrough: the model's translation stage by stage, as trans
     const auto &gold = panel_of(last, "gold").values;
     const auto example = tasks::gold_example(session.task(), sentence);
     REQUIRE(example);
-    for (std::size_t t = 0; t < m && example->target[t] == std::size_t(translation.output[t]); ++t)
+    for (std::size_t t = 0; t < m && example->target[t] == std::size_t(translation.output[t]);
+         ++t) {
       for (auto j : example->alignment[t])
         CHECK(gold(t, j) == 1);
+      for (auto j : example->possible[t]) // the noun, for an article or adjective: lighter
+        CHECK(gold(t, j) == 0.5);
+    }
   }
 }
 

@@ -71,6 +71,9 @@ test("the WebAssembly build draws the same splits as the native core (numpy's Ra
     'the big white car is wet and new',
     'la grande voiture blanche est mouillée et nouvelle',
     [[0], [1], [3], [2], [4], [5], [6], [7], [8]],
+    // the article and the adjectives agree with the noun: their possible link
+    [[3], [3], [], [3], [], [3], [], [3], []],
+    ['article', 'adjective', 'noun', 'adjective', 'verb', 'adjective', 'conjunction', 'adjective', 'end'],
   ]);
   assert.deepEqual(byId['en-zh'].examples[0].slice(0, 2), [
     'you do not buy bread in the park tomorrow',
@@ -113,6 +116,8 @@ test('createSeq2seq: the vocabularies, tokens and parameters under PyTorch names
   assert.deepEqual(model.config, {
     task: 'en-fr',
     scoring: 'additive',
+    encoder: 'bidirectional',
+    layers: 1,
     embedding: 8,
     hidden: 16,
     seed: 3,
@@ -151,11 +156,13 @@ test('createSeq2seq: the vocabularies, tokens and parameters under PyTorch names
   precise.dispose();
 });
 
-test("createSeq2seq's defaults are the engine's: additive, embedding 32, hidden 64, seed 0, float32", () => {
+test("createSeq2seq's defaults are the engine's: additive, bidirectional, one layer, embedding 32, hidden 64, seed 0, float32", () => {
   const model = attn.createSeq2seq({ task: 'dates' });
   assert.deepEqual(model.config, {
     task: 'dates',
     scoring: 'additive',
+    encoder: 'bidirectional',
+    layers: 1,
     embedding: 32,
     hidden: 64,
     seed: 0,
@@ -163,6 +170,74 @@ test("createSeq2seq's defaults are the engine's: additive, embedding 32, hidden 
   });
   assert.equal(model.train({ steps: 1 }).step, 1); // batch 32, learning rate 0.005
   model.dispose();
+  const facts = attn.seq2seqFacts();
+  assert.deepEqual(facts.encoders, ['forward', 'bidirectional']);
+  assert.equal(facts.maxLayers, 2);
+  assert.deepEqual(facts.defaults.encoder, {
+    additive: 'bidirectional',
+    dot: 'forward',
+    general: 'forward',
+    concat: 'forward',
+  });
+  assert.equal(facts.defaults.layers, 1);
+  assert.equal(facts.defaults.guide, 0);
+  const luong = attn.createSeq2seq({ task: 'dates', scoring: 'dot', embedding: 4, hidden: 8 });
+  assert.equal(luong.config.encoder, 'forward');
+  luong.dispose();
+});
+
+test('encoders and layers: PyTorch names and shapes, and a file that says what it is', () => {
+  const model = small({ encoder: 'bidirectional', layers: 2, scoring: 'general' });
+  assert.deepEqual(model.config.encoder, 'bidirectional');
+  const parameters = model.parameters();
+  const shapes = Object.fromEntries(Object.entries(parameters).map(([name, { shape }]) => [name, shape]));
+  assert.deepEqual(shapes['encoder.gru.weight_ih_l0_reverse'], [24, 8]);
+  assert.deepEqual(shapes['encoder.gru.weight_ih_l1'], [24, 16]); // both directions' states in
+  assert.deepEqual(shapes['encoder.bridge.weight'], [16, 8]);
+  assert.deepEqual(shapes['decoder.gru.weight_hh_l1'], [48, 16]);
+  const names = Object.keys(parameters);
+  assert.ok(names.indexOf('encoder.gru.bias_hh_l1_reverse') < names.indexOf('encoder.bridge.weight'));
+  model.train({ steps: 2, batch: 8 });
+  const loaded = attn.loadModel(model.save());
+  assert.deepEqual(loaded.config, model.config);
+  assert.deepEqual(loaded.translate('the car is red'), model.translate('the car is red'));
+  for (const m of [model, loaded]) m.dispose();
+});
+
+test('guided alignment: its gradient equals central differences, and training with it aligns', () => {
+  const pairs = [
+    ['the car is red', 'la voiture est rouge'],
+    ['the houses are small', 'les maisons sont petites'],
+  ];
+  for (const options of [{}, { scoring: 'dot', layers: 2 }]) {
+    const model = small({ precision: 'float64', ...options });
+    const free = model.gradients(pairs).loss;
+    const { loss, gradients } = model.gradients(pairs, { guide: 0.5 });
+    assert.ok(loss > free, `${loss} > ${free}`);
+    const parameters = model.parameters();
+    for (const [name, index] of [
+      ['encoder.gru.weight_hh_l0', 17],
+      ['decoder.embedding.weight', 40],
+    ]) {
+      const lossAt = (delta) => {
+        const data = parameters[name].data.slice();
+        data[index] += delta;
+        model.setParameters({ ...parameters, [name]: { shape: parameters[name].shape, data } });
+        return model.gradients(pairs, { guide: 0.5 }).loss;
+      };
+      const h = 1e-5;
+      const numeric = (lossAt(h) - lossAt(-h)) / (2 * h);
+      const analytic = gradients[name].data[index];
+      assert.ok(Math.abs(numeric - analytic) <= 1e-6 * (1 + Math.abs(analytic)), `${name}: ${numeric} vs ${analytic}`);
+    }
+    model.dispose();
+  }
+  const [free, guided] = [small(), small()];
+  free.train({ steps: 60, batch: 16, learningRate: 0.01 });
+  guided.train({ steps: 60, batch: 16, learningRate: 0.01, guide: 1 });
+  const measured = (model) => model.evaluate({ split: 'test' });
+  assert.ok(measured(guided).aer < measured(free).aer, `${measured(guided).aer} < ${measured(free).aer}`);
+  for (const model of [free, guided]) model.dispose();
 });
 
 test('setParameters round-trips, and refuses wrong names and shapes without changing anything', () => {
@@ -272,9 +347,21 @@ test('translate: tokens, an alignment row per step summing to 1, each step with 
     });
     assert.equal(translation.encoder.embeddings.rows, translation.source.length);
     assert.equal(translation.encoder.states.cols, 16);
-    const evaluation = model.evaluate({ split: 'test' });
+    const { categories, ...evaluation } = model.evaluate({ split: 'test' });
     for (const value of Object.values(evaluation)) assert.ok(value >= 0 && value <= 1, JSON.stringify(evaluation));
-    assert.deepEqual(Object.keys(evaluation), ['exactMatch', 'tokenAccuracy', 'alignmentAccuracy']);
+    assert.deepEqual(Object.keys(evaluation), [
+      'exactMatch',
+      'tokenAccuracy',
+      'alignmentAccuracy',
+      'aer',
+      'alignedShare',
+    ]);
+    // dates' digits by category; its hyphens link to nothing and are left out
+    assert.deepEqual(
+      categories.map(({ category }) => category),
+      ['year', 'month', 'day'],
+    );
+    for (const { count, aligned } of categories) assert.ok(count > 0 && aligned >= 0 && aligned <= 1);
     model.dispose();
   }
 });
@@ -298,7 +385,7 @@ test('translate with a beam: the hypotheses best first, the steps those of the b
   model.dispose();
 });
 
-test('save and loadSeq2seq: the same parameters, configuration and translation, bit for bit', () => {
+test('save and loadModel: the same parameters, configuration and translation, bit for bit', () => {
   for (const precision of ['float32', 'float64']) {
     const model = small({ precision, task: 'en-zh', scoring: 'concat' });
     model.train({ steps: 3, batch: 8 });
@@ -311,6 +398,8 @@ test('save and loadSeq2seq: the same parameters, configuration and translation, 
       format: 'attention-stepper/seq2seq',
       task: 'en-zh',
       scoring: 'concat',
+      encoder: 'forward',
+      layers: '1',
       embedding: '8',
       hidden: '16',
       seed: '3',
@@ -348,7 +437,10 @@ test('bad input names its argument; a disposed model says so', () => {
   const cases = {
     task: () => attn.createSeq2seq({ task: 'en-de' }),
     scoring: () => small({ scoring: 'cosine' }),
-    hidden: () => small({ hidden: 0 }),
+    encoder: () => small({ encoder: 'sideways' }),
+    layers: () => small({ layers: 3 }),
+    hidden: () => small({ hidden: 15 }), // odd, for a bidirectional encoder
+    guide: () => model.train({ steps: 1, guide: -1 }),
     embedding: () => small({ embedding: 1.5 }),
     seed: () => small({ seed: -1 }),
     precision: () => small({ precision: 'float16' }),
@@ -359,9 +451,19 @@ test('bad input names its argument; a disposed model says so', () => {
     split: () => model.evaluate({ split: 'dev' }),
     beam: () => model.translate('the car is red', { beam: 17 }),
     pairs: () => model.gradients([]),
+    lambda: () => model.gradients([['the car is red', 'la voiture est rouge']], { guide: 1, lambda: 2 }),
     side: () => model.tokenize('the car', 'middle'),
   };
   for (const [argument, call] of Object.entries(cases)) assert.equal(argumentOf(call), argument, argument);
+  for (const guide of [Number.NaN, Infinity, '1', null])
+    assert.equal(
+      argumentOf(() => model.gradients([['the car is red', 'la voiture est rouge']], { guide })),
+      'guide',
+    );
+  assert.equal(
+    argumentOf(() => small({ layers: 1.5 })),
+    'layers',
+  );
   for (const sentence of ['', '   ', Array(200).fill('the').join(' ')])
     assert.equal(
       argumentOf(() => model.translate(sentence)),

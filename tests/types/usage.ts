@@ -99,6 +99,18 @@ const translated = model.translate('the car is red');
 const topWord: string = translated.steps[0].top[0].token;
 const row: Float32Array = translated.alignment.data;
 const exactMatch: number = model.evaluate({ split: 'train' }).exactMatch;
+const evaluated = model.evaluate();
+const aer: number = evaluated.aer + evaluated.alignedShare;
+const category: string = evaluated.categories[0].category;
+const [, , , possible, categories] = firstTask.examples[0];
+const possibleLink: number = possible[0][0] + categories.length;
+const bahdanau = attn.createSeq2seq({ task: 'en-fr', encoder: 'bidirectional', layers: 2 });
+const guidedLoss: number = bahdanau.train({ steps: 1, guide: 1 }).loss + bahdanau.gradients([], { guide: 0.5 }).loss;
+const encoderName: 'forward' | 'bidirectional' = bahdanau.config.encoder;
+// @ts-expect-error encoders are named
+attn.createSeq2seq({ task: 'en-fr', encoder: 'backward' });
+// @ts-expect-error the guide is a number
+bahdanau.train({ steps: 1, guide: 'strong' });
 const saved: Uint8Array = model.save();
 attn.loadModel(saved).dispose();
 const tensor: Tensor = attn.readTensors(writeNpy({ rows: 1, cols: 2, data: [1, 2] })).arr_0;

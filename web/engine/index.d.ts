@@ -15,6 +15,8 @@ export type {
   Seq2seqTask,
   Seq2seqPrecision,
   Seq2seqScoring,
+  Seq2seqEncoder,
+  WordCategory,
   Seq2seqOptions,
   NamedTensor,
   Seq2seqTranslationStep,
@@ -45,7 +47,7 @@ export interface TrainingOptions<K extends ModelKind = ModelKind> {
   /** the model to train, as its kind's create function takes it (createSeq2seq) */
   model: ModelKinds[K]['options'];
   /** the model's train() options but `steps` (the engine's defaults where not given) */
-  train?: { learningRate?: number; batch?: number };
+  train?: { learningRate?: number; batch?: number; guide?: number };
   /** what each evaluation shows of the model as it learns (required) */
   probe: ModelKinds[K]['probe'];
   /** at most this many steps (TRAINING_DEFAULTS.steps) */

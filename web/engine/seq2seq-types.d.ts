@@ -6,12 +6,20 @@ import type { Matrix, ScoreFunctionName } from './index.js';
 export interface Seq2seqFacts {
   tasks: readonly string[];
   scorings: readonly ScoreFunctionName[];
+  encoders: readonly Seq2seqEncoder[];
   precisions: readonly Seq2seqPrecision[];
   maxBeam: number;
   maxSteps: number;
   maxSeed: number;
+  /** the GRUs' layers go from 1 to this */
+  maxLayers: number;
   defaults: Readonly<{
     scoring: ScoreFunctionName;
+    /** by scoring function: bidirectional for additive (Bahdanau), forward for Luong's */
+    encoder: Readonly<Record<Seq2seqScoring, Seq2seqEncoder>>;
+    layers: number;
+    /** guided alignment's weight: 0, learning freely */
+    guide: number;
     embedding: number;
     hidden: number;
     seed: number;
@@ -21,9 +29,36 @@ export interface Seq2seqFacts {
   }>;
 }
 
+/** What a target word is, for the alignment's breakdown (the page words it): en-fr's article …
+ * conjunction, en-zh's subject … object, dates' digits and separators; <eos> is 'end'. */
+export type WordCategory =
+  | 'article'
+  | 'noun'
+  | 'adjective'
+  | 'verb'
+  | 'conjunction'
+  | 'subject'
+  | 'time'
+  | 'negation'
+  | 'preposition'
+  | 'place'
+  | 'object'
+  | 'year'
+  | 'month'
+  | 'day'
+  | 'separator'
+  | 'end';
+
 /** A pair of a translation task: source sentence, target sentence, and for each target token
- * (the final <eos> included) the source positions it translates (the gold alignment). */
-export type TaskExample = readonly [source: string, target: string, alignment: readonly (readonly number[])[]];
+ * (the final <eos> included) the source positions it translates (the gold alignment's sure
+ * links), the positions it may also link to (possible links, not sure), and its category. */
+export type TaskExample = readonly [
+  source: string,
+  target: string,
+  alignment: readonly (readonly number[])[],
+  possible: readonly (readonly number[])[],
+  categories: readonly WordCategory[],
+];
 
 /** A translation task the engine generates from a small grammar, with its seed-0 split. */
 export interface Seq2seqTask {
@@ -44,12 +79,19 @@ export interface Seq2seqTask {
 
 export type Seq2seqPrecision = 'float32' | 'float64';
 export type Seq2seqScoring = 'additive' | 'dot' | 'general' | 'concat';
+export type Seq2seqEncoder = 'forward' | 'bidirectional';
 type PrecisionArray<P extends Seq2seqPrecision> = P extends 'float64' ? Float64Array : Float32Array;
 
 export interface Seq2seqOptions<P extends Seq2seqPrecision = Seq2seqPrecision> {
   task: Seq2seqTask['id'];
   /** default 'additive' (Bahdanau); 'dot', 'general', 'concat' are Luong's */
   scoring?: Seq2seqScoring;
+  /** 'bidirectional' (GRU(E, H/2) each way, annotations [→h; ←h], the decoder starting from
+   * tanh(bridge(←h_1))) by default for additive, 'forward' for the others; hidden must be even
+   * for bidirectional */
+  encoder?: Seq2seqEncoder;
+  /** GRU layers in the encoder and the decoder, 1 (default) or 2; the top layer's states are scored */
+  layers?: number;
   /** embedding size, default 32 */
   embedding?: number;
   /** GRU state size, default 64 */
@@ -100,9 +142,17 @@ export interface Seq2seqEvaluation {
   exactMatch: number;
   /** share of gold target tokens (<eos> included) the greedy translation has in the same place */
   tokenAccuracy: number;
-  /** share of aligned gold target words whose largest (teacher-forced) attention weight falls on a
-   * source position the gold alignment links them to */
+  /** share of gold target words with sure links whose largest (teacher-forced) attention weight
+   * falls on one of them */
   alignmentAccuracy: number;
+  /** alignment error rate (Och & Ney 2003): 1 - (|A∩S| + |A∩P|) / (|A| + |S|), A each target
+   * word's largest attention weight (words the gold links to nothing, and <eos>, left out), S the
+   * sure links, P the possible ones with them */
+  aer: number;
+  /** share of target words whose largest attention weight is on a sure or possible link */
+  alignedShare: number;
+  /** the same share per word category that the split has, with its count of words */
+  categories: { category: WordCategory; count: number; aligned: number }[];
 }
 
 /** A GRU encoder–decoder with attention and the task it learns. Call dispose() when done. */
@@ -121,13 +171,24 @@ export interface Seq2seqModel<P extends Seq2seqPrecision = Seq2seqPrecision> {
   parameters(): Record<string, NamedTensor<PrecisionArray<P>>>;
   /** every parameter, by the same names and shapes */
   setParameters(named: Record<string, { shape: number[]; data: ArrayLike<number> }>): void;
-  /** mean cross-entropy of [source, target] sentence pairs (teacher forcing) and its gradients */
-  gradients(pairs: [source: string, target: string][]): {
+  /** mean cross-entropy of [source, target] sentence pairs (teacher forcing) and its gradients;
+   * with `guide` (λ), plus λ times guided alignment's term (see train) for the pairs the task's
+   * grammar makes */
+  gradients(
+    pairs: [source: string, target: string][],
+    options?: { guide?: number },
+  ): {
     loss: number;
     gradients: Record<string, NamedTensor<PrecisionArray<P>>>;
   };
-  /** optimiser steps (Adam, clipping at 1) on shuffled minibatches of the training split; batch 32, learningRate 0.005 by default */
-  train(options: { steps: number; batch?: number; learningRate?: number }): { step: number; loss: number };
+  /** optimiser steps (Adam, clipping at 1) on shuffled minibatches of the training split; batch 32, learningRate 0.005 by default.
+   * `guide` (λ >= 0, default 0) adds guided alignment (Chen et al. 2016): λ times the mean, over
+   * the target words of the minibatch, of the cross-entropy between the word's attention row and
+   * its sure gold links, normalised to sum to 1 */
+  train(options: { steps: number; batch?: number; learningRate?: number; guide?: number }): {
+    step: number;
+    loss: number;
+  };
   /** greedy decoding of the split (default 'test') */
   evaluate(options?: { split?: 'train' | 'test' }): Seq2seqEvaluation;
   /** greedy decoding (beam 1, the default) or beam search of width 2 to 16; the steps and

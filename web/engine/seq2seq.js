@@ -10,6 +10,13 @@ import { checkNumber, deepFreeze, describe, fail, integer, optionalText, options
 export function seq2seqApi(module, call, wrap) {
   // What the models take, their limits and defaults, as the engine publishes them.
   const facts = deepFreeze({ ...call('seq2seqFacts'), maxSeed: module.maxSeed });
+  // Guided alignment's weight λ: a finite number >= 0, 0 (learning freely) when not given.
+  const guideWeight = (value) =>
+    value === undefined
+      ? facts.defaults.guide
+      : typeof value === 'number' && Number.isFinite(value) && value >= 0
+        ? value
+        : fail(`options.guide must be a finite number >= 0, got ${describe(value)}`, 'options.guide');
   let tasks = null;
 
   // A seq2seq model over the engine's handle; dispose() frees it, and later calls throw.
@@ -23,6 +30,8 @@ export function seq2seqApi(module, call, wrap) {
     const config = Object.freeze({
       task: info.task,
       scoring: info.scoring,
+      encoder: info.encoder,
+      layers: info.layers,
       embedding: info.embedding,
       hidden: info.hidden,
       seed: info.seed,
@@ -52,23 +61,24 @@ export function seq2seqApi(module, call, wrap) {
         });
         call('seq2seqSetParameters', h, entries);
       },
-      gradients(pairs) {
+      gradients(pairs, opts) {
         const h = live();
         if (!Array.isArray(pairs)) fail(`pairs must be an array of [source, target], got ${describe(pairs)}`, 'pairs');
         pairs.forEach((pair, i) => {
           if (!Array.isArray(pair) || pair.length !== 2 || pair.some((s) => typeof s !== 'string'))
             fail(`pairs[${i}] must be [source, target] sentences, got ${describe(pair)}`, 'pairs');
         });
-        return call('seq2seqGradients', h, pairs);
+        const o = options(opts, 'options', ['guide']);
+        return call('seq2seqGradients', h, pairs, guideWeight(o.guide));
       },
       train(opts) {
         const h = live();
-        const o = options(opts, 'options', ['steps', 'batch', 'learningRate']);
+        const o = options(opts, 'options', ['steps', 'batch', 'learningRate', 'guide']);
         const steps = integer(o.steps, 'options.steps', 1, facts.maxSteps);
         // what is not given takes the engine's default (facts.defaults)
         const batch = o.batch === undefined ? undefined : integer(o.batch, 'options.batch', 1, 2 ** 31);
         const rate = o.learningRate === undefined ? undefined : checkNumber(o.learningRate, 'options.learningRate');
-        return call('seq2seqTrain', h, steps, batch, rate);
+        return call('seq2seqTrain', h, steps, batch, rate, guideWeight(o.guide));
       },
       evaluate(opts) {
         const h = live();
@@ -106,13 +116,24 @@ export function seq2seqApi(module, call, wrap) {
       return tasks;
     },
     createSeq2seq(opts) {
-      const o = options(opts, 'options', ['task', 'scoring', 'embedding', 'hidden', 'seed', 'precision']);
+      const o = options(opts, 'options', [
+        'task',
+        'scoring',
+        'encoder',
+        'layers',
+        'embedding',
+        'hidden',
+        'seed',
+        'precision',
+      ]);
       if (o.task === undefined) fail(`options.task is required: one of ${facts.tasks.join(', ')}`, 'options.task');
       // what is not given takes the engine's default (facts.defaults); the engine checks the values
       const size = (value, name) => (value === undefined ? value : integer(value, name, 1, 2 ** 31));
       const info = call('seq2seqCreate', {
         task: optionalText(o.task, 'options.task'),
         scoring: optionalText(o.scoring, 'options.scoring'),
+        encoder: optionalText(o.encoder, 'options.encoder'),
+        layers: size(o.layers, 'options.layers'),
         embedding: size(o.embedding, 'options.embedding'),
         hidden: size(o.hidden, 'options.hidden'),
         seed: o.seed === undefined ? undefined : integer(o.seed, 'options.seed', 0, facts.maxSeed),

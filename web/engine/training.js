@@ -10,7 +10,7 @@ export const TRAINING_DEFAULTS = Object.freeze({ steps: 3000, chunk: 25, evaluat
 
 /**
  * attn: a loaded engine. run: { kind, model (the kind's create options), train (model.train's
- * options but steps: learningRate, batch), probe (what each evaluation shows: for seq2seq,
+ * options but steps: learningRate, batch, guide), probe (what each evaluation shows: for seq2seq,
  * { sentence }), steps, chunk, evaluateEvery, target }. report(message): { type: 'progress', step,
  * loss, evaluation?, probe? } after every chunk (evaluation: model.evaluate()'s of the test split),
  * then { type: 'done', step, bytes }. proceed(): awaited before every chunk; it resolves to false
@@ -25,7 +25,7 @@ export async function runTraining(attn, run, report, proceed) {
   integer(evaluateEvery, 'options.evaluateEvery', 1, 2 ** 31);
   if (checkNumber(target, 'options.target') < 0 || target > 1)
     fail(`options.target must be from 0 to 1, got ${describe(target)}`, 'options.target');
-  const train = options(o.train, 'options.train', ['learningRate', 'batch']);
+  const train = options(o.train, 'options.train', ['learningRate', 'batch', 'guide']);
   const model = attn[kind.create](o.model);
   try {
     const measure = () => ({ evaluation: model.evaluate({ split: 'test' }), probe: kind.probe(model, o.probe ?? {}) });

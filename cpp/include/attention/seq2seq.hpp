@@ -4,14 +4,23 @@
 // computes the mean cross-entropy of a batch and every gradient by backpropagation through time;
 // training it (Adam, clipping, minibatches) is the trainer's (trainer.hpp).
 //
-// Encoder: h_t = GRU(embedding(x_t), h_{t-1}), h_0 = 0; the annotations are h_1 … h_n.
-// Decoder, teacher forced: y_0 = <sos>, s_0 = h_n, and for t = 1 … m, with α_t = softmax_j(e_tj)
+// Encoder, forward: h_t = GRU(embedding(x_t), h_{t-1}), h_0 = 0; the annotations are h_1 … h_n,
+// and the decoder starts from s_0 = h_n. Bidirectional (Bahdanau): nn.GRU(E, H/2,
+// bidirectional=True), the annotations [→h_j; ←h_j] (still H wide), the backward direction
+// starting at each source's last token, and s_0 = tanh(bridge(←h_1)), bridge an nn.Linear(H/2, H).
+// Two layers (Luong's stacks): nn.GRU(…, num_layers=2) in the encoder and the decoder, the
+// second layer reading the first's states; the top layer's states are the annotations and the
+// s_t below, and decoder layer l starts from encoder layer l's last state (or its bridge).
+// Decoder, teacher forced: y_0 = <sos>, and for t = 1 … m, with α_t = softmax_j(e_tj)
 // and c_t = Σ_j α_tj h_j:
 //   additive: e_tj = va(tanh(Wa s_{t-1} + Ua h_j)), s_t = GRU([embedding(y_{t-1}); c_t], s_{t-1}),
 //             logits_t = out(s_t)
 //   Luong:    s_t = GRU(embedding(y_{t-1}), s_{t-1}); e_tj = s_t · h_j (dot), s_t · Wa(h_j)
 //             (general), va(tanh(Wa [s_t; h_j])) (concat); h̃_t = tanh(combine([c_t; s_t])),
 //             logits_t = out(h̃_t)
+// Guided alignment (Chen et al. 2016), when asked for with a weight λ > 0: the loss adds λ times
+// the mean, over the target tokens that have guide links, of the cross-entropy -Σ_j q_tj log α_tj
+// between the links, normalised (q_tj = 1/|links| at each), and the attention row.
 #pragma once
 
 #include <cstddef>
@@ -33,22 +42,41 @@ constexpr std::size_t max_sentence_length = 1024;
 // The widest beam search.
 constexpr std::size_t max_beam_width = 16;
 
+// The encoder reads the source one way, or both ways (Bahdanau).
+enum class Encoder { forward, bidirectional };
+constexpr Encoder encoders[] = {Encoder::forward, Encoder::bidirectional};
+const char *encoder_name(Encoder encoder); // "forward", "bidirectional"
+// InputError blames `argument` for a name that is none of them.
+Encoder parse_encoder(const std::string &name, const char *argument);
+// What an API picks when not told: both ways for Bahdanau's additive scoring, as in his paper,
+// one way for Luong's.
+inline Encoder default_encoder(ScoreFunction scoring) {
+  return scoring == ScoreFunction::additive ? Encoder::bidirectional : Encoder::forward;
+}
+// The GRUs' layers, in the encoder and the decoder alike.
+constexpr std::size_t max_layers = 2;
+
 struct Seq2seqConfig {
   std::size_t source_vocab = 0, target_vocab = 0;
   std::size_t embedding = 32, hidden = 64;
   ScoreFunction scoring = ScoreFunction::additive;
+  Encoder encoder = Encoder::forward;
+  std::size_t layers = 1;
   std::int64_t seed = 0;    // numpy's seeds: 0 … 2^32 - 1
   TokenId sos = 0, eos = 1; // target-vocabulary ids, distinct
 };
 
 // Throws InputError naming the field at fault ("sourceVocab", "targetVocab", "embedding",
-// "hidden", "seed", "sos", "eos") when a size is out of range or sos/eos lie outside the target
-// vocabulary. The Seq2seq constructor calls it.
+// "hidden" (also when odd for a bidirectional encoder), "layers", "seed", "sos", "eos") when a size
+// is out of range or sos/eos lie outside the target vocabulary. The Seq2seq constructor calls it.
 void validate(const Seq2seqConfig &config);
 
 // A source sentence and its gold translation, which ends with <eos> (the model appends nothing).
+// `guide`, for guided alignment: empty, or for each target token the source positions its
+// attention is guided to (none for a token left free).
 struct SentencePair {
   std::vector<TokenId> source, target;
+  std::vector<std::vector<std::size_t>> guide;
 };
 
 // Everything the model computed for one sentence, for display. Rows are time steps.
@@ -110,10 +138,12 @@ public:
   ParameterSet<T> make_gradients() const { return ParameterSet<T>(layout_); }
 
   // The mean cross-entropy over every target token of the batch, run as one padded, masked
-  // minibatch. Bad pairs throw InputError blaming "batch", "source" or "target".
-  T loss(const std::vector<SentencePair> &batch);
+  // minibatch, plus `guide` (λ, finite and >= 0) times the guided-alignment term of the pairs'
+  // guides. Bad pairs throw InputError blaming "batch", "source", "target" or "guide".
+  T loss(const std::vector<SentencePair> &batch, T guide = 0);
   // The same, and its gradient with respect to every parameter, written over `gradients`.
-  T loss_and_gradients(const std::vector<SentencePair> &batch, ParameterSet<T> &gradients);
+  T loss_and_gradients(const std::vector<SentencePair> &batch, ParameterSet<T> &gradients,
+                       T guide = 0);
 
   // One sentence, teacher forced with its target.
   Seq2seqTrace<T> trace(const std::vector<TokenId> &source, const std::vector<TokenId> &target);

@@ -9,8 +9,9 @@
 //
 // Files: safetensors, the parameters under PyTorch's names in state_dict order (F32 or F64 by
 // precision, or F16 on request; a load accepts F16 for either precision), and the metadata
-// (strings) "format": "attention-stepper/seq2seq", "task", "scoring", "embedding", "hidden",
-// "seed", "precision" ("float32" or "float64").
+// (strings) "format": "attention-stepper/seq2seq", "task", "scoring", "encoder", "layers",
+// "embedding", "hidden", "seed", "precision" ("float32" or "float64"). A file without "encoder"
+// and "layers" (saved before they existed) holds a forward encoder of one layer.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +29,9 @@ namespace attention {
 struct Seq2seqSessionConfig {
   std::string task = "en-fr";
   ScoreFunction scoring = ScoreFunction::additive;
+  // The model's; the JavaScript API, when not told, picks default_encoder(scoring).
+  Encoder encoder = Encoder::forward;
+  std::size_t layers = 1;
   std::size_t embedding = 32, hidden = 64;
   std::int64_t seed = 0; // the task's split, the initial parameters and the shuffling
 };
@@ -50,13 +54,17 @@ constexpr double default_learning_rate = 0.005;
 // How many of the most likely next tokens translate() reports for each step.
 constexpr std::size_t translation_top_k = 5;
 
+// The alignment measures read the teacher-forced attention: a target word's predicted link is the
+// source position of its largest weight (the first of equal ones).
 struct Seq2seqEvaluation {
   double exact_match = 0;        // share of sentences translated exactly, <eos> included
   double token_accuracy = 0;     // share of gold target tokens (<eos> included) the greedy
                                  // translation has at the same position
-  double alignment_accuracy = 0; // share of gold target words (not <eos>) aligned to some source
-                                 // position whose largest teacher-forced attention weight falls on
-                                 // one of the positions the gold alignment links them to
+  double alignment_accuracy = 0; // share of gold target words (not <eos>) with sure links whose
+                                 // predicted link is one of them (the walkthroughs' measure)
+  double aer = 0;                // the alignment error rate (tasks::AlignmentScore)
+  double aligned_share = 0;      // share of words whose predicted link is sure or possible
+  std::vector<tasks::AlignmentScore::Category> categories; // the same, per word category
 };
 
 template <class T> struct Seq2seqTranslation {
@@ -93,19 +101,23 @@ public:
   void set_parameters(const std::vector<NamedValues> &named);
 
   // The mean loss of `pairs` (sentences, teacher forced) and its gradients, written over
-  // `gradients` (make_gradients()). InputError blames "pairs" for an empty list, "sentence" for
-  // a sentence the task cannot tokenize.
+  // `gradients` (make_gradients()), with guided alignment of weight `guide` (see train). InputError
+  // blames "pairs" for an empty list, "sentence" for a sentence the task cannot tokenize, "guide"
+  // for a negative or non-finite weight.
   T gradients(const std::vector<std::pair<std::string, std::string>> &pairs,
-              ParameterSet<T> &gradients);
+              ParameterSet<T> &gradients, double guide = 0);
 
-  // `steps` optimiser steps; returns the loss of the last minibatch. InputError blames "steps",
-  // "batch", "learningRate" when out of range. When a loss or the parameters stop being finite,
+  // `steps` optimiser steps; returns the loss of the last minibatch. With `guide` (λ) > 0, the
+  // loss adds guided alignment (seq2seq.hpp): each target word's attention is pulled towards its
+  // sure gold links (tasks::Example::alignment), <eos> left free, as are a pair's words when the
+  // grammar does not make it (gradients' pairs). InputError blames "steps", "batch",
+  // "learningRate", "guide" when out of range. When a loss or the parameters stop being finite,
   // throws InputError blaming "learningRate", with the parameters of the last finite step kept
   // (and Adam's moments reset).
   using TrainResult = attention::TrainResult<T>; // step: optimiser steps since the model was made
   TrainResult train(std::size_t steps, std::size_t batch = default_batch,
                     double learning_rate = default_learning_rate,
-                    double max_norm = default_max_norm);
+                    double max_norm = default_max_norm, double guide = 0);
 
   Seq2seqEvaluation evaluate(const std::vector<tasks::Example> &examples);
   // evaluate(task().test), computed again only when the parameters changed (a walkthrough that
@@ -133,7 +145,8 @@ private:
 // The precision a saved model was saved in ("float32" or "float64"), and its configuration, read
 // from its metadata; or, for a PyTorch state_dict of the reference model saved with safetensors
 // (metadata none or {"format": "pt"}), inferred from its tensors: sizes from the shapes, the
-// scoring function from the attention's parameters, the task from the vocabularies' sizes, seed 0.
+// scoring function from the attention's parameters, the encoder from its *_reverse tensors, the
+// layers from its *_l1 ones, the task from the vocabularies' sizes, seed 0.
 // InputError blames "bytes" for anything else.
 struct SavedSeq2seq {
   Seq2seqSessionConfig config;

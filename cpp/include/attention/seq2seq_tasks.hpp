@@ -19,16 +19,23 @@
 // attention has somewhere to look while the decoder ends). A target is the words followed by
 // <eos>; the decoder starts from <sos>, which is not part of it.
 //
-// Alignment: for each target token, the source positions it translates, in increasing order.
-//   en-fr  one to one: le/la/les <- "the", est/sont <- "is"/"are", et <- "and", each adjective
-//          form <- its English adjective.
-//   en-zh  在 <- "at"/"in", 不 <- "not", a time word <- every word of its English phrase (每天 <-
-//          "every day"). English "the" and "do"/"does" translate to nothing.
-//   dates  a year digit <- the same digit; a month or day digit <- its digit, or the whole month
-//          name ("November", "Nov") for both month digits, and a padding zero <- the digit it pads
-//          ("3" -> "03": both <- "3"). The ISO hyphens align to nothing: they come from the output
-//          format, as the source's separators, spaces, ordinal suffixes and "of" translate to
-//          nothing.
+// Alignment: for each target token, its sure links (the source positions it translates, in
+// increasing order) and its possible links (positions it may be linked to without being their
+// translation: Och & Ney's P, which holds the sure links S too), as the field scores alignments.
+//   en-fr  sure, one to one: le/la/les <- "the", est/sont <- "is"/"are", et <- "and", each
+//          adjective form <- its English adjective, each noun <- its noun. Possible: the noun, for
+//          the article and every adjective: their gender and number agree with the noun's, which
+//          English shows on no other word (its gender on none at all).
+//   en-zh  sure: 在 <- "at"/"in", 不 <- "not", a time word <- every word of its English phrase
+//          (每天 <- "every day"), each other word <- its English word. Possible: 不 <- "do"/"does"
+//          (the auxiliary exists only to carry the negation) and a place <- its "the" (part of
+//          the English noun phrase). English "the" and "do"/"does" translate to nothing.
+//   dates  sure: a year digit <- the same digit; a month or day digit <- its digit, or the whole
+//          month name ("November", "Nov") for both month digits. A padding zero translates no
+//          character ("3" -> "03"), so its one link, to the digit it pads, is possible only. The
+//          ISO hyphens link to nothing: they come from the output format, as the source's
+//          separators, spaces, ordinal suffixes and "of" translate to nothing.
+// Each target token also has its word category, from the grammar (WordCategory).
 //
 // Datasets. Grammar index i (0 <= i < the grammar's size) is one sentence, or none when i breaks a
 // rule of the grammar (an adjective category used twice; 31 April). make_task draws indices with
@@ -63,11 +70,64 @@ struct Vocabulary {
   std::optional<std::size_t> find(std::string_view token) const;
 };
 
+// What a target token is, for the alignment's breakdown by category: en-fr's article, noun,
+// adjective, verb, conjunction; en-zh's subject, time, negation, preposition (在), place, verb,
+// object; dates' year, month and day digits and the separator (the hyphens); <eos> is `end`.
+enum class WordCategory {
+  article,
+  noun,
+  adjective,
+  verb,
+  conjunction,
+  subject,
+  time,
+  negation,
+  preposition,
+  place,
+  object,
+  year,
+  month,
+  day,
+  separator,
+  end
+};
+// Its identifier ("article", …), which a page words in its own language.
+const char *word_category_name(WordCategory category);
+
 struct Example {
   std::vector<std::size_t> source; // ends with <eos>
   std::vector<std::size_t> target; // ends with <eos>
-  // One entry per target token (<eos> included): the source positions it translates.
+  // One entry per target token (<eos> included, linked to the source's <eos>): the sure links.
   std::vector<std::vector<std::size_t>> alignment;
+  // One entry per target token: its possible links that are not sure (P = alignment ∪ possible).
+  std::vector<std::vector<std::size_t>> possible;
+  std::vector<WordCategory> categories; // one per target token
+};
+
+// An alignment scored against the gold as Och & Ney (2003) score it, a target word at a time: A,
+// the predicted links, is one per word (the source position its attention peaks on); S the sure
+// links, P the possible ones with the sure ones, and AER = 1 - (|A∩S| + |A∩P|) / (|A| + |S|).
+// Words whose gold links nothing (dates' hyphens, which attention cannot point at nothing for)
+// are left out, as is <eos> (the caller's to leave out).
+class AlignmentScore {
+public:
+  struct Category {
+    WordCategory category;
+    std::size_t count = 0, aligned = 0; // words, and those whose link is in P
+  };
+
+  void add(std::size_t predicted, const std::vector<std::size_t> &sure,
+           const std::vector<std::size_t> &possible, WordCategory category);
+  // 0 when no word was added (nothing to get wrong).
+  double aer() const;
+  // The share of words whose link is sure or possible (|A∩P| / |A|); 0 when none was added.
+  double aligned_share() const;
+  // Per category that has words, in WordCategory's order.
+  std::vector<Category> categories() const;
+
+private:
+  std::size_t links_ = 0, sure_ = 0, in_sure_ = 0, in_possible_ = 0; // |A|, |S|, |A∩S|, |A∩P|
+  std::vector<Category> categories_;
 };
 
 struct Task {

@@ -7,7 +7,8 @@
 //               attentional state ("attentional"), the likeliest next tokens ("top", a column) and
 //               the alignment so far ("alignment", t x n)
 //   alignment   the whole alignment, target by source ("alignment"); when the task's grammar makes
-//               the sentence, its gold alignment ("gold", 1 where linked); with a beam, the
+//               the sentence, its gold alignment ("gold", 1 at sure links, 0.5 at possible
+//               ones); with a beam, the
 //               hypotheses and their log-probabilities ("beams")
 //   compare     with models to compare (the same task, any scoring functions): each one's
 //               alignment of the sentence (a panel named after its scoring function), and their
@@ -45,7 +46,7 @@ Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentenc
 //                    (Luong) (1 x H)
 //   compare-scores   each one's scores of the annotations (1 x n)
 //   compare-weights  their softmax (1 x n), and the gold alignment of the step's word ("gold",
-//                    1 where linked) when the grammar makes the sentence
+//                    1 at sure links, 0.5 at possible ones) when the grammar makes the sentence
 // Labels: "source" and "target" (the forced target, <eos> last). InputError blames "models"
 // (none, of different tasks, or two with one scoring function), "sentence" or "step" (outside
 // 1 … the target's length).

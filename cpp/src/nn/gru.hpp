@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "attention/detail/kernels.hpp"
@@ -15,12 +16,30 @@
 
 namespace attention::nn {
 
-inline std::vector<ParameterSpec> gru_parameters(std::size_t input, std::size_t hidden) {
+// nn.GRU(input, hidden, num_layers=layers, bidirectional=…)'s parameters in state_dict order: for
+// each layer, each direction (the backward one named *_reverse), a block of four tensors. A layer
+// above the first reads the directions' states side by side (directions x hidden wide).
+inline std::vector<ParameterSpec> gru_parameters(std::size_t input, std::size_t hidden,
+                                                 std::size_t layers = 1,
+                                                 bool bidirectional = false) {
   const double bound = uniform_bound(hidden);
-  return {{"weight_ih_l0", {3 * hidden, input}, bound},
-          {"weight_hh_l0", {3 * hidden, hidden}, bound},
-          {"bias_ih_l0", {3 * hidden}, bound},
-          {"bias_hh_l0", {3 * hidden}, bound}};
+  const std::size_t directions = bidirectional ? 2 : 1;
+  std::vector<ParameterSpec> specs;
+  for (std::size_t layer = 0; layer < layers; ++layer)
+    for (std::size_t direction = 0; direction < directions; ++direction) {
+      const std::string suffix = "_l" + std::to_string(layer) + (direction ? "_reverse" : "");
+      const std::size_t in = layer ? directions * hidden : input;
+      specs.push_back({"weight_ih" + suffix, {3 * hidden, in}, bound});
+      specs.push_back({"weight_hh" + suffix, {3 * hidden, hidden}, bound});
+      specs.push_back({"bias_ih" + suffix, {3 * hidden}, bound});
+      specs.push_back({"bias_hh" + suffix, {3 * hidden}, bound});
+    }
+  return specs;
+}
+
+// The values of one such block: input and hidden widths' weights and biases.
+inline std::size_t gru_block_size(std::size_t input, std::size_t hidden) {
+  return 3 * hidden * (input + hidden + 2);
 }
 
 // The four tensors of a block laid out as gru_parameters (a state_dict's order): its weights, or

@@ -68,19 +68,21 @@ Span read_number(Pair &pair, int value, int width) {
 }
 
 // Writes `value` in `width` digits, each from its source digit, or all from `from` when the source
-// wrote a name (`named`); a padding zero comes from the first digit it pads.
-void write_number(Pair &pair, int value, int width, Span from, bool named) {
+// wrote a name (`named`); a padding zero translates nothing, its possible link the first digit it
+// pads.
+void write_number(Pair &pair, int value, int width, Span from, bool named, WordCategory category) {
   char text[4];
   for (int i = width; i-- > 0; value /= 10)
     text[i] = static_cast<char>(value % 10);
   for (int i = 0; i < width; ++i) {
-    Span source = from;
-    if (!named) {
-      const int padding = width - static_cast<int>(from.last - from.first);
-      source.first += static_cast<std::size_t>(std::max(0, i - padding));
-      source.last = source.first + 1;
-    }
-    pair.write(digits.substr(static_cast<std::size_t>(text[i]), 1), source);
+    const std::string_view digit = digits.substr(static_cast<std::size_t>(text[i]), 1);
+    const int padding = width - static_cast<int>(from.last - from.first);
+    if (named)
+      pair.write(digit, from, category);
+    else if (i < padding)
+      pair.write(digit, Span{}, category, {from.first, from.first + 1});
+    else
+      pair.write(digit, from.first + static_cast<std::size_t>(i - padding), category);
   }
 }
 
@@ -126,11 +128,11 @@ bool make(std::uint64_t index, Pair &pair) {
         read_text(pair, ordinal_suffix(day));
     }
   }
-  write_number(pair, year, 4, year_from, false);
-  pair.write("-", Span{});
-  write_number(pair, month, 2, month_from, month_named);
-  pair.write("-", Span{});
-  write_number(pair, day, 2, day_from, false);
+  write_number(pair, year, 4, year_from, false, WordCategory::year);
+  pair.write("-", Span{}, WordCategory::separator);
+  write_number(pair, month, 2, month_from, month_named, WordCategory::month);
+  pair.write("-", Span{}, WordCategory::separator);
+  write_number(pair, day, 2, day_from, false, WordCategory::day);
   return true;
 }
 

@@ -108,20 +108,27 @@ bool make(std::uint64_t index, Pair &pair) {
     predicative[i].position = pair.read(predicative[i].adjective->english);
   }
 
+  // The article and the adjectives agree with the noun: it is their possible link.
   const int form = noun.feminine + 2 * plural;
-  pair.write(plural ? "les" : noun.feminine ? "la" : "le", the);
+  pair.write(plural          ? "les"
+             : noun.feminine ? "la"
+                             : "le",
+             the, WordCategory::article, noun_position);
   for (std::size_t i = 0; i < attributives; ++i)
     if (attributive[i].before_noun)
-      pair.write(attributive[i].adjective->french[form], attributive[i].position);
-  pair.write(plural ? noun.french_plural : noun.french, noun_position);
+      pair.write(attributive[i].adjective->french[form], attributive[i].position,
+                 WordCategory::adjective, noun_position);
+  pair.write(plural ? noun.french_plural : noun.french, noun_position, WordCategory::noun);
   for (std::size_t i = attributives; i-- > 0;)
     if (!attributive[i].before_noun)
-      pair.write(attributive[i].adjective->french[form], attributive[i].position);
-  pair.write(plural ? "sont" : "est", verb);
+      pair.write(attributive[i].adjective->french[form], attributive[i].position,
+                 WordCategory::adjective, noun_position);
+  pair.write(plural ? "sont" : "est", verb, WordCategory::verb);
   for (std::size_t i = 0; i < predicatives; ++i) {
     if (i)
-      pair.write("et", conjunction);
-    pair.write(predicative[i].adjective->french[form], predicative[i].position);
+      pair.write("et", conjunction, WordCategory::conjunction);
+    pair.write(predicative[i].adjective->french[form], predicative[i].position,
+               WordCategory::adjective, noun_position);
   }
   return true;
 }

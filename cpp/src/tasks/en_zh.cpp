@@ -117,17 +117,22 @@ bool make(std::uint64_t index, Pair &pair) {
   if (time)
     time_words = pair.read_all({times[time - 1].english[0], times[time - 1].english[1]});
 
-  pair.write(subject.chinese, subject_position);
+  // Possible links: 不 <- the "do"/"does" that carries the negation, a place <- its "the".
+  pair.write(subject.chinese, subject_position, WordCategory::subject);
   if (time)
-    pair.write(times[time - 1].chinese, time_words);
+    pair.write(times[time - 1].chinese, time_words, WordCategory::time);
   if (negated)
-    pair.write("不", negation);
+    pair.write("不", negation, WordCategory::negation, negation - 1);
   if (place) {
-    pair.write("在", preposition);
-    pair.write(places[place - 1].chinese, place_position);
+    pair.write("在", preposition, WordCategory::preposition);
+    if (places[place - 1].article)
+      pair.write(places[place - 1].chinese, place_position, WordCategory::place,
+                 place_position - 1);
+    else
+      pair.write(places[place - 1].chinese, place_position, WordCategory::place);
   }
-  pair.write(verb.chinese, verb_position);
-  pair.write(objects[object].chinese, object_position);
+  pair.write(verb.chinese, verb_position, WordCategory::verb);
+  pair.write(objects[object].chinese, object_position, WordCategory::object);
   return true;
 }
 

@@ -21,12 +21,15 @@ struct Span {
 // A pair as a grammar makes it: tokens as text (views of the grammar's tables), without <eos>.
 struct Pair {
   std::vector<std::string_view> source, target;
-  std::vector<Span> alignment;
+  std::vector<Span> alignment, possible; // sure links, and possible ones beside them
+  std::vector<WordCategory> categories;
 
   void clear() {
     source.clear();
     target.clear();
     alignment.clear();
+    possible.clear();
+    categories.clear();
   }
   // Appends a source token and returns its position.
   std::size_t read(std::string_view token) {
@@ -40,11 +43,18 @@ struct Pair {
         span.last = read(token) + 1;
     return span;
   }
-  void write(std::string_view token, Span from) {
+  void write(std::string_view token, Span from, WordCategory category, Span maybe = {}) {
     target.push_back(token);
     alignment.push_back(from);
+    possible.push_back(maybe);
+    categories.push_back(category);
   }
-  void write(std::string_view token, std::size_t from) { write(token, {from, from + 1}); }
+  void write(std::string_view token, std::size_t from, WordCategory category) {
+    write(token, {from, from + 1}, category);
+  }
+  void write(std::string_view token, std::size_t from, WordCategory category, std::size_t maybe) {
+    write(token, {from, from + 1}, category, {maybe, maybe + 1});
+  }
 };
 
 // Grammar indices first … last - 1.

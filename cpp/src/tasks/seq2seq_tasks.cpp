@@ -36,12 +36,20 @@ Example to_example(const Task &task, const Pair &pair) {
   for (std::string_view token : pair.target)
     example.target.push_back(task.target.find(token).value());
   example.target.push_back(Vocabulary::eos);
-  for (const Span &span : pair.alignment) {
-    example.alignment.emplace_back();
+  const auto positions = [](Span span) {
+    std::vector<std::size_t> list;
     for (std::size_t position = span.first; position < span.last; ++position)
-      example.alignment.back().push_back(position);
+      list.push_back(position);
+    return list;
+  };
+  for (std::size_t t = 0; t < pair.target.size(); ++t) {
+    example.alignment.push_back(positions(pair.alignment[t]));
+    example.possible.push_back(positions(pair.possible[t]));
   }
+  example.categories = pair.categories;
   example.alignment.push_back({pair.source.size()}); // <eos> from <eos>
+  example.possible.emplace_back();
+  example.categories.push_back(WordCategory::end);
   return example;
 }
 
@@ -126,6 +134,50 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 } // namespace
+
+const char *word_category_name(WordCategory category) {
+  constexpr const char *names[] = {"article",     "noun",    "adjective", "verb",
+                                   "conjunction", "subject", "time",      "negation",
+                                   "preposition", "place",   "object",    "year",
+                                   "month",       "day",     "separator", "end"};
+  return names[static_cast<std::size_t>(category)];
+}
+
+void AlignmentScore::add(std::size_t predicted, const std::vector<std::size_t> &sure,
+                         const std::vector<std::size_t> &possible, WordCategory category) {
+  if (sure.empty() && possible.empty())
+    return;
+  const auto has = [](const std::vector<std::size_t> &links, std::size_t j) {
+    return std::find(links.begin(), links.end(), j) != links.end();
+  };
+  const bool is_sure = has(sure, predicted), is_possible = is_sure || has(possible, predicted);
+  ++links_;
+  sure_ += sure.size();
+  in_sure_ += is_sure;
+  in_possible_ += is_possible;
+  const auto index = static_cast<std::size_t>(category);
+  if (categories_.size() <= index)
+    categories_.resize(index + 1);
+  categories_[index].category = category;
+  ++categories_[index].count;
+  categories_[index].aligned += is_possible;
+}
+
+double AlignmentScore::aer() const {
+  return links_ ? 1 - double(in_sure_ + in_possible_) / double(links_ + sure_) : 0.0;
+}
+
+double AlignmentScore::aligned_share() const {
+  return links_ ? double(in_possible_) / double(links_) : 0.0;
+}
+
+std::vector<AlignmentScore::Category> AlignmentScore::categories() const {
+  std::vector<Category> result;
+  for (const Category &category : categories_)
+    if (category.count)
+      result.push_back(category);
+  return result;
+}
 
 std::optional<std::size_t> Vocabulary::find(std::string_view token) const {
   const auto at = std::find(tokens.begin(), tokens.end(), token);

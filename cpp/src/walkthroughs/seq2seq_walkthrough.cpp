@@ -12,6 +12,15 @@ using trace_parts::numbered;
 using trace_parts::panel;
 using trace_parts::rows_of;
 
+// A gold panel's row for target token `row`: 1 at its sure links, 0.5 at its possible ones (drawn
+// lighter), 0 elsewhere (already).
+void mark_links(const tasks::Example &gold, std::size_t row, double *out) {
+  for (auto column : gold.alignment[row])
+    out[column] = 1;
+  for (auto column : gold.possible[row])
+    out[column] = 0.5;
+}
+
 // The tokens of `ids` in `vocabulary`: a panel's labels.
 Labels tokens_of(const tasks::Vocabulary &vocabulary, const std::vector<TokenId> &ids) {
   Labels tokens;
@@ -117,8 +126,7 @@ Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentenc
     for (std::size_t row = 0; row < std::min(m, gold->target.size()); ++row) {
       if (gold->target[row] != static_cast<std::size_t>(t.output[row]))
         break;
-      for (auto column : gold->alignment[row])
-        linked(row, column) = 1;
+      mark_links(*gold, row, &linked(row, 0));
     }
     last.push_back(panel("gold", "neutral", std::move(linked), target_tokens, source_tokens));
   }
@@ -202,8 +210,7 @@ Trace scoring_walkthrough(const std::vector<Seq2seqSession<T> *> &models,
   if (gold) {
     auto linked = Matrix<double>::from_shape({1, source.size()});
     std::fill(linked.data(), linked.data() + source.size(), 0.0);
-    for (auto column : gold->alignment[row])
-      linked(0, column) = 1;
+    mark_links(*gold, row, &linked(0, 0));
     weights.push_back(panel("gold", "neutral", std::move(linked), word, source_tokens));
   }
 

@@ -48,8 +48,26 @@ template <class T> void require_finite_loss(double loss) {
                  sizeof(T) == 4 ? "float32" : "float64", ": the parameters are too large");
 }
 
-// Checks every pair before any work; returns the longest target.
-std::size_t check_batch(const std::vector<SentencePair> &batch, const Seq2seqConfig &config) {
+// A pair's guide: none, or one entry per target token of positions within the source.
+void check_guide(const SentencePair &pair, const std::string &what) {
+  if (pair.guide.empty())
+    return;
+  if (pair.guide.size() != pair.target.size())
+    detail::fail(detail::Argument("guide"), what, " has ", pair.guide.size(),
+                 " entries for a target of ", pair.target.size(), " tokens");
+  for (std::size_t t = 0; t < pair.guide.size(); ++t)
+    for (std::size_t j : pair.guide[t])
+      if (j >= pair.source.size())
+        detail::fail(detail::Argument("guide"), what, "[", t, "] links source position ", j,
+                     ", outside a source of ", pair.source.size(), " tokens");
+}
+
+// Checks every pair and the guide's weight before any work; returns the longest target.
+template <class T>
+std::size_t check_batch(const std::vector<SentencePair> &batch, const Seq2seqConfig &config,
+                        T guide) {
+  if (!(std::isfinite(guide) && guide >= 0))
+    detail::fail(detail::Argument("guide"), "guide (", guide, ") must be a finite number >= 0");
   if (batch.empty())
     detail::fail(detail::Argument("batch"), "batch is empty");
   std::size_t longest = 0;
@@ -57,6 +75,7 @@ std::size_t check_batch(const std::vector<SentencePair> &batch, const Seq2seqCon
     const std::string pair = "batch[" + std::to_string(k) + "]";
     check_sentence(batch[k].source, config.source_vocab, "source", pair + ".source", "source");
     check_target(batch[k].target, config, pair + ".target");
+    check_guide(batch[k], pair + ".guide");
     longest = std::max(longest, batch[k].target.size());
   }
   return longest;
@@ -67,6 +86,18 @@ template <class T> std::size_t argmax(const T *x, std::size_t n) {
 }
 
 } // namespace
+
+const char *encoder_name(Encoder encoder) {
+  return encoder == Encoder::bidirectional ? "bidirectional" : "forward";
+}
+
+Encoder parse_encoder(const std::string &name, const char *argument) {
+  for (const Encoder encoder : encoders)
+    if (name == encoder_name(encoder))
+      return encoder;
+  detail::fail(detail::Argument(argument), argument, " must be forward or bidirectional, got \"",
+               name.substr(0, 40), "\"");
+}
 
 void validate(const Seq2seqConfig &c) {
   using detail::Argument;
@@ -80,6 +111,10 @@ void validate(const Seq2seqConfig &c) {
   check_size(c.target_vocab, 2, max_vocab, "targetVocab");
   check_size(c.embedding, 1, max_width, "embedding");
   check_size(c.hidden, 1, max_width, "hidden");
+  check_size(c.layers, 1, max_layers, "layers");
+  if (c.encoder == Encoder::bidirectional && c.hidden % 2)
+    fail(Argument("hidden"), "hidden (", c.hidden,
+         ") must be even for a bidirectional encoder: each direction has hidden / 2");
   const std::size_t width = std::max(c.embedding, c.hidden);
   detail::require_fits(c.source_vocab, width, "a source-vocabulary table", Argument("sourceVocab"));
   detail::require_fits(c.target_vocab, width, "a target-vocabulary table", Argument("targetVocab"));
@@ -119,39 +154,48 @@ sides(const std::vector<SentencePair> &batch) {
 }
 
 // The batch teacher forced through the network (the model's, a private type deduced here): its
-// cross-entropy, checked to be finite in T.
+// cross-entropy and the guided term's weight λ times its value, checked to be finite in T.
 template <class T, class Network>
-nn::CrossEntropy forward_batch(Network &network, const T *parameters,
-                               const std::vector<SentencePair> &batch, std::size_t steps,
-                               TokenId sos) {
+std::pair<nn::CrossEntropy, double> forward_batch(Network &network, const T *parameters,
+                                                  const std::vector<SentencePair> &batch,
+                                                  std::size_t steps, TokenId sos, T guide) {
   const auto [sources, targets] = sides(batch);
   network.begin(sources, steps);
   network.set_targets(targets, sos);
+  if (guide > 0) {
+    std::vector<const std::vector<std::vector<std::size_t>> *> guides;
+    for (const auto &pair : batch)
+      guides.push_back(&pair.guide);
+    network.set_guide(guides, guide);
+  }
   network.forward(parameters);
   const nn::CrossEntropy loss = network.cross_entropy();
+  const double guided = guide > 0 ? double(guide) * network.guide_loss() : 0.0;
   require_finite_loss<T>(loss.sum);
-  return loss;
+  require_finite_loss<T>(loss.mean() + guided);
+  return {loss, guided};
 }
 } // namespace
 
-template <class T> T Seq2seq<T>::loss(const std::vector<SentencePair> &batch) {
-  const std::size_t steps = check_batch(batch, config_);
-  return static_cast<T>(
-      forward_batch(*network_, parameters_.data(), batch, steps, config_.sos).mean());
+template <class T> T Seq2seq<T>::loss(const std::vector<SentencePair> &batch, T guide) {
+  const std::size_t steps = check_batch(batch, config_, guide);
+  const auto [loss, guided] =
+      forward_batch(*network_, parameters_.data(), batch, steps, config_.sos, guide);
+  return static_cast<T>(loss.mean() + guided);
 }
 
 template <class T>
-T Seq2seq<T>::loss_and_gradients(const std::vector<SentencePair> &batch,
-                                 ParameterSet<T> &gradients) {
-  const std::size_t steps = check_batch(batch, config_);
+T Seq2seq<T>::loss_and_gradients(const std::vector<SentencePair> &batch, ParameterSet<T> &gradients,
+                                 T guide) {
+  const std::size_t steps = check_batch(batch, config_, guide);
   if (!gradients.same_layout(parameters_))
     detail::fail(detail::Argument("gradients"),
                  "gradients must have the model's parameters' names and shapes");
-  const nn::CrossEntropy loss =
-      forward_batch(*network_, parameters_.data(), batch, steps, config_.sos);
+  const auto [loss, guided] =
+      forward_batch(*network_, parameters_.data(), batch, steps, config_.sos, guide);
   std::fill(gradients.data(), gradients.data() + gradients.size(), T(0));
   network_->backward(parameters_.data(), T(1) / static_cast<T>(loss.tokens), gradients.data());
-  return static_cast<T>(loss.mean());
+  return static_cast<T>(loss.mean() + guided);
 }
 
 template <class T>
@@ -198,7 +242,7 @@ Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
   Network &w = *network_;
   w.begin({&source}, max_length);
   w.encode(parameters_.data());
-  const std::size_t h = config_.hidden, v = w.v;
+  const std::size_t h = config_.hidden * config_.layers, v = w.v; // h: every layer's state
   struct Beam {
     Seq2seqHypothesis hypothesis;
     std::vector<T> state; // the decoder's state after its last token
@@ -207,7 +251,8 @@ Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
     return !beam.hypothesis.output.empty() && beam.hypothesis.output.back() == config_.eos;
   };
   std::vector<Beam> beams(1); // the empty hypothesis, from s_0
-  beams[0].state.assign(w.decoder_state(0), w.decoder_state(0) + h);
+  beams[0].state.resize(h);
+  w.get_decoder_state(0, beams[0].state.data());
   std::vector<double> row(v), log_probabilities(v); // a step's logits, in double
   for (std::size_t t = 0; t < max_length; ++t) {
     if (std::all_of(beams.begin(), beams.end(), ended))
@@ -227,10 +272,11 @@ Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
         continue;
       }
       // Step t of the batch of one reads s_{t-1} from decoder_state(t) and its input token.
-      std::copy(beam.state.begin(), beam.state.end(), w.decoder_state(t));
+      w.set_decoder_state(t, beam.state.data());
       w.inputs[t] = t == 0 ? config_.sos : beam.hypothesis.output.back();
       w.decode(parameters_.data(), t, t + 1);
-      next_states[b].assign(w.decoder_state(t + 1), w.decoder_state(t + 1) + h);
+      next_states[b].resize(h);
+      w.get_decoder_state(t + 1, next_states[b].data());
       std::copy(w.logits_at(t), w.logits_at(t) + v, row.begin());
       detail::log_softmax_into(row.data(), v, 1.0, nullptr, log_probabilities.data());
       for (std::size_t i = 0; i < v; ++i)

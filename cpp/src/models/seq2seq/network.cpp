@@ -1,5 +1,7 @@
 #include "models/seq2seq/network.hpp"
 
+#include <cmath>
+
 #include "attention/detail/kernels.hpp"
 
 namespace attention {
@@ -12,11 +14,14 @@ std::vector<nn::ParameterSpec> seq2seq_parameter_specs(const Seq2seqConfig &c) {
     part = nn::prefixed(module, std::move(part));
     specs.insert(specs.end(), part.begin(), part.end());
   };
+  const bool bidirectional = c.encoder == Encoder::bidirectional;
   add("encoder.embedding", nn::embedding_parameters(c.source_vocab, e));
-  add("encoder.gru", nn::gru_parameters(e, h));
+  add("encoder.gru", nn::gru_parameters(e, bidirectional ? h / 2 : h, c.layers, bidirectional));
+  if (bidirectional)
+    add("encoder.bridge", nn::linear_parameters(h / 2, h));
   add("decoder.embedding", nn::embedding_parameters(c.target_vocab, e));
   add("decoder.attention", nn::make_scoring_function<double>(c.scoring, h)->parameters());
-  add("decoder.gru", nn::gru_parameters(additive ? e + h : e, h));
+  add("decoder.gru", nn::gru_parameters(additive ? e + h : e, h, c.layers));
   if (!additive)
     add("decoder.combine", nn::linear_parameters(2 * h, h));
   add("decoder.out", nn::linear_parameters(h, c.target_vocab));
@@ -25,12 +30,15 @@ std::vector<nn::ParameterSpec> seq2seq_parameter_specs(const Seq2seqConfig &c) {
 
 template <class T>
 Seq2seq<T>::Network::Network(const Seq2seqConfig &config, const ParameterSet<T> &parameters)
-    : scoring(config.scoring), e(config.embedding), h(config.hidden), g(3 * config.hidden),
+    : scoring(config.scoring), bidirectional(config.encoder == Encoder::bidirectional),
+      layers(config.layers), e(config.embedding), h(config.hidden), g(3 * config.hidden),
       v(config.target_vocab), input(config.scoring == ScoreFunction::additive ? e + h : e),
-      scorer(nn::make_scoring_function<T>(config.scoring, config.hidden)) {
+      scorer(nn::make_scoring_function<T>(config.scoring, config.hidden)),
+      encoder(e, bidirectional ? h / 2 : h, layers, bidirectional), decoder(layers) {
   const auto at = [&](const char *name) { return parameters.info(name).offset; };
   encoder_embedding = at("encoder.embedding.weight");
   encoder_gru_at = at("encoder.gru.weight_ih_l0");
+  bridge = bidirectional ? at("encoder.bridge.weight") : 0;
   decoder_embedding = at("decoder.embedding.weight");
   attention_block = decoder_embedding + config.target_vocab * e; // right after, when it has any
   decoder_gru_at = at("decoder.gru.weight_ih_l0");
@@ -57,6 +65,8 @@ void Seq2seq<T>::Network::begin(const std::vector<const std::vector<TokenId> *> 
     for (std::size_t t = 0; t < source_lengths[k]; ++t)
       sources[t * batch + k] = (*batch_sources[k])[t];
   mask = {n, batch, source_lengths.data()};
+  guide_weight = 0;
+  guided = 0;
   const std::size_t rows = steps * batch;
   inputs.assign(rows, TokenId(0));
   encoder_x.resize(n * batch * e);
@@ -83,44 +93,84 @@ void Seq2seq<T>::Network::set_targets(
   }
 }
 
+template <class T>
+void Seq2seq<T>::Network::set_guide(
+    const std::vector<const std::vector<std::vector<std::size_t>> *> &guides, T weight) {
+  guide_weight = weight;
+  guided = 0;
+  guide.assign(steps * batch * n, T(0));
+  guided_rows.assign(steps * batch, 0);
+  for (std::size_t k = 0; k < batch; ++k)
+    for (std::size_t t = 0; guides[k] && t < guides[k]->size(); ++t) {
+      const auto &links = (*guides[k])[t];
+      if (links.empty())
+        continue;
+      const std::size_t row = t * batch + k;
+      guided_rows[row] = 1;
+      ++guided;
+      for (std::size_t j : links)
+        guide[row * n + j] = T(1) / static_cast<T>(links.size());
+    }
+}
+
 template <class T> void Seq2seq<T>::Network::encode(const T *p) {
   nn::embedding_forward(p + encoder_embedding, e, sources.data(), n * batch, encoder_x.data(), e);
-  const auto w = gru_weights(p, encoder_gru_at, e);
-  encoder_gru.begin(h, n, batch, source_lengths.data(), nullptr);
-  encoder_gru.project_inputs(w, 0, n, encoder_x.data(), e, e);
-  encoder_gru.run(w, 0, n);
+  encoder.forward(p + encoder_gru_at, n, batch, source_lengths.data(), encoder_x.data());
   scorer->begin(p + attention_block, annotations(), mask, steps * batch);
-  // The decoder starts from each source's last state, which the encoder holds past its length.
-  decoder_gru.begin(h, steps, batch, nullptr, encoder_gru.state(n));
+  // Decoder layer l starts from encoder layer l's last state (which the encoder holds past each
+  // source's length), or from tanh(bridge(←h_1)) of that layer.
+  initial.resize(layers * batch * h);
+  for (std::size_t layer = 0; layer < layers; ++layer) {
+    T *s0 = initial.data() + layer * batch * h;
+    if (bidirectional) {
+      nn::linear_forward(batch, h / 2, h, encoder.last(layer, 1), h / 2, p + bridge, h / 2,
+                         p + bridge + h * (h / 2), s0, h);
+      kernels::tanh_in_place(s0, batch * h);
+    } else {
+      std::copy(encoder.last(layer, 0), encoder.last(layer, 0) + batch * h, s0);
+    }
+    decoder[layer].begin(h, steps, batch, nullptr, s0);
+  }
+}
+
+template <class T>
+void Seq2seq<T>::Network::run_upper_layers(const T *p, std::size_t t0, std::size_t t1) {
+  for (std::size_t layer = 1; layer < layers; ++layer) {
+    const auto w = decoder_weights(p, layer);
+    decoder[layer].project_inputs(w, t0, t1, decoder[layer - 1].state(t0 + 1), h, h);
+    decoder[layer].run(w, t0, t1);
+  }
 }
 
 template <class T> void Seq2seq<T>::Network::decode(const T *p, std::size_t t0, std::size_t t1) {
   const std::size_t rows = (t1 - t0) * batch, first = t0 * batch;
-  const auto w = gru_weights(p, decoder_gru_at, input);
+  const auto w = decoder_weights(p, 0);
   T *x = decoder_x.data() + first * input;
   nn::embedding_forward(p + decoder_embedding, e, inputs.data() + first, rows, x, input);
-  decoder_gru.project_inputs(w, t0, t1, x, input, e);
+  decoder[0].project_inputs(w, t0, t1, x, input, e);
   const T *attention = p + attention_block;
   if (additive()) {
     // Bahdanau: the attention reads s_{t-1} and its context feeds the GRU, a step at a time.
     for (std::size_t t = t0; t < t1; ++t) {
       const std::size_t at = t * batch;
-      scorer->forward(attention, at, batch, decoder_gru.state(t), scores.data() + at * n);
+      scorer->forward(attention, at, batch, top().state(t), scores.data() + at * n);
       nn::attention_forward(batch, mask, h, scores.data() + at * n, annotations(),
                             weights.data() + at * n, contexts.data() + at * h);
       for (std::size_t k = 0; k < batch; ++k)
         std::copy(contexts.data() + (at + k) * h, contexts.data() + (at + k + 1) * h,
                   decoder_x.data() + (at + k) * input + e);
-      decoder_gru.add_input_projection(w, t, e, contexts.data() + at * h, h);
-      decoder_gru.run(w, t, t + 1);
+      decoder[0].add_input_projection(w, t, e, contexts.data() + at * h, h);
+      decoder[0].run(w, t, t + 1);
+      run_upper_layers(p, t, t + 1);
     }
-    nn::linear_forward(rows, h, v, decoder_gru.state(t0 + 1), h, p + out, h, p + out + v * h,
+    nn::linear_forward(rows, h, v, top().state(t0 + 1), h, p + out, h, p + out + v * h,
                        logits.data() + first * v, v);
     return;
   }
   // Luong: the GRU runs first; the attention reads s_t, and h̃_t = tanh(combine [c_t; s_t]).
-  decoder_gru.run(w, t0, t1);
-  const T *states = decoder_gru.state(t0 + 1);
+  decoder[0].run(w, t0, t1);
+  run_upper_layers(p, t0, t1);
+  const T *states = top().state(t0 + 1);
   scorer->forward(attention, first, rows, states, scores.data() + first * n);
   nn::attention_forward(rows, mask, h, scores.data() + first * n, annotations(),
                         weights.data() + first * n, contexts.data() + first * h);
@@ -137,66 +187,147 @@ template <class T> void Seq2seq<T>::Network::decode(const T *p, std::size_t t0, 
                      v);
 }
 
+template <class T> void Seq2seq<T>::Network::get_decoder_state(std::size_t t, T *state) const {
+  for (std::size_t layer = 0; layer < layers; ++layer)
+    std::copy(decoder[layer].state(t), decoder[layer].state(t) + h, state + layer * h);
+}
+
+template <class T> void Seq2seq<T>::Network::set_decoder_state(std::size_t t, const T *state) {
+  for (std::size_t layer = 0; layer < layers; ++layer)
+    std::copy(state + layer * h, state + (layer + 1) * h, decoder[layer].state(t));
+}
+
 template <class T> nn::CrossEntropy Seq2seq<T>::Network::cross_entropy() {
   return nn::cross_entropy_forward(steps * batch, v, logits.data(), targets.data(),
                                    probabilities.data());
 }
 
+template <class T> double Seq2seq<T>::Network::guide_loss() const {
+  if (!guided)
+    return 0;
+  double sum = 0;
+  for (std::size_t r = 0; r < steps * batch; ++r) {
+    if (!guided_rows[r])
+      continue;
+    // log α_j = e_j - log Σ_k exp e_k over the real keys, from the scores rather than the
+    // weights, so that a weight rounded to 0 gives a large term, not an infinite one.
+    const std::size_t length = source_lengths[r % batch];
+    const T *row = scores.data() + r * n;
+    const T max = *std::max_element(row, row + length);
+    double total = 0;
+    for (std::size_t j = 0; j < length; ++j)
+      total += std::exp(double(row[j] - max));
+    const double log_total = double(max) + std::log(total);
+    for (std::size_t j = 0; j < length; ++j)
+      if (guide[r * n + j] > 0)
+        sum -= double(guide[r * n + j]) * (double(row[j]) - log_total);
+  }
+  return sum / double(guided);
+}
+
+// The guided term's gradient at the scores: for softmax and a cross-entropy with links that sum
+// to 1, λ/guided (α_j - q_j).
+template <class T>
+void Seq2seq<T>::Network::add_guide_gradient(std::size_t first, std::size_t rows) {
+  if (!guided || guide_weight == T(0))
+    return;
+  const T scale = guide_weight / static_cast<T>(guided);
+  for (std::size_t r = first; r < first + rows; ++r)
+    if (guided_rows[r])
+      for (std::size_t j = 0; j < source_lengths[r % batch]; ++j)
+        d_scores[r * n + j] += scale * (weights[r * n + j] - guide[r * n + j]);
+}
+
 template <class T> void Seq2seq<T>::Network::backward(const T *p, T scale, T *grad) {
   const std::size_t rows = steps * batch;
-  for (auto *buffer : {&d_top, &d_states, &d_context, &d_queries})
+  for (auto *buffer : {&d_top, &d_states, &d_context, &d_queries, &d_below})
     buffer->resize(rows * h);
   d_logits.resize(rows * v);
   d_scores.resize(rows * n);
   d_combined.resize(rows * 2 * h);
   d_embedded.resize(std::max(rows, n * batch) * e);
   d_annotations.assign(n * batch * h, T(0));
-  carry.resize(batch * h);
+  carry.resize(layers * batch * h);
   dh.resize(batch * h);
   nn::cross_entropy_backward(rows, v, probabilities.data(), targets.data(), scale, d_logits.data());
   // out: logits = W top + b, top being s_t (additive) or h̃_t (Luong)
-  const T *top = additive() ? decoder_gru.state(1) : attentional.data();
-  nn::linear_backward(rows, h, v, top, h, p + out, h, d_logits.data(), v, grad + out,
+  const T *output = additive() ? top().state(1) : attentional.data();
+  nn::linear_backward(rows, h, v, output, h, p + out, h, d_logits.data(), v, grad + out,
                       grad + out + v * h, d_top.data(), h);
   if (additive())
     backward_additive(p, grad);
   else
     backward_luong(p, grad);
-  // The encoder: d_annotations from the attention, carry at its last states from the decoder.
-  nn::GruWeights<T> gradients(grad + encoder_gru_at, e, h);
-  encoder_gru.backward(gru_weights(p, encoder_gru_at, e), gradients, n, encoder_x.data(),
-                       d_annotations.data(), carry.data(), d_embedded.data(), nullptr);
+  backward_encoder(p, grad);
+}
+
+// d_annotations from the attention, and carry (layers x batch x H) at the decoder's initial
+// states, through the bridge (bidirectional) to the encoder's last states.
+template <class T> void Seq2seq<T>::Network::backward_encoder(const T *p, T *grad) {
+  const std::size_t directions = bidirectional ? 2 : 1;
+  std::vector<const T *> d_last(layers * directions, nullptr);
+  if (bidirectional) {
+    d_initial.resize(layers * batch * (h / 2));
+    for (std::size_t layer = 0; layer < layers; ++layer) {
+      // s_0 = tanh(bridge ←h_1): carry becomes the pre-activation's gradient.
+      T *d = carry.data() + layer * batch * h;
+      const T *s0 = initial.data() + layer * batch * h;
+      for (std::size_t i = 0; i < batch * h; ++i)
+        d[i] *= T(1) - s0[i] * s0[i];
+      T *d_backward = d_initial.data() + layer * batch * (h / 2);
+      nn::linear_backward(batch, h / 2, h, encoder.last(layer, 1), h / 2, p + bridge, h / 2, d, h,
+                          grad + bridge, grad + bridge + h * (h / 2), d_backward, h / 2);
+      d_last[layer * 2 + 1] = d_backward;
+    }
+  } else {
+    for (std::size_t layer = 0; layer < layers; ++layer)
+      d_last[layer] = carry.data() + layer * batch * h;
+  }
+  encoder.backward(p + encoder_gru_at, grad + encoder_gru_at, d_annotations.data(), d_last,
+                   d_embedded.data());
   nn::embedding_backward(d_embedded.data(), e, e, sources.data(), n * batch,
                          grad + encoder_embedding);
 }
 
-// Steps backwards: the gradient at s_t is d_top's row plus what flows back from step t + 1
-// through its GRU and its attention query (carry).
+// Steps backwards: the gradient at the top layer's s_t is d_top's row plus what flows back from
+// step t + 1 through its GRU and its attention query; a layer below gets the gradient at its
+// state from the layer above's input and from its own next step (carry, a block per layer).
 template <class T> void Seq2seq<T>::Network::backward_additive(const T *p, T *grad) {
-  const auto w = gru_weights(p, decoder_gru_at, input);
   const T *attention = p + attention_block;
   T *d_attention = grad + attention_block;
   std::fill(carry.begin(), carry.end(), T(0));
+  const std::size_t size = batch * h;
   for (std::size_t t = steps; t-- > 0;) {
     const std::size_t at = t * batch;
-    for (std::size_t i = 0; i < batch * h; ++i)
-      dh[i] = d_top[at * h + i] + carry[i];
-    decoder_gru.step_backward(w, t, dh.data(), carry.data());
-    // The context is the GRU input's tail: its gradient is dgi W_ih[:, E:].
-    decoder_gru.input_gradient(w, t, e, d_context.data() + at * h, h);
+    for (std::size_t layer = layers; layer-- > 0;) {
+      T *layer_carry = carry.data() + layer * size;
+      const T *from_above = layer + 1 == layers ? d_top.data() + at * h : d_below.data();
+      for (std::size_t i = 0; i < size; ++i)
+        dh[i] = from_above[i] + layer_carry[i];
+      const auto w = decoder_weights(p, layer);
+      decoder[layer].step_backward(w, t, dh.data(), layer_carry);
+      if (layer > 0) // the gradient at the input, the state of the layer below
+        decoder[layer].input_gradient(w, t, 0, d_below.data(), h);
+    }
+    // The context is the first layer's input's tail: its gradient is dgi W_ih[:, E:].
+    decoder[0].input_gradient(decoder_weights(p, 0), t, e, d_context.data() + at * h, h);
     nn::attention_backward(batch, mask, h, weights.data() + at * n, annotations(),
                            d_context.data() + at * h, d_scores.data() + at * n,
                            d_annotations.data());
+    add_guide_gradient(at, batch);
     scorer->backward(attention, at, batch, d_scores.data() + at * n, d_queries.data() + at * h,
                      d_attention);
-    for (std::size_t i = 0; i < batch * h; ++i)
-      carry[i] += d_queries[at * h + i];
+    T *top_carry = carry.data() + (layers - 1) * size;
+    for (std::size_t i = 0; i < size; ++i)
+      top_carry[i] += d_queries[at * h + i];
   }
   scorer->end_backward(attention, d_annotations.data(), d_attention);
-  decoder_gru.weight_backward(nn::GruWeights<T>(grad + decoder_gru_at, input, h), steps,
-                              decoder_x.data(), input);
-  kernels::gemm_ab(steps * batch, e, g, decoder_gru.d_input_projections(0), g, w.weight_ih, input,
-                   d_embedded.data(), e);
+  for (std::size_t layer = 0; layer < layers; ++layer)
+    decoder[layer].weight_backward(decoder_gradients(grad, layer), steps,
+                                   layer ? decoder[layer - 1].state(1) : decoder_x.data(),
+                                   layer ? h : input);
+  kernels::gemm_ab(steps * batch, e, g, decoder[0].d_input_projections(0), g,
+                   decoder_weights(p, 0).weight_ih, input, d_embedded.data(), e);
   nn::embedding_backward(d_embedded.data(), e, e, inputs.data(), steps * batch,
                          grad + decoder_embedding);
 }
@@ -215,15 +346,24 @@ template <class T> void Seq2seq<T>::Network::backward_luong(const T *p, T *grad)
   }
   nn::attention_backward(rows, mask, h, weights.data(), annotations(), d_context.data(),
                          d_scores.data(), d_annotations.data());
+  add_guide_gradient(0, rows);
   T *d_attention = grad + attention_block;
   scorer->backward(p + attention_block, 0, rows, d_scores.data(), d_queries.data(), d_attention);
   scorer->end_backward(p + attention_block, d_annotations.data(), d_attention);
   for (std::size_t i = 0; i < rows * h; ++i)
     d_states[i] += d_queries[i];
-  // The decoder GRU's states feed nothing else; its first state is the encoder's last (carry).
-  decoder_gru.backward(gru_weights(p, decoder_gru_at, input),
-                       nn::GruWeights<T>(grad + decoder_gru_at, input, h), steps, decoder_x.data(),
-                       d_states.data(), nullptr, d_embedded.data(), carry.data());
+  // Each layer's states feed only the layer above (the top's, the attention and combine); the
+  // first states are the encoder's (carry).
+  for (std::size_t layer = layers; layer-- > 0;) {
+    const bool first = layer == 0;
+    // d_below holds the gradient at this layer's states when it is not the top
+    if (layer + 1 < layers)
+      std::copy(d_below.begin(), d_below.begin() + rows * h, d_states.begin());
+    decoder[layer].backward(decoder_weights(p, layer), decoder_gradients(grad, layer), steps,
+                            first ? decoder_x.data() : decoder[layer - 1].state(1), d_states.data(),
+                            nullptr, first ? d_embedded.data() : d_below.data(),
+                            carry.data() + layer * batch * h);
+  }
   nn::embedding_backward(d_embedded.data(), e, e, inputs.data(), rows, grad + decoder_embedding);
 }
 
@@ -238,7 +378,7 @@ template <class T> Seq2seqTrace<T> Seq2seq<T>::Network::trace(std::size_t m) con
   r.source.assign(sources.begin(), sources.begin() + n);
   r.source_embeddings = matrix(encoder_x.data(), n, e);
   r.encoder_states = matrix(annotations(), n, h);
-  r.decoder_states = matrix(decoder_gru.state(1), m, h);
+  r.decoder_states = matrix(top().state(1), m, h);
   r.scores = matrix(scores.data(), m, n);
   r.weights = matrix(weights.data(), m, n);
   r.contexts = matrix(contexts.data(), m, h);

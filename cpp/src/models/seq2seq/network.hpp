@@ -1,7 +1,9 @@
 // The seq2seq model's layers composed over a padded minibatch, time-major (row t * batch + k is
-// pair k at step t): the encoder (embedding, GRU), the attention (a scoring function, the masked
-// softmax and the context) and the decoder (embedding, GRU, for Luong the combine layer, and the
-// output layer), forward and backward. Only model.cpp includes it.
+// pair k at step t): the encoder (embedding, a GRU of one or two layers, one way or both, and the
+// bridge to the decoder when both), the attention (a scoring function, the masked softmax and the
+// context) and the decoder (embedding, a GRU of as many layers, for Luong the combine layer, and
+// the output layer), forward and backward, with guided alignment's term. Only model.cpp includes
+// it.
 #pragma once
 
 #include <algorithm>
@@ -11,23 +13,29 @@
 #include "nn/cross_entropy.hpp"
 #include "nn/embedding.hpp"
 #include "nn/gru.hpp"
+#include "nn/gru_module.hpp"
 #include "nn/linear.hpp"
 #include "nn/scoring.hpp"
 
 namespace attention {
 
-// The parameters in state_dict order (PyTorch's module names: encoder.{embedding, gru},
-// decoder.{embedding, attention, gru, combine (Luong), out}).
+// The parameters in state_dict order (PyTorch's module names: encoder.{embedding, gru, bridge
+// (bidirectional)}, decoder.{embedding, attention, gru, combine (Luong), out}).
 std::vector<nn::ParameterSpec> seq2seq_parameter_specs(const Seq2seqConfig &config);
 
 template <class T> struct Seq2seq<T>::Network {
   Network(const Seq2seqConfig &config, const ParameterSet<T> &parameters);
 
-  // A padded batch: sources (n x batch, padded with <eos> as the PyTorch reference pads them),
+  // A padded batch: sources (n x batch, padded with <eos> as the PyTorch reference pads them; the
+  // padding is never read, the encoder running each source over its own length both ways),
   // decoder inputs (<sos>, then each target but its last token) and targets (m x batch, targets
   // padded with -1, which the loss ignores).
   void begin(const std::vector<const std::vector<TokenId> *> &sources, std::size_t steps);
   void set_targets(const std::vector<const std::vector<TokenId> *> &targets, TokenId sos);
+  // Guided alignment of the batch set by begin: per pair (null or empty for none), per target
+  // token, the source positions its attention is guided to; `weight` is λ.
+  void set_guide(const std::vector<const std::vector<std::vector<std::size_t>> *> &guides,
+                 T weight);
 
   // The encoder over the sources, and the keys' side of the attention.
   void encode(const T *p);
@@ -39,20 +47,29 @@ template <class T> struct Seq2seq<T>::Network {
     decode(p, 0, steps);
   }
   nn::CrossEntropy cross_entropy();
-  // After cross_entropy: adds every parameter's gradient of `scale` times the summed loss.
+  // After forward with a guide: the guided-alignment term, the mean over guided tokens of
+  // -Σ_j q_j log α_j (0 when no token is guided).
+  double guide_loss() const;
+  // After cross_entropy: adds every parameter's gradient of `scale` times the summed
+  // cross-entropy plus λ times guide_loss().
   void backward(const T *p, T scale, T *grad);
 
   // Pair 0 of the first `m` steps, for display.
   Seq2seqTrace<T> trace(std::size_t m) const;
 
   const T *logits_at(std::size_t t) const { return logits.data() + t * batch * v; }
-  T *decoder_state(std::size_t t) { return decoder_gru.state(t); }
+  // The decoder's state of a batch of one before step t, every layer's (layers x H), to read or
+  // replace (a beam search).
+  void get_decoder_state(std::size_t t, T *state) const;
+  void set_decoder_state(std::size_t t, const T *state);
 
   ScoreFunction scoring;
-  std::size_t e, h, g, v, input; // input: the decoder GRU's input width
-  // Offsets of each layer's block in the flat parameters (in a gradient buffer alike).
-  std::size_t encoder_embedding, encoder_gru_at, decoder_embedding, attention_block, decoder_gru_at,
-      combine, out;
+  bool bidirectional;
+  std::size_t layers, e, h, g, v, input; // input: the decoder GRU's first layer's input width
+  // Offsets of each layer's block in the flat parameters (in a gradient buffer alike); the
+  // decoder GRU's layers one after another.
+  std::size_t encoder_embedding, encoder_gru_at, bridge, decoder_embedding, attention_block,
+      decoder_gru_at, combine, out;
   std::unique_ptr<nn::ScoringFunction<T>> scorer;
 
   std::size_t batch = 0, n = 0, steps = 0;
@@ -60,24 +77,45 @@ template <class T> struct Seq2seq<T>::Network {
   std::vector<std::size_t> source_lengths;
   nn::KeyMask mask{};
 
-  std::vector<T> encoder_x;       // n x batch x E
-  nn::GruSequence<T> encoder_gru; // its states 1 … n are the annotations (the keys)
-  std::vector<T> decoder_x;       // steps x batch x input: embeddings (and contexts, additive)
-  nn::GruSequence<T> decoder_gru; // from the encoder's last states
-  std::vector<T> scores, weights; // steps x batch x n
-  std::vector<T> contexts;        // steps x batch x H
-  std::vector<T> combined;        // Luong: steps x batch x 2H, [c_t; s_t]
-  std::vector<T> attentional;     // Luong: h̃_t, steps x batch x H
-  std::vector<T> logits, probabilities; // steps x batch x V
+  std::vector<T> encoder_x; // n x batch x E
+  nn::GruModule<T> encoder; // its outputs are the annotations (the keys)
+  std::vector<T> initial;   // layers x batch x H: the decoder's s_0 (bridged, bidirectional)
+  std::vector<T> decoder_x; // steps x batch x input: embeddings (and contexts, additive)
+  std::vector<nn::GruSequence<T>> decoder; // a layer each, the top one's states scored
+  std::vector<T> scores, weights;          // steps x batch x n
+  std::vector<T> contexts;                 // steps x batch x H
+  std::vector<T> combined;                 // Luong: steps x batch x 2H, [c_t; s_t]
+  std::vector<T> attentional;              // Luong: h̃_t, steps x batch x H
+  std::vector<T> logits, probabilities;    // steps x batch x V
+  // Guided alignment: λ, and per row (steps x batch x n) the normalised links, for `guided` rows
+  // (guided_rows[r] says which).
+  T guide_weight = 0;
+  std::size_t guided = 0;
+  std::vector<T> guide;
+  std::vector<std::uint8_t> guided_rows;
   // Gradients
   std::vector<T> d_logits, d_top, d_combined, d_context, d_states, d_scores, d_queries,
-      d_annotations, d_embedded, carry, dh;
+      d_annotations, d_embedded, d_below, d_initial, carry, dh;
 
-  bool additive() const { return scoring == ScoreFunction::additive; }
-  const T *annotations() const { return encoder_gru.state(1); }
-  nn::GruWeights<const T> gru_weights(const T *p, std::size_t at, std::size_t width) const {
-    return {p + at, width, h};
+  const T *annotations() const { return encoder.outputs(); }
+  nn::GruWeights<const T> decoder_weights(const T *p, std::size_t layer) const {
+    return {p + decoder_layer_at(layer), layer ? h : input, h};
   }
+  nn::GruWeights<T> decoder_gradients(T *grad, std::size_t layer) const {
+    return {grad + decoder_layer_at(layer), layer ? h : input, h};
+  }
+  std::size_t decoder_layer_at(std::size_t layer) const {
+    return decoder_gru_at + (layer ? nn::gru_block_size(input, h) : 0) +
+           (layer > 1 ? (layer - 1) * nn::gru_block_size(h, h) : 0);
+  }
+  nn::GruSequence<T> &top() { return decoder.back(); }
+  const nn::GruSequence<T> &top() const { return decoder.back(); }
+  // Decoder layers above the first over steps [t0, t1), each from the states of the one below.
+  void run_upper_layers(const T *p, std::size_t t0, std::size_t t1);
+  // Adds λ/guided (α - q) to the scores' gradient of guided rows [first, first + rows).
+  void add_guide_gradient(std::size_t first, std::size_t rows);
+  void backward_encoder(const T *p, T *grad);
+  bool additive() const { return scoring == ScoreFunction::additive; }
   void backward_additive(const T *p, T *grad);
   void backward_luong(const T *p, T *grad);
 };

@@ -29,6 +29,8 @@ Seq2seqConfig model_config(const Seq2seqSessionConfig &config, const tasks::Task
   c.embedding = config.embedding;
   c.hidden = config.hidden;
   c.scoring = config.scoring;
+  c.encoder = config.encoder;
+  c.layers = config.layers;
   c.seed = config.seed;
   c.sos = static_cast<TokenId>(tasks::Vocabulary::sos);
   c.eos = static_cast<TokenId>(tasks::Vocabulary::eos);
@@ -64,22 +66,41 @@ template <class T> void Seq2seqSession<T>::set_parameters(const std::vector<Name
   assign_all(model_.parameters(), named);
 }
 
+namespace {
+// Guided alignment's links of an example: its words' sure links, <eos> left free (as the
+// alignment's measures leave it out).
+std::vector<std::vector<std::size_t>> guide_of(const tasks::Example &example) {
+  auto links = example.alignment;
+  links.back().clear();
+  return links;
+}
+} // namespace
+
 template <class T>
 T Seq2seqSession<T>::gradients(const std::vector<std::pair<std::string, std::string>> &pairs,
-                               ParameterSet<T> &gradients) {
+                               ParameterSet<T> &gradients, double guide) {
   if (pairs.empty())
     fail(Argument("pairs"), "pairs is empty: give at least one [source, target] pair");
   std::vector<SentencePair> batch;
   batch.reserve(pairs.size());
-  for (const auto &[source, target] : pairs)
-    batch.push_back({tokenize(source, tasks::Side::source), tokenize(target, tasks::Side::target)});
-  return model_.loss_and_gradients(batch, gradients);
+  for (const auto &[source, target] : pairs) {
+    SentencePair &pair = batch.emplace_back();
+    pair.source = tokenize(source, tasks::Side::source);
+    pair.target = tokenize(target, tasks::Side::target);
+    if (guide > 0)
+      if (const auto gold = tasks::gold_example(*task_, source);
+          gold && to_token_ids(gold->target) == pair.target)
+        pair.guide = guide_of(*gold);
+  }
+  return model_.loss_and_gradients(batch, gradients, static_cast<T>(guide));
 }
 
 template <class T>
 typename Seq2seqSession<T>::TrainResult
 Seq2seqSession<T>::train(std::size_t steps, std::size_t batch, double learning_rate,
-                         double max_norm) {
+                         double max_norm, double guide) {
+  if (!(std::isfinite(guide) && guide >= 0))
+    fail(Argument("guide"), "guide (", guide, ") must be a finite number >= 0");
   std::vector<SentencePair> minibatch;
   return trainer_.train(model_.parameters(), steps, batch, learning_rate, max_norm,
                         [&](const std::vector<std::size_t> &examples, ParameterSet<T> &gradients) {
@@ -88,8 +109,11 @@ Seq2seqSession<T>::train(std::size_t steps, std::size_t batch, double learning_r
                             const auto &example = task_->train[examples[k]];
                             minibatch[k].source = to_token_ids(example.source);
                             minibatch[k].target = to_token_ids(example.target);
+                            if (guide > 0)
+                              minibatch[k].guide = guide_of(example);
                           }
-                          return model_.loss_and_gradients(minibatch, gradients);
+                          return model_.loss_and_gradients(minibatch, gradients,
+                                                           static_cast<T>(guide));
                         });
 }
 
@@ -97,6 +121,7 @@ template <class T>
 Seq2seqEvaluation Seq2seqSession<T>::evaluate(const std::vector<tasks::Example> &examples) {
   Seq2seqEvaluation result;
   std::size_t exact = 0, tokens = 0, correct = 0, aligned_words = 0, aligned_right = 0;
+  tasks::AlignmentScore score;
   const std::size_t max_length = task_->max_target_length + 1;
   for (const auto &example : examples) {
     const auto source = to_token_ids(example.source);
@@ -108,14 +133,15 @@ Seq2seqEvaluation Seq2seqSession<T>::evaluate(const std::vector<tasks::Example> 
       correct += output[i] == target[i];
     const auto forced = model_.trace(source, target);
     for (std::size_t t = 0; t + 1 < target.size(); ++t) { // the words, not <eos>
-      const auto &gold = example.alignment[t];
-      if (gold.empty())
-        continue;
-      ++aligned_words;
       std::size_t best = 0;
       for (std::size_t j = 1; j < source.size(); ++j)
         if (forced.weights(t, j) > forced.weights(t, best))
           best = j;
+      score.add(best, example.alignment[t], example.possible[t], example.categories[t]);
+      const auto &gold = example.alignment[t];
+      if (gold.empty())
+        continue;
+      ++aligned_words;
       aligned_right += std::find(gold.begin(), gold.end(), best) != gold.end();
     }
   }
@@ -123,6 +149,9 @@ Seq2seqEvaluation Seq2seqSession<T>::evaluate(const std::vector<tasks::Example> 
   result.exact_match = share(exact, examples.size());
   result.token_accuracy = share(correct, tokens);
   result.alignment_accuracy = share(aligned_right, aligned_words);
+  result.aer = score.aer();
+  result.aligned_share = score.aligned_share();
+  result.categories = score.categories();
   return result;
 }
 
@@ -172,6 +201,8 @@ template <class T> std::vector<std::uint8_t> Seq2seqSession<T>::save(Storage sto
   return save_model_file(model_.parameters(), format_name,
                          {{"task", config_.task},
                           {"scoring", score_function_name(config_.scoring)},
+                          {"encoder", encoder_name(config_.encoder)},
+                          {"layers", std::to_string(config_.layers)},
                           {"embedding", std::to_string(config_.embedding)},
                           {"hidden", std::to_string(config_.hidden)},
                           {"seed", std::to_string(config_.seed)}},
@@ -183,7 +214,9 @@ namespace {
 // A PyTorch state_dict of the reference model saved with safetensors (save_file writes the
 // metadata {"format": "pt"}, or none): the configuration its tensors imply. The sizes come from
 // the shapes, the scoring function from the attention's parameters (Ua: additive; va: concat; Wa
-// alone: general; none: dot), the task from its vocabularies' sizes, the precision from the dtype.
+// alone: general; none: dot), a bidirectional encoder from its *_reverse tensors, two layers from
+// its *_l1 ones, the task from its vocabularies' sizes, the precision from the dtype. A state_dict
+// of any other layout then fails to load, its tensors' names or shapes not the model's.
 SavedSeq2seq infer_saved_seq2seq(const safetensors::File &file) {
   const auto matrix = [&](const char *name) -> const std::vector<std::size_t> & {
     const safetensors::TensorInfo *tensor = file.find(name);
@@ -203,6 +236,9 @@ SavedSeq2seq infer_saved_seq2seq(const safetensors::File &file) {
                          : file.find("decoder.attention.va.weight") ? ScoreFunction::concat
                          : file.find("decoder.attention.Wa.weight") ? ScoreFunction::general
                                                                     : ScoreFunction::dot;
+  saved.config.encoder =
+      file.find("encoder.gru.weight_ih_l0_reverse") ? Encoder::bidirectional : Encoder::forward;
+  saved.config.layers = file.find("encoder.gru.weight_ih_l1") ? 2 : 1;
   saved.precision = file.find("encoder.embedding.weight")->dtype == "F64" ? "float64" : "float32";
   for (const auto &id : tasks::task_ids()) {
     const tasks::Task task = tasks::empty_task(id);
@@ -238,6 +274,16 @@ SavedSeq2seq read_saved_seq2seq(const std::uint8_t *bytes, std::size_t size) {
   } catch (const InputError &error) {
     fail(Argument("bytes"), "the file's scoring: ", error.what());
   }
+  // files saved before the encoders and layers existed hold one forward layer
+  if (const std::string *encoder = find_metadata(file, "encoder")) {
+    try {
+      saved.config.encoder = parse_encoder(*encoder, "bytes");
+    } catch (const InputError &error) {
+      fail(Argument("bytes"), "the file's encoder: ", error.what());
+    }
+  }
+  if (const std::string *layers = find_metadata(file, "layers"))
+    saved.config.layers = static_cast<std::size_t>(metadata_integer(*layers, "layers"));
   saved.config.embedding =
       static_cast<std::size_t>(metadata_integer(meta("embedding"), "embedding"));
   saved.config.hidden = static_cast<std::size_t>(metadata_integer(meta("hidden"), "hidden"));
