@@ -176,8 +176,14 @@ Range indices_for(const std::vector<std::string_view> &source) {
 
 } // namespace dates
 
-const Grammar dates_grammar{
-    "dates",           Unit::character,   24, 10, dates::size(), dates::make,
-    dates::list_words, dates::indices_for};
+const Grammar dates_grammar{"dates",
+                            Unit::character,
+                            24,
+                            10,
+                            dates::size(),
+                            dates::make,
+                            dates::list_words,
+                            dates::indices_for,
+                            [] { return std::vector<WordKind>{}; }};
 
 } // namespace attention::tasks

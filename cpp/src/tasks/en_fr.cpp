@@ -165,7 +165,38 @@ void list_words(Vocabulary &english, Vocabulary &french) {
 
 } // namespace en_fr
 
-const Grammar en_fr_grammar{
-    "en-fr", Unit::word, 12, 12, en_fr::size(), en_fr::make, en_fr::list_words, en_fr::indices_for};
+namespace en_fr {
+
+// The nouns, and each category of adjectives, with common words of the same kind.
+std::vector<WordKind> word_kinds() {
+  WordKind noun{"noun",
+                {},
+                {"bird", "fish", "cow", "bike", "bus", "truck", "tree", "bed", "desk", "lamp",
+                 "cup", "pen", "birds", "trees", "bikes", "buses"}};
+  for (const Noun &n : nouns)
+    noun.words.insert(noun.words.end(), {n.english, n.english_plural});
+  std::vector<WordKind> kinds{
+      noun,
+      {"size", {}, {"tiny", "huge", "large", "little", "tall", "short"}},
+      {"state", {}, {"damp", "dirty", "clean", "soaked"}},
+      {"age", {}, {"young", "ancient", "modern"}},
+      {"colour", {}, {"purple", "orange", "pink", "brown", "yellow", "violet", "gold", "silver"}}};
+  for (std::size_t c = 0; c < category_count; ++c)
+    for (std::size_t a = 0; a < categories[c].count; ++a)
+      kinds[1 + c].words.push_back(adjectives[categories[c].first + a].english);
+  return kinds;
+}
+
+} // namespace en_fr
+
+const Grammar en_fr_grammar{"en-fr",
+                            Unit::word,
+                            12,
+                            12,
+                            en_fr::size(),
+                            en_fr::make,
+                            en_fr::list_words,
+                            en_fr::indices_for,
+                            en_fr::word_kinds};
 
 } // namespace attention::tasks

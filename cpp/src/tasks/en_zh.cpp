@@ -186,7 +186,33 @@ void list_words(Vocabulary &english, Vocabulary &chinese) {
 
 } // namespace en_zh
 
-const Grammar en_zh_grammar{
-    "en-zh", Unit::word, 12, 12, en_zh::size(), en_zh::make, en_zh::list_words, en_zh::indices_for};
+namespace en_zh {
+
+// The objects, verbs and places, with common words of the same kind.
+std::vector<WordKind> word_kinds() {
+  std::vector<WordKind> kinds{
+      {"thing", {}, {"milk", "juice", "cake", "eggs", "soup", "fish", "magazines", "songs"}},
+      {"verb", {}, {"like", "likes", "make", "makes", "see", "sees", "sell", "sells"}},
+      {"place", {}, {"work", "church", "shop", "market", "garden", "hospital", "station"}}};
+  for (const Object &object : objects)
+    kinds[0].words.push_back(object.english);
+  for (const Verb &verb : verbs)
+    kinds[1].words.insert(kinds[1].words.end(), {verb.english, verb.english_third_person});
+  for (const Place &place : places)
+    kinds[2].words.push_back(place.english);
+  return kinds;
+}
+
+} // namespace en_zh
+
+const Grammar en_zh_grammar{"en-zh",
+                            Unit::word,
+                            12,
+                            12,
+                            en_zh::size(),
+                            en_zh::make,
+                            en_zh::list_words,
+                            en_zh::indices_for,
+                            en_zh::word_kinds};
 
 } // namespace attention::tasks

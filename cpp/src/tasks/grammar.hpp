@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -71,6 +72,14 @@ inline void add(Vocabulary &vocabulary, std::string_view token) {
     vocabulary.tokens.emplace_back(token);
 }
 
+// A kind of source word ("colour"): the grammar's words of that kind, and words of the same kind
+// a reader may type that the grammar lacks ("purple"), so that an unknown word nothing is spelt
+// like is answered with the words of its kind.
+struct WordKind {
+  const char *name;
+  std::vector<std::string_view> words, others;
+};
+
 struct Grammar {
   const char *id;
   Unit unit;
@@ -82,6 +91,8 @@ struct Grammar {
   void (*list_words)(Vocabulary &source, Vocabulary &target);
   // The indices that may make a source (words without <eos>): gold_example searches those.
   Range (*indices_for)(const std::vector<std::string_view> &source);
+  // The kinds of its source words (none for a task of characters).
+  std::vector<WordKind> (*word_kinds)();
 };
 
 // The grammars, in task_ids() order. The longest sentences they make: en-fr 8 words on each side,

@@ -1,6 +1,7 @@
 #include "attention/seq2seq_tasks.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <initializer_list>
 #include <iterator>
 #include <set>
@@ -110,6 +111,13 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return d.back();
 }
 
+std::string lower_case(std::string_view text) {
+  std::string lower(text);
+  for (char &c : lower)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower;
+}
+
 [[noreturn]] void fail_unknown(const Task &task, const Vocabulary &vocabulary,
                                std::string_view token, const char *side) {
   const std::string text(token);
@@ -129,8 +137,34 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     for (std::size_t id = 2; id < vocabulary.tokens.size() && suggested < 3; ++id)
       if (edit_distance(token, vocabulary.tokens[id]) == distance)
         suggestions += (suggested++ ? ", \"" : ": did you mean \"") + vocabulary.tokens[id] + "\"";
-  fail(Argument("sentence"), "unknown word \"", text, "\" in the ", task.id, " ", side, suggestions,
-       suggestions.empty() ? "" : "?");
+  if (!suggestions.empty())
+    fail(Argument("sentence"), "unknown word \"", text, "\" in the ", task.id, " ", side,
+         suggestions, "?");
+  // Nothing spelt like it: a word of a kind the source has gets the words of that kind.
+  if (&vocabulary == &task.source)
+    for (const WordKind &kind : find_grammar(task.id).word_kinds())
+      if (std::find(kind.others.begin(), kind.others.end(), lower_case(token)) !=
+          kind.others.end()) {
+        std::string words;
+        for (std::string_view word : kind.words)
+          words += (words.empty() ? "\"" : ", \"") + std::string(word) + "\"";
+        fail(Argument("sentence"), "unknown word \"", text, "\" in the ", task.id, " ", side,
+             ": it is a ", kind.name, " the task does not know; its words of that kind are ",
+             words);
+      }
+  fail(Argument("sentence"), "unknown word \"", text, "\" in the ", task.id, " ", side);
+}
+
+// A word as a reader types it, when the vocabulary lacks it as it is: without the punctuation
+// around it, then in lower case ("Red", "small." -> "red", "small"; the vocabulary's own capitals,
+// "I" or "TV", match first). Empty for punctuation alone. Tasks of characters take text as it is.
+std::string typed_word(const Vocabulary &vocabulary, std::string_view token) {
+  constexpr std::string_view marks = ".,;:!?\"'()[]";
+  const std::size_t first = token.find_first_not_of(marks);
+  if (first == std::string_view::npos)
+    return {};
+  const std::string_view bare = token.substr(first, token.find_last_not_of(marks) - first + 1);
+  return vocabulary.find(bare) ? std::string(bare) : lower_case(bare);
 }
 
 } // namespace
@@ -231,7 +265,13 @@ std::vector<std::size_t> tokenize(const Task &task, const std::string &sentence,
   const Vocabulary &vocabulary = source ? task.source : task.target;
   const std::size_t max_length = source ? task.max_source_length : task.max_target_length;
   const char *side_name = source ? "source" : "target";
-  const std::vector<std::string_view> tokens = split(sentence, task.unit);
+  std::vector<std::string> tokens;
+  for (std::string_view token : split(sentence, task.unit)) {
+    if (task.unit == Unit::character || vocabulary.find(token))
+      tokens.emplace_back(token);
+    else if (const std::string word = typed_word(vocabulary, token); !word.empty())
+      tokens.push_back(vocabulary.find(word) ? word : std::string(token)); // unknown: as typed
+  }
   if (tokens.empty())
     fail(Argument("sentence"), "sentence is empty");
   if (tokens.size() > max_length)
@@ -239,7 +279,7 @@ std::vector<std::size_t> tokenize(const Task &task, const std::string &sentence,
          task.unit == Unit::word ? " words" : " characters", "; the ", task.id, " ", side_name,
          " takes at most ", max_length);
   std::vector<std::size_t> ids;
-  for (std::string_view token : tokens) {
+  for (const std::string &token : tokens) {
     const auto id = vocabulary.find(token);
     if (!id || *id == Vocabulary::sos || *id == Vocabulary::eos) // specials are not typed
       fail_unknown(task, vocabulary, token, side_name);
