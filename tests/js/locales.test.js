@@ -180,7 +180,10 @@ const NAMED = {
   'field.label': () =>
     Object.values(SPECS).flatMap((spec) => [
       ...spec.fields.map((field) => field.label),
-      ...(spec.models?.training.fields.map((field) => field.label) ?? []),
+      ...(spec.models?.training.fields.flatMap((field) => [
+        field.label,
+        ...(field.choiceLabel ? field.choices.map(field.choiceLabel) : []),
+      ]) ?? []),
     ]),
   'shown.label': () => Object.values(SPECS).flatMap((spec) => spec.fields.map((field) => field.label)), // session.fileInputs
   'field.hint': () => Object.values(SPECS).flatMap((spec) => spec.fields.flatMap((field) => field.hint ?? [])),

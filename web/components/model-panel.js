@@ -204,7 +204,12 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
       });
       choices.replaceChildren(...fields.map(({ label }) => label));
     }
-    for (const { field, label } of fields) setText(label.firstChild, controller.t(field.label));
+    for (const { field, label, control } of fields) {
+      setText(label.firstChild, controller.t(field.label));
+      // choices worded by the locale where the spec says so (the others are numbers)
+      if (field.choiceLabel)
+        for (const option of control.options) setText(option, controller.t(field.choiceLabel(option.value)));
+    }
   }
 
   function update() {

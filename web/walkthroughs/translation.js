@@ -23,6 +23,33 @@ export const TRANSLATION_MODELS = {
         options: (v) => ({ learningRate: Number(v) }),
       },
       {
+        // the engine's default follows the scoring function: both ways for Bahdanau's additive
+        name: 'encoder',
+        label: 'model.encoder',
+        into: 'model',
+        choices: ['default', 'forward', 'bidirectional'],
+        value: 'default',
+        choiceLabel: (choice) => `model.encoderNames.${choice}`,
+        options: (v) => (v === 'default' ? {} : { encoder: v }),
+      },
+      {
+        name: 'layers',
+        label: 'model.layers',
+        into: 'model',
+        choices: ['1', '2'],
+        value: '1',
+        options: (v) => ({ layers: Number(v) }),
+      },
+      {
+        // guided alignment's weight λ: 0 learns freely
+        name: 'guide',
+        label: 'model.guide',
+        into: 'train',
+        choices: ['0', '0.5', '1'],
+        value: '0',
+        options: (v) => ({ guide: Number(v) }),
+      },
+      {
         // "embedding/hidden": createSeq2seq's default (the shipped models') in the middle
         name: 'size',
         label: 'model.size',
