@@ -101,7 +101,7 @@ async function assertNoSidewaysScroll(page, where) {
   assert.ok(scroll <= width, `${where}: the page is ${scroll} px wide on a ${width} px screen`);
 }
 
-test('at 390 px the page shows the stage first, keeps its navigation on screen and never scrolls sideways', async (t) => {
+test('at 390 px the page shows the inputs, then the stage, keeps its navigation on screen and never scrolls sideways', async (t) => {
   const page = await openPage(t, '?lang=en#basics/softmax', PHONE);
   for (const hash of [
     '#basics/softmax',
@@ -116,13 +116,15 @@ test('at 390 px the page shows the stage first, keeps its navigation on screen a
       const box = (element) => element.getBoundingClientRect();
       return {
         stage: box(document.querySelector('[aria-current="step"] .stage-title')).top,
-        stageList: box(document.querySelector('.sidebar')).top,
+        inputs: box(document.querySelector('#inputs')).bottom,
+        stageList: box(document.querySelector('#stage-list')).top,
         next: box(document.querySelector('.as-next')),
         heatmaps: [...document.querySelectorAll('[aria-current="step"] .hm-body')].map((body) => box(body).right),
         settingsOpen: document.getElementById('settings-menu').open,
       };
     });
     assert.ok(layout.stage < layout.stageList, `${hash}: the stage comes before the stage list`);
+    assert.ok(layout.inputs <= layout.stage, `${hash}: the inputs sit right above the stage they change`);
     assert.ok(layout.next.bottom <= 844 && layout.next.right <= 390, `${hash}: Next stays on screen`);
     for (const right of layout.heatmaps) assert.ok(right <= 390, `${hash}: a heatmap ends at ${right} px`);
     assert.equal(layout.settingsOpen, false, 'the settings are folded');

@@ -93,7 +93,7 @@ export class AttentionStepperElement extends HTMLElement {
     return this.#controller?.trace ?? null;
   }
 
-  /** Resolves once the stepper has drawn its first stage. */
+  /** Resolves once the stepper has drawn its first stage (of a trained model, where it shows one). */
   get ready() {
     return this.#ready;
   }
@@ -144,7 +144,6 @@ export class AttentionStepperElement extends HTMLElement {
     this.#section = null;
     this.#parts = null;
     this.#render();
-    this.#drawn();
   }
 
   // Inputs from the `inputs` attribute or a <script type="application/json"> child: JSON only.
@@ -231,6 +230,8 @@ export class AttentionStepperElement extends HTMLElement {
       present[children.indexOf(this.#section)].replaceWith(this.#section);
     else if (changed.length) this.#root.replaceChildren(...children);
     restoreFocus(this.#section);
+    // ready: a stage is on screen (not the wait for a model that is still loading or training)
+    if (!model.waiting()) this.#drawn();
   }
 
   // The inputs form survives redraws (it keeps the caret and what the user typed).
