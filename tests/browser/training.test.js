@@ -61,3 +61,23 @@ test('scoring: the run of each missing model shows above the stage, and the titl
     'The trained models read the sentence (4 of 4 scoring functions)',
   );
 });
+
+test('desktop: the model on screen can be trained from where the reader looks, without scrolling', async (t) => {
+  const page = await openPage(session, t, 'dist/site/#seq2seq/step-1');
+  await page.waitForSelector('.model-panel[data-origin="shipped"]');
+  const run = page.locator('.model-run');
+  assert.equal(await run.getAttribute('data-state'), 'idle');
+  assert.match(await run.locator('.model-run-text').textContent(), /Shipped with the page/);
+  const train = run.locator('.model-run-train');
+  const box = await train.boundingBox();
+  assert.ok(box.y + box.height < 800, `Train from scratch ends at y = ${box.y + box.height}`);
+  // its choices are one button away
+  await run.locator('.model-run-choices').click();
+  assert.equal(await page.evaluate(() => document.activeElement.closest('.model-panel') !== null), true);
+  await train.click();
+  await page.waitForSelector('.model-run[data-state="running"]');
+  assert.match(
+    await run.locator('.model-run-heading').textContent(),
+    /Training the Bahdanau additive, English → French model/,
+  );
+});

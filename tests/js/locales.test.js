@@ -164,6 +164,7 @@ const TEMPLATES = {
   'files.notFit.${input.kind}': () => ['vector', 'matrix'].map((kind) => `files.notFit.${kind}`), // file-panel.js
   // a model's origin (components/model-store.js), as the model panel says it
   'model.${origin}': () => ['untrained', 'loading', 'shipped', 'trained'].map((origin) => `model.${origin}`),
+  'model.idle.${origin}': () => ['untrained', 'loading', 'shipped', 'trained'].map((origin) => `model.idle.${origin}`),
   // a panel's structured labels, as labelText in format.js words them
   'labels.metric.${label.metric}': () =>
     unique(structuredLabels().flatMap((label) => (label.metric ? [`labels.metric.${label.metric}`] : []))),

@@ -61,7 +61,15 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
   const probe = el('div', 'model-alignment');
   const figures = el('div', 'model-figures');
   figures.append(curve, probe);
-  runView.append(runHeading, runText, progress, numbers, figures);
+  // the model's own actions where the reader looks: train it from scratch, or go to its choices
+  const runTrain = button('model-run-train', () => start(shownJob()));
+  const runChoices = button('model-run-choices', () => {
+    element.scrollIntoView({ block: 'start' });
+    (choices.querySelector('select, input') ?? train).focus({ preventScroll: true });
+  });
+  const runActions = el('div', 'model-run-actions');
+  runActions.append(runTrain, runChoices);
+  runView.append(runHeading, runText, runActions, progress, numbers, figures);
   const choices = el('div', 'model-choices');
   const controls = el('div', 'model-controls');
   controls.append(choices, train, pause, stop, others);
@@ -286,32 +294,38 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
   function drawRunView(running, compares) {
     const { t } = controller;
     const label = (identity) => models().label(identity, t);
-    const loading = originOfShown() === 'loading';
-    runView.hidden = !running && !waiting() && !history.length;
-    runView.dataset.state = running ? trainer.state : waiting() ? 'waiting' : 'done';
+    const origin = originOfShown();
+    // a comparison's view is its runs; one model's is always there, with its actions
+    runView.hidden = compares && !running && !history.length;
+    runView.dataset.state = running ? trainer.state : waiting() ? 'waiting' : history.length ? 'done' : 'idle';
     setText(
       runHeading,
       running
         ? t('model.runTitle', { model: label(job.identity) })
-        : loading
+        : origin === 'loading'
           ? t('model.loading')
-          : job
+          : history.length
             ? t('model.runDone', { model: label(job.identity) })
-            : t('model.untrained'),
+            : t('model.runIdle', { model: label(inputs()) }),
     );
     setText(
       runText,
       trainer?.state === 'paused'
         ? t('model.paused')
-        : !running
-          ? ''
-          : compares
+        : running
+          ? compares
             ? t('model.runCompared', { left: queue.length })
             : waiting()
               ? t('model.runWaiting')
-              : t('model.runReader'),
+              : t('model.runReader')
+          : !compares && !waiting() && !history.length
+            ? t(`model.idle.${origin}`)
+            : '',
     );
     runText.hidden = !runText.textContent;
+    runActions.hidden = compares || running || waiting() || !editable();
+    setText(runTrain, t('model.train'));
+    setText(runChoices, t('model.choices'));
   }
 
   function drawWords(spec, model) {
