@@ -1,12 +1,12 @@
-// The alignment en-fr models learn (issue 19), on one thread in Node, float32, createSeq2seq's
-// sizes, batch and learning rate:
-// 1. additive scoring with the bidirectional encoder (the default) against the forward one, over
-//    several seeds: each trained in chunks of 50 steps until 98% exact match on the test split or
-//    a cap on the steps; their test AER, mean and range;
-// 2. guided alignment (λ = 1) for additive and general: steps and seconds of training (evaluations
-//    not counted) to 98% exact match, then exact match and AER.
-//   node bench/alignment.js [--seeds 3] [--cap 1500]
-import { readFileSync } from 'node:fs';
+// `npm run bench`, last: the alignment the translation models learn (issue 19), on one thread in
+// Node, float32, createSeq2seq's sizes, batch and learning rate. For every task × scoring function
+// × encoder (forward, bidirectional) × guided alignment (λ = 0, the model learning freely, or 1),
+// over several seeds: each model trained in chunks of 50 steps until 98% exact match on the test
+// split or a cap on the steps, then its steps and seconds of training (evaluations not counted),
+// exact match, test AER (mean and range over the seeds) and the aligned share of each word
+// category (mean over the seeds). Writes bench/results/alignment.json (not with --quick).
+//   node bench/alignment.js [--seeds 5] [--cap 1500] [--quick]
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { loadAttention } from '../dist/engine/index.node.js';
@@ -16,16 +16,18 @@ const argument = (name, fallback) => {
   const at = process.argv.indexOf(name);
   return at < 0 ? fallback : Number(process.argv[at + 1]);
 };
-const SEEDS = argument('--seeds', 3);
-const CAP = argument('--cap', 1500);
+const QUICK = process.argv.includes('--quick');
+const SEEDS = QUICK ? 1 : argument('--seeds', 5);
+const CAP = QUICK ? 100 : argument('--cap', 1500);
 const CHUNK = 50;
 const GOAL = 0.98;
 
 const attn = await loadAttention({ wasmBinary: readFileSync(here('../dist/engine/wasm/attention-engine.wasm')) });
+const { tasks, scorings, encoders } = attn.seq2seqFacts();
 
-// Trains until the goal or the cap → { steps, seconds (training only), exactMatch, aer }.
-function trainToGoal(options, guide = 0) {
-  const model = attn.createSeq2seq({ task: 'en-fr', ...options });
+// Trains until the goal or the cap → { steps, seconds (training only), exactMatch, aer, categories }.
+function trainToGoal(options, guide) {
+  const model = attn.createSeq2seq(options);
   let seconds = 0;
   let steps = 0;
   let measured;
@@ -37,29 +39,53 @@ function trainToGoal(options, guide = 0) {
     measured = model.evaluate({ split: 'test' });
   } while (measured.exactMatch < GOAL && steps < CAP);
   model.dispose();
-  return { steps, seconds, exactMatch: measured.exactMatch, aer: measured.aer, categories: measured.categories };
+  const { exactMatch, aer, categories } = measured;
+  return { steps, seconds, exactMatch, aer, categories };
 }
 
-const fixed = (x, digits = 3) => x.toFixed(digits);
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const fixed = (x, digits = 3) => x.toFixed(digits);
+const percent = (x) => `${(x * 100).toFixed(0)}%`;
 
-console.log(`en-fr additive, to ${GOAL * 100}% exact match or ${CAP} steps, seeds 0-${SEEDS - 1}`);
-for (const encoder of ['bidirectional', 'forward']) {
-  const runs = Array.from({ length: SEEDS }, (_, seed) => trainToGoal({ scoring: 'additive', encoder, seed }));
-  const aers = runs.map((run) => run.aer);
-  console.log(
-    `  ${encoder.padEnd(13)} AER mean ${fixed(mean(aers))} (${fixed(Math.min(...aers))}-${fixed(Math.max(...aers))});` +
-      ` per seed ${runs.map((run) => `${fixed(run.aer)} [${run.steps} steps, ${fixed(run.seconds, 1)} s, exact ${fixed(run.exactMatch, 2)}]`).join(', ')}`,
-  );
-  const nouns = runs.map((run) => run.categories.find(({ category }) => category === 'noun')?.aligned ?? 0);
-  console.log(`  ${''.padEnd(13)} nouns aligned ${nouns.map((x) => fixed(x, 2)).join(', ')}`);
-}
+const rows = [];
+console.log(`to ${GOAL * 100}% exact match on the test split or ${CAP} steps, seeds 0-${SEEDS - 1}`);
+console.log('task   scoring   encoder        guide  steps  seconds  exact  AER mean (min-max)     aligned by category');
+for (const task of tasks)
+  for (const scoring of scorings)
+    for (const encoder of encoders)
+      for (const guide of [0, 1]) {
+        const runs = Array.from({ length: SEEDS }, (_, seed) => trainToGoal({ task, scoring, encoder, seed }, guide));
+        const aers = runs.map((run) => run.aer);
+        const categories = runs[0].categories.map(({ category, count }) => ({
+          category,
+          count,
+          aligned: mean(runs.map((run) => run.categories.find((c) => c.category === category)?.aligned ?? 0)),
+        }));
+        const row = {
+          task,
+          scoring,
+          encoder,
+          guide,
+          seeds: SEEDS,
+          steps: mean(runs.map((run) => run.steps)),
+          seconds: mean(runs.map((run) => run.seconds)),
+          exactMatch: mean(runs.map((run) => run.exactMatch)),
+          aer: { mean: mean(aers), min: Math.min(...aers), max: Math.max(...aers) },
+          categories,
+          // each seed's own figures (the categories are in the means above)
+          runs: runs.map(({ steps, seconds, exactMatch, aer }) => ({ steps, seconds, exactMatch, aer })),
+        };
+        rows.push(row);
+        console.log(
+          `${task.padEnd(6)} ${scoring.padEnd(9)} ${encoder.padEnd(14)} ${String(guide).padEnd(5)} ` +
+            `${String(Math.round(row.steps)).padStart(5)}  ${fixed(row.seconds, 1).padStart(7)}  ${percent(row.exactMatch).padStart(5)}  ` +
+            `${fixed(row.aer.mean)} (${fixed(row.aer.min)}-${fixed(row.aer.max)})    ` +
+            categories.map(({ category, aligned }) => `${category} ${percent(aligned)}`).join(', '),
+        );
+      }
 
-console.log(`guided alignment, λ = 1, seed 0, to ${GOAL * 100}% exact match or ${CAP} steps`);
-for (const scoring of ['additive', 'general']) {
-  const run = trainToGoal({ scoring }, 1);
-  console.log(
-    `  ${scoring.padEnd(13)} AER ${fixed(run.aer)}, exact match ${fixed(run.exactMatch, 3)}, ` +
-      `${run.steps} steps, ${fixed(run.seconds, 1)} s of training`,
-  );
+if (!QUICK) {
+  const results = { date: new Date().toISOString(), goal: GOAL, cap: CAP, chunk: CHUNK, seeds: SEEDS, rows };
+  writeFileSync(here('results/alignment.json'), `${JSON.stringify(results, null, 1)}\n`);
+  console.log('wrote bench/results/alignment.json');
 }
