@@ -26,6 +26,10 @@ val label_to_js(const at::Label &label) {
     out.set("metric", label.metric);
   if (!label.scoring.empty())
     out.set("scoring", label.scoring);
+  if (!label.category.empty())
+    out.set("category", label.category);
+  if (label.count)
+    out.set("count", static_cast<double>(*label.count));
   return out;
 }
 

@@ -322,8 +322,17 @@ test('seq2seq: the shipped model translates, a typed sentence redraws every stag
     titles.filter((title) => title.includes('Decoder step')).map((title) => title.split('“')[1].slice(0, -1)),
     ['la', 'voiture', 'rouge', 'est', 'petite', '<eos>'],
   );
-  // the gold alignment beside the learned one
-  assert.equal(await page.locator('[data-stage="seq2seq/alignment"] .panel').count(), 2);
+  // the gold alignment beside the learned one, then the model's measures: AER, and by kind of word
+  assert.deepEqual(await page.locator('[data-stage="seq2seq/alignment"] .hm-name').allTextContents(), [
+    'alignment',
+    'gold',
+    'measures',
+    'by_category',
+  ]);
+  assert.deepEqual(
+    await page.locator('[data-stage="seq2seq/alignment"] .panel:last-child .hm-row-label').allTextContents(),
+    ['article (400)', 'noun (400)', 'adjective (1266)', 'verb (400)', 'conjunction (256)'],
+  );
   const field = page.getByLabel('Sentence to translate');
   await field.fill('the small cars are green');
   await page.waitForFunction(() =>

@@ -110,6 +110,37 @@ TEST_CASE("seq2seq walkthrough: a beam adds its hypotheses; bad input blames its
                      [](const Panel &p) { return p.name == "gold"; }));
 }
 
+TEST_CASE("seq2seq walkthrough: the alignment stage measures the model: AER, and the aligned "
+          "share of each kind of word") {
+  auto session = trained(ScoreFunction::additive);
+  const Trace trace = seq2seq_walkthrough(session, "the red car is small");
+  const Stage &stage = trace.stages.back();
+  CHECK(stage.id == "alignment");
+  const auto measured = session.evaluate(session.task().test);
+  const Panel &own = panel_of(stage, "measures");
+  REQUIRE(own.col_labels.size() == 3);
+  CHECK(own.col_labels[2].metric == "aer");
+  CHECK(own.row_labels[0].scoring == "additive");
+  CHECK(own.values(0, 0) == measured.exact_match);
+  CHECK(own.values(0, 2) == measured.aer);
+  const Panel &kinds = panel_of(stage, "by_category");
+  REQUIRE(kinds.row_labels.size() == measured.categories.size());
+  CHECK(kinds.col_labels[0].metric == "alignedShare");
+  for (std::size_t i = 0; i < measured.categories.size(); ++i) {
+    CHECK(kinds.row_labels[i].category ==
+          tasks::word_category_name(measured.categories[i].category));
+    CHECK(kinds.row_labels[i].structured());
+    CHECK(kinds.row_labels[i].count == measured.categories[i].count);
+    CHECK(kinds.values(i, 0) ==
+          double(measured.categories[i].aligned) / double(measured.categories[i].count));
+  }
+  // en-fr's kinds of word, as its grammar names them
+  std::vector<std::string> names;
+  for (const Label &label : kinds.row_labels)
+    names.push_back(label.category);
+  CHECK(names == std::vector<std::string>{"article", "noun", "adjective", "verb", "conjunction"});
+}
+
 TEST_CASE("seq2seq walkthrough: compared models add their alignments and test-split measures") {
   auto main = trained(ScoreFunction::additive);
   EveryScoring every;
@@ -122,9 +153,10 @@ TEST_CASE("seq2seq walkthrough: compared models add their alignments and test-sp
   // the measures' rows are the models by scoring function, their columns the measures: names the
   // page words
   const Panel &metrics = panel_of(stage, "metrics");
-  REQUIRE(metrics.col_labels.size() == 2);
+  REQUIRE(metrics.col_labels.size() == 3);
   CHECK(metrics.col_labels[0].metric == "exactMatch");
   CHECK(metrics.col_labels[1].metric == "alignmentAccuracy");
+  CHECK(metrics.col_labels[2].metric == "aer");
   for (const Label &label : metrics.col_labels)
     CHECK(label.text.empty());
   REQUIRE(metrics.row_labels.size() == 4);
@@ -136,6 +168,7 @@ TEST_CASE("seq2seq walkthrough: compared models add their alignments and test-sp
     const auto measured = others[k].evaluate(others[k].task().test);
     CHECK(panel_of(stage, "metrics").values(k, 0) == measured.exact_match);
     CHECK(panel_of(stage, "metrics").values(k, 1) == measured.alignment_accuracy);
+    CHECK(panel_of(stage, "metrics").values(k, 2) == measured.aer);
   }
   // the measures follow the parameters: trained on, a model is measured again
   others[0].train(5, 16);

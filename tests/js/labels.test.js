@@ -84,13 +84,13 @@ test("every structured label of the engine's traces is worded in Chinese, with n
   const kinds = new Set(structured.flatMap((label) => Object.keys(label)));
   assert.deepEqual(
     [...kinds].sort(),
-    ['allMasked', 'metric', 'precision', 'scoring', 'temperature', 'total', 'width'],
+    ['allMasked', 'category', 'count', 'metric', 'precision', 'scoring', 'temperature', 'total', 'width'],
     'every kind is in the traces',
   );
   for (const label of structured) {
     const text = labelText(label, zh);
-    // names (float16, Bahdanau, Luong) and the formula-like d=…, T=… may stay; no English word
-    const words = text.replace(/b?float\d+|Bahdanau|Luong|\b[dT]=[\d.e+-]+/g, '');
+    // names (float16, Bahdanau, Luong, AER) and the formula-like d=…, T=… may stay; no English word
+    const words = text.replace(/b?float\d+|Bahdanau|Luong|AER|\b[dT]=[\d.e+-]+/g, '');
     assert.doesNotMatch(words, /[A-Za-z]/, `${JSON.stringify(label)}: ${text}`);
   }
   model.dispose();

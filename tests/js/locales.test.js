@@ -171,6 +171,14 @@ const TEMPLATES = {
   // a model's name in the model panel (the spec's models.label)
   'scoreNames.${scoring}': () => attn.seq2seqFacts().scorings.map((scoring) => `scoreNames.${scoring}`),
   'taskNames.${task}': () => attn.seq2seqFacts().tasks.map((task) => `taskNames.${task}`),
+  // a kind of target word (format.js), of every task's grammar
+  'labels.category.${label.category}': () =>
+    unique(
+      attn
+        .seq2seqTasks()
+        .flatMap(({ examples }) => examples.flatMap((example) => example[4]))
+        .map((category) => `labels.category.${category}`),
+    ),
   'scoreNames.${label.scoring}': () =>
     unique(structuredLabels().flatMap((label) => (label.scoring ? [`scoreNames.${label.scoring}`] : []))),
 };

@@ -82,13 +82,14 @@ export function bitsText(panel, index, names) {
  * plain text, shown as it is (a token, 'x1'), or a structured label of names and numbers, worded
  * here and nowhere else: { precision, allMasked?, width?, temperature? } for a row computed in a
  * precision ('float16 d=64', 'float16 (all masked)'), { width } ('d=64'), { total } ('sum'),
- * { metric } ('exact match'), { scoring } ('Bahdanau additive').
+ * { metric } ('exact match'), { scoring } ('Bahdanau additive'), { category, count } ('noun (612)').
  */
 export function labelText(label, t) {
   if (typeof label === 'string') return label;
   if (label.total) return t('labels.total');
   if (label.metric) return t(`labels.metric.${label.metric}`);
   if (label.scoring) return t(`scoreNames.${label.scoring}`);
+  if (label.category) return t('labels.counted', { label: t(`labels.category.${label.category}`), count: label.count });
   const parts = [
     label.precision,
     label.width !== undefined && t('labels.width', { width: label.width }),

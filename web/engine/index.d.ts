@@ -7,6 +7,7 @@ import type {
   Seq2seqOptions,
   Seq2seqPrecision,
   Seq2seqTask,
+  WordCategory,
 } from './seq2seq-types.js';
 
 export type {
@@ -293,15 +294,16 @@ export interface WalkthroughInputs {
  * names and numbers that attention-stepper/components words in the page's language: a row
  * computed in a precision (with every score masked, for vectors of width d, or at softmax
  * temperature T), the scores' width d alone, the sum of a row, a model's measure on the test
- * split, a model by its scoring function.
+ * split, a model by its scoring function, a kind of target word with how many were measured.
  */
 export type Label =
   | string
   | { precision: Precision; allMasked?: true; width?: number; temperature?: number }
   | { width: number }
   | { total: true }
-  | { metric: 'exactMatch' | 'alignmentAccuracy' }
-  | { scoring: ScoreFunctionName };
+  | { metric: 'exactMatch' | 'alignmentAccuracy' | 'aer' | 'alignedShare' }
+  | { scoring: ScoreFunctionName }
+  | { category: WordCategory; count: number };
 
 /** One heatmap of a stage, in the orientation the notebook draws it. */
 export interface Panel extends Matrix {

@@ -22,7 +22,8 @@ using Labels = std::vector<std::string>;
 // is: a token, "x1", "h~". Whatever a language words is structured instead, numbers and names
 // only, and the page words it from its locale (labelText in web/components/format.js): a row
 // computed in a precision, with every score masked, for vectors of width d or a softmax
-// temperature T; the sum of a row; a measure of a model; a model by its scoring function.
+// temperature T; the sum of a row; a measure of a model; a model by its scoring function; a kind
+// of word.
 struct Label {
   std::string text;                  // a plain label; empty in a structured one
   std::string precision;             // the row's values were computed in it: "float16"
@@ -30,8 +31,10 @@ struct Label {
   std::optional<std::size_t> width;  // the row is for vectors of width d
   std::optional<double> temperature; // the row is for softmax temperature T
   bool total = false;                // the sum of the row's values
-  std::string metric;                // a measure of a model: "exactMatch", "alignmentAccuracy"
-  std::string scoring;               // a model, by its scoring function's name: "additive"
+  std::string metric;   // a measure of a model: "exactMatch", "alignmentAccuracy", "aer"
+  std::string scoring;  // a model, by its scoring function's name: "additive"
+  std::string category; // a kind of target word, as the task's grammar names it: "noun"
+  std::optional<std::size_t> count; // … and how many words of that kind were measured
 
   Label() = default;
   Label(std::string plain) : text(std::move(plain)) {}
@@ -39,12 +42,13 @@ struct Label {
 
   bool structured() const {
     return !precision.empty() || width || temperature || total || !metric.empty() ||
-           !scoring.empty();
+           !scoring.empty() || !category.empty();
   }
   friend bool operator==(const Label &a, const Label &b) {
     return std::tie(a.text, a.precision, a.all_masked, a.width, a.temperature, a.total, a.metric,
-                    a.scoring) == std::tie(b.text, b.precision, b.all_masked, b.width,
-                                           b.temperature, b.total, b.metric, b.scoring);
+                    a.scoring, a.category,
+                    a.count) == std::tie(b.text, b.precision, b.all_masked, b.width, b.temperature,
+                                         b.total, b.metric, b.scoring, b.category, b.count);
   }
 };
 

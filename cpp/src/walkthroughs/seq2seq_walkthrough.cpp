@@ -29,17 +29,52 @@ Labels tokens_of(const tasks::Vocabulary &vocabulary, const std::vector<TokenId>
   return tokens;
 }
 
+// The measures of a model on the test split a panel shows, by name (the page words them).
+std::vector<Label> metric_labels() {
+  std::vector<Label> labels(3);
+  labels[0].metric = "exactMatch";
+  labels[1].metric = "alignmentAccuracy";
+  labels[2].metric = "aer";
+  return labels;
+}
+
+// The model's own measures on the test split: exact match, alignment accuracy and AER (one row,
+// named by its scoring function), and the share of each kind of target word whose largest weight
+// falls on a sure or possible gold link (each row labelled with the kind and its count of words).
+template <class T> std::vector<Panel> own_measures(Seq2seqSession<T> &session) {
+  const Seq2seqEvaluation evaluation = session.test_evaluation();
+  Label model;
+  model.scoring = score_function_name(session.config().scoring);
+  auto metrics = Matrix<double>::from_shape({1, 3});
+  metrics(0, 0) = evaluation.exact_match;
+  metrics(0, 1) = evaluation.alignment_accuracy;
+  metrics(0, 2) = evaluation.aer;
+  std::vector<Label> kinds, columns(1);
+  columns[0].metric = "alignedShare";
+  auto shares = Matrix<double>::from_shape({evaluation.categories.size(), 1});
+  for (std::size_t i = 0; i < evaluation.categories.size(); ++i) {
+    const auto &category = evaluation.categories[i];
+    Label &kind = kinds.emplace_back();
+    kind.category = tasks::word_category_name(category.category);
+    kind.count = category.count;
+    shares(i, 0) = category.count ? double(category.aligned) / double(category.count) : 0.0;
+  }
+  std::vector<Panel> panels;
+  panels.push_back(panel("measures", "weights", std::move(metrics), {model}, metric_labels()));
+  panels.push_back(panel("by_category", "neutral", std::move(shares), kinds, columns));
+  return panels;
+}
+
 // Each compared model's alignment of `source`, and their measures on the test split.
 template <class T>
 std::vector<Panel> compare(const Seq2seqSession<T> &session, const std::vector<TokenId> &source,
                            const std::vector<Seq2seqSession<T> *> &compared) {
   const tasks::Task &task = session.task();
   const Labels source_tokens = tokens_of(task.source, source);
-  std::vector<Label> scorings, metric_names(2);
-  metric_names[0].metric = "exactMatch";
-  metric_names[1].metric = "alignmentAccuracy";
+  std::vector<Label> scorings;
+  const std::vector<Label> metric_names = metric_labels();
   std::vector<Panel> panels;
-  auto metrics = Matrix<double>::from_shape({compared.size(), 2});
+  auto metrics = Matrix<double>::from_shape({compared.size(), metric_names.size()});
   for (std::size_t k = 0; k < compared.size(); ++k) {
     Seq2seqSession<T> &other = *compared[k];
     if (other.task().id != task.id)
@@ -54,6 +89,7 @@ std::vector<Panel> compare(const Seq2seqSession<T> &session, const std::vector<T
     const Seq2seqEvaluation evaluation = other.test_evaluation();
     metrics(k, 0) = evaluation.exact_match;
     metrics(k, 1) = evaluation.alignment_accuracy;
+    metrics(k, 2) = evaluation.aer;
   }
   panels.push_back(panel("metrics", "weights", std::move(metrics), scorings, metric_names));
   return panels;
@@ -141,6 +177,8 @@ Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentenc
     }
     last.push_back(panel("beams", "scores", std::move(scores), hypotheses, Labels(1, "log p")));
   }
+  for (Panel &measured : own_measures(session))
+    last.push_back(std::move(measured));
   trace.stages.push_back({"alignment", "alignment", 0, std::move(last)});
   if (!compared.empty())
     trace.stages.push_back({"compare", "compare", 0, compare(session, source, compared)});
