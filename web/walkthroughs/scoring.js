@@ -28,9 +28,8 @@ export default {
     ...TRANSLATION_MODELS,
     compares: true,
     context(inputs, models, attn) {
-      const compared = TRANSLATION_MODELS.compared(inputs, attn);
-      const trained = models.trained('seq2seq', compared);
-      return { models: trained.length ? trained : [models.model('seq2seq', compared[0])] };
+      const { trained, compared } = TRANSLATION_MODELS.trainedOf(inputs, models, attn);
+      return { models: trained.length ? trained : [models.model(TRANSLATION_MODELS.kind, compared[0])] };
     },
   },
   attributes: ['task', 'sentence', 'step'],

@@ -32,10 +32,9 @@ export default {
     ...TRANSLATION_MODELS,
     compares: false,
     context(inputs, models, attn) {
-      const compared = TRANSLATION_MODELS.compared(inputs, attn);
-      const trained = models.trained('seq2seq', compared);
+      const { trained, compared } = TRANSLATION_MODELS.trainedOf(inputs, models, attn);
       return {
-        model: models.model('seq2seq', inputs),
+        model: models.model(TRANSLATION_MODELS.kind, inputs),
         compare: trained.length === compared.length ? trained : undefined,
       };
     },

@@ -8,6 +8,11 @@ export const TRANSLATION_MODELS = {
   kind: 'seq2seq',
   // every scoring function's model of the task, in the engine's order
   compared: ({ task }, attn) => attn.seq2seqFacts().scorings.map((scoring) => ({ task, scoring })),
+  // those of them the store has trained (shipped, or trained here), and how many there are
+  trainedOf(inputs, models, attn) {
+    const compared = TRANSLATION_MODELS.compared(inputs, attn);
+    return { trained: models.trained(TRANSLATION_MODELS.kind, compared), compared };
+  },
   // a model's name on screen: "Luong dot, English → French"
   label: ({ task, scoring }, t) => `${t(`scoreNames.${scoring}`)}, ${t(`taskNames.${task}`)}`,
   training: {

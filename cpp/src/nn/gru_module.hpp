@@ -86,18 +86,7 @@ public:
         GruSequence<T> &sequence = sequences_[layer * directions_ + direction];
         const std::size_t at = offset(layer, direction);
         // The gradient at this direction's states, in its own order of steps.
-        grow(rows * hidden_, {&d_states_});
-        for (std::size_t t = 0; t < n_; ++t)
-          for (std::size_t b = 0; b < batch_; ++b) {
-            T *d = d_states_.data() + (t * batch_ + b) * hidden_;
-            if (t >= lengths_[b]) {
-              std::fill(d, d + hidden_, T(0));
-              continue;
-            }
-            const std::size_t position = direction ? lengths_[b] - 1 - t : t;
-            const T *from = d_layer + (position * batch_ + b) * width() + direction * hidden_;
-            std::copy(from, from + hidden_, d);
-          }
+        gather(d_layer + direction * hidden_, width(), hidden_, direction == 1, d_states_);
         grow(rows * in, {&d_x_});
         sequence.backward(GruWeights<const T>(p + at, in, hidden_),
                           GruWeights<T>(grad + at, in, hidden_), n_, layer_input(layer, direction),
@@ -136,8 +125,14 @@ private:
       return reversed_[layer].data();
     return layer ? outputs_[layer - 1].data() : x_;
   }
-  // out (n x batch x width) = each item's first lengths[b] rows of x in reverse order, zeros past.
+  // x reversed as the backward direction reads it: see gather.
   void reverse(const T *x, std::size_t width, std::vector<T> &out) {
+    gather(x, width, width, true, out);
+  }
+  // out (n x batch x width) = each item's first lengths[b] rows of `source` (`stride` apart, the
+  // first `width` values of each), in reverse order when `reversed`, zeros past its length.
+  void gather(const T *source, std::size_t stride, std::size_t width, bool reversed,
+              std::vector<T> &out) {
     grow(n_ * batch_ * width, {&out});
     for (std::size_t t = 0; t < n_; ++t)
       for (std::size_t b = 0; b < batch_; ++b) {
@@ -146,7 +141,8 @@ private:
           std::fill(to, to + width, T(0));
           continue;
         }
-        const T *from = x + ((lengths_[b] - 1 - t) * batch_ + b) * width;
+        const std::size_t position = reversed ? lengths_[b] - 1 - t : t;
+        const T *from = source + (position * batch_ + b) * stride;
         std::copy(from, from + width, to);
       }
   }
