@@ -145,9 +145,6 @@ constexpr std::size_t train_size = 2000, test_size = 400;
 // "en-fr", "en-zh", "dates".
 const std::vector<std::string> &task_ids();
 
-// The task's "train" or "test" split; InputError blames "split" for any other name.
-const std::vector<Example> &split_of(const Task &task, const std::string &name);
-
 // The task `id` without its examples (no split drawn): its vocabularies and limits, cheaply.
 // InputError blames "task" for an unknown id.
 Task empty_task(const std::string &id);

@@ -325,13 +325,4 @@ std::optional<Example> gold_example(const Task &task, const std::string &sentenc
   return std::nullopt;
 }
 
-const std::vector<Example> &split_of(const Task &task, const std::string &name) {
-  if (name == "train")
-    return task.train;
-  if (name == "test")
-    return task.test;
-  detail::fail(detail::Argument("split"), "split must be train or test, got \"", name.substr(0, 40),
-               "\"");
-}
-
 } // namespace attention::tasks
