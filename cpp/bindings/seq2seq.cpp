@@ -259,6 +259,13 @@ val seq2seq_evaluate(int handle, std::string split) {
         entry.set("category", val(at::tasks::word_category_name(category.category)));
         entry.set("count", category.count);
         entry.set("aligned", double(category.aligned) / double(category.count));
+        val instead = val::null();
+        if (category.instead) {
+          instead = val::object();
+          instead.set("token", session.task().source.tokens[*category.instead]);
+          instead.set("share", double(category.instead_count) / double(category.count));
+        }
+        entry.set("instead", instead);
         categories.call<void>("push", entry);
       }
       out.set("categories", categories);

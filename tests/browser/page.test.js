@@ -332,7 +332,12 @@ test('seq2seq: the shipped model translates, a typed sentence redraws every stag
   // the shipped model's own test split (its seed's: web/models/selection.json)
   assert.deepEqual(
     await page.locator('[data-stage="seq2seq/alignment"] .panel:last-child .hm-row-label').allTextContents(),
-    ['article (400)', 'noun (400)', 'adjective (1242)', 'verb (400)', 'conjunction (248)'],
+    ['article (400) · instead: is', 'noun (400)', 'adjective (1242)', 'verb (400) · instead: big', 'conjunction (248)'],
+  );
+  // the text reads the numbers on screen: the least aligned kind, and where it looks instead
+  assert.match(
+    await page.locator('[data-stage="seq2seq/alignment"]').textContent(),
+    /the least aligned kind of word is “article”: 69% of its words look at a gold link, and \d+% at “is” instead/,
   );
   const field = page.getByLabel('Sentence to translate');
   await field.fill('the small cars are wet');

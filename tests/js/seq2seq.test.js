@@ -364,7 +364,12 @@ test('translate: tokens, an alignment row per step summing to 1, each step with 
       categories.map(({ category }) => category),
       ['year', 'month', 'day'],
     );
-    for (const { count, aligned } of categories) assert.ok(count > 0 && aligned >= 0 && aligned <= 1);
+    for (const { count, aligned, instead } of categories) {
+      assert.ok(count > 0 && aligned >= 0 && aligned <= 1);
+      // where the unaligned words look: a source token, and a share that fits beside the aligned one
+      if (aligned === 1) assert.equal(instead, null);
+      else assert.ok(model.vocab.source.includes(instead.token) && instead.share > 0 && aligned + instead.share <= 1);
+    }
     model.dispose();
   }
 });

@@ -156,8 +156,15 @@ export interface Seq2seqEvaluation {
   aer: number;
   /** share of target words whose largest attention weight is on a sure or possible link */
   alignedShare: number;
-  /** the same share per word category that the split has, with its count of words */
-  categories: { category: WordCategory; count: number; aligned: number }[];
+  /** the same share per word category that the split has, with its count of words, and where its
+   * words that miss look instead: the source token most of them look at, and the share of the
+   * category's words that do (null when every word is aligned) */
+  categories: {
+    category: WordCategory;
+    count: number;
+    aligned: number;
+    instead: { token: string; share: number } | null;
+  }[];
 }
 
 /** A GRU encoder–decoder with attention and the task it learns. Call dispose() when done. */

@@ -10,15 +10,16 @@ import seq2seq from './seq2seq.js';
 
 export const SPECS = Object.freeze({ basics, 'self-attention': selfAttention, scoring, seq2seq, numerics });
 
-// The locale key of a stage's texts, and the values its {placeholders} take.
-function textsOf(trace, stage, inputs) {
-  const params = SPECS[trace.walkthrough].params?.({ trace, stage, inputs }) ?? {};
+// The locale key of a stage's texts, and the values its {placeholders} take (a value may be a
+// sentence of its own, worded with `t`).
+function textsOf(trace, stage, inputs, t) {
+  const params = SPECS[trace.walkthrough].params?.({ trace, stage, inputs, t }) ?? {};
   return { key: `${trace.walkthrough}.stages.${stage.kind}`, params };
 }
 
 /** A stage's title in language `t` (the stage list shows every title: no formula or code made). */
 export function stageTitle(trace, stage, inputs, t) {
-  const { key, params } = textsOf(trace, stage, inputs);
+  const { key, params } = textsOf(trace, stage, inputs, t);
   return t(`${key}.title`, params);
 }
 
@@ -29,7 +30,7 @@ export function stageTitle(trace, stage, inputs, t) {
  * reader answers. `inputs` are the inputs the trace was computed from, complete with the engine's defaults.
  */
 export function describeStage(trace, stage, inputs, t) {
-  const { key, params } = textsOf(trace, stage, inputs);
+  const { key, params } = textsOf(trace, stage, inputs, t);
   const entry = SPECS[trace.walkthrough].stages[stage.kind];
   const context = { trace, stage, inputs };
   return {

@@ -35,6 +35,7 @@ struct Label {
   std::string scoring;  // a model, by its scoring function's name: "additive"
   std::string category; // a kind of target word, as the task's grammar names it: "noun"
   std::optional<std::size_t> count; // … and how many words of that kind were measured
+  std::string instead;              // … and the source token most of its unaligned words look at
 
   Label() = default;
   Label(std::string plain) : text(std::move(plain)) {}
@@ -46,9 +47,9 @@ struct Label {
   }
   friend bool operator==(const Label &a, const Label &b) {
     return std::tie(a.text, a.precision, a.all_masked, a.width, a.temperature, a.total, a.metric,
-                    a.scoring, a.category,
-                    a.count) == std::tie(b.text, b.precision, b.all_masked, b.width, b.temperature,
-                                         b.total, b.metric, b.scoring, b.category, b.count);
+                    a.scoring, a.category, a.count, a.instead) ==
+           std::tie(b.text, b.precision, b.all_masked, b.width, b.temperature, b.total, b.metric,
+                    b.scoring, b.category, b.count, b.instead);
   }
 };
 

@@ -159,7 +159,8 @@ Seq2seqEvaluation Seq2seqSession<T>::evaluate(const std::vector<tasks::Example> 
       for (std::size_t j = 1; j < source.size(); ++j)
         if (forced.weights(t, j) > forced.weights(t, best))
           best = j;
-      score.add(best, example.alignment[t], example.possible[t], example.categories[t]);
+      score.add(best, example.source[best], example.alignment[t], example.possible[t],
+                example.categories[t]);
       const auto &gold = example.alignment[t];
       if (gold.empty())
         continue;
