@@ -4,9 +4,12 @@
 // backward pass against central finite differences of L = sum(output * upstream).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
+#include "attention/transformer.hpp"
 #include "layer_checks.hpp"
 #include "nn/feed_forward.hpp"
 #include "nn/layer_norm.hpp"
@@ -178,4 +181,123 @@ TEST_CASE("transformer layers: multi-head cross-attention over padded keys") {
   check_matches(d_queries.data(), tensor(c, "d_queries"), "d_queries");
   check_matches(d_keys.data(), tensor(c, "d_keys"), "d_keys");
   check_finite_differences({{&block, &d_block}, {&queries, &d_queries}, {&keys, &d_keys}}, forward);
+}
+
+namespace {
+
+TransformerConfig fixture_config() {
+  TransformerConfig config;
+  config.source_vocab = f::source_vocab;
+  config.target_vocab = f::target_vocab;
+  config.model = f::model;
+  config.heads = f::model_heads;
+  config.encoder_layers = config.decoder_layers = f::layers;
+  config.feedforward = f::feedforward;
+  config.seed = f::seed;
+  return config;
+}
+
+std::vector<SentencePair> fixture_batch(bool guided = false) {
+  std::vector<SentencePair> batch;
+  for (std::size_t k = 0; k < f::sources.size(); ++k)
+    batch.push_back({{f::sources[k].begin(), f::sources[k].end()},
+                     {f::targets[k].begin(), f::targets[k].end()},
+                     guided ? f::links[k] : std::vector<std::vector<std::size_t>>{}});
+  return batch;
+}
+
+void check_gradients(const ParameterSet<double> &gradients,
+                     const std::vector<f::Tensor> &expected) {
+  REQUIRE(gradients.layout().size() == expected.size());
+  for (std::size_t k = 0; k < expected.size(); ++k) {
+    const auto &info = gradients.layout()[k];
+    CHECK(info.name == expected[k].name);
+    check_matches(gradients.data() + info.offset, expected[k].values, info.name);
+  }
+}
+
+} // namespace
+
+TEST_CASE("transformer: parameters have the tutorial model's names, shapes, state_dict order and "
+          "initial values") {
+  const Transformer<double> model(fixture_config());
+  const auto &layout = model.parameters().layout();
+  REQUIRE(layout.size() == f::parameters.size());
+  for (std::size_t k = 0; k < layout.size(); ++k) {
+    INFO(layout[k].name);
+    CHECK(layout[k].name == f::parameters[k].name);
+    CHECK(layout[k].shape == f::parameters[k].shape);
+    // drawn as the fixture draws them, from numpy's RandomState(seed), in this order
+    const double *values = model.parameters().data() + layout[k].offset;
+    CHECK(std::equal(values, values + layout[k].size, f::parameters[k].values.begin()));
+  }
+}
+
+TEST_CASE("transformer: loss, logits, every attention weight and every gradient equal PyTorch's "
+          "nn.Transformer on a padded batch, guided or not") {
+  Transformer<double> model(fixture_config());
+  auto gradients = model.make_gradients();
+  const double loss = model.loss_and_gradients(fixture_batch(), gradients);
+  CHECK(std::abs(loss - f::loss) <= 1e-12 * f::loss);
+  check_gradients(gradients, f::gradients);
+  CHECK(model.loss(fixture_batch()) == loss);
+
+  const double guided = model.loss_and_gradients(fixture_batch(true), gradients, f::guide);
+  CHECK(std::abs(guided - f::guided_loss) <= 1e-12 * f::guided_loss);
+  check_gradients(gradients, f::guided_gradients);
+
+  const auto traces = model.trace(fixture_batch());
+  REQUIRE(traces.size() == f::pairs.size());
+  for (std::size_t k = 0; k < traces.size(); ++k) {
+    INFO("pair ", k);
+    const auto &trace = traces[k];
+    check_matches(trace.logits.data(), tensor(f::pairs[k], "logits"), "logits");
+    const auto layers = [](const std::vector<LayerAttention<double>> &per_layer) {
+      Values all;
+      for (const auto &layer : per_layer)
+        all.insert(all.end(), layer.begin(), layer.end());
+      return all;
+    };
+    check_matches(layers(trace.encoder_attention).data(), tensor(f::pairs[k], "encoder"),
+                  "encoder self-attention");
+    check_matches(layers(trace.decoder_attention).data(), tensor(f::pairs[k], "decoder"),
+                  "decoder self-attention");
+    check_matches(layers(trace.cross_attention).data(), tensor(f::pairs[k], "cross"),
+                  "cross-attention");
+  }
+}
+
+TEST_CASE("transformer: greedy decoding a step at a time is PyTorch's, and beam 1 is greedy") {
+  Transformer<double> model(fixture_config());
+  const std::vector<TokenId> source(f::sources[0].begin(), f::sources[0].end());
+  const auto greedy = model.translate(source, f::greedy_max_length);
+  CHECK(greedy.output == std::vector<TokenId>(f::greedy.begin(), f::greedy.end()));
+  // the steps decoded are those of the output teacher forced
+  const auto teacher = model.trace({{source, greedy.output, {}}});
+  check_matches(greedy.logits.data(), Values(teacher[0].logits.begin(), teacher[0].logits.end()),
+                "greedy logits");
+  for (std::size_t l = 0; l < f::layers; ++l) {
+    check_matches(
+        greedy.cross_attention[l].data(),
+        Values(teacher[0].cross_attention[l].begin(), teacher[0].cross_attention[l].end()),
+        "greedy cross-attention");
+    check_matches(
+        greedy.decoder_attention[l].data(),
+        Values(teacher[0].decoder_attention[l].begin(), teacher[0].decoder_attention[l].end()),
+        "greedy self-attention");
+  }
+  const auto beam = model.beam_search(source, f::greedy_max_length, 1);
+  CHECK(beam.beams.front().output == greedy.output);
+  // a wider beam finds a hypothesis at least as likely, best first
+  const auto wide = model.beam_search(source, f::greedy_max_length, 3);
+  REQUIRE(wide.beams.size() == 3);
+  CHECK(wide.beams[0].log_probability >= beam.beams[0].log_probability - 1e-12);
+  CHECK(wide.beams[0].log_probability >= wide.beams[1].log_probability);
+  CHECK(wide.beams[1].log_probability >= wide.beams[2].log_probability);
+  CHECK(wide.trace.output == wide.beams[0].output);
+  CHECK(wide.trace.logits.shape()[0] == wide.beams[0].output.size());
+  const auto batch = model.translate(
+      std::vector<std::vector<TokenId>>{{f::sources[1].begin(), f::sources[1].end()}, source},
+      f::greedy_max_length);
+  CHECK(batch[1] == greedy.output);
 }
