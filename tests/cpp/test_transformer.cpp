@@ -5,11 +5,18 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "attention/seq2seq_session.hpp"
 #include "attention/transformer.hpp"
+#include "attention/transformer_session.hpp"
+#include "files/model_file.hpp"
+#include "files/safetensors.hpp"
 #include "layer_checks.hpp"
 #include "nn/feed_forward.hpp"
 #include "nn/layer_norm.hpp"
@@ -300,4 +307,339 @@ TEST_CASE("transformer: greedy decoding a step at a time is PyTorch's, and beam 
       std::vector<std::vector<TokenId>>{{f::sources[1].begin(), f::sources[1].end()}, source},
       f::greedy_max_length);
   CHECK(batch[1] == greedy.output);
+}
+
+namespace {
+
+TransformerSessionConfig small_session(const std::string &task = "en-fr") {
+  TransformerSessionConfig config;
+  config.task = task;
+  config.model = 16;
+  config.feedforward = 32;
+  config.seed = 7;
+  return config;
+}
+
+template <class T> std::vector<T> flat(const TransformerSession<T> &session) {
+  const auto &p = session.model().parameters();
+  return {p.data(), p.data() + p.size()};
+}
+
+std::string argument_of(const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const InputError &error) {
+    return error.argument();
+  }
+  return "(no error)";
+}
+
+// The session's tensors as safetensors.torch.save_file(model.state_dict(), metadata=…) writes
+// them, with the positional encoding's buffer when asked.
+std::vector<std::uint8_t> as_state_dict(const std::vector<std::uint8_t> &saved,
+                                        const Metadata &metadata, bool positional_buffer) {
+  const safetensors::File file = safetensors::parse(saved.data(), saved.size());
+  std::vector<safetensors::TensorBytes> tensors;
+  for (const auto &tensor : file.tensors)
+    tensors.push_back({tensor.name, tensor.dtype, tensor.shape, file.data + tensor.begin});
+  std::vector<float> buffer;
+  if (positional_buffer) {
+    const std::size_t width = file.find("src_tok_emb.embedding.weight")->shape[1];
+    buffer.assign(5000 * width, 0.5f);
+    tensors.push_back({"positional_encoding.pos_embedding",
+                       "F32",
+                       {5000, 1, width},
+                       reinterpret_cast<const std::uint8_t *>(buffer.data())});
+  }
+  return safetensors::write(tensors, metadata);
+}
+
+} // namespace
+
+TEST_CASE("transformer session: one seed gives the same run bit for bit, another another") {
+  TransformerSession<float> a(small_session()), b(small_session());
+  auto other = small_session();
+  other.seed = 8;
+  TransformerSession<float> c(other);
+  for (int i = 0; i < 3; ++i) {
+    const auto ra = a.train(3, 8), rb = b.train(3, 8), rc = c.train(3, 8);
+    CHECK(ra.step == std::size_t(3 * (i + 1)));
+    CHECK(std::memcmp(&ra.loss, &rb.loss, sizeof(float)) == 0);
+    CHECK(ra.loss != rc.loss);
+  }
+  CHECK(flat(a) == flat(b));
+}
+
+TEST_CASE("transformer session: the defaults learn en-fr within a few hundred steps") {
+  TransformerSession<float> session(TransformerSessionConfig{});
+  const std::vector<tasks::Example> probe(session.task().test.begin(),
+                                          session.task().test.begin() + 100);
+  const float first = session.train(1).loss;
+  TransformerEvaluation measures;
+  std::size_t steps = 1;
+  for (; steps < 600; steps += 50) {
+    session.train(50);
+    measures = session.evaluate(probe);
+    if (measures.exact_match >= 0.9)
+      break;
+  }
+  INFO("steps ", steps, ", exact ", measures.exact_match, ", tokens ", measures.token_accuracy);
+  CHECK(steps < 600);
+  CHECK(measures.exact_match >= 0.9);
+  CHECK(measures.token_accuracy > measures.exact_match);
+  CHECK(session.train(1).loss < first / 10);
+}
+
+TEST_CASE("transformer session: evaluate measures every cross-attention head, and aer is the best "
+          "one's") {
+  auto config = small_session("en-zh");
+  config.heads = 4;
+  config.decoder_layers = 3;
+  TransformerSession<double> session(config);
+  session.train(10, 16);
+  const auto measures =
+      session.evaluate({session.task().test.begin(), session.task().test.begin() + 20});
+  REQUIRE(measures.heads.size() == 12);
+  double best = 1;
+  for (std::size_t k = 0; k < measures.heads.size(); ++k) {
+    CHECK(measures.heads[k].layer == k / 4);
+    CHECK(measures.heads[k].head == k % 4);
+    CHECK(measures.heads[k].aer >= 0);
+    CHECK(measures.heads[k].aer <= 1);
+    best = std::min(best, measures.heads[k].aer);
+  }
+  CHECK(measures.aer == best);
+  CHECK(measures.exact_match >= 0);
+  CHECK(measures.token_accuracy <= 1);
+  CHECK(session.test_evaluation().heads.size() == 12);
+}
+
+TEST_CASE("transformer session: translate gives every layer's attention, per head, and each step's "
+          "top tokens") {
+  auto config = small_session("dates");
+  config.encoder_layers = 3;
+  TransformerSession<float> session(config);
+  session.train(20, 16);
+  const auto source = session.tokenize("Nov 23, 2026", tasks::Side::source);
+  for (const std::size_t beam : {1, 3}) {
+    INFO("beam ", beam);
+    const auto translation = session.translate(source, beam);
+    const auto &trace = translation.trace;
+    const std::size_t n = source.size(), m = trace.output.size(), heads = config.heads;
+    CHECK(trace.source == source);
+    REQUIRE(trace.encoder_attention.size() == 3);
+    REQUIRE(trace.decoder_attention.size() == 2);
+    REQUIRE(trace.cross_attention.size() == 2);
+    for (const auto &layer : trace.encoder_attention)
+      CHECK(layer.shape() == std::array<std::size_t, 3>{heads, n, n});
+    for (std::size_t l = 0; l < 2; ++l) {
+      CHECK(trace.decoder_attention[l].shape() == std::array<std::size_t, 3>{heads, m, m});
+      CHECK(trace.cross_attention[l].shape() == std::array<std::size_t, 3>{heads, m, n});
+      // causal: a step never attends to a later one; each row sums to 1
+      for (std::size_t t = 0; t < m; ++t) {
+        float sum = 0;
+        for (std::size_t j = 0; j < m; ++j) {
+          if (j > t)
+            CHECK(trace.decoder_attention[l](0, t, j) == 0);
+          sum += trace.decoder_attention[l](0, t, j);
+        }
+        CHECK(sum == doctest::Approx(1).epsilon(1e-5));
+      }
+    }
+    REQUIRE(translation.top.size() == m);
+    for (std::size_t t = 0; t < m; ++t) {
+      REQUIRE(translation.top[t].size() == translation_top_k);
+      CHECK(translation.top[t][0].first == trace.output[t]);
+      CHECK(translation.top[t][0].second >= translation.top[t][1].second);
+    }
+    CHECK(translation.beams.size() == beam);
+    CHECK(translation.beams[0].output == trace.output);
+  }
+  CHECK(argument_of([&] { session.translate(source, 0); }) == "beam");
+  CHECK(argument_of([&] { session.translate(source, max_beam_width + 1); }) == "beam");
+  CHECK(argument_of([&] { session.translate({}, 1); }) == "source");
+}
+
+TEST_CASE("transformer session: save, then load, gives the same model, in either precision or "
+          "float16") {
+  TransformerSession<float> session(small_session("en-zh"));
+  session.train(5, 8);
+  const auto bytes = session.save();
+  const auto saved = read_saved_transformer(bytes.data(), bytes.size());
+  CHECK(saved.precision == "float32");
+  CHECK(saved.config.task == "en-zh");
+  CHECK(saved.config.model == 16);
+  CHECK(saved.config.heads == 2);
+  CHECK(saved.config.feedforward == 32);
+  CHECK(saved.config.seed == 7);
+  auto loaded = load_transformer_session<float>(bytes.data(), bytes.size());
+  CHECK(flat(loaded) == flat(session));
+  const auto source = session.tokenize("I eat rice at home today", tasks::Side::source);
+  CHECK(loaded.translate(source).trace.output == session.translate(source).trace.output);
+  CHECK(loaded.save() == bytes);
+  CHECK(argument_of([&] { load_transformer_session<double>(bytes.data(), bytes.size()); }) ==
+        "bytes");
+  const auto halves = session.save(TransformerSession<float>::Storage::float16);
+  CHECK(halves.size() < bytes.size() * 6 / 10);
+  CHECK(load_transformer_session<float>(halves.data(), halves.size())
+            .save(TransformerSession<float>::Storage::float16) == halves);
+
+  auto config = small_session();
+  config.heads = 4;
+  config.encoder_layers = 1;
+  config.decoder_layers = 3;
+  TransformerSession<double> precise(config);
+  const auto precise_bytes = precise.save();
+  const auto again = load_transformer_session<double>(precise_bytes.data(), precise_bytes.size());
+  CHECK(flat(again) == flat(precise));
+  CHECK(again.config().heads == 4);
+  CHECK(again.config().encoder_layers == 1);
+  CHECK(again.config().decoder_layers == 3);
+}
+
+TEST_CASE("transformer session: a PyTorch state_dict of the tutorial model loads, its sizes "
+          "inferred from its tensors and its heads from the metadata or the default") {
+  auto config = small_session("dates");
+  config.decoder_layers = 1;
+  TransformerSession<float> session(config);
+  session.train(2, 8);
+  const auto ours = session.save();
+  for (const bool buffer : {false, true})
+    for (const auto &metadata : {Metadata{{"format", "pt"}}, Metadata{}}) {
+      const auto torch = as_state_dict(ours, metadata, buffer);
+      const auto saved = read_saved_transformer(torch.data(), torch.size());
+      CHECK(saved.config.task == "dates");
+      CHECK(saved.config.model == 16);
+      CHECK(saved.config.heads == 2); // the default
+      CHECK(saved.config.encoder_layers == 2);
+      CHECK(saved.config.decoder_layers == 1);
+      CHECK(saved.config.feedforward == 32);
+      CHECK(saved.precision == "float32");
+      CHECK(flat(load_transformer_session<float>(torch.data(), torch.size())) == flat(session));
+    }
+  const auto four = as_state_dict(ours, {{"format", "pt"}, {"heads", "4"}}, true);
+  CHECK(read_saved_transformer(four.data(), four.size()).config.heads == 4);
+  const auto five = as_state_dict(ours, {{"format", "pt"}, {"heads", "5"}}, true);
+  CHECK(argument_of([&] { load_transformer_session<float>(five.data(), five.size()); }) == "bytes");
+  // a state_dict of another model, or of a vocabulary no task has
+  const auto seq2seq = Seq2seqSession<float>(Seq2seqSessionConfig{}).save();
+  const auto foreign = as_state_dict(seq2seq, {{"format", "pt"}}, false);
+  CHECK(argument_of([&] { read_saved_transformer(foreign.data(), foreign.size()); }) == "bytes");
+  CHECK(argument_of([&] { read_saved_transformer(seq2seq.data(), seq2seq.size()); }) == "bytes");
+}
+
+TEST_CASE("transformer session: damaged files and metadata that do not fit name bytes") {
+  TransformerSession<float> session(small_session());
+  const auto bytes = session.save();
+  const auto load = [](const std::vector<std::uint8_t> &b) {
+    return argument_of([&] { load_transformer_session<float>(b.data(), b.size()); });
+  };
+  CHECK(load({bytes.begin(), bytes.end() - 4}) == "bytes");
+  CHECK(load({bytes.begin(), bytes.begin() + 5}) == "bytes");
+  CHECK(load({}) == "bytes");
+  const auto &p = session.model().parameters();
+  const auto rewrite = [&](const Metadata &metadata) {
+    std::vector<safetensors::TensorBytes> tensors;
+    for (const auto &info : p.layout())
+      tensors.push_back({info.name, "F32", info.shape,
+                         reinterpret_cast<const std::uint8_t *>(p.data() + info.offset)});
+    return safetensors::write(tensors, metadata);
+  };
+  const Metadata good = {{"format", "attention-stepper/transformer"},
+                         {"task", "en-fr"},
+                         {"model", "16"},
+                         {"heads", "2"},
+                         {"encoderLayers", "2"},
+                         {"decoderLayers", "2"},
+                         {"feedforward", "32"},
+                         {"seed", "7"},
+                         {"precision", "float32"}};
+  CHECK(load(rewrite(good)) == "(no error)");
+  for (std::size_t k = 1; k < good.size(); ++k) {
+    INFO("metadata ", good[k].first);
+    for (const std::string value : {"", "x", "3", "-1"}) {
+      auto bad = good;
+      bad[k].second = value;
+      CHECK(load(rewrite(bad)) ==
+            (good[k].first == "seed" && value == "3" ? "(no error)" : "bytes"));
+    }
+    auto missing = good;
+    missing.erase(missing.begin() + static_cast<std::ptrdiff_t>(k));
+    CHECK(load(rewrite(missing)) == "bytes");
+  }
+  auto foreign = good;
+  foreign[0].second = "attention-stepper/seq2seq";
+  CHECK(load(rewrite(foreign)) == "bytes");
+}
+
+TEST_CASE("transformer session: bad arguments name the argument at fault") {
+  const auto make = [](auto change) {
+    auto config = small_session();
+    change(config);
+    return argument_of([&] { TransformerSession<float> s(config); });
+  };
+  using C = TransformerSessionConfig;
+  CHECK(make([](C &c) { c.task = "en-de"; }) == "task");
+  CHECK(make([](C &c) { c.heads = 3; }) == "heads"); // 16 is not divisible by 3
+  CHECK(make([](C &c) { c.heads = 0; }) == "heads");
+  CHECK(make([](C &c) { c.heads = 32; }) == "heads");
+  CHECK(make([](C &c) { c.model = 0; }) == "model");
+  CHECK(make([](C &c) { c.model = 2048; }) == "model");
+  CHECK(make([](C &c) { c.encoder_layers = 0; }) == "encoderLayers");
+  CHECK(make([](C &c) { c.encoder_layers = 7; }) == "encoderLayers");
+  CHECK(make([](C &c) { c.decoder_layers = 0; }) == "decoderLayers");
+  CHECK(make([](C &c) { c.decoder_layers = 7; }) == "decoderLayers");
+  CHECK(make([](C &c) { c.feedforward = 0; }) == "feedforward");
+  CHECK(make([](C &c) { c.feedforward = 5000; }) == "feedforward");
+  CHECK(make([](C &c) { c.seed = -1; }) == "seed");
+  TransformerSession<float> session(small_session());
+  CHECK(argument_of([&] { session.train(0); }) == "steps");
+  CHECK(argument_of([&] { session.train(1, 0); }) == "batch");
+  CHECK(argument_of([&] { session.train(1, 2001); }) == "batch");
+  CHECK(argument_of([&] { session.train(1, 4, 0); }) == "learningRate");
+  CHECK(argument_of([&] { session.train(1, 4, 0.001, 1.0, -1); }) == "guide");
+  CHECK(argument_of([&] { session.tokenize("the car is blu", tasks::Side::source); }) ==
+        "sentence");
+  auto gradients = session.model().make_gradients();
+  CHECK(argument_of([&] { session.gradients({}, gradients); }) == "pairs");
+  CHECK(argument_of([&] {
+          session.gradients({{"the car is red", "la vouture"}}, gradients);
+        }) == "sentence");
+  CHECK(argument_of([&] {
+          session.gradients({{"the car is red", "la voiture est rouge"}}, gradients, std::nan(""));
+        }) == "guide");
+  CHECK(session.steps() == 0);
+  std::vector<TransformerSession<float>::NamedValues> named;
+  for (const auto &info : session.model().parameters().layout())
+    named.push_back({info.name, info.shape, std::vector<float>(info.size, 0.5f)});
+  auto wrong = named;
+  wrong.pop_back();
+  const auto before = flat(session);
+  CHECK(argument_of([&] { session.set_parameters(wrong); }) == "parameters");
+  CHECK(flat(session) == before);
+  session.set_parameters(named);
+  CHECK(flat(session) == std::vector<float>(before.size(), 0.5f));
+}
+
+TEST_CASE("transformer session: guided alignment adds its term and pulls the guided head to the "
+          "sure links") {
+  TransformerSession<double> session(small_session());
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"the red car is small", "la voiture rouge est petite"},
+      {"the dog is wet", "le chien est mouillé"}};
+  auto free = session.model().make_gradients(), guided = session.model().make_gradients();
+  const double loss = session.gradients(pairs, free);
+  CHECK(session.gradients(pairs, guided, 2.0) > loss);
+  CHECK(session.gradients(pairs, guided, 0.0) == loss);
+  TransformerSession<float> free_model(small_session()), guided_model(small_session());
+  free_model.train(100, 16, 0.003);
+  guided_model.train(100, 16, 0.003, 1.0, 1.0);
+  const auto guided_head_aer = [](TransformerSession<float> &s) {
+    const auto measures = s.evaluate({s.task().test.begin(), s.task().test.begin() + 50});
+    return measures.heads[measures.heads.size() - s.config().heads + guided_head].aer;
+  };
+  const double free_aer = guided_head_aer(free_model), guided_aer = guided_head_aer(guided_model);
+  INFO("the guided head AER: free ", free_aer, ", guided ", guided_aer);
+  CHECK(guided_aer < free_aer);
+  CHECK(guided_aer < 0.2);
 }
