@@ -24,9 +24,11 @@
 namespace attention {
 
 // The defaults (the JavaScript API's too): d_model 32 in 2 heads of 16, 2 + 2 layers, a
-// feed-forward block of 64: the GRU model's embedding width, some 45 thousand parameters (the
-// GRU model's default has 40 thousand), each head wide enough for a vocabulary of a hundred words.
-// Learning rate and batch: see default_transformer_learning_rate.
+// feed-forward block of 64 (the suggestion): the GRU model's embedding width, and 45 to 49
+// thousand parameters with the tasks' vocabularies, fewer than the default GRU model's 61 to 67
+// thousand, so a step costs about as much; two heads per layer are few enough to show side by
+// side, and two layers per stack show what a second layer adds. en-fr reaches an exact match of
+// 0.98 on its test split in about 250 steps (bench/transformer_native.cpp).
 struct TransformerSessionConfig {
   std::string task = "en-fr";
   std::size_t model = 32, heads = 2, encoder_layers = 2, decoder_layers = 2, feedforward = 64;
