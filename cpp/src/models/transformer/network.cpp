@@ -58,36 +58,35 @@ std::vector<nn::ParameterSpec> transformer_parameter_specs(const TransformerConf
 }
 
 template <class T>
+Transformer<T>::Network::EncoderLayer::EncoderLayer(const ParameterSet<T> &parameters,
+                                                    const std::string &prefix, std::size_t width,
+                                                    std::size_t heads)
+    : attention_at(parameters.info(prefix + ".self_attn.in_proj_weight").offset),
+      feed_forward_at(parameters.info(prefix + ".linear1.weight").offset),
+      norm1{parameters.info(prefix + ".norm1.weight").offset, {}, {}},
+      norm2{parameters.info(prefix + ".norm2.weight").offset, {}, {}}, attention(width, heads) {}
+
+template <class T>
+Transformer<T>::Network::DecoderLayer::DecoderLayer(const ParameterSet<T> &parameters,
+                                                    const std::string &prefix, std::size_t width,
+                                                    std::size_t heads)
+    : self_attention_at(parameters.info(prefix + ".self_attn.in_proj_weight").offset),
+      cross_attention_at(parameters.info(prefix + ".multihead_attn.in_proj_weight").offset),
+      feed_forward_at(parameters.info(prefix + ".linear1.weight").offset),
+      norm1{parameters.info(prefix + ".norm1.weight").offset, {}, {}},
+      norm2{parameters.info(prefix + ".norm2.weight").offset, {}, {}},
+      norm3{parameters.info(prefix + ".norm3.weight").offset, {}, {}}, self_attention(width, heads),
+      cross_attention(width, heads) {}
+
+template <class T>
 Transformer<T>::Network::Network(const TransformerConfig &config, const ParameterSet<T> &parameters)
     : d(config.model), heads(config.heads), f(config.feedforward), v(config.target_vocab) {
   const auto at = [&](const std::string &name) { return parameters.info(name).offset; };
-  for (std::size_t l = 0; l < config.encoder_layers; ++l) {
-    const std::string layer = encoder_layer(l);
-    encoder.push_back({at(layer + ".self_attn.in_proj_weight"),
-                       at(layer + ".linear1.weight"),
-                       {at(layer + ".norm1.weight"), {}, {}},
-                       {at(layer + ".norm2.weight"), {}, {}},
-                       nn::MultiheadAttention<T>(d, heads),
-                       {},
-                       {},
-                       {}});
-  }
+  for (std::size_t l = 0; l < config.encoder_layers; ++l)
+    encoder.emplace_back(parameters, encoder_layer(l), d, heads);
+  for (std::size_t l = 0; l < config.decoder_layers; ++l)
+    decoder.emplace_back(parameters, decoder_layer(l), d, heads);
   encoder_norm.at = at("transformer.encoder.norm.weight");
-  for (std::size_t l = 0; l < config.decoder_layers; ++l) {
-    const std::string layer = decoder_layer(l);
-    decoder.push_back({at(layer + ".self_attn.in_proj_weight"),
-                       at(layer + ".multihead_attn.in_proj_weight"),
-                       at(layer + ".linear1.weight"),
-                       {at(layer + ".norm1.weight"), {}, {}},
-                       {at(layer + ".norm2.weight"), {}, {}},
-                       {at(layer + ".norm3.weight"), {}, {}},
-                       nn::MultiheadAttention<T>(d, heads),
-                       nn::MultiheadAttention<T>(d, heads),
-                       {},
-                       {},
-                       {},
-                       {}});
-  }
   decoder_norm.at = at("transformer.decoder.norm.weight");
   generator = at("generator.weight");
   source_embedding = at("src_tok_emb.embedding.weight");

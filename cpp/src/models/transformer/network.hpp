@@ -59,13 +59,18 @@ template <class T> struct Transformer<T>::Network {
     std::size_t at; // its weight's offset; the bias follows
     std::vector<T> normalised, inverse_std;
   };
+  // Each layer finds its parameters' offsets by their names under `prefix`.
   struct EncoderLayer {
+    EncoderLayer(const ParameterSet<T> &parameters, const std::string &prefix, std::size_t width,
+                 std::size_t heads);
     std::size_t attention_at, feed_forward_at;
     Norm norm1, norm2;
     nn::MultiheadAttention<T> attention;
     std::vector<T> input, middle, activations; // middle: after norm1
   };
   struct DecoderLayer {
+    DecoderLayer(const ParameterSet<T> &parameters, const std::string &prefix, std::size_t width,
+                 std::size_t heads);
     std::size_t self_attention_at, cross_attention_at, feed_forward_at;
     Norm norm1, norm2, norm3;
     nn::MultiheadAttention<T> self_attention, cross_attention;
