@@ -53,7 +53,7 @@ float pixel(const Image &image, std::size_t channel, std::size_t y, std::size_t 
 
 } // namespace
 
-TEST_CASE("shapes task: a scene's pixels, channels first, objects centred in their slots") {
+TEST_CASE("caption task shapes: a scene's pixels, channels first, objects centred in their slots") {
   const Image image = render(above_scene());
   CHECK(image.channels == 3);
   CHECK(image.height == 32);
@@ -91,7 +91,7 @@ TEST_CASE("shapes task: a scene's pixels, channels first, objects centred in the
   CHECK(pixel(triangle, 0, 14, 7) == pixel(triangle, 0, 0, 0));
 }
 
-TEST_CASE("shapes task: an object's cells are the 8 x 8 grid's cells holding its pixels") {
+TEST_CASE("caption task shapes: an object's cells are the 8 x 8 grid's cells holding its pixels") {
   const Scene scene = above_scene();
   // big: its slot's 4 x 4 cells (columns 4 … 7, rows 0 … 3); small: the middle 2 x 2
   std::vector<std::size_t> big, small;
@@ -105,7 +105,8 @@ TEST_CASE("shapes task: an object's cells are the 8 x 8 grid's cells holding its
   CHECK(triangle == std::vector<std::size_t>{1, 2, 9, 10, 16, 17, 18, 19, 24, 25, 26, 27});
 }
 
-TEST_CASE("shapes task: the issue's captions in English and Chinese, with regions and categories") {
+TEST_CASE("caption task shapes: the issue's captions in English and Chinese, with regions and "
+          "categories") {
   const CaptionTask en = empty_caption_task("shapes", "en"),
                     zh = empty_caption_task("shapes", "zh");
   const auto example = describe(en, above_scene());
@@ -167,7 +168,7 @@ TEST_CASE("shapes task: the issue's captions in English and Chinese, with region
                                    .caption) == "a big blue circle above a big red circle");
 }
 
-TEST_CASE("shapes task: vocabularies and their categories") {
+TEST_CASE("caption task shapes: vocabularies and their categories") {
   const CaptionTask en = empty_caption_task("shapes", "en"),
                     zh = empty_caption_task("shapes", "zh");
   CHECK(en.vocabulary.tokens == std::vector<std::string>{"<sos>", "<eos>", "a", "small", "big",
@@ -185,7 +186,7 @@ TEST_CASE("shapes task: vocabularies and their categories") {
   CHECK(en.image_size == 32);
 }
 
-TEST_CASE("shapes task: one seed gives one split, another another; no scene twice") {
+TEST_CASE("caption task shapes: one seed gives one split, another another; no scene twice") {
   const CaptionTask a = make_caption_task("shapes", "en", 0),
                     b = make_caption_task("shapes", "en", 0),
                     c = make_caption_task("shapes", "en", 1),
@@ -225,8 +226,9 @@ TEST_CASE("shapes task: one seed gives one split, another another; no scene twic
   CHECK(a.train[0].scene.objects.size() == first % 3 + 1);
 }
 
-TEST_CASE("shapes task: every example's caption is what describe writes, within the limits, each "
-          "object word on its object's cells") {
+TEST_CASE(
+    "caption task shapes: every example's caption is what describe writes, within the limits, each "
+    "object word on its object's cells") {
   for (const char *language : {"en", "zh"}) {
     const CaptionTask task = make_caption_task("shapes", language, 3);
     std::size_t longest = 0;
@@ -250,7 +252,7 @@ TEST_CASE("shapes task: every example's caption is what describe writes, within 
   }
 }
 
-TEST_CASE("shapes task: bad scenes, images, captions, tasks and seeds name the argument") {
+TEST_CASE("caption task shapes: bad scenes, images, captions, tasks and seeds name the argument") {
   const CaptionTask task = empty_caption_task("shapes", "en");
   CHECK(argument_of([] { make_scene({}); }) == "scene");
   CHECK(argument_of([] {

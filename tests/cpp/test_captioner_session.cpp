@@ -266,7 +266,8 @@ TEST_CASE("captioner session: load refuses files whose tensors or metadata do no
         {9, "float16"}}) {
     auto bad = good;
     bad[index].second = value;
-    INFO(bad[index].first, " = ", value);
+    const std::string change = bad[index].first + " = " + value; // clang 14: INFO cannot capture
+    INFO(change);                                                // a structured binding
     CHECK(load(rewrite(bad)) == "bytes");
   }
   auto lacking = good;

@@ -26,13 +26,17 @@ namespace attention {
 
 struct CaptionerSessionConfig {
   std::string task = "shapes", language = "en";
-  // C, D, A, E, H (captioner.hpp). Small enough that a step of 32 scenes takes milliseconds, wide
-  // enough to tell 24 kinds of object in 4 slots apart: bench/captioner_native.cpp measures them.
+  // C, D, A, E, H (captioner.hpp): a step of 32 scenes costs 48 ms natively (one thread, -O3;
+  // 31 ms with 8 channels), four fifths of it the convolutions; a 16-wide embedding and a 64-wide
+  // LSTM hold the 18 or 19 words and the grammar's state with room to spare.
   std::size_t channels = 16, annotation = 32, attention = 32, embedding = 16, hidden = 64;
   std::int64_t seed = 0; // the task's split, the initial parameters and the shuffling
 };
 
-// Training's defaults (the JavaScript API's too): bench/captioner_native.cpp measures them.
+// Training's defaults (the JavaScript API's too). Measured with bench/captioner_native (en, seed
+// 0, default sizes), exact match on the test split after 1000 / 2000 / 2500 steps: λ = 1 at 0.005:
+// 0.08 / 0.27 / 0.36 (token accuracy 0.88, regionAccuracy 0.43); λ = 0 at 0.002: 0.00 / 0.02 /
+// 0.01 (0.04 at 3000). The 95% within 30 s is not reached yet.
 constexpr std::size_t default_caption_batch = 32, max_caption_batch = tasks::caption_train_size;
 constexpr double default_caption_learning_rate = 0.005;
 constexpr double default_regularization = 1; // Xu et al.'s λ
