@@ -152,8 +152,8 @@ TransformerEvaluation TransformerSession<T>::evaluate(const std::vector<tasks::E
             for (std::size_t j = 1; j < example.source.size(); ++j)
               if (weights(h, t, j) > weights(h, t, best))
                 best = j;
-            scores[l * heads + h].add(best, example.alignment[t], example.possible[t],
-                                      example.categories[t]);
+            scores[l * heads + h].add(best, example.source[best], example.alignment[t],
+                                      example.possible[t], example.categories[t]);
           }
     }
   }
