@@ -1,28 +1,13 @@
-// The seq2seq models and their tasks. A model lives in the core's model store under a handle, a
-// number the wrapper keeps; the wrapper's dispose() frees it. Each export takes the handle first.
-#include "attention/model_store.hpp"
+// The seq2seq models and their translation tasks (which the Transformer shares). A model lives in
+// the core's model store under a handle (models.cpp: loading, and what every kind does alike);
+// each export takes the handle first, and refuses a model of another kind (blaming "model").
 #include "attention/score_function.hpp"
-#include "convert.hpp"
+#include "models.hpp"
 
 namespace binding {
 namespace {
 
 // ---- translation tasks -------------------------------------------------------------------------
-
-const char *unit_name(const at::tasks::Task &task) {
-  return task.unit == at::tasks::Unit::word ? "word" : "character";
-}
-
-val links_to_js(const std::vector<std::vector<std::size_t>> &links) {
-  val out = val::array();
-  for (const auto &positions : links) {
-    val row = val::array();
-    for (std::size_t position : positions)
-      row.call<void>("push", position);
-    out.call<void>("push", row);
-  }
-  return out;
-}
 
 val examples_to_js(const at::tasks::Task &task, const std::vector<at::tasks::Example> &examples) {
   namespace tasks = at::tasks;
@@ -67,46 +52,29 @@ val seq2seq_tasks() {
 
 // ---- seq2seq models ----------------------------------------------------------------------------
 
-// The precision a model is made in unless the caller picks one: the page trains in float32.
-constexpr const char *default_precision = "float32";
-
-// The words (or characters) of `ids`, without <eos>.
-val words_of(const at::tasks::Task &task, const std::vector<at::TokenId> &ids) {
-  val out = val::array();
-  for (auto id : ids)
-    if (id != static_cast<at::TokenId>(at::tasks::Vocabulary::eos))
-      out.call<void>("push", task.target.tokens[id]);
-  return out;
+// f(session) on the seq2seq model of `handle`, in its precision.
+template <class F> val with_seq2seq(int handle, F &&f) {
+  return at::stored_model(handle).as<at::Seq2seqSession>().visit(f);
 }
 
-template <class T> val seq2seq_info(int handle, const at::Seq2seqSession<T> &session) {
+} // namespace
+
+template <class T> val model_info(const at::Seq2seqSession<T> &session) {
   const auto &config = session.config();
   val out = val::object();
-  out.set("handle", handle);
-  out.set("task", config.task);
+  translation_info(out, session);
   out.set("scoring", at::score_function_name(config.scoring));
   out.set("encoder", at::encoder_name(config.encoder));
   out.set("layers", config.layers);
   out.set("embedding", config.embedding);
   out.set("hidden", config.hidden);
-  out.set("seed", static_cast<double>(config.seed));
   out.set("validation", config.validation);
-  out.set("precision", sizeof(T) == 4 ? "float32" : "float64");
-  out.set("source", strings(session.task().source.tokens));
-  out.set("target", strings(session.task().target.tokens));
-  out.set("unit", unit_name(session.task()));
-  out.set("maxSourceLength", session.task().max_source_length);
-  out.set("maxTargetLength", session.task().max_target_length);
   return out;
 }
+template val model_info(const at::Seq2seqSession<float> &);
+template val model_info(const at::Seq2seqSession<double> &);
 
-// The store holds seq2seq models only so far; `kind` tells the wrapper which model object to make.
-val info_of(int handle) {
-  val info =
-      at::stored_model(handle).visit([&](auto &session) { return seq2seq_info(handle, session); });
-  info.set("kind", "seq2seq");
-  return info;
-}
+namespace {
 
 // options: { task, scoring?, encoder?, layers?, embedding?, hidden?, seed?, validation?,
 // precision? }, checked
@@ -116,112 +84,35 @@ val seq2seq_create(val options) {
   return guarded([&] {
     at::Seq2seqSessionConfig config;
     const auto given = [&](const char *key) { return !options[key].isUndefined(); };
-    config.task = options["task"].as<std::string>();
+    option(options, "task", config.task);
     if (given("scoring"))
       config.scoring = at::parse_score_function(options["scoring"].as<std::string>(), "scoring");
     config.encoder = given("encoder")
                          ? at::parse_encoder(options["encoder"].as<std::string>(), "encoder")
                          : at::default_encoder(config.scoring);
-    if (given("layers"))
-      config.layers = options["layers"].as<std::size_t>();
-    if (given("embedding"))
-      config.embedding = options["embedding"].as<std::size_t>();
-    if (given("hidden"))
-      config.hidden = options["hidden"].as<std::size_t>();
-    if (given("seed"))
-      config.seed = static_cast<std::int64_t>(options["seed"].as<double>());
-    if (given("validation"))
-      config.validation = options["validation"].as<std::size_t>();
-    return info_of(at::create_model(
-        config, given("precision") ? options["precision"].as<std::string>() : default_precision));
-  });
-}
-
-val model_load(val bytes) {
-  return guarded([&] {
-    const auto data = bytes_of(bytes);
-    return info_of(at::load_model(data.data(), data.size()));
-  });
-}
-
-val seq2seq_dispose(int handle) {
-  return guarded([&] {
-    at::dispose_model(handle);
-    return val::undefined();
-  });
-}
-
-template <class T> val named_tensors(const at::ParameterSet<T> &set) {
-  val out = val::object();
-  for (const auto &info : set.layout()) {
-    val tensor = val::object();
-    val shape = val::array();
-    for (std::size_t d : info.shape)
-      shape.call<void>("push", d);
-    tensor.set("shape", shape);
-    tensor.set("data",
-               val(typed_memory_view(info.size, set.data() + info.offset)).call<val>("slice"));
-    out.set(info.name, tensor);
-  }
-  return out;
-}
-
-val seq2seq_parameters(int handle) {
-  return guarded([&] {
-    return at::stored_model(handle).visit(
-        [](auto &session) { return named_tensors(session.model().parameters()); });
-  });
-}
-
-// named: [[name, shape (number[]), data (a typed array of the model's precision)], …]
-val seq2seq_set_parameters(int handle, val named) {
-  return guarded([&] {
-    return at::stored_model(handle).visit([&](auto &session) {
-      using Session = std::remove_reference_t<decltype(session)>;
-      std::vector<typename Session::NamedValues> entries;
-      const auto n = named["length"].as<std::size_t>();
-      for (std::size_t i = 0; i < n; ++i) {
-        val entry = named[i];
-        auto &e = entries.emplace_back();
-        e.name = entry[0].as<std::string>();
-        const auto rank = entry[1]["length"].as<std::size_t>();
-        for (std::size_t d = 0; d < rank; ++d)
-          e.shape.push_back(entry[1][d].as<std::size_t>());
-        e.values.resize(entry[2]["length"].as<std::size_t>());
-        fill_from(e.values, entry[2]);
-      }
-      session.set_parameters(entries);
-      return val::undefined();
-    });
+    option(options, "layers", config.layers);
+    option(options, "embedding", config.embedding);
+    option(options, "hidden", config.hidden);
+    option(options, "seed", config.seed);
+    option(options, "validation", config.validation);
+    return info_of(at::create_model(config, precision_option(options)));
   });
 }
 
 val seq2seq_tokenize(int handle, std::string sentence, std::string side) {
   return guarded([&] {
-    return at::stored_model(handle).visit([&](auto &session) {
-      val out = val::array();
-      for (auto id : session.tokenize(sentence, side == "target" ? at::tasks::Side::target
-                                                                 : at::tasks::Side::source))
-        out.call<void>("push", id);
-      return out;
-    });
+    return with_seq2seq(handle, [&](auto &session) { return tokenized(session, sentence, side); });
   });
 }
 
 // pairs: [[source, target], …] sentences; guide: guided alignment's weight
 val seq2seq_gradients(int handle, val pairs, double guide) {
   return guarded([&] {
-    std::vector<std::pair<std::string, std::string>> sentences;
-    const auto n = pairs["length"].as<std::size_t>();
-    for (std::size_t i = 0; i < n; ++i)
-      sentences.emplace_back(pairs[i][0].as<std::string>(), pairs[i][1].as<std::string>());
-    return at::stored_model(handle).visit([&](auto &session) {
+    const auto sentences = sentence_pairs(pairs);
+    return with_seq2seq(handle, [&](auto &session) {
       auto gradients = session.model().make_gradients();
       const double loss = session.gradients(sentences, gradients, guide);
-      val out = val::object();
-      out.set("loss", loss);
-      out.set("gradients", named_tensors(gradients));
-      return out;
+      return loss_and_gradients(loss, gradients);
     });
   });
 }
@@ -229,23 +120,20 @@ val seq2seq_gradients(int handle, val pairs, double guide) {
 // batch and learningRate: undefined for the core's defaults; guide: guided alignment's weight
 val seq2seq_train(int handle, double steps, val batch, val learning_rate, double guide) {
   return guarded([&] {
-    return at::stored_model(handle).visit([&](auto &session) {
+    return with_seq2seq(handle, [&](auto &session) {
       const auto result = session.train(
           static_cast<std::size_t>(steps),
           batch.isUndefined() ? at::default_batch : batch.as<std::size_t>(),
           learning_rate.isUndefined() ? at::default_learning_rate : learning_rate.as<double>(),
           at::default_max_norm, guide);
-      val out = val::object();
-      out.set("step", static_cast<double>(result.step));
-      out.set("loss", static_cast<double>(result.loss));
-      return out;
+      return train_result(result);
     });
   });
 }
 
 val seq2seq_evaluate(int handle, std::string split) {
   return guarded([&] {
-    return at::stored_model(handle).visit([&](auto &session) {
+    return with_seq2seq(handle, [&](auto &session) {
       const auto result = session.evaluate(session.split(split));
       val out = val::object();
       out.set("exactMatch", result.exact_match);
@@ -274,25 +162,16 @@ val seq2seq_evaluate(int handle, std::string split) {
   });
 }
 
-template <class T> val matrix_row(const at::Matrix<T> &m, std::size_t row) {
-  if (m.size() == 0)
-    return val::null();
-  return val(typed_memory_view(m.shape()[1], m.data() + row * m.shape()[1])).call<val>("slice");
-}
-
 val seq2seq_translate(int handle, std::string sentence, int beam) {
   return guarded([&] {
-    return at::stored_model(handle).visit([&](auto &session) {
+    return with_seq2seq(handle, [&](auto &session) {
       const auto &task = session.task();
       const auto source = session.tokenize(sentence, at::tasks::Side::source);
       const auto translation = session.translate(source, static_cast<std::size_t>(beam));
       const auto &trace = translation.trace;
       val out = val::object();
-      val source_tokens = val::array();
-      for (auto id : source)
-        source_tokens.call<void>("push", task.source.tokens[id]);
-      out.set("source", source_tokens);
-      out.set("target", words_of(task, trace.output));
+      out.set("source", source_tokens(task, source));
+      out.set("target", words_of(task.target.tokens, trace.output));
       out.set("alignment", from_matrix(trace.weights));
       val encoder = val::object();
       encoder.set("embeddings", from_matrix(trace.source_embeddings));
@@ -307,35 +186,14 @@ val seq2seq_translate(int handle, std::string sentence, int beam) {
         step.set("weights", matrix_row(trace.weights, t));
         step.set("context", matrix_row(trace.contexts, t));
         step.set("attentional", matrix_row(trace.attentional, t));
-        val top = val::array();
-        for (const auto &[id, probability] : translation.top[t]) {
-          val entry = val::object();
-          entry.set("token", task.target.tokens[id]);
-          entry.set("probability", static_cast<double>(probability));
-          top.call<void>("push", entry);
-        }
-        step.set("top", top);
+        step.set("top", top_tokens(translation.top[t], task.target.tokens));
         steps.call<void>("push", step);
       }
       out.set("steps", steps);
-      val beams = val::array();
-      for (const auto &hypothesis : translation.beams) {
-        val entry = val::object();
-        entry.set("target", words_of(task, hypothesis.output));
-        entry.set("logProbability", hypothesis.log_probability);
-        beams.call<void>("push", entry);
-      }
-      out.set("beams", beams);
+      out.set("beams", beams_to_js(translation.beams, [&](const auto &ids) {
+                return words_of(task.target.tokens, ids);
+              }));
       return out;
-    });
-  });
-}
-
-val seq2seq_save(int handle, bool float16) {
-  return guarded([&] {
-    return at::stored_model(handle).visit([&](auto &session) {
-      using Storage = typename std::decay_t<decltype(session)>::Storage;
-      return typed_copy(session.save(float16 ? Storage::float16 : Storage::model));
     });
   });
 }
@@ -387,14 +245,9 @@ EMSCRIPTEN_BINDINGS(seq2seq) {
   emscripten::function("seq2seqTasks", &seq2seq_tasks);
   emscripten::function("seq2seqFacts", &seq2seq_facts);
   emscripten::function("seq2seqCreate", &seq2seq_create);
-  emscripten::function("modelLoad", &model_load);
-  emscripten::function("seq2seqDispose", &seq2seq_dispose);
-  emscripten::function("seq2seqParameters", &seq2seq_parameters);
-  emscripten::function("seq2seqSetParameters", &seq2seq_set_parameters);
   emscripten::function("seq2seqTokenize", &seq2seq_tokenize);
   emscripten::function("seq2seqGradients", &seq2seq_gradients);
   emscripten::function("seq2seqTrain", &seq2seq_train);
   emscripten::function("seq2seqEvaluate", &seq2seq_evaluate);
   emscripten::function("seq2seqTranslate", &seq2seq_translate);
-  emscripten::function("seq2seqSave", &seq2seq_save);
 }

@@ -1,7 +1,8 @@
 // libFuzzer target: arbitrary shapes, values (NaN, +-Infinity, +-1e308 included), masks, scales
 // and head counts for the scoring, softmax, attention and multi-head functions, in double and
 // float; and, for inputs that start with "ST", the bytes after it as a safetensors file (the
-// model loader's format), parsed and loaded as a saved seq2seq model; for inputs that start with
+// model loader's format), parsed and loaded as a saved model of whatever kind it says it holds
+// (seq2seq, Transformer, captioner, or a PyTorch state_dict of one); for inputs that start with
 // "NP", the bytes after it as a tensor file (.npy or safetensors) read as the page reads dropped
 // files. Bad input must end in InputError; anything else that returns must keep
 // the invariants below. Built natively with clang: -fsanitize=fuzzer,address,undefined.
@@ -13,10 +14,10 @@
 #include <limits>
 
 #include "attention/attention.hpp"
-#include "files/safetensors.hpp"
+#include "attention/model_store.hpp"
 #include "attention/scoring.hpp"
-#include "attention/seq2seq_session.hpp"
 #include "attention/tensor_files.hpp"
+#include "files/safetensors.hpp"
 
 using namespace attention;
 
@@ -197,7 +198,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     } catch (const InputError &) {
     }
     try {
-      load_seq2seq_session<float>(data + 2, size - 2);
+      dispose_model(load_model(data + 2, size - 2));
     } catch (const InputError &) {
     }
     return 0;

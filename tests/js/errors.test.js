@@ -478,9 +478,12 @@ const cases = [
   [
     'shipped model of no kind',
     () => attn.loadShippedModel({ kind: 'gpt', task: 'en-fr' }),
-    /options.kind must be one of seq2seq, got the string "gpt"/,
+    /options.kind must be one of seq2seq, transformer, captioner, got the string "gpt"/,
     'kind',
   ],
+  ['transformer heads', () => attn.createTransformer({ task: 'en-fr', heads: 5 }), /heads/, 'heads'],
+  ['captioner language', () => attn.createCaptioner({ task: 'shapes', language: 'fr' }), /fr/, 'language'],
+  ['scene of no object', () => attn.renderScene({ objects: [] }), /scene/, 'scene'],
   ['seq2seq file truncated', () => attn.loadModel(new Uint8Array([9, 0, 0, 0, 0, 0, 0, 0, 123])), /bytes/, 'bytes'],
   ['tensor file not bytes', () => attn.readTensors([1, 2]), /bytes must be a Uint8Array or an ArrayBuffer/, 'bytes'],
   [

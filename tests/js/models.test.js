@@ -100,7 +100,11 @@ test('trainModel: progress as it learns, pause and resume, then a model that tra
 
 test('trainModel: bad options fail the run with an Error naming the option', async () => {
   const cases = [
-    [{ kind: 'gpt', model: { task: 'en-fr' } }, 'kind', /options.kind must be one of seq2seq, got the string "gpt"/],
+    [
+      { kind: 'gpt', model: { task: 'en-fr' } },
+      'kind',
+      /options.kind must be one of seq2seq, transformer, captioner, got the string "gpt"/,
+    ],
     [{ kind: 'seq2seq', model: { task: 'en-fr' }, probe: {} }, 'sentence', /sentence must be a string/],
     [{ kind: 'seq2seq', model: { task: 'en-fr' }, chunk: 0 }, 'chunk', /options.chunk must be an integer from 1/],
     [{ kind: 'seq2seq', model: { task: 'en-fr' }, target: 2 }, 'target', /options.target must be from 0 to 1/],

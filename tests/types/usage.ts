@@ -8,7 +8,10 @@ import {
   TRAINING_DEFAULTS,
   writeNpy,
   writeNpz,
+  type CaptionerModel,
+  type Scene,
   type Seq2seqModel,
+  type TransformerModel,
   type TrainingProgress,
   type Tensor,
   type InputError,
@@ -196,7 +199,11 @@ const trainer = trainModel({
   train: { learningRate: 0.01 },
   probe: { sentence: 'the red car is small' },
 });
-trainer.finished.then(({ bytes }) => attn.loadModel(bytes).translate('the car'));
+trainer.finished.then(({ bytes }) => {
+  const loaded = attn.loadModel(bytes);
+  // a model of any kind: its kind says which
+  return loaded.kind === 'seq2seq' ? loaded.translate('the car').target : loaded.kind;
+});
 trainer.addEventListener('progress', (event) => {
   const { probe, evaluation } = (event as CustomEvent<TrainingProgress<'seq2seq'>>).detail;
   const sources: string[] | undefined = probe?.colLabels;
@@ -236,3 +243,50 @@ const unknownMetric: Label = { metric: 'bleu' };
 const unknownPrecision: Label = { precision: 'float8' };
 export { preciseValues, preciseLog, bits, preciseAttention, notTyped, cellBits, rowPrecision, structured };
 export { unknownMetric, unknownPrecision };
+
+// the Transformer: every layer's attention, per head
+const transformer: TransformerModel<'float32'> = attn.createTransformer({ task: 'en-fr', heads: 4, encoderLayers: 1 });
+const layerAttention: Float32Array[][] = transformer.translate('the car is red', { beam: 2 }).decoder[0].crossAttention;
+const headAer: number = transformer.evaluate({ split: 'train' }).heads[0].aer;
+transformer.train({ steps: 1, guide: 1 });
+const transformerGradients = transformer.gradients([['the car', 'la voiture']], { guide: 0.5 }).gradients;
+const preciseTransformer = attn.createTransformer({ task: 'dates', precision: 'float64' });
+const transformerParameters: Float64Array = Object.values(preciseTransformer.parameters())[0].data;
+// @ts-expect-error the Transformer's sizes are numbers
+attn.createTransformer({ task: 'en-fr', heads: 'two' });
+// @ts-expect-error no validation split for the Transformer
+transformer.evaluate({ split: 'validation' });
+const modelDefault: number = attn.transformerFacts().defaults.model;
+export { layerAttention, headAer, transformerGradients, transformerParameters, modelDefault };
+
+// the captioner: scenes, images and a word's attention over the grid
+const [shapesTask] = attn.captionTasks();
+const scene: Scene = shapesTask.examples[0].scene;
+const image = attn.renderScene({ objects: [{ shape: 'circle', colour: 'red', size: 'big', row: 0, column: 1 }] });
+const captioner: CaptionerModel<'float32'> = attn.createCaptioner({ task: 'shapes', language: 'zh', hidden: 32 });
+const wordWeights: Float32Array = captioner.caption(scene).steps[0].weights.data;
+const fromImage: string[] = captioner.caption(image, { beam: 3 }).words;
+const regionAccuracy: number = captioner.evaluate().regionAccuracy;
+captioner.train({ steps: 1, regularization: 0 });
+const captionLoss: number = captioner.gradients([{ scene, caption: shapesTask.examples[0].caption }]).loss;
+// @ts-expect-error the captioner takes no guide
+captioner.train({ steps: 1, guide: 1 });
+// @ts-expect-error an unknown shape
+attn.renderScene({ objects: [{ shape: 'star', colour: 'red', size: 'big', row: 0, column: 0 }] });
+// @ts-expect-error a captioner's language is en or zh
+attn.createCaptioner({ task: 'shapes', language: 'fr' });
+const shapeNames: readonly string[] = attn.captionerFacts().shapes;
+const captionerRun = trainModel({
+  kind: 'captioner',
+  model: { task: 'shapes', language: 'en', channels: 8 },
+  train: { regularization: 0 },
+  probe: { scene },
+});
+captionerRun.addEventListener('progress', (event) => {
+  const { probe, evaluation } = (event as CustomEvent<TrainingProgress<'captioner'>>).detail;
+  return [probe?.rowLabels, evaluation?.regionAccuracy];
+});
+trainModel({ kind: 'transformer', model: { task: 'en-zh' }, train: { guide: 1 }, probe: { sentence: 'I eat rice' } });
+// @ts-expect-error the probe of a captioner run is a scene
+trainModel({ kind: 'captioner', model: { task: 'shapes' }, probe: { sentence: 'a red circle' } });
+export { wordWeights, fromImage, regionAccuracy, captionLoss, shapeNames };

@@ -1,6 +1,7 @@
 // The JavaScript face of the engine: loads the WebAssembly module and composes the API of its
-// domains (numeric.js, random.js, walkthroughs.js, models.js with seq2seq.js, files.js), each of which validates
-// and converts its arguments, calls the module, and hands back plain values the caller owns.
+// domains (numeric.js, random.js, walkthroughs.js, models.js with seq2seq.js, transformer.js and
+// captioner.js, files.js), each of which validates and converts its arguments, calls the module,
+// and hands back plain values the caller owns.
 // Nothing here needs .delete(). index.js (browsers, bundlers) and index.node.js (Node) only differ
 // in how they load the .wasm.
 import { integer, fail } from './checks.js';
@@ -9,6 +10,8 @@ import { numericApi } from './numeric.js';
 import { randomApi } from './random.js';
 import { modelsApi } from './models.js';
 import { seq2seqApi } from './seq2seq.js';
+import { transformerApi } from './transformer.js';
+import { captionerApi } from './captioner.js';
 import { walkthroughApi } from './walkthroughs.js';
 
 /** Builds the public API over an instantiated Emscripten module. */
@@ -18,7 +21,11 @@ function createEngine(module, threads, platform) {
     if (result instanceof Error) throw result;
     return result;
   };
-  const models = modelsApi(call, platform, (wrap) => ({ seq2seq: seq2seqApi(module, call, wrap) }));
+  const models = modelsApi(call, platform, (wrap) => ({
+    seq2seq: seq2seqApi(module, call, wrap),
+    transformer: transformerApi(module, call, wrap),
+    captioner: captionerApi(module, call, wrap),
+  }));
   return Object.freeze({
     threads,
     ...numericApi(module, call),

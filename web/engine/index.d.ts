@@ -1,5 +1,6 @@
 // Types of the public API of attention-stepper's engine. Hand-written (Emscripten 3.1.6 has no
-// --emit-tsd) and checked by tests/types; the seq2seq models' are in seq2seq-types.d.ts.
+// --emit-tsd) and checked by tests/types; each kind of model's are in its own file
+// (seq2seq-types.d.ts, transformer-types.d.ts, captioner-types.d.ts).
 import type {
   Seq2seqEvaluation,
   Seq2seqFacts,
@@ -25,6 +26,50 @@ export type {
   Seq2seqEvaluation,
   Seq2seqModel,
 } from './seq2seq-types.js';
+import type {
+  TransformerEvaluation,
+  TransformerFacts,
+  TransformerModel,
+  TransformerOptions,
+} from './transformer-types.js';
+import type {
+  CaptionerFacts,
+  CaptionerModel,
+  CaptionerOptions,
+  CaptionEvaluation,
+  CaptionTask,
+  Scene,
+  SceneImage,
+} from './captioner-types.js';
+
+export type {
+  TransformerFacts,
+  TransformerOptions,
+  HeadsAttention,
+  TransformerTranslation,
+  TransformerEvaluation,
+  TransformerModel,
+} from './transformer-types.js';
+export type {
+  SceneShape,
+  SceneColour,
+  SceneSize,
+  CaptionLanguage,
+  Scene,
+  SceneImage,
+  CaptionCategory,
+  CaptionExample,
+  CaptionTask,
+  CaptionerFacts,
+  CaptionerOptions,
+  CaptionStep,
+  Caption,
+  CaptionEvaluation,
+  CaptionerModel,
+} from './captioner-types.js';
+
+/** A probe's view: a matrix with its row and column labels. */
+export type LabelledMatrix = Matrix<Float32Array> & { rowLabels: string[]; colLabels: string[] };
 
 /** The kinds of model the engine trains, each with what a training run of it takes and reports. */
 export interface ModelKinds {
@@ -35,8 +80,29 @@ export interface ModelKinds {
     /** what each evaluation of a run shows: the alignment of this sentence */
     probe: { sentence: string };
     /** the attention over the probe's sentence: target words (with <eos>) by source words */
-    probeView: Matrix<Float32Array> & { rowLabels: string[]; colLabels: string[] };
+    probeView: LabelledMatrix;
     evaluation: Seq2seqEvaluation;
+    /** the options of train() a run may set */
+    train: { learningRate?: number; batch?: number; guide?: number };
+  };
+  transformer: {
+    model: TransformerModel;
+    options: TransformerOptions<'float32'>;
+    probe: { sentence: string };
+    /** the guided head's cross-attention over the probe's sentence: target words (with <eos>) by source words */
+    probeView: LabelledMatrix;
+    evaluation: TransformerEvaluation;
+    train: { learningRate?: number; batch?: number; guide?: number };
+  };
+  captioner: {
+    model: CaptionerModel;
+    options: CaptionerOptions<'float32'>;
+    /** what each evaluation of a run shows: the attention of the caption of this scene */
+    probe: { scene: Scene };
+    /** words (with <eos>) by the grid's regions, labelled "row,column" */
+    probeView: LabelledMatrix;
+    evaluation: CaptionEvaluation;
+    train: { learningRate?: number; batch?: number; regularization?: number };
   };
 }
 export type ModelKind = keyof ModelKinds;
@@ -45,10 +111,10 @@ export type Model = ModelKinds[ModelKind]['model'];
 
 export interface TrainingOptions<K extends ModelKind = ModelKind> {
   kind: K;
-  /** the model to train, as its kind's create function takes it (createSeq2seq) */
+  /** the model to train, as its kind's create function takes it (createSeq2seq, createTransformer, createCaptioner) */
   model: ModelKinds[K]['options'];
   /** the model's train() options but `steps` (the engine's defaults where not given) */
-  train?: { learningRate?: number; batch?: number; guide?: number };
+  train?: ModelKinds[K]['train'];
   /** what each evaluation shows of the model as it learns (required) */
   probe: ModelKinds[K]['probe'];
   /** at most this many steps (TRAINING_DEFAULTS.steps) */
@@ -459,11 +525,24 @@ export interface AttentionEngine {
   seq2seqTasks(): readonly Seq2seqTask[];
   /** A new encoder–decoder for a task (see Seq2seqOptions for the defaults). */
   createSeq2seq<P extends Seq2seqPrecision = 'float32'>(options: Seq2seqOptions<P>): Seq2seqModel<P>;
-  /** A model of any kind again from save()'s bytes (or a PyTorch state_dict the engine recognises). */
+  /** What the Transformer models take and do by default (read-only). */
+  transformerFacts(): TransformerFacts;
+  /** A new Transformer for a translation task (see TransformerOptions for the defaults). */
+  createTransformer<P extends Seq2seqPrecision = 'float32'>(options: TransformerOptions<P>): TransformerModel<P>;
+  /** What the captioners take, what scenes are made of, and the defaults (read-only). */
+  captionerFacts(): CaptionerFacts;
+  /** The captioning tasks, one entry per task and language (read-only; made on the first call). */
+  captionTasks(): readonly CaptionTask[];
+  /** The scene drawn as the captioners see it. */
+  renderScene(scene: Scene): SceneImage;
+  /** A new captioner for a task in a language (see CaptionerOptions for the defaults). */
+  createCaptioner<P extends Seq2seqPrecision = 'float32'>(options: CaptionerOptions<P>): CaptionerModel<P>;
+  /** A model of any kind again from save()'s bytes (or a PyTorch state_dict the engine
+   * recognises); its `kind` says which. */
   loadModel(bytes: Uint8Array): Model;
   /** One of the trained models the package ships (SHIPPED_MODELS), fetched or read from models/;
    * an identity field not given matches any. */
-  loadShippedModel(options: Partial<ShippedModel> & { kind: ModelKind }): Promise<Model>;
+  loadShippedModel<K extends ModelKind>(options: Partial<ShippedModel> & { kind: K }): Promise<ModelKinds[K]['model']>;
   /**
    * The tensors of a .npy, .npz (stored or deflated) or .safetensors file, by name in the file's
    * order; a .npy's one array is `arr_0`, as np.savez names an unnamed array. Reads float16/32/64,
@@ -551,6 +630,7 @@ export const MODEL_KINDS: Readonly<{
   [K in ModelKind]: Readonly<{
     create: string;
     identity: readonly string[];
+    train: readonly string[];
     probe(model: ModelKinds[K]['model'], probe: ModelKinds[K]['probe']): ModelKinds[K]['probeView'];
   }>;
 }>;

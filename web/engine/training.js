@@ -1,8 +1,9 @@
 // One training run of a model of any kind from scratch, in chunks of steps, reporting as it goes:
 // the loop the Web Worker (training-worker.js) runs for browsers, and Node runs in-process. Every
-// `evaluateEvery` steps it evaluates the test split and shows the kind's probe (for seq2seq, the
-// alignment of a sentence, the attention being learned); it stops at `steps` or once the exact
-// match reaches `target`, and hands over the model's bytes (safetensors, loadModel).
+// `evaluateEvery` steps it evaluates the test split and shows the kind's probe (for a translation
+// model, the alignment of a sentence; for a captioner, a scene's attention: what is being
+// learned); it stops at `steps` or once the exact match reaches `target`, and hands over the
+// model's bytes (safetensors, loadModel).
 import { checkNumber, describe, fail, integer, options } from './checks.js';
 import { kindOf } from './models.js';
 
@@ -10,8 +11,8 @@ export const TRAINING_DEFAULTS = Object.freeze({ steps: 3000, chunk: 25, evaluat
 
 /**
  * attn: a loaded engine. run: { kind, model (the kind's create options), train (model.train's
- * options but steps: learningRate, batch, guide), probe (what each evaluation shows: for seq2seq,
- * { sentence }), steps, chunk, evaluateEvery, target }. report(message): { type: 'progress', step,
+ * options but steps: MODEL_KINDS[kind].train), probe (what each evaluation shows: for seq2seq and
+ * transformer { sentence }, for captioner { scene }), steps, chunk, evaluateEvery, target }. report(message): { type: 'progress', step,
  * loss, evaluation?, probe? } after every chunk (evaluation: model.evaluate()'s of the test split),
  * then { type: 'done', step, bytes }. proceed(): awaited before every chunk; it resolves to false
  * to stop (the run then reports done with what it has).
@@ -25,7 +26,7 @@ export async function runTraining(attn, run, report, proceed) {
   integer(evaluateEvery, 'options.evaluateEvery', 1, 2 ** 31);
   if (checkNumber(target, 'options.target') < 0 || target > 1)
     fail(`options.target must be from 0 to 1, got ${describe(target)}`, 'options.target');
-  const train = options(o.train, 'options.train', ['learningRate', 'batch', 'guide']);
+  const train = options(o.train, 'options.train', kind.train);
   const model = attn[kind.create](o.model);
   try {
     const measure = () => ({ evaluation: model.evaluate({ split: 'test' }), probe: kind.probe(model, o.probe ?? {}) });

@@ -160,6 +160,9 @@ Task empty_task(const std::string &id);
 // "task" for an unknown id and "seed" for a seed out of range.
 Task make_task(const std::string &id, std::int64_t seed = 0);
 
+// The task's "train" or "test" split; InputError blames "split" for any other name.
+const std::vector<Example> &split(const Task &task, const std::string &name);
+
 // A sentence as the encoder reads it (Side::source) or as the decoder must produce it
 // (Side::target), both ending with <eos>. InputError blames "sentence" when it is empty, longer
 // than the task's maximum, or holds a token the vocabulary lacks (the message names it and, for

@@ -272,6 +272,14 @@ Task make_task(const std::string &id, std::int64_t seed) {
   return task;
 }
 
+const std::vector<Example> &split(const Task &task, const std::string &name) {
+  if (name == "train")
+    return task.train;
+  if (name == "test")
+    return task.test;
+  fail(Argument("split"), "split must be train or test, got \"", name.substr(0, 40), "\"");
+}
+
 std::vector<std::size_t> tokenize(const Task &task, const std::string &sentence, Side side) {
   const bool source = side == Side::source;
   const Vocabulary &vocabulary = source ? task.source : task.target;

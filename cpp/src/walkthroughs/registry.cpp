@@ -158,9 +158,6 @@ std::vector<int> handles(const GivenInputs &given, const char *name) {
   return out;
 }
 
-template <class Session> struct precision_of;
-template <class T> struct precision_of<Seq2seqSession<T>> { using type = T; };
-
 // A task or scoring function given with a model must be the model's.
 template <class T>
 void require_models_own(const GivenInputs &given, const Seq2seqSession<T> &session,
@@ -209,7 +206,7 @@ Trace seq2seq_from(const GivenInputs &given) {
   if (model.size() != 1)
     detail::fail(detail::Argument("model"), "inputs.model must be one seq2seq model");
   const auto fields = seq2seq_inputs();
-  return stored_model(model[0]).visit([&](auto &session) {
+  return stored_model(model[0]).as<Seq2seqSession>().visit([&](auto &session) {
     using T = typename precision_of<std::decay_t<decltype(session)>>::type;
     require_models_own(given, session, {"task", "scoring"});
     return seq2seq_walkthrough(session, sentence(given, fields), size(given, "beam", fields),
@@ -222,7 +219,7 @@ Trace scoring_from(const GivenInputs &given) {
   if (models.empty())
     detail::fail(detail::Argument("models"), "inputs.models must hold at least one seq2seq model");
   const auto fields = scoring_inputs();
-  return stored_model(models[0], "models").visit([&](auto &first) {
+  return stored_model(models[0], "models").as<Seq2seqSession>("models").visit([&](auto &first) {
     using T = typename precision_of<std::decay_t<decltype(first)>>::type;
     require_models_own(given, first, {"task"});
     return scoring_walkthrough(sessions_of<T>(models, "models"), sentence(given, fields),

@@ -1,0 +1,205 @@
+// The Transformer models, on the translation tasks the seq2seq models learn (seq2seqTasks). A model
+// lives in the core's model store under a handle (models.cpp: loading, and what every kind does
+// alike); each export takes the handle first, and refuses a model of another kind (blaming
+// "model").
+#include "models.hpp"
+
+namespace binding {
+namespace {
+
+// f(session) on the Transformer of `handle`, in its precision.
+template <class F> val with_transformer(int handle, F &&f) {
+  return at::stored_model(handle).as<at::TransformerSession>().visit(f);
+}
+
+// One layer's attention, [head][query][key]: an array of heads, each an array of rows.
+template <class T> val heads_to_js(const at::LayerAttention<T> &attention) {
+  const std::size_t heads = attention.shape()[0], queries = attention.shape()[1],
+                    keys = attention.shape()[2];
+  val out = val::array();
+  for (std::size_t h = 0; h < heads; ++h) {
+    val rows = val::array();
+    for (std::size_t q = 0; q < queries; ++q)
+      rows.call<void>("push",
+                      val(typed_memory_view(keys, attention.data() + (h * queries + q) * keys))
+                          .call<val>("slice"));
+    out.call<void>("push", rows);
+  }
+  return out;
+}
+
+} // namespace
+
+template <class T> val model_info(const at::TransformerSession<T> &session) {
+  const auto &config = session.config();
+  val out = val::object();
+  translation_info(out, session);
+  out.set("model", config.model);
+  out.set("heads", config.heads);
+  out.set("encoderLayers", config.encoder_layers);
+  out.set("decoderLayers", config.decoder_layers);
+  out.set("feedforward", config.feedforward);
+  val guided = val::object(); // the cross-attention head guided alignment supervises
+  guided.set("layer", config.decoder_layers - 1);
+  guided.set("head", at::guided_head);
+  out.set("guidedHead", guided);
+  return out;
+}
+template val model_info(const at::TransformerSession<float> &);
+template val model_info(const at::TransformerSession<double> &);
+
+namespace {
+
+// options: { task, model?, heads?, encoderLayers?, decoderLayers?, feedforward?, seed?,
+// precision? }, checked for type by the wrapper; what is not given takes the core's default
+// (TransformerSessionConfig)
+val transformer_create(val options) {
+  return guarded([&] {
+    at::TransformerSessionConfig config;
+    option(options, "task", config.task);
+    option(options, "model", config.model);
+    option(options, "heads", config.heads);
+    option(options, "encoderLayers", config.encoder_layers);
+    option(options, "decoderLayers", config.decoder_layers);
+    option(options, "feedforward", config.feedforward);
+    option(options, "seed", config.seed);
+    return info_of(at::create_model(config, precision_option(options)));
+  });
+}
+
+val transformer_tokenize(int handle, std::string sentence, std::string side) {
+  return guarded([&] {
+    return with_transformer(handle,
+                            [&](auto &session) { return tokenized(session, sentence, side); });
+  });
+}
+
+// pairs: [[source, target], …] sentences; guide: guided alignment's weight
+val transformer_gradients(int handle, val pairs, double guide) {
+  return guarded([&] {
+    const auto sentences = sentence_pairs(pairs);
+    return with_transformer(handle, [&](auto &session) {
+      auto gradients = session.model().make_gradients();
+      const double loss = session.gradients(sentences, gradients, guide);
+      return loss_and_gradients(loss, gradients);
+    });
+  });
+}
+
+// batch and learningRate: undefined for the core's defaults; guide: guided alignment's weight
+val transformer_train(int handle, double steps, val batch, val learning_rate, double guide) {
+  return guarded([&] {
+    return with_transformer(handle, [&](auto &session) {
+      return train_result(session.train(
+          static_cast<std::size_t>(steps),
+          batch.isUndefined() ? at::default_transformer_batch : batch.as<std::size_t>(),
+          learning_rate.isUndefined() ? at::default_transformer_learning_rate
+                                      : learning_rate.as<double>(),
+          at::default_max_norm, guide));
+    });
+  });
+}
+
+val transformer_evaluate(int handle, std::string split) {
+  return guarded([&] {
+    return with_transformer(handle, [&](auto &session) {
+      const auto result = session.evaluate(at::tasks::split(session.task(), split));
+      val out = val::object();
+      out.set("exactMatch", result.exact_match);
+      out.set("tokenAccuracy", result.token_accuracy);
+      out.set("aer", result.aer);
+      val heads = val::array();
+      for (const auto &head : result.heads) {
+        val entry = val::object();
+        entry.set("layer", head.layer);
+        entry.set("head", head.head);
+        entry.set("aer", head.aer);
+        heads.call<void>("push", entry);
+      }
+      out.set("heads", heads);
+      return out;
+    });
+  });
+}
+
+val transformer_translate(int handle, std::string sentence, int beam) {
+  return guarded([&] {
+    return with_transformer(handle, [&](auto &session) {
+      const auto &task = session.task();
+      const auto source = session.tokenize(sentence, at::tasks::Side::source);
+      const auto translation = session.translate(source, static_cast<std::size_t>(beam));
+      const auto &trace = translation.trace;
+      val out = val::object();
+      out.set("source", source_tokens(task, source));
+      out.set("target", words_of(task.target.tokens, trace.output));
+      val encoder = val::array();
+      for (const auto &attention : trace.encoder_attention) {
+        val layer = val::object();
+        layer.set("attention", heads_to_js(attention));
+        encoder.call<void>("push", layer);
+      }
+      out.set("encoder", encoder);
+      val decoder = val::array();
+      for (std::size_t l = 0; l < trace.decoder_attention.size(); ++l) {
+        val layer = val::object();
+        layer.set("selfAttention", heads_to_js(trace.decoder_attention[l]));
+        layer.set("crossAttention", heads_to_js(trace.cross_attention[l]));
+        decoder.call<void>("push", layer);
+      }
+      out.set("decoder", decoder);
+      val steps = val::array();
+      for (std::size_t t = 0; t < trace.output.size(); ++t) {
+        val step = val::object();
+        step.set("token", task.target.tokens[trace.output[t]]);
+        step.set("top", top_tokens(translation.top[t], task.target.tokens));
+        steps.call<void>("push", step);
+      }
+      out.set("steps", steps);
+      out.set("beams", beams_to_js(translation.beams, [&](const auto &ids) {
+                return words_of(task.target.tokens, ids);
+              }));
+      return out;
+    });
+  });
+}
+
+// What the Transformer models take and do when an option is not given: { tasks, precisions,
+// maxBeam, maxSteps, maxWidth, maxLayers, defaults: { model, heads, encoderLayers,
+// decoderLayers, feedforward, seed, precision, batch, learningRate, guide } }.
+val transformer_facts() {
+  const at::TransformerSessionConfig config;
+  val defaults = val::object();
+  defaults.set("model", config.model);
+  defaults.set("heads", config.heads);
+  defaults.set("encoderLayers", config.encoder_layers);
+  defaults.set("decoderLayers", config.decoder_layers);
+  defaults.set("feedforward", config.feedforward);
+  defaults.set("seed", static_cast<double>(config.seed));
+  defaults.set("precision", default_precision);
+  defaults.set("batch", at::default_transformer_batch);
+  defaults.set("learningRate", at::default_transformer_learning_rate);
+  defaults.set("guide", 0);
+  val out = val::object();
+  out.set("tasks", strings(at::tasks::task_ids()));
+  out.set("precisions", strings({"float32", "float64"}));
+  out.set("maxBeam", at::max_beam_width);
+  out.set("maxSteps", at::max_train_steps);
+  out.set("maxWidth", at::max_transformer_width);
+  out.set("maxLayers", at::max_transformer_layers);
+  out.set("defaults", defaults);
+  return out;
+}
+
+} // namespace
+} // namespace binding
+
+EMSCRIPTEN_BINDINGS(transformer) {
+  using namespace binding;
+  emscripten::function("transformerFacts", &transformer_facts);
+  emscripten::function("transformerCreate", &transformer_create);
+  emscripten::function("transformerTokenize", &transformer_tokenize);
+  emscripten::function("transformerGradients", &transformer_gradients);
+  emscripten::function("transformerTrain", &transformer_train);
+  emscripten::function("transformerEvaluate", &transformer_evaluate);
+  emscripten::function("transformerTranslate", &transformer_translate);
+}

@@ -1,0 +1,177 @@
+// Types of the captioners' part of attention-stepper's public API (re-exported by index.d.ts):
+// the shapes task, its scenes and images, and the captioners.
+import type { Matrix } from './index.js';
+import type { NamedTensor, Seq2seqPrecision } from './seq2seq-types.js';
+
+type PrecisionArray<P extends Seq2seqPrecision> = P extends 'float64' ? Float64Array : Float32Array;
+
+export type SceneShape = 'circle' | 'square' | 'triangle';
+export type SceneColour = 'red' | 'green' | 'blue' | 'yellow';
+export type SceneSize = 'small' | 'big';
+export type CaptionLanguage = 'en' | 'zh';
+
+/** A scene: one to three objects, each in its own slot of the 2 x 2 layout (row, column 0 or 1). */
+export interface Scene {
+  objects: { shape: SceneShape; colour: SceneColour; size: SceneSize; row: number; column: number }[];
+}
+
+/** An image, channels first (CHW): value (c * height + y) * width + x, RGB in [0, 1]. */
+export interface SceneImage {
+  channels: number;
+  height: number;
+  width: number;
+  data: Float32Array;
+}
+
+/** What a caption word is, for regionAccuracy's breakdown; <eos> is 'end'. */
+export type CaptionCategory =
+  'article' | 'size' | 'colour' | 'shape' | 'relation' | 'conjunction' | 'particle' | 'verb' | 'end';
+
+/** A scene of the task with its caption and, per caption token (<eos> last), its gold cells of
+ * the 8 x 8 grid (cell = row * 8 + column): `regions` the sure ones (the object a size, colour or
+ * shape word names), `possible` those of both objects a relation word relates. */
+export interface CaptionExample {
+  scene: Scene;
+  /** words separated by spaces */
+  caption: string;
+  regions: readonly (readonly number[])[];
+  possible: readonly (readonly number[])[];
+  categories: readonly CaptionCategory[];
+}
+
+/** A captioning task in one language (captionTasks() has one entry per task and language: the
+ * same scenes, captioned in each), with its seed-0 split. */
+export interface CaptionTask {
+  id: 'shapes';
+  language: CaptionLanguage;
+  /** ids are indices: 0 is <sos>, 1 <eos> */
+  vocab: readonly string[];
+  imageSize: number;
+  /** the longest caption, in words before <eos> */
+  maxCaptionLength: number;
+  /** the training split */
+  examples: readonly CaptionExample[];
+  test: readonly CaptionExample[];
+}
+
+/** What the captioners take and what scenes are made of: names, limits and defaults. */
+export interface CaptionerFacts {
+  tasks: readonly string[];
+  languages: readonly CaptionLanguage[];
+  shapes: readonly SceneShape[];
+  colours: readonly SceneColour[];
+  sizes: readonly SceneSize[];
+  layout: Readonly<{ rows: number; columns: number }>;
+  maxObjects: number;
+  imageSize: number;
+  /** the annotation grid the attention is over */
+  grid: Readonly<{ rows: number; cols: number }>;
+  precisions: readonly Seq2seqPrecision[];
+  maxBeam: number;
+  maxSteps: number;
+  maxSeed: number;
+  defaults: Readonly<{
+    task: string;
+    language: CaptionLanguage;
+    channels: number;
+    annotation: number;
+    attention: number;
+    embedding: number;
+    hidden: number;
+    seed: number;
+    precision: Seq2seqPrecision;
+    batch: number;
+    learningRate: number;
+    /** the doubly stochastic regulariser's λ */
+    regularization: number;
+  }>;
+}
+
+export interface CaptionerOptions<P extends Seq2seqPrecision = Seq2seqPrecision> {
+  task: 'shapes';
+  /** the captions' language, default 'en' (Chinese names the objects in the reverse order) */
+  language?: CaptionLanguage;
+  /** conv1's output channels C, default 16 */
+  channels?: number;
+  /** conv2's output channels: the annotations' width D, default 32 */
+  annotation?: number;
+  /** the attention's width A, default 32 */
+  attention?: number;
+  /** the word embedding E, default 16 */
+  embedding?: number;
+  /** the LSTM's state H, default 64 */
+  hidden?: number;
+  /** numpy seed (0 … 2**32 - 1) of the task's split, the initial parameters and the shuffling; default 0 */
+  seed?: number;
+  /** default 'float32' */
+  precision?: P;
+}
+
+export interface CaptionStep<A extends Float32Array | Float64Array> {
+  /** the word this step produced ('<eos>' on the last step unless the length limit stopped it) */
+  token: string;
+  /** the decoder state h_{t-1} the step attends from */
+  state: A;
+  /** the scores e_t and weights α_t over the grid's regions */
+  scores: Matrix<A>;
+  weights: Matrix<A>;
+  /** the gate β_t (one per annotation channel) */
+  gate: A;
+  /** the likeliest words, likeliest first */
+  top: { token: string; probability: number }[];
+}
+
+export interface Caption<A extends Float32Array | Float64Array> {
+  /** the caption's words, without '<eos>' */
+  words: string[];
+  steps: CaptionStep<A>[];
+  /** the encoder's annotations: one row per region (row * cols + column), one column per channel */
+  annotations: Matrix<A>;
+  /** the image the model saw */
+  image: SceneImage;
+  /** the hypotheses the search ended with, best first (greedy decoding: its one) */
+  beams: { target: string[]; logProbability: number }[];
+}
+
+export interface CaptionEvaluation {
+  /** share of images captioned exactly (greedy) */
+  exactMatch: number;
+  /** share of gold tokens (<eos> included) the caption has in the same place */
+  tokenAccuracy: number;
+  /** share of object words (size, colour, shape) whose largest (teacher-forced) attention weight
+   * falls on a cell of the object they name */
+  regionAccuracy: number;
+  /** per category of word with gold cells: its count and the share whose largest weight falls on
+   * a sure or possible cell */
+  byCategory: { category: CaptionCategory; count: number; aligned: number }[];
+}
+
+/** Show, Attend and Tell at the scenes' size, and the task it learns. Call dispose() when done. */
+export interface CaptionerModel<P extends Seq2seqPrecision = Seq2seqPrecision> {
+  readonly kind: 'captioner';
+  /** the words (ids are indices) */
+  readonly vocab: readonly string[];
+  readonly config: Readonly<Required<CaptionerOptions<P>>>;
+  /** copies, under PyTorch's names in state_dict order */
+  parameters(): Record<string, NamedTensor<PrecisionArray<P>>>;
+  setParameters(named: Record<string, { shape: number[]; data: ArrayLike<number> }>): void;
+  /** the loss of scenes with their captions (teacher forcing: mean cross-entropy plus
+   * `regularization` (λ, default 1) times the doubly stochastic term) and its gradients */
+  gradients(
+    examples: { scene: Scene; caption: string }[],
+    options?: { regularization?: number },
+  ): { loss: number; gradients: Record<string, NamedTensor<PrecisionArray<P>>> };
+  /** optimiser steps (Adam, clipping at 1) on shuffled minibatches of the training split */
+  train(options: { steps: number; batch?: number; learningRate?: number; regularization?: number }): {
+    step: number;
+    loss: number;
+  };
+  /** the split (default 'test') */
+  evaluate(options?: { split?: 'train' | 'test' }): CaptionEvaluation;
+  /** greedy decoding (beam 1, the default) or beam search of a scene or an image */
+  caption(scene: Scene | SceneImage, options?: { beam?: number }): Caption<PrecisionArray<P>>;
+  /** safetensors bytes ("format": "attention-stepper/captioner"); `dtype: 'float16'` rounds the parameters */
+  save(options?: { dtype?: P | 'float16' }): Uint8Array;
+  /** frees the model; later calls throw */
+  dispose(): void;
+}

@@ -1,0 +1,124 @@
+// The captioners and their task, scenes the engine draws: captioners made (or loaded, models.js)
+// and trained, each over a handle to the engine's model store that dispose() frees.
+import { deepFreeze, describe, fail, integer, optionalText, options, toVector } from './checks.js';
+import {
+  beamOf,
+  configOf,
+  modelBase,
+  seedOption,
+  sizeOption,
+  taskOption,
+  trainingMethods,
+  weightOption,
+} from './models.js';
+
+const CONFIG = ['task', 'language', 'channels', 'annotation', 'attention', 'embedding', 'hidden', 'seed', 'precision'];
+
+const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+// A scene as the engine takes it, { objects: [{ shape, colour, size, row, column }] }, checked for
+// type (`where` names it in the message; the argument is "scene"); the engine checks the names and
+// the layout.
+function sceneOf(value, where) {
+  if (!isObject(value) || !Array.isArray(value.objects))
+    fail(
+      `${where} must be a scene { objects: [{ shape, colour, size, row, column }] }, got ${describe(value)}`,
+      'scene',
+    );
+  return {
+    objects: value.objects.map((object, i) => {
+      const at = `${where}.objects[${i}]`;
+      if (!isObject(object))
+        fail(`${at} must be { shape, colour, size, row, column }, got ${describe(object)}`, 'scene');
+      for (const key of ['shape', 'colour', 'size'])
+        if (typeof object[key] !== 'string')
+          fail(`${at}.${key} must be a string, got ${describe(object[key])}`, 'scene');
+      for (const key of ['row', 'column'])
+        if (!Number.isInteger(object[key]))
+          fail(`${at}.${key} must be an integer, got ${describe(object[key])}`, 'scene');
+      return { shape: object.shape, colour: object.colour, size: object.size, row: object.row, column: object.column };
+    }),
+  };
+}
+
+// An image { channels, height, width, data } (CHW), its data as a Float32Array; the engine checks
+// its size and values.
+function imageOf(value) {
+  const size = (key) => integer(value[key], `image.${key}`, 0, 2 ** 31);
+  return {
+    channels: size('channels'),
+    height: size('height'),
+    width: size('width'),
+    data: toVector(value.data, 'image.data', Float32Array),
+  };
+}
+
+/** The captioners' functions over `module` and `call`, as models.js composes a kind (seq2seq.js). */
+export function captionerApi(module, call, wrap) {
+  const facts = deepFreeze({ ...call('captionerFacts'), maxSeed: module.maxSeed });
+  let tasks = null;
+
+  function captionerModel(info) {
+    const { live, methods } = modelBase(call, info);
+    const model = Object.freeze({
+      ...methods,
+      vocab: deepFreeze(info.vocab),
+      config: configOf(info, CONFIG),
+      gradients(examples, opts) {
+        const h = live();
+        if (!Array.isArray(examples))
+          fail(`examples must be an array of { scene, caption }, got ${describe(examples)}`, 'examples');
+        const pairs = examples.map((example, i) => {
+          if (!isObject(example))
+            fail(`examples[${i}] must be { scene, caption }, got ${describe(example)}`, 'examples');
+          if (typeof example.caption !== 'string')
+            fail(`examples[${i}].caption must be a string, got ${describe(example.caption)}`, 'caption');
+          return [sceneOf(example.scene, `examples[${i}].scene`), example.caption];
+        });
+        const o = options(opts, 'options', ['regularization']);
+        const weight = weightOption(o.regularization, 'options.regularization', facts.defaults.regularization);
+        return call('captionerGradients', h, pairs, weight);
+      },
+      ...trainingMethods(call, 'captioner', live, facts, 'regularization'),
+      caption(input, opts) {
+        const h = live();
+        const beam = beamOf(opts, facts);
+        if (isObject(input) && 'objects' in input) return call('captionerCaption', h, sceneOf(input, 'scene'), beam);
+        if (isObject(input) && 'data' in input) return call('captionerCaption', h, imageOf(input), beam);
+        return fail(
+          `scene must be a scene { objects } or an image { channels, height, width, data }, got ${describe(input)}`,
+          'scene',
+        );
+      },
+    });
+    return [model, live];
+  }
+
+  const api = {
+    captionerFacts: () => facts,
+    captionTasks() {
+      // made once, then shared read-only
+      tasks ??= deepFreeze(call('captionTasks'));
+      return tasks;
+    },
+    renderScene: (scene) => call('renderScene', sceneOf(scene, 'scene')),
+    createCaptioner(opts) {
+      const o = options(opts, 'options', CONFIG);
+      // what is not given takes the engine's default (facts.defaults); the engine checks the values
+      return wrap(
+        call('captionerCreate', {
+          task: taskOption(o.task, facts),
+          language: optionalText(o.language, 'options.language'),
+          channels: sizeOption(o.channels, 'options.channels'),
+          annotation: sizeOption(o.annotation, 'options.annotation'),
+          attention: sizeOption(o.attention, 'options.attention'),
+          embedding: sizeOption(o.embedding, 'options.embedding'),
+          hidden: sizeOption(o.hidden, 'options.hidden'),
+          seed: seedOption(o.seed, facts),
+          precision: optionalText(o.precision, 'options.precision'),
+        }),
+      );
+    },
+  };
+  return { api, model: captionerModel };
+}

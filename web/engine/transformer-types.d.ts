@@ -1,0 +1,117 @@
+// Types of the Transformer models' part of attention-stepper's public API (re-exported by
+// index.d.ts): they learn the seq2seq models' translation tasks (Seq2seqTask).
+import type { NamedTensor, Seq2seqPrecision, Seq2seqTask } from './seq2seq-types.js';
+
+type PrecisionArray<P extends Seq2seqPrecision> = P extends 'float64' ? Float64Array : Float32Array;
+
+/** What the Transformer models take: their tasks, precisions, limits and defaults. */
+export interface TransformerFacts {
+  tasks: readonly string[];
+  precisions: readonly Seq2seqPrecision[];
+  maxBeam: number;
+  maxSteps: number;
+  maxSeed: number;
+  /** d_model and the feed-forward width go up to this */
+  maxWidth: number;
+  /** either stack has 1 to this many layers */
+  maxLayers: number;
+  defaults: Readonly<{
+    model: number;
+    heads: number;
+    encoderLayers: number;
+    decoderLayers: number;
+    feedforward: number;
+    seed: number;
+    precision: Seq2seqPrecision;
+    batch: number;
+    learningRate: number;
+    /** guided alignment's weight: 0, learning freely */
+    guide: number;
+  }>;
+}
+
+export interface TransformerOptions<P extends Seq2seqPrecision = Seq2seqPrecision> {
+  task: Seq2seqTask['id'];
+  /** d_model, default 32; heads must divide it */
+  model?: number;
+  /** attention heads per layer, default 2 (each model / heads wide) */
+  heads?: number;
+  /** encoder and decoder layers, default 2 each */
+  encoderLayers?: number;
+  decoderLayers?: number;
+  /** the feed-forward block's width, default 64 */
+  feedforward?: number;
+  /** numpy seed (0 … 2**32 - 1) of the task's split, the initial parameters and the shuffling; default 0 */
+  seed?: number;
+  /** default 'float32' */
+  precision?: P;
+}
+
+/** One layer's attention weights, [head][query][key] (0 where masked). */
+export type HeadsAttention<A extends Float32Array | Float64Array> = A[][];
+
+export interface TransformerTranslation<A extends Float32Array | Float64Array> {
+  /** the source tokens as the encoder read them, '<eos>' last (the keys of the encoder and the cross-attention) */
+  source: string[];
+  /** the translation's words, without '<eos>' */
+  target: string[];
+  /** per encoder layer, its self-attention: source by source */
+  encoder: { attention: HeadsAttention<A> }[];
+  /** per decoder layer, its masked self-attention (a step by the steps up to it; the queries are
+   * the decoder's inputs, '<sos>' then the words) and its cross-attention (a step by the source) */
+  decoder: { selfAttention: HeadsAttention<A>; crossAttention: HeadsAttention<A> }[];
+  /** one per output token ('<eos>' on the last step unless the length limit stopped it), with the
+   * likeliest tokens, likeliest first */
+  steps: { token: string; top: { token: string; probability: number }[] }[];
+  /** the hypotheses the search ended with, best first (greedy decoding: its one) */
+  beams: { target: string[]; logProbability: number }[];
+}
+
+export interface TransformerEvaluation {
+  /** share of sentences translated exactly (greedy) */
+  exactMatch: number;
+  /** share of gold target tokens (<eos> included) the translation has in the same place */
+  tokenAccuracy: number;
+  /** the best cross-attention head's alignment error rate */
+  aer: number;
+  /** every cross-attention head's AER (teacher forced, each word's largest weight), layer by layer */
+  heads: { layer: number; head: number; aer: number }[];
+}
+
+/** PyTorch's translation-tutorial Transformer and the task it learns. Call dispose() when done. */
+export interface TransformerModel<P extends Seq2seqPrecision = Seq2seqPrecision> {
+  readonly kind: 'transformer';
+  readonly vocab: {
+    readonly source: readonly string[];
+    readonly target: readonly string[];
+    readonly unit: 'word' | 'character';
+  };
+  readonly config: Readonly<Required<TransformerOptions<P>>>;
+  /** the cross-attention head guided alignment supervises: the last decoder layer's head 0 */
+  readonly guidedHead: Readonly<{ layer: number; head: number }>;
+  /** ids as the encoder reads them ('source') or as the decoder must produce them ('target'), <eos> last */
+  tokenize(sentence: string, side?: 'source' | 'target'): number[];
+  /** copies, under PyTorch's names in state_dict order */
+  parameters(): Record<string, NamedTensor<PrecisionArray<P>>>;
+  setParameters(named: Record<string, { shape: number[]; data: ArrayLike<number> }>): void;
+  /** mean cross-entropy of [source, target] pairs (teacher forcing) and its gradients; with
+   * `guide` (λ), plus λ times guided alignment's term on the guided head for the grammar's pairs */
+  gradients(
+    pairs: [source: string, target: string][],
+    options?: { guide?: number },
+  ): { loss: number; gradients: Record<string, NamedTensor<PrecisionArray<P>>> };
+  /** optimiser steps (Adam, clipping at 1) on shuffled minibatches of the training split;
+   * `guide` (λ >= 0, default 0) supervises the guided head with the gold links (Garg et al. 2019) */
+  train(options: { steps: number; batch?: number; learningRate?: number; guide?: number }): {
+    step: number;
+    loss: number;
+  };
+  /** the split (default 'test') */
+  evaluate(options?: { split?: 'train' | 'test' }): TransformerEvaluation;
+  /** greedy decoding (beam 1, the default) or beam search of width 2 to 16 */
+  translate(sentence: string, options?: { beam?: number }): TransformerTranslation<PrecisionArray<P>>;
+  /** safetensors bytes ("format": "attention-stepper/transformer"); `dtype: 'float16'` rounds the parameters */
+  save(options?: { dtype?: P | 'float16' }): Uint8Array;
+  /** frees the model; later calls throw */
+  dispose(): void;
+}
