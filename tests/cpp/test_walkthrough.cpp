@@ -310,8 +310,7 @@ TEST_CASE("the walkthrough table: a trace from given inputs, defaults for the re
                     "inputs.models must hold at least one seq2seq model", "models");
   dispose_model(handle);
   given.texts.clear();
-  check_input_error([&] { walkthrough("seq2seq", given); }, "this model was disposed",
-                    "model");
-  check_input_error([] { create_model({}, "float16"); },
+  check_input_error([&] { walkthrough("seq2seq", given); }, "this model was disposed", "model");
+  check_input_error([] { create_model(Seq2seqSessionConfig{}, "float16"); },
                     "precision must be float32 or float64, got \"float16\"", "precision");
 }
