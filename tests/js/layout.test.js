@@ -59,9 +59,10 @@ test('public headers include only public headers', () => {
 });
 
 test('the binding includes only public headers and its own conversions', () => {
+  // its own: convert.hpp, and models.hpp, what the model kinds' files share
   const internal = sources('cpp/bindings').flatMap((file) =>
     includes(file)
-      .filter((header) => !header.startsWith('attention/') && header !== 'convert.hpp')
+      .filter((header) => !header.startsWith('attention/') && !['convert.hpp', 'models.hpp'].includes(header))
       .map((header) => `${file} includes ${header}`),
   );
   assert.deepEqual(internal, []);

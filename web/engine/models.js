@@ -14,11 +14,11 @@ export const MODEL_KINDS = deepFreeze({
     create: 'createSeq2seq',
     identity: ['task', 'scoring'],
     train: ['learningRate', 'batch', 'guide'],
-    // the attention over the probe's sentence as the model translates it: target words (<eos>
-    // included) by source words
+    // the attention over the probe's sentence as the model translates it: its output tokens by
+    // source words
     probe(model, { sentence }) {
-      const { source, target, alignment } = model.translate(sentence);
-      return { ...alignment, rowLabels: [...target, '<eos>'], colLabels: source };
+      const { source, steps, alignment } = model.translate(sentence);
+      return { ...alignment, rowLabels: steps.map((step) => step.token), colLabels: source };
     },
   },
   transformer: {
