@@ -87,6 +87,7 @@ template <class T> val seq2seq_info(int handle, const at::Seq2seqSession<T> &ses
   out.set("scoring", at::score_function_name(config.scoring));
   out.set("encoder", at::encoder_name(config.encoder));
   out.set("layers", config.layers);
+  out.set("guide", config.guide);
   out.set("embedding", config.embedding);
   out.set("hidden", config.hidden);
   out.set("seed", static_cast<double>(config.seed));
@@ -239,6 +240,14 @@ val seq2seq_train(int handle, double steps, val batch, val learning_rate, double
   });
 }
 
+// The largest guided-alignment weight its training has used (train() may have raised it).
+val seq2seq_guide(int handle) {
+  return guarded([&] {
+    return at::stored_model(handle).visit(
+        [](auto &session) { return val(session.config().guide); });
+  });
+}
+
 val seq2seq_evaluate(int handle, std::string split) {
   return guarded([&] {
     return at::stored_model(handle).visit([&](auto &session) {
@@ -381,6 +390,7 @@ EMSCRIPTEN_BINDINGS(seq2seq) {
   emscripten::function("seq2seqTokenize", &seq2seq_tokenize);
   emscripten::function("seq2seqGradients", &seq2seq_gradients);
   emscripten::function("seq2seqTrain", &seq2seq_train);
+  emscripten::function("seq2seqGuide", &seq2seq_guide);
   emscripten::function("seq2seqEvaluate", &seq2seq_evaluate);
   emscripten::function("seq2seqTranslate", &seq2seq_translate);
   emscripten::function("seq2seqSave", &seq2seq_save);
