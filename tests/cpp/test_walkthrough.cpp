@@ -316,11 +316,11 @@ TEST_CASE("the walkthrough table: a trace from given inputs, defaults for the re
   given.texts.emplace_back("task", Labels{"en-zh"});
   check_input_error([&] { walkthrough("seq2seq", given); },
                     "inputs.task (en-zh) is not the model's (en-fr)", "task");
-  // the model's encoder, layers and guide, as given with it: "default" is its scoring function's
+  // the model's encoder, layers and guide, as given with it ("default" says nothing of it)
   for (const auto &[name, value, message] :
        {std::tuple<const char *, const char *, const char *>{
-            "encoder", "default", "inputs.encoder (default) is not the model's (forward)"},
-        {"encoder", "bidirectional", "inputs.encoder (bidirectional) is not the model's"},
+            "encoder", "bidirectional", "inputs.encoder (bidirectional) is not the model's"},
+        {"encoder", "sideways", "encoder must be"},
         {"guide", "1", "inputs.guide (1) is not the model's (0)"}}) {
     GivenInputs own;
     own.numbers = given.numbers;
@@ -331,6 +331,8 @@ TEST_CASE("the walkthrough table: a trace from given inputs, defaults for the re
   matching.numbers = given.numbers;
   matching.numbers.emplace_back("layers", Matrix<double>{{1}});
   matching.texts = {{"encoder", {"forward"}}, {"guide", {"0"}}, {"comparison", {"encoder"}}};
+  CHECK(walkthrough("seq2seq", matching).models.front().encoder == "forward");
+  matching.texts.front().second = {"default"};
   CHECK(walkthrough("seq2seq", matching).models.front().encoder == "forward");
   matching.numbers.back().second(0, 0) = 2;
   check_input_error([&] { walkthrough("seq2seq", matching); },

@@ -82,13 +82,15 @@ export function bitsText(panel, index, names) {
  * plain text, shown as it is (a token, 'x1'), or a structured label of names and numbers, worded
  * here and nowhere else: { precision, allMasked?, width?, temperature? } for a row computed in a
  * precision ('float16 d=64', 'float16 (all masked)'), { width } ('d=64'), { total } ('sum'),
- * { metric } ('exact match'), { scoring } ('Bahdanau additive'), { category, count } ('noun (612)').
+ * { metric } ('exact match'), a model by what tells it apart, { scoring?, encoder?, layers?, guide? }
+ * ('Bahdanau additive, bidirectional'), { category, count } ('noun (612)').
  */
 export function labelText(label, t) {
   if (typeof label === 'string') return label;
   if (label.total) return t('labels.total');
   if (label.metric) return t(`labels.metric.${label.metric}`);
-  if (label.scoring) return t(`scoreNames.${label.scoring}`);
+  const model = modelParts(label, t);
+  if (model.length) return model.join(t('labels.separator'));
   if (label.category) return t('labels.counted', { label: t(`labels.category.${label.category}`), count: label.count });
   const parts = [
     label.precision,
@@ -97,6 +99,16 @@ export function labelText(label, t) {
   ];
   const text = parts.filter(Boolean).join(' ');
   return label.allMasked ? t('labels.allMasked', { label: text }) : text;
+}
+
+// A model's fields a label gives, each worded: its scoring function, encoder, layers, training.
+function modelParts({ scoring, encoder, layers, guide }, t) {
+  return [
+    scoring && t(`scoreNames.${scoring}`),
+    encoder && t(`labels.encoder.${encoder}`),
+    layers !== undefined && t('labels.layers', { layers }),
+    guide !== undefined && (guide > 0 ? t('labels.guided', { guide }) : t('labels.free')),
+  ].filter(Boolean);
 }
 
 /** Cell i as seaborn would annotate it. */

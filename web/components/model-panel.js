@@ -5,7 +5,7 @@
 // redrawn as it learns, pause/resume/stop, and the model as a .safetensors file to download or
 // load again. A walkthrough that compares models has the panel train the missing ones by itself,
 // one after the other, while it is on screen.
-import { MODEL_KINDS, trainModel, TRAINING_DEFAULTS } from 'attention-stepper';
+import { MODEL_KINDS, modelFile, trainModel, TRAINING_DEFAULTS } from 'attention-stepper';
 
 import { el, setText } from './dom.js';
 import { downloadFile } from './export.js';
@@ -97,7 +97,15 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
   const models = () => controller.spec.models;
   const inputs = () => controller.session().traceInputs;
   const kind = () => models().kind;
-  const identityLabel = (identity) => MODEL_KINDS[kind()].identity.map((name) => identity[name]).join('-');
+  const identityOf = (object) => controller.models.identity(kind(), object);
+  // a model's identity as a reader names it, on screen and in its file's name: the fields that
+  // are not the defaults (as the shipped models are listed)
+  const named = (object) => {
+    const whole = identityOf(object);
+    const defaults = MODEL_KINDS[kind()].defaults(controller.attn[MODEL_KINDS[kind()].facts](), whole);
+    return Object.fromEntries(Object.entries(whole).filter(([name, value]) => value !== defaults[name]));
+  };
+  const fileOf = (object) => modelFile({ kind: kind(), ...named(object) });
   const shownJob = () => ({ identity: inputs(), inputs: inputs() });
   const originOfShown = () => controller.models.origin(kind(), inputs());
   const waiting = () => Boolean(models()) && !models().compares && ['untrained', 'loading'].includes(originOfShown());
@@ -125,11 +133,14 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
           .filter(({ field }) => field.into === into)
           .map(({ field, control }) => field.options(valueOf(control))),
       );
-    const identity = Object.fromEntries(MODEL_KINDS[kind()].identity.map((name) => [name, next.identity[name]]));
+    // the identity's fields go to the create function, but what train() gives (guided alignment)
+    const { trained } = MODEL_KINDS[kind()];
+    const identity = Object.entries(identityOf(next.identity));
+    const part = (ofTraining) => Object.fromEntries(identity.filter(([name]) => trained.includes(name) === ofTraining));
     trainer = trainModel({
       kind: kind(),
-      model: { ...identity, ...chosen('model') },
-      train: chosen('train'),
+      model: { ...part(false), ...chosen('model') },
+      train: { ...part(true), ...chosen('train') },
       probe: models().training.probe(next.inputs),
     });
     const run = trainer;
@@ -148,7 +159,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
 
   function save() {
     const model = controller.models.model(kind(), inputs());
-    downloadFile(`${identityLabel(model.config)}.safetensors`, model.save(), 'application/octet-stream');
+    downloadFile(fileOf(model.config), model.save(), 'application/octet-stream');
   }
 
   async function open(file) {
@@ -161,10 +172,11 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
       }
       message = '';
       controller.models.adopt(model, 'trained');
-      // a model of another identity (task, scoring function): the walkthrough follows it
+      // a model of another identity (task, scoring function, encoder…): the walkthrough follows it
       const given = controller.session().inputs;
-      for (const name of MODEL_KINDS[kind()].identity)
-        if (name in given && model.config[name] !== given[name]) controller.edit(name, model.config[name]);
+      const own = identityOf(model.config);
+      for (const [name, value] of Object.entries(own))
+        if (name in given && identityOf(given)[name] !== value) controller.edit(name, String(value));
     } catch (error) {
       message = controller.t('model.loadFailed', { file: file.name, error: error.message });
       update();
@@ -227,7 +239,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     const { compares } = models();
     const running = trainer?.state === 'running' || trainer?.state === 'paused';
     // no trained model of the one on screen ships: it trains now, where the reader looks
-    const untrainedShown = JSON.stringify([kind(), identityLabel(inputs())]);
+    const untrainedShown = fileOf(inputs());
     if (!compares && !running && originOfShown() === 'untrained' && !offered.has(untrainedShown)) {
       offered.add(untrainedShown);
       start(shownJob());
@@ -247,7 +259,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     element.dataset.origin = origin;
     element.dataset.training = trainer?.state ?? 'none';
     const failed = !compares && controller.models.error(kind(), shown);
-    const runOfShown = job && identityLabel(job.identity) === identityLabel(shown);
+    const runOfShown = job && fileOf(job.identity) === fileOf(shown);
     setText(heading, compares ? t('model.headingCompared') : t('model.heading'));
     setText(
       status,
@@ -257,7 +269,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
             ? t('model.paused')
             : !compares && runOfShown
               ? t('model.training')
-              : t('model.trainingScoring', job.identity)
+              : t('model.trainingOther', { model: models().label(named(job.identity), t) })
           : failed
             ? t('model.shippedFailed', { error: failed })
             : compares
@@ -293,7 +305,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
   // What is training and why, above the stage; after a run, its last picture stays.
   function drawRunView(running, compares) {
     const { t } = controller;
-    const label = (identity) => models().label(identity, t);
+    const label = (identity) => models().label(named(identity), t);
     const origin = originOfShown();
     // a comparison's view is its runs; one model's is always there, with its actions
     runView.hidden = compares && !running && !history.length;

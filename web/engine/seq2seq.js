@@ -27,11 +27,13 @@ export function seq2seqApi(module, call, wrap) {
     const sentence = (value, name) =>
       typeof value === 'string' ? value : fail(`${name} must be a string, got ${describe(value)}`, name);
     const vocab = deepFreeze({ source: info.source, target: info.target, unit: info.unit });
-    const config = Object.freeze({
+    // train() with a guide may raise config.guide: the engine says what it became
+    let config = Object.freeze({
       task: info.task,
       scoring: info.scoring,
       encoder: info.encoder,
       layers: info.layers,
+      guide: info.guide,
       embedding: info.embedding,
       hidden: info.hidden,
       seed: info.seed,
@@ -40,7 +42,9 @@ export function seq2seqApi(module, call, wrap) {
     const model = Object.freeze({
       kind: 'seq2seq',
       vocab,
-      config,
+      get config() {
+        return config;
+      },
       tokenize(text, side = 'source') {
         if (side !== 'source' && side !== 'target')
           fail(`side must be source or target, got ${describe(side)}`, 'side');
@@ -78,7 +82,12 @@ export function seq2seqApi(module, call, wrap) {
         // what is not given takes the engine's default (facts.defaults)
         const batch = o.batch === undefined ? undefined : integer(o.batch, 'options.batch', 1, 2 ** 31);
         const rate = o.learningRate === undefined ? undefined : checkNumber(o.learningRate, 'options.learningRate');
-        return call('seq2seqTrain', h, steps, batch, rate, guideWeight(o.guide));
+        try {
+          return call('seq2seqTrain', h, steps, batch, rate, guideWeight(o.guide));
+        } finally {
+          const guide = call('seq2seqGuide', h);
+          if (guide !== config.guide) config = Object.freeze({ ...config, guide });
+        }
       },
       evaluate(opts) {
         const h = live();

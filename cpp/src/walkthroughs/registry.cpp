@@ -79,8 +79,8 @@ std::vector<InputField> self_attention_inputs() {
 }
 
 // What picks a model (the caller's): its task, scoring function, encoder ("default": the scoring
-// function's, default_encoder), layers and guided alignment's weight λ (as format_shortest writes
-// it: the menu's "0", "0.5", "1").
+// function's, default_encoder, which the page resolves), layers and guided alignment's weight λ
+// (as format_shortest writes it: the menu's "0", "0.5", "1").
 std::vector<InputField> model_identity_inputs() {
   Labels encoders{"default"};
   for (auto encoder : attention::encoders)
@@ -209,12 +209,11 @@ void require_models_own(const GivenInputs &given, const Seq2seqSession<T> &sessi
   if (const auto *scoring = text("scoring");
       scoring && *scoring != score_function_name(config.scoring))
     refuse("scoring", *scoring, score_function_name(config.scoring));
-  if (const auto *encoder = text("encoder")) {
-    const Encoder expected = *encoder == "default" ? default_encoder(config.scoring)
-                                                   : parse_encoder(*encoder, "encoder");
-    if (expected != config.encoder)
-      refuse("encoder", *encoder, encoder_name(config.encoder));
-  }
+  // "default" says nothing of the model's encoder: the page's store resolves it to the scoring
+  // function's (default_encoder)
+  if (const auto *encoder = text("encoder");
+      encoder && *encoder != "default" && parse_encoder(*encoder, "encoder") != config.encoder)
+    refuse("encoder", *encoder, encoder_name(config.encoder));
   if (const auto *layers = find(given.numbers, "layers");
       layers && layers->size() && (*layers)(0, 0) != double(config.layers))
     refuse("layers", detail::format_shortest((*layers)(0, 0)), std::to_string(config.layers));
