@@ -89,11 +89,12 @@ for (const [name, viewport] of Object.entries({
   });
 
 test('free and guided training side by side, in Chinese too', async (t) => {
-  const page = await openPage(session, t, `dist/site/${inputs({ seq2seq: { comparison: 'guide' } })}#seq2seq/compare`);
+  const page = await openPage(session, t, `dist/site/${inputs({ seq2seq: { comparison: 'guide' } })}#seq2seq`);
   await page.waitForSelector('.model-panel[data-origin="shipped"]');
   // guided alignment, λ = 1: the model on screen is the guided one, the shipped one learnt freely
   await page.setInputFiles('.model-load', modelFile({ scoring: 'additive' }, 1));
   await page.waitForFunction(() => document.querySelector('select[name="guide"]').value === '1');
+  await page.goto(`${page.url().split('#')[0]}#seq2seq/compare`);
   await page.waitForSelector(stage('seq2seq/compare'));
   const { names, rows, cols } = await panels(page, 'seq2seq/compare', 'metrics');
   assert.deepEqual(names, ['guide=0', 'guide=1', 'metrics']);
