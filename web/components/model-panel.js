@@ -86,7 +86,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
   let fields = []; // the spec's training choices: [{ field, label, control }]
   let fieldsOf = null; // the training spec they were made for
   let trainer = null;
-  let job = null; // the run under way: { identity, inputs }
+  let job = null; // the run under way: { identity, inputs, models }
   let queue = []; // the runs after it
   let history = []; // the run's progress reports
   let message = ''; // the last error, or ''
@@ -106,7 +106,9 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     return Object.fromEntries(Object.entries(whole).filter(([name, value]) => value !== defaults[name]));
   };
   const fileOf = (object) => modelFile({ kind: kind(), ...named(object) });
-  const shownJob = () => ({ identity: inputs(), inputs: inputs() });
+  // a run: the model's identity, the inputs its probe shows, and the spec's models it is for (a
+  // queued run may start after the reader has moved to another walkthrough)
+  const shownJob = () => ({ identity: inputs(), inputs: inputs(), models: models() });
   const originOfShown = () => controller.models.origin(kind(), inputs());
   const waiting = () => Boolean(models()) && !models().compares && ['untrained', 'loading'].includes(originOfShown());
 
@@ -115,7 +117,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     const compared = models().compared(inputs(), controller.attn);
     const [first, ...rest] = controller.models
       .untrained(kind(), compared)
-      .map((identity) => ({ identity, inputs: inputs() }));
+      .map((identity) => ({ identity, inputs: inputs(), models: models() }));
     queue = rest;
     if (first) start(first);
   }
@@ -134,14 +136,15 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
           .map(({ field, control }) => field.options(valueOf(control))),
       );
     // the identity's fields go to the create function, but what train() gives (guided alignment)
-    const { trained } = MODEL_KINDS[kind()];
-    const identity = Object.entries(identityOf(next.identity));
+    const { kind: runKind, training } = next.models;
+    const { trained } = MODEL_KINDS[runKind];
+    const identity = Object.entries(controller.models.identity(runKind, next.identity));
     const part = (ofTraining) => Object.fromEntries(identity.filter(([name]) => trained.includes(name) === ofTraining));
     trainer = trainModel({
-      kind: kind(),
+      kind: runKind,
       model: { ...part(false), ...chosen('model') },
       train: { ...part(true), ...chosen('train') },
-      probe: models().training.probe(next.inputs),
+      probe: training.probe(next.inputs),
     });
     const run = trainer;
     run.addEventListener('progress', ({ detail }) => run === trainer && (history.push(detail), drawRun()));

@@ -30,9 +30,9 @@ export default {
       options: ({ field }) => field.choices.map((name) => [name, `scoreNames.${name}`]),
     },
     ...MODEL_FIELDS,
-    SENTENCE_FIELD,
     { name: 'beam', label: 'field.beam' },
     COMPARISON_FIELD,
+    SENTENCE_FIELD,
   ],
   // the trained model the trace shows (the one the form picks), and once every model of the
   // comparison is trained, those too, compared

@@ -101,7 +101,7 @@ export const MODEL_FIELDS = [
     options: ({ field }) => field.choices.map((name) => [name, `model.encoderNames.${name}`]),
   },
   { name: 'layers', label: 'field.layers' },
-  { name: 'guide', label: 'field.guide', hint: 'field.guideHint' },
+  { name: 'guide', label: 'field.guide' },
 ];
 
 // What the comparison sets side by side: the scoring functions, the encoders or the training.
