@@ -91,6 +91,7 @@ template <class T> val seq2seq_info(int handle, const at::Seq2seqSession<T> &ses
   out.set("embedding", config.embedding);
   out.set("hidden", config.hidden);
   out.set("seed", static_cast<double>(config.seed));
+  out.set("validation", config.validation);
   out.set("precision", sizeof(T) == 4 ? "float32" : "float64");
   out.set("source", strings(session.task().source.tokens));
   out.set("target", strings(session.task().target.tokens));
@@ -108,7 +109,8 @@ val info_of(int handle) {
   return info;
 }
 
-// options: { task, scoring?, encoder?, layers?, embedding?, hidden?, seed?, precision? }, checked
+// options: { task, scoring?, encoder?, layers?, embedding?, hidden?, seed?, validation?,
+// precision? }, checked
 // for type by the wrapper; what is not given takes the core's default (Seq2seqSessionConfig; the
 // encoder default_encoder of the scoring)
 val seq2seq_create(val options) {
@@ -129,6 +131,8 @@ val seq2seq_create(val options) {
       config.hidden = options["hidden"].as<std::size_t>();
     if (given("seed"))
       config.seed = static_cast<std::int64_t>(options["seed"].as<double>());
+    if (given("validation"))
+      config.validation = options["validation"].as<std::size_t>();
     return info_of(at::create_model(
         config, given("precision") ? options["precision"].as<std::string>() : default_precision));
   });
@@ -251,7 +255,7 @@ val seq2seq_guide(int handle) {
 val seq2seq_evaluate(int handle, std::string split) {
   return guarded([&] {
     return at::stored_model(handle).visit([&](auto &session) {
-      const auto result = session.evaluate(at::tasks::split_of(session.task(), split));
+      const auto result = session.evaluate(session.split(split));
       val out = val::object();
       out.set("exactMatch", result.exact_match);
       out.set("tokenAccuracy", result.token_accuracy);
@@ -264,6 +268,13 @@ val seq2seq_evaluate(int handle, std::string split) {
         entry.set("category", val(at::tasks::word_category_name(category.category)));
         entry.set("count", category.count);
         entry.set("aligned", double(category.aligned) / double(category.count));
+        val instead = val::null();
+        if (category.instead) {
+          instead = val::object();
+          instead.set("token", session.task().source.tokens[*category.instead]);
+          instead.set("share", double(category.instead_count) / double(category.count));
+        }
+        entry.set("instead", instead);
         categories.call<void>("push", entry);
       }
       out.set("categories", categories);
@@ -339,8 +350,8 @@ val seq2seq_save(int handle, bool float16) {
 }
 
 // What the seq2seq models take and do when an option is not given: { tasks, scorings, encoders,
-// precisions, maxBeam, maxSteps, maxLayers, defaults: { scoring, encoder (by scoring), layers,
-// embedding, hidden, seed, precision, batch, learningRate, guide } }.
+// precisions, maxBeam, maxSteps, maxLayers, maxValidation, defaults: { scoring, encoder (by
+// scoring), layers, embedding, hidden, seed, precision, batch, learningRate, guide } }.
 val seq2seq_facts() {
   const at::Seq2seqSessionConfig config;
   val defaults = val::object();
@@ -353,6 +364,7 @@ val seq2seq_facts() {
   defaults.set("embedding", config.embedding);
   defaults.set("hidden", config.hidden);
   defaults.set("seed", static_cast<double>(config.seed));
+  defaults.set("validation", config.validation);
   defaults.set("precision", default_precision);
   defaults.set("batch", at::default_batch);
   defaults.set("learningRate", at::default_learning_rate);
@@ -368,6 +380,7 @@ val seq2seq_facts() {
     encoders.call<void>("push", val(at::encoder_name(encoder)));
   out.set("encoders", encoders);
   out.set("maxLayers", at::max_layers);
+  out.set("maxValidation", at::max_validation);
   out.set("precisions", strings({"float32", "float64"}));
   out.set("maxBeam", at::max_beam_width);
   out.set("maxSteps", at::max_train_steps);

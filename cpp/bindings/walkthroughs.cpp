@@ -36,6 +36,8 @@ val label_to_js(const at::Label &label) {
     out.set("category", label.category);
   if (label.count)
     out.set("count", static_cast<double>(*label.count));
+  if (!label.instead.empty())
+    out.set("instead", label.instead);
   return out;
 }
 

@@ -3,12 +3,11 @@
 // 1e-9, and its backward pass against central finite differences of L = sum(output * upstream).
 #include <doctest/doctest.h>
 
-#include <cmath>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
+#include "layer_checks.hpp"
 #include "nn/attention.hpp"
 #include "nn/cross_entropy.hpp"
 #include "nn/embedding.hpp"
@@ -22,7 +21,7 @@ namespace f = nn_fixtures;
 
 namespace {
 
-using Values = std::vector<double>;
+using namespace layer_checks;
 
 const f::Case &layer(const std::string &name) {
   for (const auto &c : f::cases)
@@ -42,54 +41,6 @@ Values tensor(const f::Case &c, const std::string &name) {
 
 template <class Integer> std::vector<Integer> integers(const Values &values) {
   return std::vector<Integer>(values.begin(), values.end());
-}
-
-Values concatenated(std::initializer_list<Values> parts) {
-  Values all;
-  for (const auto &part : parts)
-    all.insert(all.end(), part.begin(), part.end());
-  return all;
-}
-
-// Every value within 1e-9 of PyTorch's (relative above 1), -inf where PyTorch has it.
-void check_matches(const double *actual, const Values &expected, const std::string &what) {
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    INFO(what, " at flat index ", i, ": ", actual[i], " vs ", expected[i]);
-    if (std::isinf(expected[i]))
-      CHECK(actual[i] == expected[i]);
-    else
-      CHECK(std::abs(actual[i] - expected[i]) <= 1e-9 * std::max(1.0, std::abs(expected[i])));
-  }
-}
-
-// Central differences of loss() by each value of each input against its analytic gradient.
-void check_finite_differences(const std::vector<std::pair<Values *, const Values *>> &inputs,
-                              const std::function<double()> &loss) {
-  constexpr double step = 1e-6;
-  for (std::size_t k = 0; k < inputs.size(); ++k) {
-    // not a structured binding: clang 14 cannot capture one in INFO's lambda
-    Values *values = inputs[k].first;
-    const Values *gradient = inputs[k].second;
-    for (std::size_t i = 0; i < values->size(); ++i) {
-      const double kept = (*values)[i];
-      (*values)[i] = kept + step;
-      const double above = loss();
-      (*values)[i] = kept - step;
-      const double below = loss();
-      (*values)[i] = kept;
-      const double numeric = (above - below) / (2 * step);
-      INFO("input ", k, " at flat index ", i, ": ", numeric, " vs ", (*gradient)[i]);
-      CHECK(std::abs(numeric - (*gradient)[i]) <= 1e-6 * std::max(1.0, std::abs(numeric)));
-    }
-  }
-}
-
-double weighted_sum(const double *x, const Values &upstream) {
-  double sum = 0;
-  for (std::size_t i = 0; i < upstream.size(); ++i)
-    if (upstream[i] != 0) // skips masked -inf scores, whose upstream is 0
-      sum += x[i] * upstream[i];
-  return sum;
 }
 
 } // namespace

@@ -504,3 +504,43 @@ TEST_CASE("seq2seq session: guided training is remembered, and its file says so"
         "guide");
   CHECK(session.config().guide == 0.5);
 }
+
+TEST_CASE("seq2seq session: a validation split is held out of the training split and never "
+          "trained on") {
+  auto config = small();
+  config.validation = 100;
+  Seq2seqSession<double> session(config);
+  const auto &task = session.task();
+  const auto train = session.split("train"), validation = session.split("validation");
+  REQUIRE(train.size() == tasks::train_size - 100);
+  REQUIRE(validation.size() == 100);
+  CHECK(train.front().source == task.train.front().source);
+  CHECK(validation.front().source == task.train[train.size()].source);
+  CHECK(validation.back().source == task.train.back().source);
+  CHECK(session.split("test").size() == task.test.size());
+
+  // one step on a minibatch of the whole training split: its loss is the mean over the pairs that
+  // remain, not over the task's 2000
+  const auto pairs_of = [&](const std::vector<tasks::Example> &examples) {
+    std::vector<std::pair<std::string, std::string>> pairs;
+    for (const auto &example : examples)
+      pairs.emplace_back(tasks::detokenize(task, example.source, tasks::Side::source),
+                         tasks::detokenize(task, example.target, tasks::Side::target));
+    return pairs;
+  };
+  auto gradients = session.model().make_gradients();
+  const double held_in = session.gradients(pairs_of(train), gradients);
+  const double all = session.gradients(pairs_of(task.train), gradients);
+  const double trained = session.train(1, train.size()).loss;
+  CHECK(trained == doctest::Approx(held_in).epsilon(1e-12));
+  CHECK(trained != doctest::Approx(all).epsilon(1e-9));
+
+  const auto bytes = session.save();
+  CHECK(read_saved_seq2seq(bytes.data(), bytes.size()).config.validation == 100);
+  CHECK(load_seq2seq_session<double>(bytes.data(), bytes.size()).split("validation").size() == 100);
+
+  CHECK(argument_of([&] { Seq2seqSession<float>(small()).split("validation"); }) == "split");
+  CHECK(argument_of([&] { session.split("dev"); }) == "split");
+  config.validation = max_validation + 1;
+  CHECK(argument_of([&] { Seq2seqSession<float> s(config); }) == "validation");
+}

@@ -510,10 +510,11 @@ TEST_CASE("alignment score: AER, the aligned share and the categories, counted b
   CHECK(score.aligned_share() == 0);
   // "la voiture rouge" from "the red car": la <- the (sure), car (possible); voiture <- car;
   // rouge <- red (possible: car). Predicted: la -> car, voiture -> car, rouge -> the.
-  score.add(2, {0}, {2}, WordCategory::article);
-  score.add(2, {2}, {}, WordCategory::noun);
-  score.add(0, {1}, {2}, WordCategory::adjective);
-  score.add(3, {}, {}, WordCategory::separator); // links nothing: left out
+  // (source tokens: the 10, red 11, car 12)
+  score.add(2, 12, {0}, {2}, WordCategory::article);
+  score.add(2, 12, {2}, {}, WordCategory::noun);
+  score.add(0, 10, {1}, {2}, WordCategory::adjective);
+  score.add(3, 13, {}, {}, WordCategory::separator); // links nothing: left out
   // |A| = 3, |S| = 3, |A∩S| = 1 (voiture), |A∩P| = 2 (la, voiture)
   CHECK(score.aer() == doctest::Approx(1 - 3.0 / 6));
   CHECK(score.aligned_share() == doctest::Approx(2.0 / 3));
@@ -522,12 +523,23 @@ TEST_CASE("alignment score: AER, the aligned share and the categories, counted b
   CHECK(categories[0].category == WordCategory::article);
   CHECK(categories[0].count == 1);
   CHECK(categories[0].aligned == 1);
+  CHECK(!categories[0].instead); // aligned: nowhere instead
   CHECK(categories[2].category == WordCategory::adjective);
   CHECK(categories[2].aligned == 0);
+  CHECK(categories[2].instead == std::optional<std::size_t>(10));
+  CHECK(categories[2].instead_count == 1);
+  // two more adjectives miss, on "car" and on "the": "the" (2) wins; then a tie goes to the lower
+  // id
+  score.add(2, 12, {1}, {}, WordCategory::adjective);
+  score.add(0, 10, {1}, {}, WordCategory::adjective);
+  CHECK(score.categories()[2].instead == std::optional<std::size_t>(10));
+  CHECK(score.categories()[2].instead_count == 2);
+  score.add(2, 12, {1}, {}, WordCategory::adjective);
+  CHECK(score.categories()[2].instead == std::optional<std::size_t>(10));
   // a perfect alignment: AER 0
   tasks::AlignmentScore perfect;
-  perfect.add(0, {0}, {2}, WordCategory::article);
-  perfect.add(1, {0, 1}, {}, WordCategory::time);
+  perfect.add(0, 10, {0}, {2}, WordCategory::article);
+  perfect.add(1, 11, {0, 1}, {}, WordCategory::time);
   CHECK(perfect.aer() == doctest::Approx(1 - 4.0 / 5)); // one of time's two sure links
   CHECK(perfect.aligned_share() == 1);
   CHECK(std::string(tasks::word_category_name(WordCategory::conjunction)) == "conjunction");

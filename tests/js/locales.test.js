@@ -186,7 +186,7 @@ const TEMPLATES = {
   'scoreNames.${scoring}': () => attn.seq2seqFacts().scorings.map((scoring) => `scoreNames.${scoring}`),
   'taskNames.${task}': () => attn.seq2seqFacts().tasks.map((task) => `taskNames.${task}`),
   // a kind of target word (format.js), of every task's grammar
-  'labels.category.${label.category}': () =>
+  'labels.category.${category}': () =>
     unique(
       attn
         .seq2seqTasks()

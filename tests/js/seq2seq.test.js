@@ -122,6 +122,7 @@ test('createSeq2seq: the vocabularies, tokens and parameters under PyTorch names
     embedding: 8,
     hidden: 16,
     seed: 3,
+    validation: 0,
     precision: 'float32',
   });
   const source = model.tokenize('the car is red');
@@ -168,6 +169,7 @@ test("createSeq2seq's defaults are the engine's: additive, bidirectional, one la
     embedding: 32,
     hidden: 64,
     seed: 0,
+    validation: 0,
     precision: 'float32',
   });
   assert.equal(model.train({ steps: 1 }).step, 1); // batch 32, learning rate 0.005
@@ -175,6 +177,7 @@ test("createSeq2seq's defaults are the engine's: additive, bidirectional, one la
   const facts = attn.seq2seqFacts();
   assert.deepEqual(facts.encoders, ['forward', 'bidirectional']);
   assert.equal(facts.maxLayers, 2);
+  assert.equal(facts.maxValidation, 1000);
   assert.deepEqual(facts.defaults.encoder, {
     additive: 'bidirectional',
     dot: 'forward',
@@ -370,7 +373,12 @@ test('translate: tokens, an alignment row per step summing to 1, each step with 
       categories.map(({ category }) => category),
       ['year', 'month', 'day'],
     );
-    for (const { count, aligned } of categories) assert.ok(count > 0 && aligned >= 0 && aligned <= 1);
+    for (const { count, aligned, instead } of categories) {
+      assert.ok(count > 0 && aligned >= 0 && aligned <= 1);
+      // where the unaligned words look: a source token, and a share that fits beside the aligned one
+      if (aligned === 1) assert.equal(instead, null);
+      else assert.ok(model.vocab.source.includes(instead.token) && instead.share > 0 && aligned + instead.share <= 1);
+    }
     model.dispose();
   }
 });
@@ -412,6 +420,7 @@ test('save and loadModel: the same parameters, configuration and translation, bi
       embedding: '8',
       hidden: '16',
       seed: '3',
+      validation: '0',
       precision,
     });
     assert.equal(header['decoder.out.weight'].dtype, precision === 'float32' ? 'F32' : 'F64');
@@ -441,6 +450,18 @@ test('save and loadModel: the same parameters, configuration and translation, bi
   }
 });
 
+test('a validation split: the training pairs held out, kept by a saved model', () => {
+  const model = small({ validation: 20 });
+  assert.equal(model.config.validation, 20);
+  const { exactMatch, aer } = model.evaluate({ split: 'validation' });
+  assert.ok(exactMatch >= 0 && exactMatch <= 1 && aer >= 0 && aer <= 1);
+  const loaded = attn.loadModel(model.save());
+  assert.equal(loaded.config.validation, 20);
+  assert.deepEqual(loaded.evaluate({ split: 'validation' }), model.evaluate({ split: 'validation' }));
+  model.dispose();
+  loaded.dispose();
+});
+
 test('bad input names its argument; a disposed model says so', () => {
   const model = small();
   const cases = {
@@ -452,6 +473,7 @@ test('bad input names its argument; a disposed model says so', () => {
     guide: () => model.train({ steps: 1, guide: -1 }),
     embedding: () => small({ embedding: 1.5 }),
     seed: () => small({ seed: -1 }),
+    validation: () => small({ validation: attn.seq2seqFacts().maxValidation + 1 }),
     precision: () => small({ precision: 'float16' }),
     sentence: () => model.translate('the car is blu'),
     steps: () => model.train({ steps: 0 }),
@@ -464,6 +486,10 @@ test('bad input names its argument; a disposed model says so', () => {
     side: () => model.tokenize('the car', 'middle'),
   };
   for (const [argument, call] of Object.entries(cases)) assert.equal(argumentOf(call), argument, argument);
+  assert.equal(
+    argumentOf(() => model.evaluate({ split: 'validation' })),
+    'split',
+  );
   for (const guide of [Number.NaN, Infinity, '1', null])
     assert.equal(
       argumentOf(() => model.gradients([['the car is red', 'la voiture est rouge']], { guide })),

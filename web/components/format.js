@@ -77,13 +77,17 @@ export function bitsText(panel, index, names) {
   return `${names.bitsSign} ${sign} · ${names.bitsExponent} ${exponent} · ${names.bitsMantissa} ${mantissa}`;
 }
 
+/** A kind of target word ('noun'), as the task's grammar names it, in the language of `t`. */
+export const categoryName = (category, t) => t(`labels.category.${category}`);
+
 /**
  * A panel's row or column label in the language of `t` (the locale's translator). The engine gives
  * plain text, shown as it is (a token, 'x1'), or a structured label of names and numbers, worded
  * here and nowhere else: { precision, allMasked?, width?, temperature? } for a row computed in a
  * precision ('float16 d=64', 'float16 (all masked)'), { width } ('d=64'), { total } ('sum'),
  * { metric } ('exact match'), a model by what tells it apart, { scoring?, encoder?, layers?, guide? }
- * ('Bahdanau additive, bidirectional'), { category, count } ('noun (612)').
+ * ('Bahdanau additive, bidirectional'), { category, count } ('noun (612)'), { category, count,
+ * instead } ('article (400) · instead: is').
  */
 export function labelText(label, t) {
   if (typeof label === 'string') return label;
@@ -91,7 +95,10 @@ export function labelText(label, t) {
   if (label.metric) return t(`labels.metric.${label.metric}`);
   const model = modelParts(label, t);
   if (model.length) return model.join(t('labels.separator'));
-  if (label.category) return t('labels.counted', { label: t(`labels.category.${label.category}`), count: label.count });
+  if (label.category) {
+    const kind = { label: categoryName(label.category, t), count: label.count, instead: label.instead };
+    return label.instead ? t('labels.countedInstead', kind) : t('labels.counted', kind);
+  }
   const parts = [
     label.precision,
     label.width !== undefined && t('labels.width', { width: label.width }),

@@ -311,16 +311,17 @@ export interface WalkthroughInputs {
  * names and numbers that attention-stepper/components words in the page's language: a row
  * computed in a precision (with every score masked, for vectors of width d, or at softmax
  * temperature T), the scores' width d alone, the sum of a row, a model's measure on the test
- * split, a model by its scoring function, a kind of target word with how many were measured.
+ * split, a model by its scoring function, a kind of target word with how many were measured (and
+ * the source token most of its unaligned words look at).
  */
 export type Label =
   | string
   | { precision: Precision; allMasked?: true; width?: number; temperature?: number }
   | { width: number }
   | { total: true }
-  | { metric: 'exactMatch' | 'alignmentAccuracy' | 'aer' | 'alignedShare' }
+  | { metric: 'exactMatch' | 'alignmentAccuracy' | 'aer' | 'alignedShare' | 'insteadShare' }
   | ModelLabel
-  | { category: WordCategory; count: number };
+  | { category: WordCategory; count: number; instead?: string };
 
 /** A trained model by what tells it apart (any of its fields; a trace's `models` give them all). */
 export interface ModelLabel {

@@ -13,6 +13,8 @@ export interface Seq2seqFacts {
   maxSeed: number;
   /** the GRUs' layers go from 1 to this */
   maxLayers: number;
+  /** a model may hold out up to this many training pairs as its validation split */
+  maxValidation: number;
   defaults: Readonly<{
     scoring: ScoreFunctionName;
     /** by scoring function: bidirectional for additive (Bahdanau), forward for Luong's */
@@ -23,6 +25,7 @@ export interface Seq2seqFacts {
     embedding: number;
     hidden: number;
     seed: number;
+    validation: number;
     precision: Seq2seqPrecision;
     batch: number;
     learningRate: number;
@@ -98,6 +101,8 @@ export interface Seq2seqOptions<P extends Seq2seqPrecision = Seq2seqPrecision> {
   hidden?: number;
   /** numpy seed (0 … 2**32 - 1) of the task's split, the initial parameters and the shuffling; default 0 */
   seed?: number;
+  /** how many training pairs (the split's last ones) to hold out, never trained on, as the 'validation' split; default 0 */
+  validation?: number;
   /** default 'float32' */
   precision?: P;
 }
@@ -151,8 +156,15 @@ export interface Seq2seqEvaluation {
   aer: number;
   /** share of target words whose largest attention weight is on a sure or possible link */
   alignedShare: number;
-  /** the same share per word category that the split has, with its count of words */
-  categories: { category: WordCategory; count: number; aligned: number }[];
+  /** the same share per word category that the split has, with its count of words, and where its
+   * words that miss look instead: the source token most of them look at, and the share of the
+   * category's words that do (null when every word is aligned) */
+  categories: {
+    category: WordCategory;
+    count: number;
+    aligned: number;
+    instead: { token: string; share: number } | null;
+  }[];
 }
 
 /** A GRU encoder–decoder with attention and the task it learns. Call dispose() when done. */
@@ -191,7 +203,7 @@ export interface Seq2seqModel<P extends Seq2seqPrecision = Seq2seqPrecision> {
     loss: number;
   };
   /** greedy decoding of the split (default 'test') */
-  evaluate(options?: { split?: 'train' | 'test' }): Seq2seqEvaluation;
+  evaluate(options?: { split?: 'train' | 'validation' | 'test' }): Seq2seqEvaluation;
   /** greedy decoding (beam 1, the default) or beam search of width 2 to 16; the steps and
    * alignment are the best hypothesis' */
   translate(sentence: string, options?: { beam?: number }): Seq2seqTranslation<PrecisionArray<P>>;

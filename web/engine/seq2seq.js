@@ -37,6 +37,7 @@ export function seq2seqApi(module, call, wrap) {
       embedding: info.embedding,
       hidden: info.hidden,
       seed: info.seed,
+      validation: info.validation,
       precision: info.precision,
     });
     const model = Object.freeze({
@@ -133,6 +134,7 @@ export function seq2seqApi(module, call, wrap) {
         'embedding',
         'hidden',
         'seed',
+        'validation',
         'precision',
       ]);
       if (o.task === undefined) fail(`options.task is required: one of ${facts.tasks.join(', ')}`, 'options.task');
@@ -146,6 +148,8 @@ export function seq2seqApi(module, call, wrap) {
         embedding: size(o.embedding, 'options.embedding'),
         hidden: size(o.hidden, 'options.hidden'),
         seed: o.seed === undefined ? undefined : integer(o.seed, 'options.seed', 0, facts.maxSeed),
+        validation:
+          o.validation === undefined ? undefined : integer(o.validation, 'options.validation', 0, facts.maxValidation),
         precision: optionalText(o.precision, 'options.precision'),
       });
       return wrap(info);

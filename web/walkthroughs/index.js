@@ -11,10 +11,11 @@ import seq2seq from './seq2seq.js';
 export const SPECS = Object.freeze({ basics, 'self-attention': selfAttention, scoring, seq2seq, numerics });
 
 // The locale keys of a stage's texts (a stage the spec tells in parts, its `texts`: the first
-// part's title, every part's text), and the values their {placeholders} take.
-function textsOf(trace, stage, inputs) {
+// part's title, every part's text), and the values their {placeholders} take (a value may be a
+// sentence of its own, worded with `t`).
+function textsOf(trace, stage, inputs, t) {
   const spec = SPECS[trace.walkthrough];
-  const params = spec.params?.({ trace, stage, inputs }) ?? {};
+  const params = spec.params?.({ trace, stage, inputs, t }) ?? {};
   const key = `${trace.walkthrough}.stages.${stage.kind}`;
   const parts = spec.stages[stage.kind].texts?.({ trace, stage, inputs });
   return { keys: parts ? parts.map((part) => `${key}.${part}`) : [key], params };
@@ -22,7 +23,7 @@ function textsOf(trace, stage, inputs) {
 
 /** A stage's title in language `t` (the stage list shows every title: no formula or code made). */
 export function stageTitle(trace, stage, inputs, t) {
-  const { keys, params } = textsOf(trace, stage, inputs);
+  const { keys, params } = textsOf(trace, stage, inputs, t);
   return t(`${keys[0]}.title`, params);
 }
 
@@ -33,7 +34,7 @@ export function stageTitle(trace, stage, inputs, t) {
  * reader answers. `inputs` are the inputs the trace was computed from, complete with the engine's defaults.
  */
 export function describeStage(trace, stage, inputs, t) {
-  const { keys, params } = textsOf(trace, stage, inputs);
+  const { keys, params } = textsOf(trace, stage, inputs, t);
   const entry = SPECS[trace.walkthrough].stages[stage.kind];
   const context = { trace, stage, inputs };
   return {

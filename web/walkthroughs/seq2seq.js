@@ -4,6 +4,7 @@
 // tests/fixtures/make_seq2seq_fixtures.py writes it. Titles and texts: the locale's
 // seq2seq.stages.<kind>, with {t}, {word}, {task}; the encoder's and the comparison's in parts, as
 // the model's encoder and the comparison have them.
+import { categoryName } from '../components/format.js';
 import { panelOf } from './trace.js';
 import {
   adjustToTask,
@@ -19,6 +20,23 @@ import {
   taskDefaults,
   TRANSLATION_MODELS,
 } from './translation.js';
+
+const percent = (share) => `${Math.round(share * 100)}%`;
+
+// What the alignment stage's by_category panel says, as a sentence: the kind of word least often
+// aligned, and the source word most of its others look at instead.
+function weakestKind(stage, t) {
+  const { rowLabels, data, cols } = panelOf(stage, 'by_category');
+  const row = rowLabels.reduce((best, _, i) => (data[i * cols] < data[best * cols] ? i : best), 0);
+  const [aligned, instead] = [data[row * cols], data[row * cols + 1]];
+  if (!rowLabels[row].instead) return t('seq2seq.measured.allAligned');
+  return t('seq2seq.measured.weakest', {
+    kind: categoryName(rowLabels[row].category, t),
+    aligned: percent(aligned),
+    instead: rowLabels[row].instead,
+    insteadShare: percent(instead),
+  });
+}
 
 export default {
   name: 'seq2seq',
@@ -51,11 +69,12 @@ export default {
   attributes: ['task', 'scoring', 'encoder', 'layers', 'guide', 'sentence', 'comparison'],
   defaults: taskDefaults,
   adjust: adjustToTask,
-  params: ({ trace, stage, inputs }) => ({
+  params: ({ trace, stage, inputs, t }) => ({
     task: inputs.task,
     t: stage?.step ?? 0,
     word: stage?.step ? trace.labels.target[stage.step - 1] : '',
     translation: trace.labels.target.filter((token) => token !== '<eos>').join(' '),
+    weakest: stage?.kind === 'alignment' ? weakestKind(stage, t) : '',
   }),
   stages: {
     source: {

@@ -10,9 +10,10 @@
 // Files: safetensors, the parameters under PyTorch's names in state_dict order (F32 or F64 by
 // precision, or F16 on request; a load accepts F16 for either precision), and the metadata
 // (strings) "format": "attention-stepper/seq2seq", "task", "scoring", "encoder", "layers",
-// "embedding", "hidden", "seed", "precision" ("float32" or "float64"), and "guide" (λ) for a model
-// trained with guided alignment. A file without "encoder" and "layers" (saved before they existed)
-// holds a forward encoder of one layer; one without "guide", a model that learnt freely.
+// "embedding", "hidden", "seed", "validation", "precision" ("float32" or "float64"), and "guide"
+// (λ) for a model trained with guided alignment. A file without "encoder" and "layers" (saved
+// before they existed) holds a forward encoder of one layer; one without "validation" held none
+// out; one without "guide", a model that learnt freely.
 #pragma once
 
 #include <cstddef>
@@ -38,7 +39,13 @@ struct Seq2seqSessionConfig {
   // Not the model's make but its training's: the largest weight λ of guided alignment train() has
   // used (0: the model learnt freely). A file keeps it.
   double guide = 0;
+  // How many of the task's training pairs (its last ones) are held out as the "validation" split,
+  // never trained on: what choosing among trained models may look at, the test split left unseen.
+  std::size_t validation = 0;
 };
+
+// At most half the training split is held out.
+constexpr std::size_t max_validation = tasks::train_size / 2;
 
 // Training's limits and defaults (the JavaScript API's too). Learning rate 0.005, batch 32,
 // measured in Node with the default sizes (additive, embedding 32, hidden 64), exact match on the
@@ -82,7 +89,8 @@ template <class T> struct Seq2seqTranslation {
 
 template <class T> class Seq2seqSession {
 public:
-  // InputError blames "task", "scoring" (from the caller's parse), "embedding", "hidden", "seed".
+  // InputError blames "task", "scoring" (from the caller's parse), "embedding", "hidden", "seed",
+  // "validation".
   // `task`, when given, must be what tasks::make_task(config.task, config.seed) makes: models of
   // one task and seed can share it (it is read-only), which spares making it again (some 50 ms in
   // WebAssembly). Without it, the session makes its own.
@@ -122,6 +130,11 @@ public:
   TrainResult train(std::size_t steps, std::size_t batch = default_batch,
                     double learning_rate = default_learning_rate,
                     double max_norm = default_max_norm, double guide = 0);
+
+  // The examples of a split: "train" (the pairs training draws from), "validation" (the pairs held
+  // out of them) or "test". InputError blames "split" for another name, or for "validation" when
+  // the model holds none out.
+  std::vector<tasks::Example> split(const std::string &name) const;
 
   Seq2seqEvaluation evaluate(const std::vector<tasks::Example> &examples);
   // evaluate(task().test), computed again only when the parameters changed (a walkthrough that

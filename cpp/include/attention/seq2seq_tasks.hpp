@@ -50,6 +50,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -114,9 +115,14 @@ public:
   struct Category {
     WordCategory category;
     std::size_t count = 0, aligned = 0; // words, and those whose link is in P
+    // Where the others look instead: the source token most of them link to (the lowest id of
+    // equally many), and how many do; none when every word is aligned.
+    std::optional<std::size_t> instead;
+    std::size_t instead_count = 0;
   };
 
-  void add(std::size_t predicted, const std::vector<std::size_t> &sure,
+  // A word whose predicted link is source position `predicted`, holding token `predicted_token`.
+  void add(std::size_t predicted, std::size_t predicted_token, const std::vector<std::size_t> &sure,
            const std::vector<std::size_t> &possible, WordCategory category);
   // 0 when no word was added (nothing to get wrong).
   double aer() const;
@@ -128,6 +134,7 @@ public:
 private:
   std::size_t links_ = 0, sure_ = 0, in_sure_ = 0, in_possible_ = 0; // |A|, |S|, |A∩S|, |A∩P|
   std::vector<Category> categories_;
+  std::vector<std::map<std::size_t, std::size_t>> missed_; // per category: source token -> words
 };
 
 struct Task {
@@ -144,9 +151,6 @@ constexpr std::size_t train_size = 2000, test_size = 400;
 
 // "en-fr", "en-zh", "dates".
 const std::vector<std::string> &task_ids();
-
-// The task's "train" or "test" split; InputError blames "split" for any other name.
-const std::vector<Example> &split_of(const Task &task, const std::string &name);
 
 // The task `id` without its examples (no split drawn): its vocabularies and limits, cheaply.
 // InputError blames "task" for an unknown id.

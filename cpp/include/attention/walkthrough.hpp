@@ -38,6 +38,7 @@ struct Label {
   std::optional<double> guide;       // … guided alignment's weight λ in its training (0: free)
   std::string category;             // a kind of target word, as the task's grammar names it: "noun"
   std::optional<std::size_t> count; // … and how many words of that kind were measured
+  std::string instead;              // … and the source token most of its unaligned words look at
 
   Label() = default;
   Label(std::string plain) : text(std::move(plain)) {}
@@ -49,9 +50,9 @@ struct Label {
   }
   friend bool operator==(const Label &a, const Label &b) {
     return std::tie(a.text, a.precision, a.all_masked, a.width, a.temperature, a.total, a.metric,
-                    a.scoring, a.encoder, a.layers, a.guide, a.category, a.count) ==
+                    a.scoring, a.encoder, a.layers, a.guide, a.category, a.count, a.instead) ==
            std::tie(b.text, b.precision, b.all_masked, b.width, b.temperature, b.total, b.metric,
-                    b.scoring, b.encoder, b.layers, b.guide, b.category, b.count);
+                    b.scoring, b.encoder, b.layers, b.guide, b.category, b.count, b.instead);
   }
 };
 

@@ -177,7 +177,8 @@ const char *word_category_name(WordCategory category) {
   return names[static_cast<std::size_t>(category)];
 }
 
-void AlignmentScore::add(std::size_t predicted, const std::vector<std::size_t> &sure,
+void AlignmentScore::add(std::size_t predicted, std::size_t predicted_token,
+                         const std::vector<std::size_t> &sure,
                          const std::vector<std::size_t> &possible, WordCategory category) {
   if (sure.empty() && possible.empty())
     return;
@@ -190,11 +191,15 @@ void AlignmentScore::add(std::size_t predicted, const std::vector<std::size_t> &
   in_sure_ += is_sure;
   in_possible_ += is_possible;
   const auto index = static_cast<std::size_t>(category);
-  if (categories_.size() <= index)
+  if (categories_.size() <= index) {
     categories_.resize(index + 1);
+    missed_.resize(index + 1);
+  }
   categories_[index].category = category;
   ++categories_[index].count;
   categories_[index].aligned += is_possible;
+  if (!is_possible)
+    ++missed_[index][predicted_token];
 }
 
 double AlignmentScore::aer() const {
@@ -207,9 +212,16 @@ double AlignmentScore::aligned_share() const {
 
 std::vector<AlignmentScore::Category> AlignmentScore::categories() const {
   std::vector<Category> result;
-  for (const Category &category : categories_)
-    if (category.count)
-      result.push_back(category);
+  for (std::size_t i = 0; i < categories_.size(); ++i) {
+    if (!categories_[i].count)
+      continue;
+    Category &category = result.emplace_back(categories_[i]);
+    for (const auto &[token, count] : missed_[i]) // by token id: the first of equal counts wins
+      if (count > category.instead_count) {
+        category.instead = token;
+        category.instead_count = count;
+      }
+  }
   return result;
 }
 
@@ -323,15 +335,6 @@ std::optional<Example> gold_example(const Task &task, const std::string &sentenc
     if (grammar.make(index, pair) && pair.source == words)
       return to_example(task, pair);
   return std::nullopt;
-}
-
-const std::vector<Example> &split_of(const Task &task, const std::string &name) {
-  if (name == "train")
-    return task.train;
-  if (name == "test")
-    return task.test;
-  detail::fail(detail::Argument("split"), "split must be train or test, got \"", name.substr(0, 40),
-               "\"");
 }
 
 } // namespace attention::tasks

@@ -14,8 +14,9 @@ namespace attention {
 ParameterLayout make_layout(const std::vector<nn::ParameterSpec> &specs);
 
 // PyTorch's default distributions, drawn in the specs' (state_dict) order from numpy's
-// RandomState(seed) (randn for N(0, 1), -b + 2b rand for U(-b, b), as numpy's uniform): the same
-// values on every platform and in numpy, though not the values of PyTorch's own generator.
+// RandomState(seed) (randn for N(0, 1), -b + 2b rand for U(-b, b), as numpy's uniform; a constant
+// draws nothing): the same values on every platform and in numpy, though not the values of
+// PyTorch's own generator.
 template <class T>
 void initialise(ParameterSet<T> &parameters, const std::vector<nn::ParameterSpec> &specs,
                 std::int64_t seed);

@@ -113,10 +113,14 @@ void initialise(ParameterSet<T> &parameters, const std::vector<nn::ParameterSpec
   NumpyRandomState random(seed);
   for (std::size_t k = 0; k < specs.size(); ++k) {
     const ParameterInfo &info = parameters.layout()[k];
+    T *out = parameters.data() + info.offset;
+    if (specs[k].constant) {
+      std::fill(out, out + info.size, static_cast<T>(*specs[k].constant));
+      continue;
+    }
     const double bound = specs[k].bound;
     const std::size_t rows = info.shape[0], cols = info.size / rows;
     const Matrix<double> drawn = bound == 0 ? random.randn(rows, cols) : random.rand(rows, cols);
-    T *out = parameters.data() + info.offset;
     for (std::size_t i = 0; i < info.size; ++i)
       out[i] = static_cast<T>(bound == 0 ? drawn.data()[i] : -bound + 2 * bound * drawn.data()[i]);
   }

@@ -40,8 +40,9 @@ std::vector<Label> metric_labels() {
 }
 
 // The model's own measures on the test split: exact match, alignment accuracy and AER (one row,
-// named by its scoring function), and the share of each kind of target word whose largest weight
-// falls on a sure or possible gold link (each row labelled with the kind and its count of words).
+// named by its scoring function), and for each kind of target word the share whose largest weight
+// falls on a sure or possible gold link, and the share that looks at the one source word most of
+// the others look at instead (each row labelled with the kind, its count of words and that word).
 template <class T> std::vector<Panel> own_measures(Seq2seqSession<T> &session) {
   const Seq2seqEvaluation evaluation = session.test_evaluation();
   Label model;
@@ -50,15 +51,19 @@ template <class T> std::vector<Panel> own_measures(Seq2seqSession<T> &session) {
   metrics(0, 0) = evaluation.exact_match;
   metrics(0, 1) = evaluation.alignment_accuracy;
   metrics(0, 2) = evaluation.aer;
-  std::vector<Label> kinds, columns(1);
+  std::vector<Label> kinds, columns(2);
   columns[0].metric = "alignedShare";
-  auto shares = Matrix<double>::from_shape({evaluation.categories.size(), 1});
+  columns[1].metric = "insteadShare";
+  auto shares = Matrix<double>::from_shape({evaluation.categories.size(), 2});
   for (std::size_t i = 0; i < evaluation.categories.size(); ++i) {
-    const auto &category = evaluation.categories[i];
+    const auto &category = evaluation.categories[i]; // count > 0
     Label &kind = kinds.emplace_back();
     kind.category = tasks::word_category_name(category.category);
     kind.count = category.count;
-    shares(i, 0) = category.count ? double(category.aligned) / double(category.count) : 0.0;
+    if (category.instead)
+      kind.instead = session.task().source.tokens[*category.instead];
+    shares(i, 0) = double(category.aligned) / double(category.count);
+    shares(i, 1) = double(category.instead_count) / double(category.count);
   }
   std::vector<Panel> panels;
   panels.push_back(panel("measures", "weights", std::move(metrics), {model}, metric_labels()));

@@ -40,6 +40,9 @@ Seq2seqConfig model_config(const Seq2seqSessionConfig &config, const tasks::Task
 
 std::shared_ptr<const tasks::Task> task_for(const Seq2seqSessionConfig &config,
                                             std::shared_ptr<const tasks::Task> task) {
+  if (config.validation > max_validation)
+    fail(Argument("validation"), "validation (", config.validation, ") must be at most ",
+         max_validation, " of the ", tasks::train_size, " training pairs");
   if (!task)
     return std::make_shared<const tasks::Task>(tasks::make_task(config.task, config.seed));
   if (task->id != config.task)
@@ -55,7 +58,8 @@ Seq2seqSession<T>::Seq2seqSession(const Seq2seqSessionConfig &config,
                                   std::shared_ptr<const tasks::Task> task)
     : config_(config), task_(task_for(config, std::move(task))),
       model_(model_config(config, *task_)),
-      trainer_(model_.parameters().shared_layout(), task_->train.size(), config.seed, "pairs") {}
+      trainer_(model_.parameters().shared_layout(), task_->train.size() - config.validation,
+               config.seed, "pairs") {}
 
 template <class T>
 std::vector<TokenId> Seq2seqSession<T>::tokenize(const std::string &sentence,
@@ -120,6 +124,24 @@ Seq2seqSession<T>::train(std::size_t steps, std::size_t batch, double learning_r
 }
 
 template <class T>
+std::vector<tasks::Example> Seq2seqSession<T>::split(const std::string &name) const {
+  const auto &train = task_->train;
+  const auto held_out = train.end() - static_cast<std::ptrdiff_t>(config_.validation);
+  if (name == "train")
+    return {train.begin(), held_out};
+  if (name == "validation") {
+    if (config_.validation == 0)
+      fail(Argument("split"), "this model holds no validation pairs out: create it with "
+                              "validation > 0");
+    return {held_out, train.end()};
+  }
+  if (name == "test")
+    return task_->test;
+  fail(Argument("split"), "split must be train, validation or test, got \"", name.substr(0, 40),
+       "\"");
+}
+
+template <class T>
 Seq2seqEvaluation Seq2seqSession<T>::evaluate(const std::vector<tasks::Example> &examples) {
   Seq2seqEvaluation result;
   std::size_t exact = 0, tokens = 0, correct = 0, aligned_words = 0, aligned_right = 0;
@@ -139,7 +161,8 @@ Seq2seqEvaluation Seq2seqSession<T>::evaluate(const std::vector<tasks::Example> 
       for (std::size_t j = 1; j < source.size(); ++j)
         if (forced.weights(t, j) > forced.weights(t, best))
           best = j;
-      score.add(best, example.alignment[t], example.possible[t], example.categories[t]);
+      score.add(best, example.source[best], example.alignment[t], example.possible[t],
+                example.categories[t]);
       const auto &gold = example.alignment[t];
       if (gold.empty())
         continue;
@@ -207,7 +230,8 @@ template <class T> std::vector<std::uint8_t> Seq2seqSession<T>::save(Storage sto
       {"layers", std::to_string(config_.layers)},
       {"embedding", std::to_string(config_.embedding)},
       {"hidden", std::to_string(config_.hidden)},
-      {"seed", std::to_string(config_.seed)}};
+      {"seed", std::to_string(config_.seed)},
+      {"validation", std::to_string(config_.validation)}};
   // only when guided: a freely trained model's file stays byte for byte what it was
   if (config_.guide > 0)
     metadata.emplace_back("guide", detail::format_shortest(config_.guide));
@@ -295,6 +319,8 @@ SavedSeq2seq read_saved_seq2seq(const std::uint8_t *bytes, std::size_t size) {
   saved.config.seed = metadata_integer(meta("seed"), "seed");
   if (const std::string *guide = find_metadata(file, "guide"))
     saved.config.guide = metadata_number(*guide, "guide");
+  if (const std::string *validation = find_metadata(file, "validation"))
+    saved.config.validation = static_cast<std::size_t>(metadata_integer(*validation, "validation"));
   saved.precision = meta("precision");
   if (saved.precision != "float32" && saved.precision != "float64")
     fail(Argument("bytes"), "the file's precision must be float32 or float64, got \"",

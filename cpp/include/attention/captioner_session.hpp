@@ -1,0 +1,147 @@
+// A captioning task and a captioner that learns it: what the JavaScript API's createCaptioner
+// model holds. It owns the task (scenes, captions, gold regions), a Captioner<T> and a Trainer<T>,
+// and trains, evaluates, captions, saves and loads. The model knows nothing of scenes or words;
+// this is where they meet.
+//
+// Training: the trainer's loop (trainer.hpp) over the training split's scenes, shuffled from the
+// model's seed, one Adam step with global-norm clipping a minibatch; each minibatch's images are
+// drawn again (tasks::render), which costs far less than the convolutions and keeps no image.
+//
+// Files: safetensors, the parameters under PyTorch's names in state_dict order (F32 or F64 by
+// precision, or F16 on request), and the metadata "format": "attention-stepper/captioner", "task",
+// "language", "channels", "annotation", "attention", "embedding", "hidden", "seed", "precision".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "caption_tasks.hpp"
+#include "captioner.hpp"
+#include "trainer.hpp"
+
+namespace attention {
+
+struct CaptionerSessionConfig {
+  std::string task = "shapes", language = "en";
+  // C, D, A, E, H (captioner.hpp): a step of 32 scenes costs 48 ms natively (one thread, -O3;
+  // 31 ms with 8 channels), four fifths of it the convolutions; a 16-wide embedding and a 64-wide
+  // LSTM hold the 18 or 19 words and the grammar's state with room to spare.
+  std::size_t channels = 16, annotation = 32, attention = 32, embedding = 16, hidden = 64;
+  std::int64_t seed = 0; // the task's split, the initial parameters and the shuffling
+};
+
+// Training's defaults (the JavaScript API's too). Measured with bench/captioner_native (en, seed
+// 0, default sizes), exact match on the test split after 1000 / 2000 / 2500 steps: λ = 1 at 0.005:
+// 0.08 / 0.27 / 0.36 (token accuracy 0.88, regionAccuracy 0.43); λ = 0 at 0.002: 0.00 / 0.02 /
+// 0.01 (0.04 at 3000). The 95% within 30 s is not reached yet.
+constexpr std::size_t default_caption_batch = 32, max_caption_batch = tasks::caption_train_size;
+constexpr double default_caption_learning_rate = 0.005;
+constexpr double default_regularization = 1; // Xu et al.'s λ
+// How many of the most likely next tokens caption() reports for each step.
+constexpr std::size_t caption_top_k = 5;
+
+// exactMatch and tokenAccuracy compare greedy captions with the gold; the regions read the
+// teacher-forced attention: a word's predicted cell is the one of its largest weight (the first
+// of equal ones).
+struct CaptionEvaluation {
+  double exact_match = 0;     // share of images captioned exactly, <eos> included
+  double token_accuracy = 0;  // share of gold tokens (<eos> included) at the same position
+  double region_accuracy = 0; // share of object words (size, colour, shape) whose predicted cell
+                              // is one of their object's
+  struct Category {
+    tasks::CaptionCategory category;
+    std::size_t count = 0, aligned = 0; // words with gold cells, and those whose predicted cell
+                                        // is sure or possible
+  };
+  std::vector<Category> categories; // in CaptionCategory's order, those with words
+};
+
+template <class T> struct CaptionResult {
+  CaptionerTrace<T> trace; // greedy decoding, or the best beam teacher forced
+  // For each step, the caption_top_k most likely tokens and their probabilities, likeliest first.
+  std::vector<std::vector<std::pair<TokenId, T>>> top;
+  std::vector<CaptionHypothesis> beams; // best first (greedy decoding: its one)
+  std::vector<float> image;             // what the model saw (3 x size x size)
+};
+
+template <class T> class CaptionerSession {
+public:
+  // InputError blames "task", "language", "seed" and the sizes' names (captioner.hpp). `task`,
+  // when given, must be what tasks::make_caption_task(config.task, config.language, config.seed)
+  // makes: models of one task can share it.
+  explicit CaptionerSession(const CaptionerSessionConfig &config,
+                            std::shared_ptr<const tasks::CaptionTask> task = nullptr);
+
+  const CaptionerSessionConfig &config() const { return config_; }
+  const tasks::CaptionTask &task() const { return *task_; }
+  const std::shared_ptr<const tasks::CaptionTask> &shared_task() const { return task_; }
+  Captioner<T> &model() { return model_; }
+  const Captioner<T> &model() const { return model_; }
+  std::size_t steps() const { return trainer_.steps(); }
+
+  // Every parameter at once: exactly the model's names, each with its shape, or InputError blames
+  // "parameters" and nothing changes.
+  void set_parameters(const std::vector<NamedValues<T>> &named);
+
+  // The loss of scenes with their captions (words separated by spaces), teacher forced, and its
+  // gradients written over `gradients` (model().make_gradients()). InputError blames "examples"
+  // for none, "scene", "caption", "regularization".
+  T gradients(const std::vector<std::pair<tasks::Scene, std::string>> &examples,
+              ParameterSet<T> &gradients, double regularization = default_regularization);
+
+  // `steps` optimiser steps; returns the loss of the last minibatch. InputError blames "steps",
+  // "batch", "learningRate", "regularization" when out of range; a loss or parameters that stop
+  // being finite stop training as the trainer says (blaming "learningRate").
+  TrainResult<T> train(std::size_t steps, std::size_t batch = default_caption_batch,
+                       double learning_rate = default_caption_learning_rate,
+                       double max_norm = default_max_norm,
+                       double regularization = default_regularization);
+
+  CaptionEvaluation evaluate(const std::vector<tasks::CaptionExample> &examples);
+  // evaluate(task().test), computed again only when the parameters changed.
+  CaptionEvaluation test_evaluation();
+
+  // Greedy decoding (beam 1) or beam search, up to the task's longest caption and <eos>.
+  // InputError blames "scene" or "image" (tasks::validate_image) and "beam".
+  CaptionResult<T> caption(const tasks::Scene &scene, std::size_t beam = 1);
+  CaptionResult<T> caption(const tasks::Image &image, std::size_t beam = 1);
+
+  enum class Storage { model, float16 };
+  // InputError blames "dtype" when a parameter is beyond float16's range.
+  std::vector<std::uint8_t> save(Storage storage = Storage::model) const;
+
+private:
+  CaptionerSessionConfig config_;
+  std::shared_ptr<const tasks::CaptionTask> task_;
+  Captioner<T> model_;
+  Trainer<T> trainer_;
+  EvaluationCache<CaptionEvaluation> test_evaluation_;
+};
+
+// The precision a saved captioner was saved in and its configuration, from its metadata; or, for
+// a PyTorch state_dict of the reference model (metadata none or {"format": "pt"}), inferred from
+// its tensors: the sizes from the shapes, the language from the vocabulary's size, the task
+// shapes, seed 0, the precision from the dtype. InputError blames "bytes" for anything else.
+struct SavedCaptioner {
+  CaptionerSessionConfig config;
+  std::string precision;
+};
+SavedCaptioner read_saved_captioner(const std::uint8_t *bytes, std::size_t size);
+
+// A captioner again from save()'s bytes (or a PyTorch state_dict's): the same task, sizes and
+// parameters. InputError blames "bytes" for a truncated or corrupt file, a precision other than
+// T's, or tensors that are not the model's its metadata describes.
+template <class T>
+CaptionerSession<T> load_captioner_session(const std::uint8_t *bytes, std::size_t size);
+
+extern template class CaptionerSession<float>;
+extern template class CaptionerSession<double>;
+extern template CaptionerSession<float> load_captioner_session<float>(const std::uint8_t *,
+                                                                      std::size_t);
+extern template CaptionerSession<double> load_captioner_session<double>(const std::uint8_t *,
+                                                                        std::size_t);
+
+} // namespace attention

@@ -1,0 +1,148 @@
+// A translation task and a Transformer that learns it: what the JavaScript API's
+// createTransformer model will hold, as Seq2seqSession is createSeq2seq's. It owns the task
+// (vocabularies, splits, gold alignments), a Transformer<T> and a Trainer<T> (the one training
+// loop: the same shuffled minibatches, Adam with global-norm clipping), and trains, evaluates,
+// translates, saves and loads.
+//
+// Files: safetensors, the parameters under PyTorch's names in state_dict order (F32 or F64 by
+// precision, or F16 on request), and the metadata "format": "attention-stepper/transformer",
+// "task", "model", "heads", "encoderLayers", "decoderLayers", "feedforward", "seed",
+// "precision".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "seq2seq_session.hpp" // translation_top_k, max_batch
+#include "seq2seq_tasks.hpp"
+#include "trainer.hpp"
+#include "transformer.hpp"
+
+namespace attention {
+
+// The defaults (the JavaScript API's too): d_model 32 in 2 heads of 16, 2 + 2 layers, a
+// feed-forward block of 64 (the suggestion): the GRU model's embedding width, and 45 to 49
+// thousand parameters with the tasks' vocabularies, fewer than the default GRU model's 61 to 67
+// thousand, so a step costs about as much; two heads per layer are few enough to show side by
+// side, and two layers per stack show what a second layer adds. en-fr reaches an exact match of
+// 0.98 on its test split in about 250 steps (bench/transformer_native.cpp).
+struct TransformerSessionConfig {
+  std::string task = "en-fr";
+  std::size_t model = 32, heads = 2, encoder_layers = 2, decoder_layers = 2, feedforward = 64;
+  std::int64_t seed = 0; // the task's split, the initial parameters and the shuffling
+};
+
+// Adam's learning rate and the batch when not told, measured natively on en-fr with the default
+// sizes (bench/transformer_native.cpp).
+constexpr std::size_t default_transformer_batch = 32;
+constexpr double default_transformer_learning_rate = 0.002;
+
+// The alignment read from one cross-attention head, teacher forced: a target word's predicted
+// link is the source position of the head's largest weight (the first of equal ones), <eos> left
+// out, scored as the GRU model's (tasks::AlignmentScore).
+struct TransformerEvaluation {
+  double exact_match = 0;    // share of sentences translated exactly (greedy), <eos> included
+  double token_accuracy = 0; // share of gold target tokens the translation has at their position
+  double aer = 0;            // the best head's
+  struct Head {
+    std::size_t layer, head; // decoder layer, head within it
+    double aer;
+  };
+  std::vector<Head> heads; // every cross-attention head, decoder layer by layer
+};
+
+template <class T> struct TransformerTranslation {
+  TransformerTrace<T> trace; // the output's: greedy decoding, or the best beam teacher forced
+  // For each step, the translation_top_k most likely tokens and their probabilities, most likely
+  // first.
+  std::vector<std::vector<std::pair<TokenId, T>>> top;
+  std::vector<Seq2seqHypothesis> beams; // best first (greedy decoding: its one)
+};
+
+template <class T> class TransformerSession {
+public:
+  // InputError blames "task", "model", "heads", "encoderLayers", "decoderLayers", "feedforward",
+  // "seed". `task`, when given, must be what tasks::make_task(config.task, config.seed) makes
+  // (shared with other models of that task and seed).
+  explicit TransformerSession(const TransformerSessionConfig &config,
+                              std::shared_ptr<const tasks::Task> task = nullptr);
+
+  const TransformerSessionConfig &config() const { return config_; }
+  const tasks::Task &task() const { return *task_; }
+  const std::shared_ptr<const tasks::Task> &shared_task() const { return task_; }
+  Transformer<T> &model() { return model_; }
+  const Transformer<T> &model() const { return model_; }
+  std::size_t steps() const { return trainer_.steps(); }
+
+  // A sentence as ids (tasks::tokenize, InputError blaming "sentence").
+  std::vector<TokenId> tokenize(const std::string &sentence, tasks::Side side) const;
+
+  // Sets every parameter at once (assign_all: InputError blames "parameters").
+  using NamedValues = attention::NamedValues<T>;
+  void set_parameters(const std::vector<NamedValues> &named);
+
+  // The mean loss of `pairs` (sentences, teacher forced) and its gradients, written over
+  // `gradients`, with guided alignment of weight `guide` on the pairs the grammar makes.
+  // InputError blames "pairs", "sentence", "guide" as Seq2seqSession's.
+  T gradients(const std::vector<std::pair<std::string, std::string>> &pairs,
+              ParameterSet<T> &gradients, double guide = 0);
+
+  // `steps` optimiser steps; returns the loss of the last minibatch. With `guide` (λ) > 0, the
+  // guided head's attention (transformer.hpp) is pulled towards each target word's sure gold links,
+  // <eos> left free. Errors as Seq2seqSession::train's.
+  using TrainResult = attention::TrainResult<T>;
+  TrainResult train(std::size_t steps, std::size_t batch = default_transformer_batch,
+                    double learning_rate = default_transformer_learning_rate,
+                    double max_norm = default_max_norm, double guide = 0);
+
+  TransformerEvaluation evaluate(const std::vector<tasks::Example> &examples);
+  // evaluate(task().test), computed again only when the parameters changed.
+  TransformerEvaluation test_evaluation();
+
+  // Greedy decoding (beam 1) or beam search of a tokenized source, up to the task's longest
+  // target and <eos>. InputError blames "source", "beam".
+  TransformerTranslation<T> translate(const std::vector<TokenId> &source, std::size_t beam = 1);
+
+  // The parameters in the model's precision, or rounded to float16 (InputError blames "dtype"
+  // for a parameter beyond its range).
+  enum class Storage { model, float16 };
+  std::vector<std::uint8_t> save(Storage storage = Storage::model) const;
+
+private:
+  TransformerSessionConfig config_;
+  std::shared_ptr<const tasks::Task> task_;
+  Transformer<T> model_;
+  Trainer<T> trainer_;
+  EvaluationCache<TransformerEvaluation> test_evaluation_;
+};
+
+// The precision and configuration of a saved model, from its metadata; or, for a PyTorch
+// state_dict of the tutorial model saved with safetensors (metadata none or {"format": "pt"}),
+// inferred from its tensors: the sizes from the shapes, the layers from the numbered ones, the
+// task from the vocabularies' sizes, the precision from the dtype, seed 0. The heads are not in
+// the shapes: they come from a "heads" metadata entry when the file has one, else the default
+// (2). The positional encoding's buffer (positional_encoding.pos_embedding), which the engine
+// computes, may be there or not. InputError blames "bytes" for anything else.
+struct SavedTransformer {
+  TransformerSessionConfig config;
+  std::string precision;
+};
+SavedTransformer read_saved_transformer(const std::uint8_t *bytes, std::size_t size);
+
+// A model again from its bytes (save()'s or a state_dict's): the same task, sizes and
+// parameters. InputError blames "bytes" for a truncated or corrupt file, a precision other than
+// T's, or tensors that are not the model's the metadata describes.
+template <class T>
+TransformerSession<T> load_transformer_session(const std::uint8_t *bytes, std::size_t size);
+
+extern template class TransformerSession<float>;
+extern template class TransformerSession<double>;
+extern template TransformerSession<float> load_transformer_session<float>(const std::uint8_t *,
+                                                                          std::size_t);
+extern template TransformerSession<double> load_transformer_session<double>(const std::uint8_t *,
+                                                                            std::size_t);
+
+} // namespace attention

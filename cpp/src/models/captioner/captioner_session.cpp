@@ -1,0 +1,307 @@
+#include "attention/captioner_session.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <utility>
+
+#include "attention/softmax.hpp"
+#include "files/model_file.hpp"
+#include "files/safetensors.hpp"
+
+namespace attention {
+
+namespace {
+
+using detail::Argument;
+using detail::fail;
+
+constexpr const char *format_name = "attention-stepper/captioner";
+// Images decoded at once by evaluate: the training batch's size, so its buffers serve both.
+constexpr std::size_t evaluation_chunk = default_caption_batch;
+
+CaptionerConfig model_config(const CaptionerSessionConfig &config, const tasks::CaptionTask &task) {
+  CaptionerConfig c;
+  c.vocab = task.vocabulary.tokens.size();
+  c.channels = config.channels;
+  c.annotation = config.annotation;
+  c.attention = config.attention;
+  c.embedding = config.embedding;
+  c.hidden = config.hidden;
+  c.height = c.width = task.image_size;
+  c.seed = config.seed;
+  c.sos = static_cast<TokenId>(tasks::Vocabulary::sos);
+  c.eos = static_cast<TokenId>(tasks::Vocabulary::eos);
+  return c;
+}
+
+std::shared_ptr<const tasks::CaptionTask> task_for(const CaptionerSessionConfig &config,
+                                                   std::shared_ptr<const tasks::CaptionTask> task) {
+  if (!task)
+    return std::make_shared<const tasks::CaptionTask>(
+        tasks::make_caption_task(config.task, config.language, config.seed));
+  if (task->id != config.task || task->language != config.language)
+    fail(Argument("task"), "the task given (", task->id, " ", task->language,
+         ") is not the configuration's (", config.task, " ", config.language, ")");
+  return task;
+}
+
+template <class T> std::vector<T> pixels_of(const tasks::Image &image) {
+  return std::vector<T>(image.data.begin(), image.data.end());
+}
+
+std::vector<TokenId> to_token_ids(const std::vector<std::size_t> &ids) {
+  return std::vector<TokenId>(ids.begin(), ids.end());
+}
+
+template <class T> std::size_t largest(const T *weights, std::size_t n) {
+  return static_cast<std::size_t>(std::max_element(weights, weights + n) - weights);
+}
+
+bool holds(const std::vector<std::size_t> &cells, std::size_t cell) {
+  return std::find(cells.begin(), cells.end(), cell) != cells.end();
+}
+
+} // namespace
+
+template <class T>
+CaptionerSession<T>::CaptionerSession(const CaptionerSessionConfig &config,
+                                      std::shared_ptr<const tasks::CaptionTask> task)
+    : config_(config), task_(task_for(config, std::move(task))),
+      model_(model_config(config, *task_)),
+      trainer_(model_.parameters().shared_layout(), task_->train.size(), config.seed, "scenes") {}
+
+template <class T>
+void CaptionerSession<T>::set_parameters(const std::vector<NamedValues<T>> &named) {
+  assign_all(model_.parameters(), named);
+}
+
+template <class T>
+T CaptionerSession<T>::gradients(const std::vector<std::pair<tasks::Scene, std::string>> &examples,
+                                 ParameterSet<T> &gradients, double regularization) {
+  if (examples.empty())
+    fail(Argument("examples"), "examples is empty: give at least one [scene, caption] pair");
+  std::vector<CaptionSample<T>> batch;
+  batch.reserve(examples.size());
+  for (const auto &[scene, caption] : examples)
+    batch.push_back({pixels_of<T>(tasks::render(scene)),
+                     to_token_ids(tasks::tokenize_caption(*task_, caption))});
+  return model_.loss_and_gradients(batch, gradients, static_cast<T>(regularization));
+}
+
+template <class T>
+TrainResult<T> CaptionerSession<T>::train(std::size_t steps, std::size_t batch,
+                                          double learning_rate, double max_norm,
+                                          double regularization) {
+  if (!(std::isfinite(regularization) && regularization >= 0))
+    fail(Argument("regularization"), "regularization (", regularization,
+         ") must be a finite number >= 0");
+  std::vector<CaptionSample<T>> minibatch;
+  return trainer_.train(model_.parameters(), steps, batch, learning_rate, max_norm,
+                        [&](const std::vector<std::size_t> &examples, ParameterSet<T> &gradients) {
+                          minibatch.resize(examples.size());
+                          for (std::size_t k = 0; k < examples.size(); ++k) {
+                            const auto &example = task_->train[examples[k]];
+                            const tasks::Image image = tasks::render(example.scene);
+                            minibatch[k].image.assign(image.data.begin(), image.data.end());
+                            minibatch[k].caption = to_token_ids(example.caption);
+                          }
+                          return model_.loss_and_gradients(minibatch, gradients,
+                                                           static_cast<T>(regularization));
+                        });
+}
+
+template <class T>
+CaptionEvaluation
+CaptionerSession<T>::evaluate(const std::vector<tasks::CaptionExample> &examples) {
+  CaptionEvaluation result;
+  std::size_t exact = 0, tokens = 0, correct = 0, object_words = 0, object_right = 0;
+  std::vector<CaptionEvaluation::Category> categories;
+  const std::size_t max_length = task_->max_caption_length + 1;
+  std::vector<CaptionSample<T>> samples;
+  for (std::size_t first = 0; first < examples.size(); first += evaluation_chunk) {
+    const std::size_t count = std::min(evaluation_chunk, examples.size() - first);
+    samples.resize(count);
+    std::vector<const std::vector<T> *> images;
+    for (std::size_t k = 0; k < count; ++k) {
+      const auto &example = examples[first + k];
+      samples[k].image = pixels_of<T>(tasks::render(example.scene));
+      samples[k].caption = to_token_ids(example.caption);
+      images.push_back(&samples[k].image);
+    }
+    const auto outputs = model_.caption(images, max_length);
+    const auto weights = model_.attention_weights(samples);
+    for (std::size_t k = 0; k < count; ++k) {
+      const auto &example = examples[first + k];
+      const auto &gold = samples[k].caption;
+      exact += outputs[k] == gold;
+      tokens += gold.size();
+      for (std::size_t i = 0; i < gold.size() && i < outputs[k].size(); ++i)
+        correct += outputs[k][i] == gold[i];
+      for (std::size_t t = 0; t < gold.size(); ++t) {
+        const auto &sure = example.cells[t], &possible = example.possible[t];
+        if (sure.empty() && possible.empty())
+          continue;
+        const std::size_t cell =
+            largest(weights[k].data() + t * weights[k].shape()[1], weights[k].shape()[1]);
+        const auto category = example.categories[t];
+        if (tasks::names_object(category)) {
+          ++object_words;
+          object_right += holds(sure, cell);
+        }
+        const auto index = static_cast<std::size_t>(category);
+        if (categories.size() <= index)
+          categories.resize(index + 1);
+        categories[index].category = category;
+        ++categories[index].count;
+        categories[index].aligned += holds(sure, cell) || holds(possible, cell);
+      }
+    }
+  }
+  const auto share = [](std::size_t a, std::size_t b) { return b ? double(a) / double(b) : 0.0; };
+  result.exact_match = share(exact, examples.size());
+  result.token_accuracy = share(correct, tokens);
+  result.region_accuracy = share(object_right, object_words);
+  for (const auto &category : categories)
+    if (category.count)
+      result.categories.push_back(category);
+  return result;
+}
+
+template <class T> CaptionEvaluation CaptionerSession<T>::test_evaluation() {
+  return test_evaluation_.get(model_.parameters(), [&] { return evaluate(task_->test); });
+}
+
+template <class T>
+CaptionResult<T> CaptionerSession<T>::caption(const tasks::Scene &scene, std::size_t beam) {
+  return caption(tasks::render(scene), beam);
+}
+
+template <class T>
+CaptionResult<T> CaptionerSession<T>::caption(const tasks::Image &image, std::size_t beam) {
+  tasks::validate_image(image);
+  const std::size_t max_length = task_->max_caption_length + 1;
+  const std::vector<T> pixels = pixels_of<T>(image);
+  CaptionResult<T> result;
+  auto search = model_.beam_search(pixels, max_length, beam);
+  result.trace = std::move(search.trace);
+  result.beams = std::move(search.beams);
+  result.image = image.data;
+  const auto &logits = result.trace.logits;
+  const std::size_t v = logits.shape()[1], k = std::min(caption_top_k, v);
+  std::vector<double> row(v), log_probabilities(v);
+  std::vector<std::size_t> index(v);
+  for (std::size_t t = 0; t < logits.shape()[0]; ++t) {
+    std::copy(logits.data() + t * v, logits.data() + (t + 1) * v, row.begin());
+    detail::log_softmax_into(row.data(), v, 1.0, nullptr, log_probabilities.data());
+    for (std::size_t i = 0; i < v; ++i)
+      index[i] = i;
+    std::partial_sort(index.begin(), index.begin() + k, index.end(), [&](auto a, auto b) {
+      return log_probabilities[a] > log_probabilities[b] ||
+             (log_probabilities[a] == log_probabilities[b] && a < b);
+    });
+    auto &top = result.top.emplace_back();
+    for (std::size_t i = 0; i < k; ++i)
+      top.emplace_back(static_cast<TokenId>(index[i]),
+                       static_cast<T>(std::exp(log_probabilities[index[i]])));
+  }
+  return result;
+}
+
+template <class T> std::vector<std::uint8_t> CaptionerSession<T>::save(Storage storage) const {
+  return save_model_file(model_.parameters(), format_name,
+                         {{"task", config_.task},
+                          {"language", config_.language},
+                          {"channels", std::to_string(config_.channels)},
+                          {"annotation", std::to_string(config_.annotation)},
+                          {"attention", std::to_string(config_.attention)},
+                          {"embedding", std::to_string(config_.embedding)},
+                          {"hidden", std::to_string(config_.hidden)},
+                          {"seed", std::to_string(config_.seed)}},
+                         storage == Storage::float16);
+}
+
+namespace {
+
+// A PyTorch state_dict of the reference model (make_captioner_fixtures.py's Captioner): the
+// configuration its tensors' shapes imply. A state_dict of any other layout then fails to load,
+// its names or shapes not the model's.
+SavedCaptioner infer_saved_captioner(const safetensors::File &file) {
+  const auto shape = [&](const char *name, std::size_t rank) -> const std::vector<std::size_t> & {
+    const safetensors::TensorInfo *tensor = file.find(name);
+    if (!tensor || tensor->shape.size() != rank)
+      fail(Argument("bytes"),
+           "the file is neither a captioner saved here nor a PyTorch state_dict of the "
+           "reference captioner: it lacks the ",
+           rank, "-dimensional \"", name, "\"");
+    return tensor->shape;
+  };
+  SavedCaptioner saved;
+  saved.config.channels = shape("encoder.conv1.weight", 4)[0];
+  saved.config.annotation = shape("encoder.conv2.weight", 4)[0];
+  saved.config.attention = shape("decoder.attention.encoder_att.weight", 2)[0];
+  const auto &embedding = shape("decoder.embedding.weight", 2); // V x E
+  saved.config.embedding = embedding[1];
+  saved.config.hidden = shape("decoder.decode_step.weight_hh", 2)[1];
+  saved.precision = file.find("encoder.conv1.weight")->dtype == "F64" ? "float64" : "float32";
+  for (const auto &language : tasks::caption_languages())
+    if (tasks::empty_caption_task("shapes", language).vocabulary.tokens.size() == embedding[0]) {
+      saved.config.language = language;
+      return saved;
+    }
+  fail(Argument("bytes"), "no captioning task has a vocabulary of ", embedding[0],
+       " words, as the file's decoder.embedding has");
+}
+
+} // namespace
+
+SavedCaptioner read_saved_captioner(const std::uint8_t *bytes, std::size_t size) {
+  const safetensors::File file = safetensors::parse(bytes, size);
+  const std::string *format = find_metadata(file, "format");
+  if (!format || *format == "pt")
+    return infer_saved_captioner(file);
+  const auto meta = [&](const char *key) -> const std::string & {
+    if (const std::string *value = find_metadata(file, key))
+      return *value;
+    fail(Argument("bytes"), "the file is not a saved captioner: its metadata lacks \"", key, "\"");
+  };
+  if (*format != format_name)
+    fail(Argument("bytes"), "the file is not a saved captioner: its format is \"",
+         format->substr(0, 60), "\"");
+  SavedCaptioner saved;
+  saved.config.task = meta("task");
+  saved.config.language = meta("language");
+  for (auto [field, key] : {std::pair{&saved.config.channels, "channels"},
+                            {&saved.config.annotation, "annotation"},
+                            {&saved.config.attention, "attention"},
+                            {&saved.config.embedding, "embedding"},
+                            {&saved.config.hidden, "hidden"}})
+    *field = static_cast<std::size_t>(metadata_integer(meta(key), key));
+  saved.config.seed = metadata_integer(meta("seed"), "seed");
+  saved.precision = meta("precision");
+  if (saved.precision != "float32" && saved.precision != "float64")
+    fail(Argument("bytes"), "the file's precision must be float32 or float64, got \"",
+         saved.precision.substr(0, 40), "\"");
+  return saved;
+}
+
+template <class T>
+CaptionerSession<T> load_captioner_session(const std::uint8_t *bytes, std::size_t size) {
+  const SavedCaptioner saved = read_saved_captioner(bytes, size);
+  require_precision<T>(saved.precision);
+  std::optional<CaptionerSession<T>> session;
+  try {
+    session.emplace(saved.config);
+  } catch (const InputError &error) {
+    fail(Argument("bytes"), "the file's metadata describes no captioner: ", error.what());
+  }
+  load_model_file(safetensors::parse(bytes, size), session->model().parameters());
+  return std::move(*session);
+}
+
+template class CaptionerSession<float>;
+template class CaptionerSession<double>;
+template CaptionerSession<float> load_captioner_session<float>(const std::uint8_t *, std::size_t);
+template CaptionerSession<double> load_captioner_session<double>(const std::uint8_t *, std::size_t);
+
+} // namespace attention

@@ -1,0 +1,308 @@
+// Captioner<T>: input checks, the loss and its gradients over a padded minibatch, and decoding
+// (greedy over a batch, beam search) on the layers composed in network.hpp.
+#include <algorithm>
+#include <cmath>
+
+#include "attention/softmax.hpp"
+#include "models/captioner/network.hpp"
+#include "training/initialise.hpp"
+
+namespace attention {
+
+namespace {
+
+using detail::Argument;
+using detail::fail;
+
+constexpr std::size_t max_width = 1024;                 // every layer's width
+constexpr std::size_t max_vocab = std::size_t(1) << 16; // caption words
+constexpr std::size_t max_image_side = 1024;
+
+template <class T> void check_image(const std::vector<T> &image, const CaptionerConfig &config) {
+  const std::size_t expected = 3 * config.height * config.width;
+  if (image.size() != expected)
+    fail(Argument("image"), "image holds ", image.size(), " values, not the ", expected, " of 3 x ",
+         config.height, " x ", config.width);
+  for (std::size_t i = 0; i < image.size(); ++i)
+    if (!std::isfinite(image[i]))
+      fail(Argument("image"), "image holds a non-finite value (", image[i], ") at flat index ", i);
+}
+
+void check_caption(const std::vector<TokenId> &caption, const CaptionerConfig &config,
+                   const std::string &what) {
+  if (caption.empty())
+    fail(Argument("caption"), what, " is empty");
+  if (caption.size() > max_caption_steps)
+    fail(Argument("caption"), what, " has ", caption.size(), " tokens, more than the ",
+         max_caption_steps, " the model takes");
+  for (std::size_t i = 0; i < caption.size(); ++i)
+    if (caption[i] < 0 || static_cast<std::size_t>(caption[i]) >= config.vocab)
+      fail(Argument("caption"), what, " holds token ", caption[i], " at index ", i,
+           ", outside the vocabulary [0, ", config.vocab, ")");
+  if (caption.back() != config.eos)
+    fail(Argument("caption"), what, " must end with <eos> (", config.eos, "), not ",
+         caption.back());
+}
+
+void check_max_length(std::size_t max_length) {
+  if (max_length < 1 || max_length > max_caption_steps)
+    fail(Argument("maxLength"), "maxLength (", max_length, ") must be between 1 and ",
+         max_caption_steps);
+}
+
+template <class T> void require_finite_loss(double loss) {
+  if (!std::isfinite(static_cast<T>(loss)))
+    fail(Argument("parameters"), "the loss (", loss, ") overflows ",
+         sizeof(T) == 4 ? "float32" : "float64", ": the parameters are too large");
+}
+
+// Checks every sample and λ before any work; returns the longest caption.
+template <class T>
+std::size_t check_batch(const std::vector<CaptionSample<T>> &batch, const CaptionerConfig &config,
+                        T regularization) {
+  if (!(std::isfinite(regularization) && regularization >= 0))
+    fail(Argument("regularization"), "regularization (", regularization,
+         ") must be a finite number >= 0");
+  if (batch.empty())
+    fail(Argument("batch"), "batch is empty");
+  std::size_t longest = 0;
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    check_image(batch[k].image, config);
+    check_caption(batch[k].caption, config, "batch[" + std::to_string(k) + "].caption");
+    longest = std::max(longest, batch[k].caption.size());
+  }
+  return longest;
+}
+
+template <class T> std::size_t argmax(const T *x, std::size_t n) {
+  return static_cast<std::size_t>(std::max_element(x, x + n) - x);
+}
+
+// The batch teacher forced through the network: its cross-entropy and λ times the regulariser,
+// checked to be finite in T.
+template <class T, class Network>
+std::pair<nn::CrossEntropy, double> forward_batch(Network &network, const T *parameters,
+                                                  const std::vector<CaptionSample<T>> &batch,
+                                                  std::size_t steps, T regularization) {
+  std::vector<const std::vector<T> *> images;
+  std::vector<const std::vector<TokenId> *> captions;
+  for (const auto &sample : batch) {
+    images.push_back(&sample.image);
+    captions.push_back(&sample.caption);
+  }
+  network.begin(images, steps);
+  network.set_targets(captions);
+  network.forward(parameters);
+  const nn::CrossEntropy loss = network.cross_entropy();
+  const double regularized =
+      regularization > 0 ? double(regularization) * network.regularizer() : 0.0;
+  require_finite_loss<T>(loss.sum);
+  require_finite_loss<T>(loss.mean() + regularized);
+  return {loss, regularized};
+}
+
+} // namespace
+
+void validate(const CaptionerConfig &c) {
+  const auto check_size = [](std::size_t value, std::size_t low, std::size_t high,
+                             const char *argument) {
+    if (value < low || value > high)
+      fail(Argument(argument), argument, " (", value, ") must be between ", low, " and ", high);
+  };
+  check_size(c.vocab, 2, max_vocab, "vocab");
+  check_size(c.channels, 1, max_width, "channels");
+  check_size(c.annotation, 1, max_width, "annotation");
+  check_size(c.attention, 1, max_width, "attention");
+  check_size(c.embedding, 1, max_width, "embedding");
+  check_size(c.hidden, 1, max_width, "hidden");
+  for (auto [side, argument] : {std::pair{c.height, "height"}, {c.width, "width"}}) {
+    check_size(side, 4, max_image_side, argument);
+    if (side % 4)
+      fail(Argument(argument), argument, " (", side,
+           ") must be a multiple of 4: two poolings halve it twice");
+  }
+  if (c.seed < 0 || c.seed > 0xFFFFFFFFLL)
+    fail(Argument("seed"), "seed (", c.seed, ") must be between 0 and 2**32 - 1, as numpy's");
+  for (auto [token, argument] : {std::pair{c.sos, "sos"}, {c.eos, "eos"}})
+    if (token < 0 || static_cast<std::size_t>(token) >= c.vocab)
+      fail(Argument(argument), argument, " (", token, ") must be a token, in [0, ", c.vocab, ")");
+  if (c.sos == c.eos)
+    fail(Argument("eos"), "eos (", c.eos, ") must differ from sos (", c.sos, ")");
+}
+
+template <class T> Captioner<T>::Captioner(const CaptionerConfig &config) : config_(config) {
+  validate(config);
+  const auto specs = captioner_parameter_specs(config);
+  layout_ = make_layout(specs);
+  parameters_ = ParameterSet<T>(layout_);
+  initialise(parameters_, specs, config.seed);
+  network_ = std::make_unique<Network>(config, parameters_);
+}
+
+template <class T> Captioner<T>::~Captioner() = default;
+template <class T> Captioner<T>::Captioner(Captioner &&) noexcept = default;
+template <class T> Captioner<T> &Captioner<T>::operator=(Captioner &&) noexcept = default;
+
+template <class T>
+T Captioner<T>::loss(const std::vector<CaptionSample<T>> &batch, T regularization) {
+  const std::size_t steps = check_batch(batch, config_, regularization);
+  const auto [loss, regularized] =
+      forward_batch(*network_, parameters_.data(), batch, steps, regularization);
+  return static_cast<T>(loss.mean() + regularized);
+}
+
+template <class T>
+T Captioner<T>::loss_and_gradients(const std::vector<CaptionSample<T>> &batch,
+                                   ParameterSet<T> &gradients, T regularization) {
+  const std::size_t steps = check_batch(batch, config_, regularization);
+  if (!gradients.same_layout(parameters_))
+    fail(Argument("gradients"), "gradients must have the model's parameters' names and shapes");
+  const auto [loss, regularized] =
+      forward_batch(*network_, parameters_.data(), batch, steps, regularization);
+  std::fill(gradients.data(), gradients.data() + gradients.size(), T(0));
+  network_->backward(parameters_.data(), T(1) / static_cast<T>(loss.tokens), regularization,
+                     gradients.data());
+  return static_cast<T>(loss.mean() + regularized);
+}
+
+template <class T>
+CaptionerTrace<T> Captioner<T>::trace(const std::vector<T> &image,
+                                      const std::vector<TokenId> &caption) {
+  check_image(image, config_);
+  check_caption(caption, config_, "caption");
+  network_->begin({&image}, caption.size());
+  network_->set_targets({&caption});
+  network_->forward(parameters_.data());
+  CaptionerTrace<T> r = network_->trace(caption.size());
+  r.output = caption;
+  return r;
+}
+
+template <class T>
+std::vector<Matrix<T>> Captioner<T>::attention_weights(const std::vector<CaptionSample<T>> &batch) {
+  const std::size_t steps = check_batch(batch, config_, T(0));
+  forward_batch(*network_, parameters_.data(), batch, steps, T(0));
+  const Network &w = *network_;
+  std::vector<Matrix<T>> result;
+  for (std::size_t b = 0; b < batch.size(); ++b) {
+    auto weights = Matrix<T>::from_shape({batch[b].caption.size(), w.l});
+    for (std::size_t t = 0; t < batch[b].caption.size(); ++t)
+      std::copy(w.weights.data() + (t * w.batch + b) * w.l,
+                w.weights.data() + (t * w.batch + b + 1) * w.l, weights.data() + t * w.l);
+    result.push_back(std::move(weights));
+  }
+  return result;
+}
+
+template <class T>
+std::vector<std::vector<TokenId>>
+Captioner<T>::caption(const std::vector<const std::vector<T> *> &images, std::size_t max_length) {
+  check_max_length(max_length);
+  if (images.empty())
+    fail(Argument("images"), "images is empty");
+  for (const auto *image : images)
+    check_image(*image, config_);
+  Network &w = *network_;
+  w.begin(images, max_length);
+  w.encode(parameters_.data());
+  std::vector<std::vector<TokenId>> outputs(images.size());
+  std::size_t running = images.size();
+  for (std::size_t t = 0; t < max_length && running; ++t) {
+    for (std::size_t b = 0; b < images.size(); ++b) // an ended caption feeds <eos>, unread
+      w.inputs[t * w.batch + b] = t == 0 ? config_.sos : outputs[b].back();
+    w.decode(parameters_.data(), t, t + 1);
+    for (std::size_t b = 0; b < images.size(); ++b) {
+      if (!outputs[b].empty() && outputs[b].back() == config_.eos)
+        continue;
+      outputs[b].push_back(static_cast<TokenId>(argmax(w.logits_at(t) + b * w.v, w.v)));
+      running -= outputs[b].back() == config_.eos;
+    }
+  }
+  return outputs;
+}
+
+template <class T>
+CaptionerBeamSearch<T> Captioner<T>::beam_search(const std::vector<T> &image,
+                                                 std::size_t max_length, std::size_t width) {
+  check_image(image, config_);
+  check_max_length(max_length);
+  if (width < 1 || width > max_caption_beam)
+    fail(Argument("beam"), "beam (", width, ") must be between 1 and ", max_caption_beam);
+  Network &w = *network_;
+  w.begin({&image}, max_length);
+  w.encode(parameters_.data());
+  const std::size_t state_size = 2 * config_.hidden, v = w.v;
+  struct Beam {
+    CaptionHypothesis hypothesis;
+    std::vector<T> state; // (h, c) after its last token
+  };
+  const auto ended = [&](const Beam &beam) {
+    return !beam.hypothesis.output.empty() && beam.hypothesis.output.back() == config_.eos;
+  };
+  std::vector<Beam> beams(1);
+  beams[0].state.resize(state_size);
+  w.get_state(0, beams[0].state.data());
+  std::vector<double> row(v), log_probabilities(v);
+  for (std::size_t t = 0; t < max_length; ++t) {
+    if (std::all_of(beams.begin(), beams.end(), ended))
+      break;
+    struct Candidate { // token -1: an ended beam kept as it is
+      std::size_t beam;
+      TokenId token;
+      double score;
+    };
+    std::vector<Candidate> candidates;
+    std::vector<std::vector<T>> next_states(beams.size());
+    for (std::size_t b = 0; b < beams.size(); ++b) {
+      const Beam &beam = beams[b];
+      if (ended(beam)) {
+        candidates.push_back({b, -1, beam.hypothesis.log_probability});
+        continue;
+      }
+      w.set_state(t, beam.state.data());
+      w.inputs[t] = t == 0 ? config_.sos : beam.hypothesis.output.back();
+      w.decode(parameters_.data(), t, t + 1);
+      next_states[b].resize(state_size);
+      w.get_state(t + 1, next_states[b].data());
+      std::copy(w.logits_at(t), w.logits_at(t) + v, row.begin());
+      detail::log_softmax_into(row.data(), v, 1.0, nullptr, log_probabilities.data());
+      for (std::size_t i = 0; i < v; ++i)
+        candidates.push_back(
+            {b, static_cast<TokenId>(i), beam.hypothesis.log_probability + log_probabilities[i]});
+    }
+    const std::size_t kept = std::min(width, candidates.size());
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
+    std::vector<Beam> next;
+    for (std::size_t i = 0; i < kept; ++i) {
+      const Candidate &c = candidates[i];
+      if (c.token < 0) {
+        next.push_back(beams[c.beam]);
+        continue;
+      }
+      Beam grown = beams[c.beam];
+      grown.hypothesis.output.push_back(c.token);
+      grown.hypothesis.log_probability = c.score;
+      grown.state = next_states[c.beam];
+      next.push_back(std::move(grown));
+    }
+    beams = std::move(next);
+  }
+  CaptionerBeamSearch<T> result;
+  for (auto &beam : beams)
+    result.beams.push_back(std::move(beam.hypothesis));
+  // The best again, teacher forced, for its trace (the numbers it was found with); it may lack
+  // <eos> (length-limited), so it is not checked as a caption.
+  const auto &best = result.beams.front().output;
+  w.begin({&image}, best.size());
+  w.set_targets({&best});
+  w.forward(parameters_.data());
+  result.trace = w.trace(best.size());
+  result.trace.output = best;
+  return result;
+}
+
+template class Captioner<float>;
+template class Captioner<double>;
+
+} // namespace attention

@@ -1,0 +1,335 @@
+#include "models/captioner/network.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "attention/detail/kernels.hpp"
+#include "attention/softmax.hpp"
+#include "nn/embedding.hpp"
+#include "nn/max_pool2d.hpp"
+#include "nn/relu.hpp"
+
+namespace attention {
+
+std::vector<nn::ParameterSpec> captioner_parameter_specs(const CaptionerConfig &config) {
+  const std::size_t d = config.annotation, h = config.hidden, a = config.attention;
+  std::vector<nn::ParameterSpec> specs;
+  const auto add = [&](const std::string &module, std::vector<nn::ParameterSpec> part) {
+    part = nn::prefixed(module, std::move(part));
+    specs.insert(specs.end(), part.begin(), part.end());
+  };
+  add("encoder.conv1", nn::conv2d_parameters(5, config.channels));
+  add("encoder.conv2", nn::conv2d_parameters(config.channels, d));
+  add("decoder.init_h", nn::linear_parameters(d, h));
+  add("decoder.init_c", nn::linear_parameters(d, h));
+  add("decoder.attention.encoder_att", nn::linear_parameters(d, a));
+  add("decoder.attention.decoder_att", nn::linear_parameters(h, a));
+  add("decoder.attention.full_att", nn::linear_parameters(a, 1));
+  add("decoder.f_beta", nn::linear_parameters(h, d));
+  add("decoder.embedding", nn::embedding_parameters(config.vocab, config.embedding));
+  add("decoder.decode_step", nn::lstm_cell_parameters(config.embedding + d, h));
+  add("decoder.fc", nn::linear_parameters(h, config.vocab));
+  return specs;
+}
+
+template <class T>
+Captioner<T>::Network::Network(const CaptionerConfig &config, const ParameterSet<T> &parameters)
+    : c(config.channels), d(config.annotation), a(config.attention), e(config.embedding),
+      h(config.hidden), v(config.vocab), sos(config.sos), height(config.height),
+      width(config.width), l(config.height / 4 * (config.width / 4)) {
+  const auto at = [&](const char *name) { return parameters.info(name).offset; };
+  conv1 = at("encoder.conv1.weight");
+  conv2 = at("encoder.conv2.weight");
+  init_h = at("decoder.init_h.weight");
+  init_c = at("decoder.init_c.weight");
+  encoder_att = at("decoder.attention.encoder_att.weight");
+  decoder_att = at("decoder.attention.decoder_att.weight");
+  full_att = at("decoder.attention.full_att.weight");
+  f_beta = at("decoder.f_beta.weight");
+  embedding = at("decoder.embedding.weight");
+  lstm = at("decoder.decode_step.weight_ih");
+  fc = at("decoder.fc.weight");
+}
+
+template <class T>
+void Captioner<T>::Network::begin(const std::vector<const std::vector<T> *> &images,
+                                  std::size_t decoder_steps) {
+  batch = images.size();
+  steps = decoder_steps;
+  shape1 = {batch, height, width, 5, c};
+  shape2 = {batch, height / 2, width / 2, c, d};
+  // the image channels-last, then x and y
+  pixels.resize(shape1.rows() * 5);
+  const std::size_t plane = height * width;
+  for (std::size_t n = 0; n < batch; ++n)
+    for (std::size_t y = 0; y < height; ++y)
+      for (std::size_t x0 = 0; x0 < width; ++x0) {
+        T *pixel = pixels.data() + ((n * height + y) * width + x0) * 5;
+        for (std::size_t channel = 0; channel < 3; ++channel)
+          pixel[channel] = (*images[n])[channel * plane + y * width + x0];
+        pixel[3] = T(-1) + T(2 * x0) / T(width - 1);
+        pixel[4] = T(-1) + T(2 * y) / T(height - 1);
+      }
+  const std::size_t rows = steps * batch;
+  inputs.assign(rows, TokenId(0));
+  targets.assign(rows, TokenId(-1));
+  lengths.assign(batch, steps);
+  nn::grow(rows * l * a, {&activations});
+  nn::grow(rows * l, {&scores, &weights});
+  nn::grow(rows * d, {&contexts, &betas});
+  nn::grow(rows * (e + d), {&x});
+  nn::grow(rows * 4 * h, {&lstm_gates});
+  nn::grow(rows * h, {&tanh_c});
+  nn::grow(rows * a, {&queries});
+  nn::grow((steps + 1) * batch * h, {&hs, &cs});
+  nn::grow(rows * v, {&logits, &probabilities});
+}
+
+template <class T>
+void Captioner<T>::Network::set_targets(const std::vector<const std::vector<TokenId> *> &captions) {
+  for (std::size_t b = 0; b < batch; ++b) {
+    const auto &caption = *captions[b];
+    lengths[b] = caption.size();
+    for (std::size_t t = 0; t < caption.size(); ++t) {
+      targets[t * batch + b] = caption[t];
+      inputs[t * batch + b] = t == 0 ? sos : caption[t - 1];
+    }
+  }
+}
+
+template <class T> void Captioner<T>::Network::encode(const T *p) {
+  nn::grow(shape1.rows() * shape1.patch(), {&patches1});
+  nn::grow(shape1.rows() * c, {&features1});
+  nn::grow(shape2.rows() * c, {&pooled1});
+  nn::grow(shape2.rows() * shape2.patch(), {&patches2});
+  nn::grow(shape2.rows() * d, {&features2});
+  nn::grow(batch * l * d, {&annotations});
+  argmax1.resize(shape2.rows() * c);
+  argmax2.resize(batch * l * d);
+  nn::conv2d_forward(shape1, pixels.data(), p + conv1, p + conv1 + c * 45, patches1.data(),
+                     features1.data());
+  nn::relu_forward(features1.data(), shape1.rows() * c);
+  nn::max_pool2d_forward(batch, height, width, c, features1.data(), pooled1.data(), argmax1.data());
+  nn::conv2d_forward(shape2, pooled1.data(), p + conv2, p + conv2 + d * c * 9, patches2.data(),
+                     features2.data());
+  nn::relu_forward(features2.data(), shape2.rows() * d);
+  nn::max_pool2d_forward(batch, height / 2, width / 2, d, features2.data(), annotations.data(),
+                         argmax2.data());
+  // h_0, c_0 from the mean annotation; the attention's projection of every annotation
+  mean.assign(batch * d, T(0));
+  for (std::size_t b = 0; b < batch; ++b) {
+    T *m = mean.data() + b * d;
+    for (std::size_t i = 0; i < l; ++i)
+      for (std::size_t k = 0; k < d; ++k)
+        m[k] += annotations[(b * l + i) * d + k];
+    for (std::size_t k = 0; k < d; ++k)
+      m[k] /= T(l);
+  }
+  nn::linear_forward(batch, d, h, mean.data(), d, p + init_h, d, p + init_h + h * d, state_h(0), h);
+  nn::linear_forward(batch, d, h, mean.data(), d, p + init_c, d, p + init_c + h * d, state_c(0), h);
+  projected.resize(batch * l * a);
+  nn::linear_forward(batch * l, d, a, annotations.data(), d, p + encoder_att, d,
+                     p + encoder_att + a * d, projected.data(), a);
+}
+
+template <class T> void Captioner<T>::Network::decode(const T *p, std::size_t t0, std::size_t t1) {
+  const auto w = lstm_weights(p);
+  const T *full = p + full_att, full_bias = p[full_att + a];
+  const std::size_t width_x = e + d;
+  for (std::size_t t = t0; t < t1; ++t) {
+    const std::size_t at = t * batch;
+    const T *h_prev = state_h(t);
+    T *query = queries.data() + at * a;
+    nn::linear_forward(batch, h, a, h_prev, h, p + decoder_att, h, p + decoder_att + a * h, query,
+                       a);
+    for (std::size_t b = 0; b < batch; ++b) {
+      T *score = scores.data() + (at + b) * l, *alpha = weights.data() + (at + b) * l;
+      for (std::size_t i = 0; i < l; ++i)
+        score[i] =
+            full_bias + kernels::tanh_sum_dot(projected.data() + (b * l + i) * a, query + b * a,
+                                              full, activations.data() + ((at + b) * l + i) * a, a);
+      detail::softmax_into(score, l, T(1), nullptr, alpha);
+      T *context = contexts.data() + (at + b) * d;
+      kernels::gemm_ab(1, d, l, alpha, l, annotations.data() + b * l * d, d, context, d);
+    }
+    // β = σ(f_beta(h_{t-1})); the LSTM's input [embedding(y_{t-1}); β ⊙ context]
+    T *beta = betas.data() + at * d;
+    nn::linear_forward(batch, h, d, h_prev, h, p + f_beta, h, p + f_beta + d * h, beta, d);
+    kernels::sigmoid_in_place(beta, batch * d);
+    T *input = x.data() + at * width_x;
+    nn::embedding_forward(p + embedding, e, inputs.data() + at, batch, input, width_x);
+    for (std::size_t b = 0; b < batch; ++b)
+      for (std::size_t k = 0; k < d; ++k)
+        input[b * width_x + e + k] = beta[b * d + k] * contexts[(at + b) * d + k];
+    nn::lstm_cell_forward(w, batch, input, width_x, h_prev, state_c(t),
+                          lstm_gates.data() + at * 4 * h, tanh_c.data() + at * h, state_c(t + 1),
+                          state_h(t + 1));
+  }
+  nn::linear_forward((t1 - t0) * batch, h, v, state_h(t0 + 1), h, p + fc, h, p + fc + v * h,
+                     logits.data() + t0 * batch * v, v);
+}
+
+template <class T> nn::CrossEntropy Captioner<T>::Network::cross_entropy() {
+  return nn::cross_entropy_forward(steps * batch, v, logits.data(), targets.data(),
+                                   probabilities.data());
+}
+
+template <class T> double Captioner<T>::Network::regularizer() {
+  attended.assign(batch * l, T(0));
+  for (std::size_t b = 0; b < batch; ++b)
+    for (std::size_t t = 0; t < lengths[b]; ++t)
+      for (std::size_t i = 0; i < l; ++i)
+        attended[b * l + i] += weights[(t * batch + b) * l + i];
+  double sum = 0;
+  for (const T total : attended)
+    sum += double((T(1) - total) * (T(1) - total));
+  return sum / double(batch);
+}
+
+template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T lambda, T *grad) {
+  const std::size_t rows = steps * batch, width_x = e + d, g = 4 * h;
+  const auto w = lstm_weights(p);
+  nn::grow(rows * v, {&d_logits});
+  nn::grow(rows * h, {&d_hs});
+  nn::grow(rows * g, {&d_gates});
+  nn::grow(rows * width_x, {&d_x});
+  nn::grow(rows * d, {&d_beta});
+  nn::grow(rows * a, {&d_queries});
+  d_projected.assign(batch * l * a, T(0));
+  d_annotations.assign(batch * l * d, T(0));
+  for (auto *buffer : {&dh, &dc, &dh_next, &dc_next})
+    buffer->assign(batch * h, T(0));
+  d_alpha.resize(l);
+  nn::cross_entropy_backward(rows, v, probabilities.data(), targets.data(), scale, d_logits.data());
+  nn::linear_backward(rows, h, v, state_h(1), h, p + fc, h, d_logits.data(), v, grad + fc,
+                      grad + fc + v * h, d_hs.data(), h);
+  const T *full = p + full_att;
+  T *d_full = grad + full_att;
+  // d (λ/B Σ_i (1 - Σ_t α_ti)²) / dα_ti = 2 λ/B (Σ_t α_ti - 1), at each caption's own steps
+  const T regularizer_scale = T(2) * lambda / T(batch);
+  for (std::size_t t = steps; t-- > 0;) {
+    const std::size_t at = t * batch;
+    // the gradients at h_{t+1} (from the output and step t + 1) and c_{t+1}
+    for (std::size_t i = 0; i < batch * h; ++i)
+      dh_next[i] = d_hs[at * h + i] + dh[i];
+    std::copy(dc.begin(), dc.end(), dc_next.begin());
+    T *d_gates_t = d_gates.data() + at * g;
+    nn::lstm_cell_backward(w, batch, dh_next.data(), dc_next.data(), state_c(t),
+                           lstm_gates.data() + at * g, tanh_c.data() + at * h, d_gates_t, dc.data(),
+                           dh.data());
+    T *dx = d_x.data() + at * width_x;
+    kernels::gemm_ab(batch, width_x, g, d_gates_t, g, w.weight_ih, width_x, dx, width_x);
+    // z = β ⊙ context: β's pre-activation and the context
+    T *d_beta_t = d_beta.data() + at * d;
+    for (std::size_t b = 0; b < batch; ++b) {
+      const T *beta = betas.data() + (at + b) * d, *context = contexts.data() + (at + b) * d,
+              *dz = dx + b * width_x + e;
+      T *d_beta_pre = d_beta_t + b * d;
+      const T *alpha = weights.data() + (at + b) * l, *values = annotations.data() + b * l * d;
+      for (std::size_t i = 0; i < l; ++i) {
+        T d_weight = 0;
+        for (std::size_t k = 0; k < d; ++k) {
+          d_weight += dz[k] * beta[k] * values[i * d + k];
+          d_annotations[(b * l + i) * d + k] += alpha[i] * dz[k] * beta[k];
+        }
+        d_alpha[i] = d_weight;
+      }
+      if (t < lengths[b] && lambda != T(0))
+        for (std::size_t i = 0; i < l; ++i)
+          d_alpha[i] += regularizer_scale * (attended[b * l + i] - T(1));
+      for (std::size_t k = 0; k < d; ++k)
+        d_beta_pre[k] = dz[k] * context[k] * beta[k] * (T(1) - beta[k]);
+      // through the softmax to the scores, and through e = w · tanh(q + k) + bias to the
+      // queries and the projected annotations. full_att's bias shifts every score alike, which
+      // the softmax cancels: its gradient is exactly 0, left so.
+      const T weighted = kernels::dot(alpha, d_alpha.data(), l);
+      T *d_query = d_queries.data() + (at + b) * a;
+      std::fill(d_query, d_query + a, T(0));
+      for (std::size_t i = 0; i < l; ++i) {
+        const T d_score = alpha[i] * (d_alpha[i] - weighted);
+        const T *act = activations.data() + ((at + b) * l + i) * a;
+        T *d_key = d_projected.data() + (b * l + i) * a;
+        for (std::size_t k = 0; k < a; ++k) {
+          d_full[k] += d_score * act[k];
+          const T d_pre = d_score * full[k] * (T(1) - act[k] * act[k]);
+          d_query[k] += d_pre;
+          d_key[k] += d_pre;
+        }
+      }
+    }
+    // h_{t-1} also fed f_beta and decoder_att
+    kernels::gemm_ab(batch, h, d, d_beta_t, d, p + f_beta, h, dh.data(), h, true);
+    kernels::gemm_ab(batch, h, a, d_queries.data() + at * a, a, p + decoder_att, h, dh.data(), h,
+                     true);
+  }
+  // The weights of the layers applied at every step, over all steps at once; the inputs of step
+  // t's are h_{t-1}, rows [0, steps) of hs.
+  nn::lstm_weight_backward<T>({grad + lstm, width_x, h}, w, rows, x.data(), width_x, state_h(0),
+                              d_gates.data(), nullptr, 0);
+  nn::linear_backward(rows, h, d, state_h(0), h, p + f_beta, h, d_beta.data(), d, grad + f_beta,
+                      grad + f_beta + d * h, static_cast<T *>(nullptr), 0);
+  nn::linear_backward(rows, h, a, state_h(0), h, p + decoder_att, h, d_queries.data(), a,
+                      grad + decoder_att, grad + decoder_att + a * h, static_cast<T *>(nullptr), 0);
+  nn::embedding_backward(d_x.data(), width_x, e, inputs.data(), rows, grad + embedding);
+  nn::linear_backward(batch * l, d, a, annotations.data(), d, p + encoder_att, d,
+                      d_projected.data(), a, grad + encoder_att, grad + encoder_att + a * d,
+                      d_annotations.data(), d, true);
+  // h_0 and c_0 from the mean annotation, which each annotation feeds by 1 / L
+  d_mean.resize(batch * d);
+  nn::linear_backward(batch, d, h, mean.data(), d, p + init_h, d, dh.data(), h, grad + init_h,
+                      grad + init_h + h * d, d_mean.data(), d);
+  nn::linear_backward(batch, d, h, mean.data(), d, p + init_c, d, dc.data(), h, grad + init_c,
+                      grad + init_c + h * d, d_mean.data(), d, true);
+  for (std::size_t b = 0; b < batch; ++b)
+    for (std::size_t i = 0; i < l; ++i)
+      for (std::size_t k = 0; k < d; ++k)
+        d_annotations[(b * l + i) * d + k] += d_mean[b * d + k] / T(l);
+  // The encoder, back to conv1's weights (the image needs no gradient)
+  nn::grow(shape2.rows() * d, {&d_features2});
+  nn::grow(shape2.rows() * c, {&d_pooled1});
+  nn::grow(shape1.rows() * c, {&d_features1});
+  nn::grow(std::max(shape1.rows() * shape1.patch(), shape2.rows() * shape2.patch()), {&d_patches});
+  nn::max_pool2d_backward(batch, height / 2, width / 2, d, argmax2.data(), d_annotations.data(),
+                          d_features2.data());
+  nn::relu_backward(features2.data(), d_features2.data(), shape2.rows() * d);
+  nn::conv2d_backward(shape2, patches2.data(), p + conv2, d_features2.data(), grad + conv2,
+                      grad + conv2 + d * c * 9, d_patches.data(), d_pooled1.data());
+  nn::max_pool2d_backward(batch, height, width, c, argmax1.data(), d_pooled1.data(),
+                          d_features1.data());
+  nn::relu_backward(features1.data(), d_features1.data(), shape1.rows() * c);
+  nn::conv2d_backward(shape1, patches1.data(), p + conv1, d_features1.data(), grad + conv1,
+                      grad + conv1 + c * 45, d_patches.data(), static_cast<T *>(nullptr));
+}
+
+template <class T> void Captioner<T>::Network::get_state(std::size_t t, T *state) const {
+  std::copy(state_h(t), state_h(t) + h, state);
+  const T *cell = cs.data() + t * batch * h;
+  std::copy(cell, cell + h, state + h);
+}
+
+template <class T> void Captioner<T>::Network::set_state(std::size_t t, const T *state) {
+  std::copy(state, state + h, state_h(t));
+  std::copy(state + h, state + 2 * h, state_c(t));
+}
+
+template <class T> CaptionerTrace<T> Captioner<T>::Network::trace(std::size_t m) const {
+  // Image 0's rows: in a batch of one, every row.
+  const auto matrix = [](const T *data, std::size_t rows, std::size_t cols) {
+    auto result = Matrix<T>::from_shape({rows, cols});
+    std::copy(data, data + rows * cols, result.data());
+    return result;
+  };
+  CaptionerTrace<T> r;
+  r.annotations = matrix(annotations.data(), l, d);
+  r.states = matrix(state_h(0), m, h);
+  r.scores = matrix(scores.data(), m, l);
+  r.weights = matrix(weights.data(), m, l);
+  r.gates = matrix(betas.data(), m, d);
+  r.logits = matrix(logits.data(), m, v);
+  return r;
+}
+
+template struct Captioner<float>::Network;
+template struct Captioner<double>::Network;
+
+} // namespace attention

@@ -1,0 +1,93 @@
+// The captioner's layers composed over a padded minibatch: the encoder (coordinate channels, two
+// convolutions with ReLU and max pooling, channels-last) and the decoder (soft attention, the gate
+// β, an LSTM cell, the output layer), forward and backward, with the doubly stochastic
+// regulariser. Decoder buffers are step-major: row t * batch + b is image b at step t. Only
+// model.cpp includes it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "attention/captioner.hpp"
+#include "nn/buffers.hpp"
+#include "nn/conv2d.hpp"
+#include "nn/cross_entropy.hpp"
+#include "nn/lstm_cell.hpp"
+
+namespace attention {
+
+// The parameters in state_dict order (encoder.{conv1, conv2}, decoder.{init_h, init_c,
+// attention.{encoder_att, decoder_att, full_att}, f_beta, embedding, decode_step, fc}).
+std::vector<nn::ParameterSpec> captioner_parameter_specs(const CaptionerConfig &config);
+
+template <class T> struct Captioner<T>::Network {
+  Network(const CaptionerConfig &config, const ParameterSet<T> &parameters);
+
+  // A batch of images (3 x height x width each) for up to `steps` decoder steps.
+  void begin(const std::vector<const std::vector<T> *> &images, std::size_t steps);
+  // Teacher forcing: decoder inputs (<sos>, then each caption but its last token) and targets
+  // (-1 past each caption's end, which the loss ignores).
+  void set_targets(const std::vector<const std::vector<TokenId> *> &captions);
+
+  // The annotations, the decoder's initial state and the attention's annotation side.
+  void encode(const T *p);
+  // Decoder steps [t0, t1), their inputs set.
+  void decode(const T *p, std::size_t t0, std::size_t t1);
+  void forward(const T *p) {
+    encode(p);
+    decode(p, 0, steps);
+  }
+  nn::CrossEntropy cross_entropy();
+  // After forward: the mean over the batch of Σ_i (1 - Σ_t α_ti)², t < each caption's length.
+  double regularizer();
+  // After cross_entropy and regularizer: adds every parameter's gradient of `scale` times the
+  // summed cross-entropy plus λ times the regulariser.
+  void backward(const T *p, T scale, T lambda, T *grad);
+
+  // Image 0's first m steps, for display.
+  CaptionerTrace<T> trace(std::size_t m) const;
+  const T *logits_at(std::size_t t) const { return logits.data() + t * batch * v; }
+  // The decoder's (h, c) of a batch of one before step t (2H values), to read or replace.
+  void get_state(std::size_t t, T *state) const;
+  void set_state(std::size_t t, const T *state);
+
+  std::size_t c, d, a, e, h, v;
+  TokenId sos;
+  std::size_t height, width, l; // l: annotations per image
+  std::size_t conv1, conv2, init_h, init_c, encoder_att, decoder_att, full_att, f_beta, embedding,
+      lstm, fc; // offsets of each layer's block in the flat parameters
+  nn::Conv2dShape shape1{}, shape2{};
+
+  std::size_t batch = 0, steps = 0;
+  std::vector<TokenId> inputs, targets;
+  std::vector<std::size_t> lengths; // each caption's, for the regulariser
+
+  // Encoder, channels-last
+  std::vector<T> pixels;              // batch x H x W x 5: the image and the coordinates
+  std::vector<T> patches1, features1; // conv1's patches; its output after ReLU
+  std::vector<T> pooled1, patches2, features2;
+  std::vector<T> annotations; // batch x L x D
+  std::vector<std::uint8_t> argmax1, argmax2;
+  // Decoder
+  std::vector<T> mean;                  // batch x D
+  std::vector<T> projected;             // batch x L x A: encoder_att(a_i)
+  std::vector<T> hs, cs;                // (steps + 1) x batch x H: h_t and c_t
+  std::vector<T> queries;               // steps x batch x A: decoder_att(h_{t-1})
+  std::vector<T> activations;           // steps x batch x L x A: the tanh's
+  std::vector<T> scores, weights;       // steps x batch x L
+  std::vector<T> contexts, betas;       // steps x batch x D: Σ α a, and β
+  std::vector<T> x;                     // steps x batch x (E + D): [embedding; z]
+  std::vector<T> lstm_gates, tanh_c;    // steps x batch x 4H, x H
+  std::vector<T> logits, probabilities; // steps x batch x V
+  std::vector<T> attended;              // batch x L: Σ_t α_ti
+  // Gradients
+  std::vector<T> d_logits, d_hs, d_gates, d_x, d_beta, d_queries, d_projected, d_annotations,
+      d_mean, dh, dc, dh_next, dc_next, d_alpha, d_features2, d_pooled1, d_features1, d_patches;
+
+  T *state_h(std::size_t t) { return hs.data() + t * batch * h; }
+  const T *state_h(std::size_t t) const { return hs.data() + t * batch * h; }
+  T *state_c(std::size_t t) { return cs.data() + t * batch * h; }
+  nn::LstmWeights<const T> lstm_weights(const T *p) const { return {p + lstm, e + d, h}; }
+};
+
+} // namespace attention

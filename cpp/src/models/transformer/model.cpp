@@ -1,0 +1,263 @@
+// Transformer<T>: input checks, the loss and its gradients over a padded minibatch, and decoding
+// (greedy, one or many sentences at a time, and beam search) on the layers composed in
+// network.hpp.
+#include <algorithm>
+#include <cmath>
+
+#include "attention/softmax.hpp"
+#include "models/batch_checks.hpp"
+#include "models/transformer/network.hpp"
+#include "training/initialise.hpp"
+
+namespace attention {
+
+using namespace models;
+
+namespace {
+
+constexpr std::size_t max_feedforward = 4 * max_transformer_width;
+constexpr std::size_t max_vocab = std::size_t(1) << 20; // either vocabulary
+
+} // namespace
+
+void validate(const TransformerConfig &c) {
+  using detail::Argument;
+  using detail::fail;
+  const auto check_size = [](std::size_t value, std::size_t low, std::size_t high,
+                             const char *argument) {
+    if (value < low || value > high)
+      fail(Argument(argument), argument, " (", value, ") must be between ", low, " and ", high);
+  };
+  check_size(c.source_vocab, 1, max_vocab, "sourceVocab");
+  check_size(c.target_vocab, 2, max_vocab, "targetVocab");
+  check_size(c.model, 1, max_transformer_width, "model");
+  check_size(c.heads, 1, c.model, "heads");
+  if (c.model % c.heads)
+    fail(Argument("heads"), "heads (", c.heads, ") must divide model (", c.model,
+         "): each head is model / heads wide");
+  check_size(c.encoder_layers, 1, max_transformer_layers, "encoderLayers");
+  check_size(c.decoder_layers, 1, max_transformer_layers, "decoderLayers");
+  check_size(c.feedforward, 1, max_feedforward, "feedforward");
+  detail::require_fits(c.source_vocab, c.model, "a source-vocabulary table",
+                       Argument("sourceVocab"));
+  detail::require_fits(c.target_vocab, c.model, "a target-vocabulary table",
+                       Argument("targetVocab"));
+  if (c.seed < 0 || c.seed > 0xFFFFFFFFLL)
+    fail(Argument("seed"), "seed (", c.seed, ") must be between 0 and 2**32 - 1, as numpy's");
+  for (auto [token, argument] : {std::pair{c.sos, "sos"}, {c.eos, "eos"}})
+    if (token < 0 || static_cast<std::size_t>(token) >= c.target_vocab)
+      fail(Argument(argument), argument, " (", token, ") must be a target token, in [0, ",
+           c.target_vocab, ")");
+  if (c.sos == c.eos)
+    fail(Argument("eos"), "eos (", c.eos, ") must differ from sos (", c.sos, ")");
+}
+
+template <class T> Transformer<T>::Transformer(const TransformerConfig &config) : config_(config) {
+  validate(config);
+  const auto specs = transformer_parameter_specs(config);
+  layout_ = make_layout(specs);
+  parameters_ = ParameterSet<T>(layout_);
+  initialise(parameters_, specs, config.seed);
+  network_ = std::make_unique<Network>(config, parameters_);
+}
+
+template <class T> Transformer<T>::~Transformer() = default;
+template <class T> Transformer<T>::Transformer(Transformer &&) noexcept = default;
+template <class T> Transformer<T> &Transformer<T>::operator=(Transformer &&) noexcept = default;
+
+namespace {
+
+std::vector<const std::vector<TokenId> *> sources_of(const std::vector<SentencePair> &batch) {
+  std::vector<const std::vector<TokenId> *> sources;
+  for (const auto &pair : batch)
+    sources.push_back(&pair.source);
+  return sources;
+}
+
+std::vector<const std::vector<TokenId> *> targets_of(const std::vector<SentencePair> &batch) {
+  std::vector<const std::vector<TokenId> *> targets;
+  for (const auto &pair : batch)
+    targets.push_back(&pair.target);
+  return targets;
+}
+
+// The batch teacher forced through the network: its cross-entropy and λ times the guided term,
+// checked to be finite in T.
+template <class T, class Network>
+std::pair<nn::CrossEntropy, double> forward_batch(Network &network, const T *parameters,
+                                                  const std::vector<SentencePair> &batch,
+                                                  std::size_t steps, TokenId sos, T guide) {
+  network.begin(sources_of(batch), steps);
+  network.set_targets(targets_of(batch), sos);
+  if (guide > 0) {
+    std::vector<const std::vector<std::vector<std::size_t>> *> guides;
+    for (const auto &pair : batch)
+      guides.push_back(&pair.guide);
+    network.set_guide(guides, guide);
+  }
+  network.forward(parameters);
+  const nn::CrossEntropy loss = network.cross_entropy();
+  const double guided = guide > 0 ? double(guide) * network.guide_loss() : 0.0;
+  require_finite_loss<T>(loss.sum);
+  require_finite_loss<T>(loss.mean() + guided);
+  return {loss, guided};
+}
+
+} // namespace
+
+template <class T> T Transformer<T>::loss(const std::vector<SentencePair> &batch, T guide) {
+  const std::size_t steps = check_batch(batch, config_, guide);
+  const auto [loss, guided] =
+      forward_batch(*network_, parameters_.data(), batch, steps, config_.sos, guide);
+  return static_cast<T>(loss.mean() + guided);
+}
+
+template <class T>
+T Transformer<T>::loss_and_gradients(const std::vector<SentencePair> &batch,
+                                     ParameterSet<T> &gradients, T guide) {
+  const std::size_t steps = check_batch(batch, config_, guide);
+  if (!gradients.same_layout(parameters_))
+    detail::fail(detail::Argument("gradients"),
+                 "gradients must have the model's parameters' names and shapes");
+  const auto [loss, guided] =
+      forward_batch(*network_, parameters_.data(), batch, steps, config_.sos, guide);
+  std::fill(gradients.data(), gradients.data() + gradients.size(), T(0));
+  network_->backward(parameters_.data(), T(1) / static_cast<T>(loss.tokens), gradients.data());
+  return static_cast<T>(loss.mean() + guided);
+}
+
+template <class T>
+std::vector<TransformerTrace<T>> Transformer<T>::trace(const std::vector<SentencePair> &batch) {
+  const std::size_t steps = check_batch(batch, config_, T(0));
+  Network &w = *network_;
+  w.begin(sources_of(batch), steps);
+  w.set_targets(targets_of(batch), config_.sos);
+  w.forward(parameters_.data());
+  std::vector<TransformerTrace<T>> traces;
+  for (std::size_t k = 0; k < batch.size(); ++k) {
+    traces.push_back(w.trace(k, batch[k].target.size()));
+    traces.back().output = batch[k].target;
+  }
+  return traces;
+}
+
+template <class T>
+std::vector<std::vector<TokenId>>
+Transformer<T>::translate(const std::vector<std::vector<TokenId>> &sources,
+                          std::size_t max_length) {
+  if (sources.empty())
+    detail::fail(detail::Argument("sources"), "sources is empty");
+  for (std::size_t k = 0; k < sources.size(); ++k)
+    check_sentence(sources[k], config_.source_vocab, "source", "sources[" + std::to_string(k) + "]",
+                   "source");
+  check_max_length(max_length);
+  Network &w = *network_;
+  std::vector<const std::vector<TokenId> *> batch;
+  for (const auto &source : sources)
+    batch.push_back(&source);
+  w.begin(batch, max_length);
+  w.encode(parameters_.data());
+  std::vector<std::vector<TokenId>> outputs(sources.size());
+  std::size_t ended = 0;
+  for (std::size_t t = 0; t < max_length && ended < sources.size(); ++t) {
+    for (std::size_t k = 0; k < sources.size(); ++k)
+      w.inputs[t * w.batch + k] =
+          t == 0 || outputs[k].back() == config_.eos ? config_.sos : outputs[k].back();
+    w.decode(parameters_.data(), t, t + 1);
+    for (std::size_t k = 0; k < sources.size(); ++k) {
+      if (!outputs[k].empty() && outputs[k].back() == config_.eos)
+        continue; // an ended sentence's rows run on, unread
+      const T *row = w.logits_at(t) + k * w.v;
+      outputs[k].push_back(static_cast<TokenId>(std::max_element(row, row + w.v) - row));
+      ended += outputs[k].back() == config_.eos;
+    }
+  }
+  return outputs;
+}
+
+template <class T>
+TransformerTrace<T> Transformer<T>::translate(const std::vector<TokenId> &source,
+                                              std::size_t max_length) {
+  auto output = std::move(translate(std::vector<std::vector<TokenId>>{source}, max_length)[0]);
+  // The steps decoded are the trace's: a causal decoder's step t is the same whatever follows.
+  TransformerTrace<T> r = network_->trace(0, output.size());
+  r.output = std::move(output);
+  return r;
+}
+
+template <class T>
+TransformerBeamSearch<T> Transformer<T>::beam_search(const std::vector<TokenId> &source,
+                                                     std::size_t max_length, std::size_t width) {
+  check_sentence(source, config_.source_vocab, "source", "source", "source");
+  check_max_length(max_length);
+  if (width < 1 || width > max_beam_width)
+    detail::fail(detail::Argument("beam"), "beam (", width, ") must be between 1 and ",
+                 max_beam_width);
+  Network &w = *network_;
+  const std::size_t v = w.v;
+  const auto ended = [&](const Seq2seqHypothesis &h) {
+    return !h.output.empty() && h.output.back() == config_.eos;
+  };
+  std::vector<Seq2seqHypothesis> beams(1); // the empty hypothesis
+  std::vector<double> row(v), log_probabilities(v);
+  for (std::size_t t = 0; t < max_length; ++t) {
+    if (std::all_of(beams.begin(), beams.end(), ended))
+      break;
+    // The live hypotheses as one batch, each decoded over its t tokens so far and one more step
+    // (no keys kept between steps: hypotheses reorder at every step).
+    std::vector<std::size_t> live;
+    for (std::size_t b = 0; b < beams.size(); ++b)
+      if (!ended(beams[b]))
+        live.push_back(b);
+    w.begin(std::vector<const std::vector<TokenId> *>(live.size(), &source), t + 1);
+    for (std::size_t i = 0; i < live.size(); ++i)
+      for (std::size_t s = 0; s <= t; ++s)
+        w.inputs[s * live.size() + i] = s == 0 ? config_.sos : beams[live[i]].output[s - 1];
+    w.forward(parameters_.data());
+    struct Candidate {
+      std::size_t beam;
+      TokenId token; // -1: an ended hypothesis kept as it is
+      double score;
+    };
+    std::vector<Candidate> candidates;
+    for (std::size_t b = 0, i = 0; b < beams.size(); ++b) {
+      if (ended(beams[b])) {
+        candidates.push_back({b, -1, beams[b].log_probability});
+        continue;
+      }
+      std::copy_n(w.logits_at(t) + i++ * v, v, row.begin());
+      detail::log_softmax_into(row.data(), v, 1.0, nullptr, log_probabilities.data());
+      for (std::size_t token = 0; token < v; ++token)
+        candidates.push_back(
+            {b, static_cast<TokenId>(token), beams[b].log_probability + log_probabilities[token]});
+    }
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
+    std::vector<Seq2seqHypothesis> next;
+    for (std::size_t i = 0; i < std::min(width, candidates.size()); ++i) {
+      const Candidate &c = candidates[i];
+      next.push_back(beams[c.beam]);
+      if (c.token >= 0) {
+        next.back().output.push_back(c.token);
+        next.back().log_probability = c.score;
+      }
+    }
+    beams = std::move(next);
+  }
+  TransformerBeamSearch<T> result;
+  result.beams = beams;
+  // The best hypothesis teacher forced, for its trace; it may lack <eos> (length-limited), so it
+  // is not checked as a target.
+  const auto &best = result.beams.front().output;
+  w.begin({&source}, best.size());
+  w.set_targets({&best}, config_.sos);
+  w.forward(parameters_.data());
+  result.trace = w.trace(0, best.size());
+  result.trace.output = best;
+  return result;
+}
+
+template class Transformer<float>;
+template class Transformer<double>;
+
+} // namespace attention
