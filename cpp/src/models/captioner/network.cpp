@@ -49,6 +49,16 @@ Captioner<T>::Network::Network(const CaptionerConfig &config, const ParameterSet
   embedding = at("decoder.embedding.weight");
   lstm = at("decoder.decode_step.weight_ih");
   fc = at("decoder.fc.weight");
+  // x then y, as channels 3 and 4 of conv1's input
+  std::vector<T> coordinates(height * width * 2);
+  for (std::size_t y = 0; y < height; ++y)
+    for (std::size_t x0 = 0; x0 < width; ++x0) {
+      coordinates[(y * width + x0) * 2] = T(-1) + T(2 * x0) / T(width - 1);
+      coordinates[(y * width + x0) * 2 + 1] = T(-1) + T(2 * y) / T(height - 1);
+    }
+  coordinate_patches.resize(height * width * 18);
+  nn::im2col(nn::Conv2dShape{1, height, width, 2, c}, coordinates.data(),
+             coordinate_patches.data());
 }
 
 template <class T>
@@ -56,20 +66,14 @@ void Captioner<T>::Network::begin(const std::vector<const std::vector<T> *> &ima
                                   std::size_t decoder_steps) {
   batch = images.size();
   steps = decoder_steps;
-  shape1 = {batch, height, width, 5, c};
+  shape1 = {batch, height, width, 3, c};
   shape2 = {batch, height / 2, width / 2, c, d};
-  // the image channels-last, then x and y
-  pixels.resize(shape1.rows() * 5);
   const std::size_t plane = height * width;
+  pixels.resize(shape1.rows() * 3);
   for (std::size_t n = 0; n < batch; ++n)
-    for (std::size_t y = 0; y < height; ++y)
-      for (std::size_t x0 = 0; x0 < width; ++x0) {
-        T *pixel = pixels.data() + ((n * height + y) * width + x0) * 5;
-        for (std::size_t channel = 0; channel < 3; ++channel)
-          pixel[channel] = (*images[n])[channel * plane + y * width + x0];
-        pixel[3] = T(-1) + T(2 * x0) / T(width - 1);
-        pixel[4] = T(-1) + T(2 * y) / T(height - 1);
-      }
+    for (std::size_t q = 0; q < plane; ++q)
+      for (std::size_t channel = 0; channel < 3; ++channel)
+        pixels[(n * plane + q) * 3 + channel] = (*images[n])[channel * plane + q];
   const std::size_t rows = steps * batch;
   inputs.assign(rows, TokenId(0));
   targets.assign(rows, TokenId(-1));
@@ -106,9 +110,22 @@ template <class T> void Captioner<T>::Network::encode(const T *p) {
   nn::grow(batch * l * d, {&annotations});
   argmax1.resize(shape2.rows() * c);
   argmax2.resize(batch * l * d);
-  nn::conv2d_forward(shape1, pixels.data(), p + conv1, p + conv1 + c * 45, patches1.data(),
-                     features1.data());
-  nn::relu_forward(features1.data(), shape1.rows() * c);
+  // conv1: the image's columns of the weight (the first 27 of each row's 45), then the
+  // coordinates' part and the bias, the same for every image
+  const std::size_t plane = height * width;
+  coordinate_map.resize(plane * c);
+  nn::linear_forward(plane, 18, c, coordinate_patches.data(), 18, p + conv1 + 27, 45,
+                     p + conv1 + c * 45, coordinate_map.data(), c);
+  nn::im2col(shape1, pixels.data(), patches1.data());
+  nn::linear_forward(shape1.rows(), 27, c, patches1.data(), 27, p + conv1, 45,
+                     static_cast<const T *>(nullptr), features1.data(), c);
+  for (std::size_t n = 0; n < batch; ++n) {
+    T *image = features1.data() + n * plane * c;
+    for (std::size_t i = 0; i < plane * c; ++i) { // and the ReLU
+      const T y = image[i] + coordinate_map[i];
+      image[i] = y > T(0) ? y : T(0);
+    }
+  }
   nn::max_pool2d_forward(batch, height, width, c, features1.data(), pooled1.data(), argmax1.data());
   nn::conv2d_forward(shape2, pooled1.data(), p + conv2, p + conv2 + d * c * 9, patches2.data(),
                      features2.data());
@@ -288,7 +305,7 @@ template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T l
   nn::grow(shape2.rows() * d, {&d_features2});
   nn::grow(shape2.rows() * c, {&d_pooled1});
   nn::grow(shape1.rows() * c, {&d_features1});
-  nn::grow(std::max(shape1.rows() * shape1.patch(), shape2.rows() * shape2.patch()), {&d_patches});
+  nn::grow(shape2.rows() * shape2.patch(), {&d_patches});
   nn::max_pool2d_backward(batch, height / 2, width / 2, d, argmax2.data(), d_annotations.data(),
                           d_features2.data());
   nn::relu_backward(features2.data(), d_features2.data(), shape2.rows() * d);
@@ -297,8 +314,18 @@ template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T l
   nn::max_pool2d_backward(batch, height, width, c, argmax1.data(), d_pooled1.data(),
                           d_features1.data());
   nn::relu_backward(features1.data(), d_features1.data(), shape1.rows() * c);
-  nn::conv2d_backward(shape1, patches1.data(), p + conv1, d_features1.data(), grad + conv1,
-                      grad + conv1 + c * 45, d_patches.data(), static_cast<T *>(nullptr));
+  // conv1's weight: its image columns from every pixel, its coordinate columns and the bias from
+  // the gradient summed over the images (the image needs no gradient)
+  nn::linear_backward(shape1.rows(), 27, c, patches1.data(), 27, p + conv1, 45, d_features1.data(),
+                      c, grad + conv1, static_cast<T *>(nullptr), static_cast<T *>(nullptr), 0);
+  const std::size_t plane = height * width;
+  d_coordinate_map.assign(plane * c, T(0));
+  for (std::size_t n = 0; n < batch; ++n)
+    for (std::size_t i = 0; i < plane * c; ++i)
+      d_coordinate_map[i] += d_features1[n * plane * c + i];
+  nn::linear_backward(plane, 18, c, coordinate_patches.data(), 18, p + conv1 + 27, 45,
+                      d_coordinate_map.data(), c, grad + conv1 + 27, grad + conv1 + c * 45,
+                      static_cast<T *>(nullptr), 0);
 }
 
 template <class T> void Captioner<T>::Network::get_state(std::size_t t, T *state) const {
