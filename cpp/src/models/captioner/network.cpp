@@ -144,6 +144,10 @@ template <class T> void Captioner<T>::Network::encode(const T *p) {
   }
   nn::linear_forward(batch, d, h, mean.data(), d, p + init_h, d, p + init_h + h * d, state_h(0), h);
   nn::linear_forward(batch, d, h, mean.data(), d, p + init_c, d, p + init_c + h * d, state_c(0), h);
+  ih_t.pack_transposed(4 * h, e + d, p + lstm, e + d);
+  hh_t.pack_transposed(4 * h, h, p + lstm + 4 * h * (e + d), h);
+  decoder_att_t.pack_transposed(a, h, p + decoder_att, h);
+  f_beta_t.pack_transposed(d, h, p + f_beta, h);
   projected.resize(batch * l * a);
   nn::linear_forward(batch * l, d, a, annotations.data(), d, p + encoder_att, d,
                      p + encoder_att + a * d, projected.data(), a);
@@ -157,8 +161,7 @@ template <class T> void Captioner<T>::Network::decode(const T *p, std::size_t t0
     const std::size_t at = t * batch;
     const T *h_prev = state_h(t);
     T *query = queries.data() + at * a;
-    nn::linear_forward(batch, h, a, h_prev, h, p + decoder_att, h, p + decoder_att + a * h, query,
-                       a);
+    nn::linear_forward(batch, h_prev, h, decoder_att_t, p + decoder_att + a * h, query, a);
     for (std::size_t b = 0; b < batch; ++b) {
       T *score = scores.data() + (at + b) * l, *alpha = weights.data() + (at + b) * l;
       for (std::size_t i = 0; i < l; ++i)
@@ -171,7 +174,7 @@ template <class T> void Captioner<T>::Network::decode(const T *p, std::size_t t0
     }
     // β = σ(f_beta(h_{t-1})); the LSTM's input [embedding(y_{t-1}); β ⊙ context]
     T *beta = betas.data() + at * d;
-    nn::linear_forward(batch, h, d, h_prev, h, p + f_beta, h, p + f_beta + d * h, beta, d);
+    nn::linear_forward(batch, h_prev, h, f_beta_t, p + f_beta + d * h, beta, d);
     kernels::sigmoid_in_place(beta, batch * d);
     T *input = x.data() + at * width_x;
     nn::embedding_forward(p + embedding, e, inputs.data() + at, batch, input, width_x);
@@ -180,7 +183,7 @@ template <class T> void Captioner<T>::Network::decode(const T *p, std::size_t t0
         input[b * width_x + e + k] = beta[b * d + k] * contexts[(at + b) * d + k];
     nn::lstm_cell_forward(w, batch, input, width_x, h_prev, state_c(t),
                           lstm_gates.data() + at * 4 * h, tanh_c.data() + at * h, state_c(t + 1),
-                          state_h(t + 1));
+                          state_h(t + 1), &ih_t, &hh_t);
   }
   nn::linear_forward((t1 - t0) * batch, h, v, state_h(t0 + 1), h, p + fc, h, p + fc + v * h,
                      logits.data() + t0 * batch * v, v);
@@ -217,6 +220,10 @@ template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T l
   for (auto *buffer : {&dh, &dc, &dh_next, &dc_next})
     buffer->assign(batch * h, T(0));
   d_alpha.resize(l);
+  ih_w.pack(width_x, g, w.weight_ih, width_x);
+  hh_w.pack(h, g, w.weight_hh, h);
+  f_beta_w.pack(h, d, p + f_beta, h);
+  decoder_att_w.pack(h, a, p + decoder_att, h);
   nn::cross_entropy_backward(rows, v, probabilities.data(), targets.data(), scale, d_logits.data());
   nn::linear_backward(rows, h, v, state_h(1), h, p + fc, h, d_logits.data(), v, grad + fc,
                       grad + fc + v * h, d_hs.data(), h);
@@ -233,9 +240,9 @@ template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T l
     T *d_gates_t = d_gates.data() + at * g;
     nn::lstm_cell_backward(w, batch, dh_next.data(), dc_next.data(), state_c(t),
                            lstm_gates.data() + at * g, tanh_c.data() + at * h, d_gates_t, dc.data(),
-                           dh.data());
+                           dh.data(), &hh_w);
     T *dx = d_x.data() + at * width_x;
-    kernels::gemm_ab(batch, width_x, g, d_gates_t, g, w.weight_ih, width_x, dx, width_x);
+    kernels::gemm_packed(batch, d_gates_t, g, ih_w, dx, width_x);
     // z = β ⊙ context: β's pre-activation and the context
     T *d_beta_t = d_beta.data() + at * d;
     for (std::size_t b = 0; b < batch; ++b) {
@@ -275,9 +282,8 @@ template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T l
       }
     }
     // h_{t-1} also fed f_beta and decoder_att
-    kernels::gemm_ab(batch, h, d, d_beta_t, d, p + f_beta, h, dh.data(), h, true);
-    kernels::gemm_ab(batch, h, a, d_queries.data() + at * a, a, p + decoder_att, h, dh.data(), h,
-                     true);
+    kernels::gemm_packed(batch, d_beta_t, d, f_beta_w, dh.data(), h, true);
+    kernels::gemm_packed(batch, d_queries.data() + at * a, a, decoder_att_w, dh.data(), h, true);
   }
   // The weights of the layers applied at every step, over all steps at once; the inputs of step
   // t's are h_{t-1}, rows [0, steps) of hs.

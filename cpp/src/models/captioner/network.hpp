@@ -84,6 +84,9 @@ template <class T> struct Captioner<T>::Network {
   std::vector<T> lstm_gates, tanh_c;    // steps x batch x 4H, x H
   std::vector<T> logits, probabilities; // steps x batch x V
   std::vector<T> attended;              // batch x L: Σ_t α_ti
+  // The weights used at every decoder step, packed once per batch: transposed by encode for the
+  // forward steps (X W^T), as they are by backward for the gradients (dY W).
+  kernels::PackedB<T> ih_t, hh_t, decoder_att_t, f_beta_t, ih_w, hh_w, decoder_att_w, f_beta_w;
   // Gradients
   std::vector<T> d_logits, d_hs, d_gates, d_x, d_beta, d_queries, d_projected, d_annotations,
       d_mean, dh, dc, dh_next, dc_next, d_alpha, d_features2, d_pooled1, d_features1, d_patches,
