@@ -66,6 +66,7 @@ template <class T> val model_info(const at::Seq2seqSession<T> &session) {
   out.set("scoring", at::score_function_name(config.scoring));
   out.set("encoder", at::encoder_name(config.encoder));
   out.set("layers", config.layers);
+  out.set("guide", config.guide);
   out.set("embedding", config.embedding);
   out.set("hidden", config.hidden);
   out.set("validation", config.validation);
@@ -128,6 +129,13 @@ val seq2seq_train(int handle, double steps, val batch, val learning_rate, double
           at::default_max_norm, guide);
       return train_result(result);
     });
+  });
+}
+
+// The largest guided-alignment weight its training has used (train() may have raised it).
+val seq2seq_guide(int handle) {
+  return guarded([&] {
+    return with_seq2seq(handle, [](auto &session) { return val(session.config().guide); });
   });
 }
 
@@ -248,6 +256,7 @@ EMSCRIPTEN_BINDINGS(seq2seq) {
   emscripten::function("seq2seqTokenize", &seq2seq_tokenize);
   emscripten::function("seq2seqGradients", &seq2seq_gradients);
   emscripten::function("seq2seqTrain", &seq2seq_train);
+  emscripten::function("seq2seqGuide", &seq2seq_guide);
   emscripten::function("seq2seqEvaluate", &seq2seq_evaluate);
   emscripten::function("seq2seqTranslate", &seq2seq_translate);
 }

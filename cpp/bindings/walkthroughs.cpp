@@ -26,6 +26,12 @@ val label_to_js(const at::Label &label) {
     out.set("metric", label.metric);
   if (!label.scoring.empty())
     out.set("scoring", label.scoring);
+  if (!label.encoder.empty())
+    out.set("encoder", label.encoder);
+  if (label.layers)
+    out.set("layers", static_cast<double>(*label.layers));
+  if (label.guide)
+    out.set("guide", *label.guide);
   if (!label.category.empty())
     out.set("category", label.category);
   if (label.count)
@@ -73,6 +79,8 @@ val trace_to_js(const at::Trace &trace) {
   out.set("walkthrough", trace.walkthrough);
   out.set("labels", labels);
   out.set("stages", stages);
+  if (!trace.models.empty())
+    out.set("models", labels_to_js(trace.models));
   out.set("output", from_matrix(trace.output));
   return out;
 }

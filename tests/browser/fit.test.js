@@ -146,11 +146,10 @@ for (const [device, options] of [
       const labels = await page.$$eval('section[aria-current="step"] .hm-row-label', (cells) =>
         cells.map((cell) => [cell.textContent, parseFloat(getComputedStyle(cell).fontSize)]),
       );
-      assert.deepEqual(
-        labels.map(([text]) => text),
-        ['the', 'red', 'car', 'is', 'small', '<eos>'],
-        hash,
-      );
+      // every panel's rows are the tokens (the encoder's decoder_start is s0, the decoder's start)
+      const tokens = labels.map(([text]) => text).filter((text) => text !== 's0');
+      for (let row = 0; row < tokens.length; row += 6)
+        assert.deepEqual(tokens.slice(row, row + 6), ['the', 'red', 'car', 'is', 'small', '<eos>'], hash);
       assert.ok(
         labels.every(([, size]) => size >= 11),
         hash,

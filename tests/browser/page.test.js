@@ -414,7 +414,10 @@ test('scoring: the panel trains the missing models in a worker, then four traine
   const stage = 'scoring/compare-weights';
   // the shipped additive model at once; the panel trains dot, general and concat one after the other
   await page.waitForSelector('.model-panel[data-training="running"]');
-  assert.match(await page.textContent('.model-status'), /Training the (dot|general|concat) model/);
+  assert.match(
+    await page.textContent('.model-status'),
+    /Training the Luong (dot|general|concat), English → French model/,
+  );
   await page.waitForSelector('.model-panel[data-origin="trained"]', { timeout: 120_000 });
   const names = await page.$$eval(`[data-stage="${stage}"] .hm-name`, (spans) => spans.map((span) => span.textContent));
   assert.deepEqual(names, ['additive', 'dot', 'general', 'concat', 'gold']);

@@ -108,7 +108,7 @@ TEST_CASE("captioner layers: Conv2d(3, padding=1) as im2col and a GEMM, channels
   check_matches(d_bias.data(), values(c, "d_bias"), "d_bias");
   check_matches(dx.data(), values(c, "d_x"), "d_x");
   check_finite_differences({{&weight, &d_weight}, {&bias, &d_bias}, {&x, &dx}}, forward);
-  CHECK(nn::conv2d_parameters(5, 16)[0].bound == doctest::Approx(1 / std::sqrt(45.0)));
+  CHECK(nn::conv2d_parameters(5, 16)[0].bound == doctest::Approx(std::sqrt(6 / 45.0)));
   CHECK(nn::conv2d_parameters(5, 16)[1].bound == doctest::Approx(1 / std::sqrt(45.0)));
   CHECK(nn::conv2d_parameters(5, 16)[0].shape == std::vector<std::size_t>{16, 5, 3, 3});
 }
@@ -326,13 +326,14 @@ TEST_CASE("captioner: float agrees with double; one seed gives the same model bi
   CHECK(std::memcmp(&loss, &same, sizeof loss) == 0);
 }
 
-TEST_CASE("captioner: the initial values follow PyTorch's default distributions") {
+TEST_CASE("captioner: the initial values follow PyTorch's default distributions, He's for the "
+          "convolutions' weights") {
   CaptionerConfig config = fixture_config();
   config.channels = 40;
   config.annotation = 30;
   const Captioner<double> model(config);
   for (const auto &[name, bound] :
-       {std::pair{"encoder.conv1.weight", 1 / std::sqrt(45.0)},
+       {std::pair{"encoder.conv1.weight", std::sqrt(6 / 45.0)},
         {"encoder.conv2.bias", 1 / std::sqrt(360.0)},
         {"decoder.decode_step.weight_ih", 1 / std::sqrt(double(f::hidden))},
         {"decoder.f_beta.weight", 1 / std::sqrt(double(f::hidden))}}) {

@@ -271,6 +271,19 @@ TEST_CASE("seq2seq session: load refuses files whose tensors or metadata do not 
     bad.emplace_back(key, value);
     CHECK(load(rewrite(bad)) == "bytes");
   }
+  // guided alignment's weight, as save writes it; anything but a number >= 0 is refused
+  for (const auto &[value, guide] :
+       {std::pair<std::string, double>{"1", 1}, {"0.5", 0.5}, {"1e-07", 1e-7}, {"2.5e+01", 25}}) {
+    auto guided = good;
+    guided.emplace_back("guide", value);
+    const auto file = rewrite(guided);
+    CHECK(read_saved_seq2seq(file.data(), file.size()).config.guide == guide);
+  }
+  for (const char *value : {"", "-1", "one", "1.5.2", "1e", "1e400", ".", "0x10"}) {
+    bad = good;
+    bad.emplace_back("guide", value);
+    CHECK(load(rewrite(bad)) == "bytes");
+  }
   // without "format", the file is taken for a PyTorch state_dict: its tensors say what it is
   bad = good;
   bad.erase(bad.begin());
@@ -472,6 +485,24 @@ TEST_CASE("seq2seq session: guided alignment adds its term to the loss and pulls
   };
   CHECK(share(guided_model) > share(free_model));
   CHECK(share(guided_model) > 0.75);
+}
+
+TEST_CASE("seq2seq session: guided training is remembered, and its file says so") {
+  Seq2seqSession<float> session(small());
+  CHECK(session.config().guide == 0);
+  const auto free = session.save();
+  // a model that learnt freely: its file as it always was, without "guide"
+  CHECK(std::string(free.begin(), free.end()).find("\"guide\"") == std::string::npos);
+  session.train(1, 4, default_learning_rate, default_max_norm, 0.5);
+  session.train(1, 4, default_learning_rate, default_max_norm, 0.25);
+  session.train(1, 4);
+  CHECK(session.config().guide == 0.5); // the largest λ it was trained with
+  const auto bytes = session.save();
+  CHECK(read_saved_seq2seq(bytes.data(), bytes.size()).config.guide == 0.5);
+  CHECK(load_seq2seq_session<float>(bytes.data(), bytes.size()).config().guide == 0.5);
+  CHECK(argument_of([&] { session.train(1, 4, default_learning_rate, default_max_norm, -1); }) ==
+        "guide");
+  CHECK(session.config().guide == 0.5);
 }
 
 TEST_CASE("seq2seq session: a validation split is held out of the training split and never "

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "attention/seq2seq_walkthrough.hpp"
@@ -10,14 +11,17 @@ using namespace attention;
 
 namespace {
 
-Seq2seqSession<float> trained(ScoreFunction scoring) {
+Seq2seqSession<float> trained(ScoreFunction scoring, Encoder encoder = Encoder::forward,
+                              std::size_t layers = 1, double guide = 0) {
   Seq2seqSessionConfig config;
   config.scoring = scoring;
+  config.encoder = encoder;
+  config.layers = layers;
   config.embedding = 8;
   config.hidden = 16;
   config.seed = 3;
   Seq2seqSession<float> session(config);
-  session.train(30, 16);
+  session.train(30, 16, default_learning_rate, default_max_norm, guide);
   return session;
 }
 
@@ -234,10 +238,16 @@ TEST_CASE("scoring walkthrough: one step of every model, teacher forced with the
   // "voiture" translates "car", the third source word
   CHECK(panel_of(trace.stages[3], "gold").values(0, 2) == 1);
   CHECK(panel_of(trace.stages[3], "gold").values(0, 1) == 0);
-  // at step 1 Bahdanau's state is the encoder's last one
+  // at step 1 Bahdanau's state is the decoder's start: a forward encoder's last state
   const Trace first = scoring_walkthrough(all, sentence, 1);
   CHECK(panel_of(first.stages[1], "additive").values(0, 4) ==
         doctest::Approx(panel_of(first.stages[0], "additive").values(5, 4)));
+  // the models, as the page describes them
+  REQUIRE(trace.models.size() == 4);
+  CHECK(trace.models[1].scoring == "dot");
+  CHECK(trace.models[1].encoder == "forward");
+  CHECK(trace.models[1].layers == 1u);
+  CHECK(trace.models[1].guide == 0.0);
 }
 
 TEST_CASE("scoring walkthrough: a sentence the grammar does not make; bad input blames its "
@@ -259,7 +269,8 @@ TEST_CASE("scoring walkthrough: a sentence the grammar does not make; bad input 
       [&] {
         scoring_walkthrough<float>({&dot, &other_dot}, "the car is red", 1);
       },
-      "models[0] and models[1] both score with dot", "models");
+      "models[0] and models[1] are both dot: comparing by scoring takes models that differ in it",
+      "models");
   Seq2seqSessionConfig dates;
   dates.task = "dates";
   dates.embedding = 8;
@@ -280,4 +291,115 @@ TEST_CASE("scoring walkthrough: a sentence the grammar does not make; bad input 
                     "sentence");
   check_input_error([] { parse_score_function("cosine"); },
                     "score (\"cosine\") must be one of additive, dot, general, concat", "score");
+}
+
+TEST_CASE("seq2seq walkthrough: a bidirectional encoder's stage shows each direction's states, "
+          "the annotations they make and the decoder's start") {
+  for (std::size_t layers : {1, 2}) {
+    INFO("layers ", layers);
+    auto session = trained(ScoreFunction::additive, Encoder::bidirectional, layers);
+    const Trace trace = seq2seq_walkthrough(session, "the red car is small");
+    REQUIRE(trace.models.size() == 1);
+    CHECK(trace.models[0].scoring == "additive");
+    CHECK(trace.models[0].encoder == "bidirectional");
+    CHECK(trace.models[0].layers == layers);
+    CHECK(trace.models[0].guide == 0.0);
+    const Stage &encoder = trace.stages[1];
+    REQUIRE(encoder.panels.size() == 4);
+    CHECK(encoder.panels[0].name == "forward_states");
+    CHECK(encoder.panels[1].name == "backward_states");
+    const auto &forward = encoder.panels[0].values, &backward = encoder.panels[1].values;
+    const auto &annotations = panel_of(encoder, "encoder_states").values;
+    REQUIRE(forward.shape()[1] == 8);
+    CHECK(encoder.panels[0].col_labels.size() == 8);
+    CHECK(encoder.panels[0].row_labels == encoder.panels[2].row_labels);
+    for (std::size_t j = 0; j < 6; ++j)
+      for (std::size_t i = 0; i < 8; ++i) {
+        CHECK(forward(j, i) == annotations(j, i));
+        CHECK(backward(j, i) == annotations(j, 8 + i));
+      }
+    // s_0 = tanh(bridge(←h_1)), the top layer's backward state at the first token
+    const Panel &start = panel_of(encoder, "decoder_start");
+    CHECK(start.row_labels == std::vector<Label>{"s0"});
+    const auto weight = session.model().parameter("encoder.bridge.weight");
+    const auto bias = session.model().parameter("encoder.bridge.bias");
+    for (std::size_t i = 0; i < 16; ++i) {
+      double sum = bias.values[i];
+      for (std::size_t k = 0; k < 8; ++k)
+        sum += weight.values[i * 8 + k] * backward(0, k);
+      CHECK(start.values(0, i) == doctest::Approx(std::tanh(sum)).epsilon(1e-5));
+    }
+  }
+  // one way: the annotations and s_0 = h_n, the last of them
+  auto forward = trained(ScoreFunction::dot);
+  const Stage encoder = seq2seq_walkthrough(forward, "the red car is small").stages[1];
+  REQUIRE(encoder.panels.size() == 2);
+  CHECK(encoder.panels[0].name == "encoder_states");
+  for (std::size_t i = 0; i < 16; ++i)
+    CHECK(encoder.panels[1].values(0, i) == encoder.panels[0].values(5, i));
+}
+
+TEST_CASE("seq2seq and scoring walkthroughs compare encoders, or guided and free training") {
+  auto one_way = trained(ScoreFunction::additive);
+  auto both_ways = trained(ScoreFunction::additive, Encoder::bidirectional);
+  auto guided = trained(ScoreFunction::additive, Encoder::forward, 1, 1);
+  CHECK(guided.config().guide == 1);
+  const std::string sentence = "the red car is small";
+
+  const Stage by_encoder =
+      seq2seq_walkthrough(both_ways, sentence, 1, {&one_way, &both_ways}, Comparison::encoder)
+          .stages.back();
+  CHECK(by_encoder.panels[0].name == "forward");
+  CHECK(by_encoder.panels[1].name == "bidirectional");
+  const Panel &metrics = panel_of(by_encoder, "metrics");
+  // rows say what tells the models apart, and nothing they share
+  Label forward_row, bidirectional_row;
+  forward_row.encoder = "forward";
+  bidirectional_row.encoder = "bidirectional";
+  CHECK(metrics.row_labels == std::vector<Label>{forward_row, bidirectional_row});
+  CHECK(metrics.values(1, 2) == both_ways.evaluate(both_ways.task().test).aer);
+
+  const Stage by_guide =
+      seq2seq_walkthrough(one_way, sentence, 1, {&one_way, &guided}, Comparison::guide)
+          .stages.back();
+  CHECK(by_guide.panels[0].name == "guide=0");
+  CHECK(by_guide.panels[1].name == "guide=1");
+  CHECK(panel_of(by_guide, "metrics").row_labels[1].guide == 1.0);
+  CHECK(panel_of(by_guide, "metrics").row_labels[1].encoder.empty());
+
+  // comparing scoring functions, an encoder that differs is said too
+  auto dot = trained(ScoreFunction::dot);
+  const auto rows =
+      panel_of(seq2seq_walkthrough(both_ways, sentence, 1, {&both_ways, &dot}).stages.back(),
+               "metrics")
+          .row_labels;
+  CHECK(rows[0].scoring == "additive");
+  CHECK(rows[0].encoder == "bidirectional");
+  CHECK(rows[1].encoder == "forward");
+  CHECK(!rows[1].guide);
+
+  check_input_error(
+      [&] {
+        seq2seq_walkthrough(one_way, sentence, 1, {&one_way, &guided}, Comparison::encoder);
+      },
+      "compare[0] and compare[1] are both forward: comparing by encoder takes models that "
+      "differ in it",
+      "compare");
+
+  // the scoring walkthrough: one scoring function, two encoders; Bahdanau's first state is the
+  // bidirectional model's bridge, not its last annotation
+  const Trace step =
+      scoring_walkthrough<float>({&one_way, &both_ways}, sentence, 1, Comparison::encoder);
+  CHECK(step.stages[0].panels[1].name == "bidirectional");
+  CHECK(step.models[1].encoder == "bidirectional");
+  const auto source = both_ways.tokenize(sentence, tasks::Side::source);
+  const auto own = both_ways.model().trace(
+      source, both_ways.tokenize("la voiture rouge est petite", tasks::Side::target));
+  for (std::size_t i = 0; i < 16; ++i)
+    CHECK(panel_of(step.stages[1], "bidirectional").values(0, i) ==
+          doctest::Approx(own.initial_state(0, i)));
+  CHECK(scoring_walkthrough<float>({&one_way, &guided}, sentence, 1, Comparison::guide)
+            .stages[3]
+            .panels[1]
+            .name == "guide=1");
 }

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <tuple>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -276,8 +278,16 @@ TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs us
   CHECK(basics[0].numbers == Matrix<double>{{5, 1, 20}});
   CHECK(basics[1].numbers == BasicsInputs{}.annotations);
   const auto scoring = walkthrough_inputs("scoring");
-  CHECK(scoring[2].name == "step");
-  CHECK(scoring[2].max == std::int64_t(max_sentence_length));
+  const auto named = [&](const char *name) {
+    return *std::find_if(scoring.begin(), scoring.end(),
+                         [&](const InputField &field) { return field.name == name; });
+  };
+  CHECK(named("step").max == std::int64_t(max_sentence_length));
+  CHECK(named("layers").max == std::int64_t(max_layers));
+  CHECK(named("encoder").texts == Labels{"default"});
+  CHECK(named("encoder").choices == Labels{"default", "forward", "bidirectional"});
+  CHECK(named("guide").texts == Labels{"0"});
+  CHECK(named("comparison").choices == Labels{"scoring", "encoder", "guide"});
   check_input_error([] { walkthrough_inputs("transformer"); },
                     "walkthrough name (\"transformer\") must be one of basics, self-attention, "
                     "scoring, seq2seq, numerics",
@@ -306,6 +316,31 @@ TEST_CASE("the walkthrough table: a trace from given inputs, defaults for the re
   given.texts.emplace_back("task", Labels{"en-zh"});
   check_input_error([&] { walkthrough("seq2seq", given); },
                     "inputs.task (en-zh) is not the model's (en-fr)", "task");
+  // the model's encoder, layers and guide, as given with it ("default" says nothing of it)
+  for (const auto &[name, value, message] :
+       {std::tuple<const char *, const char *, const char *>{
+            "encoder", "bidirectional", "inputs.encoder (bidirectional) is not the model's"},
+        {"encoder", "sideways", "encoder must be"},
+        {"guide", "1", "inputs.guide (1) is not the model's (0)"}}) {
+    GivenInputs own;
+    own.numbers = given.numbers;
+    own.texts.emplace_back(name, Labels{value});
+    check_input_error([&] { walkthrough("seq2seq", own); }, message, name);
+  }
+  GivenInputs matching;
+  matching.numbers = given.numbers;
+  matching.numbers.emplace_back("layers", Matrix<double>{{1}});
+  matching.texts = {{"encoder", {"forward"}}, {"guide", {"0"}}, {"comparison", {"encoder"}}};
+  CHECK(walkthrough("seq2seq", matching).models.front().encoder == "forward");
+  matching.texts.front().second = {"default"};
+  CHECK(walkthrough("seq2seq", matching).models.front().encoder == "forward");
+  matching.numbers.back().second(0, 0) = 2;
+  check_input_error([&] { walkthrough("seq2seq", matching); },
+                    "inputs.layers (2) is not the model's (1)", "layers");
+  matching.numbers.pop_back();
+  matching.texts.back().second = {"sideways"};
+  check_input_error([&] { walkthrough("seq2seq", matching); },
+                    "comparison must be scoring, encoder or guide", "comparison");
   check_input_error([] { walkthrough("scoring", {}); },
                     "inputs.models must hold at least one seq2seq model", "models");
   dispose_model(handle);

@@ -460,7 +460,7 @@ const cases = [
   [
     'scoring walkthrough: two models of one scoring function',
     () => attn.walkthrough('scoring', { models: [comparingModel, comparingModel] }),
-    /models\[0\] and models\[1\] both score with additive/,
+    /models\[0\] and models\[1\] are both additive: comparing by scoring/,
     'models',
   ],
   [

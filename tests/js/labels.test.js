@@ -74,8 +74,15 @@ test('the screen and every export show the same words, in the language of t (Eng
 test("every structured label of the engine's traces is worded in Chinese, with no English word", async () => {
   const attn = await loadAttention({ threads: 1 });
   const model = attn.createSeq2seq({ task: 'en-fr', embedding: 4, hidden: 8 });
-  const dot = attn.createSeq2seq({ task: 'en-fr', scoring: 'dot', embedding: 4, hidden: 8 });
-  const traces = [attn.walkthrough('numerics', {}), attn.walkthrough('seq2seq', { model, compare: [model, dot] })];
+  // models that differ in every field a label may name: scoring, encoder and layers; guide
+  const dot = attn.createSeq2seq({ task: 'en-fr', scoring: 'dot', layers: 2, embedding: 4, hidden: 8 });
+  const guided = attn.createSeq2seq({ task: 'en-fr', embedding: 4, hidden: 8 });
+  guided.train({ steps: 1, batch: 2, guide: 1 });
+  const traces = [
+    attn.walkthrough('numerics', {}),
+    attn.walkthrough('seq2seq', { model, compare: [model, dot] }),
+    attn.walkthrough('seq2seq', { model, comparison: 'guide', compare: [model, guided] }),
+  ];
   const structured = traces.flatMap((trace) =>
     trace.stages.flatMap((stage) =>
       stage.panels
@@ -86,7 +93,21 @@ test("every structured label of the engine's traces is worded in Chinese, with n
   const kinds = new Set(structured.flatMap((label) => Object.keys(label)));
   assert.deepEqual(
     [...kinds].sort(),
-    ['allMasked', 'category', 'count', 'instead', 'metric', 'precision', 'scoring', 'temperature', 'total', 'width'],
+    [
+      'allMasked',
+      'category',
+      'count',
+      'encoder',
+      'guide',
+      'instead',
+      'layers',
+      'metric',
+      'precision',
+      'scoring',
+      'temperature',
+      'total',
+      'width',
+    ],
     'every kind is in the traces',
   );
   for (const label of structured) {
@@ -96,6 +117,5 @@ test("every structured label of the engine's traces is worded in Chinese, with n
     const words = text.replace(/b?float\d+|Bahdanau|Luong|AER|\b[dT]=[\d.e+-]+/g, '');
     assert.doesNotMatch(words, /[A-Za-z]/, `${JSON.stringify(label)}: ${text}`);
   }
-  model.dispose();
-  dot.dispose();
+  for (const each of [model, dot, guided]) each.dispose();
 });

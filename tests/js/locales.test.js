@@ -32,6 +32,20 @@ const entries = Object.fromEntries(
 );
 const placeholders = (text) => [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]))].sort();
 
+const stageKinds = Object.entries(SPECS).flatMap(([name, spec]) =>
+  Object.keys(spec.stages).map((kind) => `${name}.stages.${kind}`),
+);
+// The keys of the stages' texts: a stage told in parts (its spec's `texts`) has one per part.
+function stageTexts() {
+  const english = locale('en', 'walkthroughs');
+  return Object.entries(SPECS).flatMap(([name, spec]) =>
+    Object.entries(spec.stages).flatMap(([kind, entry]) =>
+      entry.texts
+        ? Object.keys(english[name].stages[kind]).map((part) => `${name}.stages.${kind}.${part}`)
+        : [`${name}.stages.${kind}`],
+    ),
+  );
+}
 describe('both languages', () => {
   for (const file of FILES) {
     test(`${file}.json: en and zh have exactly the same keys, every value a non-empty string`, () => {
@@ -65,14 +79,13 @@ describe('both languages', () => {
     }
   });
 
+  // a stage told in parts (its spec's `texts`) has a text per part, and a title where the part
+  // comes first: specs.test.js describes each such stage on screen
   test('every stage kind of every spec has a title and a text in both languages', () => {
-    for (const [name, spec] of Object.entries(SPECS)) {
-      for (const kind of Object.keys(spec.stages)) {
-        for (const lang of LANGS) {
-          for (const part of ['title', 'text']) {
-            assert.ok(entries[lang].has(`${name}.stages.${kind}.${part}`), `${lang}: ${name}.stages.${kind}.${part}`);
-          }
-        }
+    for (const key of stageTexts()) {
+      for (const lang of LANGS) {
+        assert.ok(entries[lang].has(`${key}.text`), `${lang}: ${key}.text`);
+        if (stageKinds.includes(key)) assert.ok(entries[lang].has(`${key}.title`), `${lang}: ${key}.title`);
       }
     }
   });
@@ -140,9 +153,6 @@ const structuredLabels = () =>
     ),
   );
 
-const stageKinds = Object.entries(SPECS).flatMap(([name, spec]) =>
-  Object.keys(spec.stages).map((kind) => `${name}.stages.${kind}`),
-);
 const fieldErrorKeys = unique(matches(code['components/inputs.js'], String.raw`new FieldError\(\s*'(\w+)'`));
 
 // Each template key the code builds, as written in the source, and the keys it stands for.
@@ -150,9 +160,13 @@ const TEMPLATES = {
   '${controller.walkthrough}.title': () => attn.walkthroughNames.map((name) => `${name}.title`),
   '${name}.title': () => attn.walkthroughNames.map((name) => `${name}.title`),
   '${controller.walkthrough}.summary': () => attn.walkthroughNames.map((name) => `${name}.summary`),
-  '${key}.title': () => stageKinds.map((key) => `${key}.title`), // describeStage
-  '${key}.text': () => stageKinds.map((key) => `${key}.text`),
-  '${key}.reveal': () =>
+  // describeStage: a part's title where it has one (a part that only adds a paragraph has none)
+  '${keys[0]}.title': () =>
+    stageTexts()
+      .filter((key) => stageKinds.includes(key) || entries.en.has(`${key}.title`))
+      .map((key) => `${key}.title`),
+  '${key}.text': () => stageTexts().map((key) => `${key}.text`),
+  '${keys[0]}.reveal': () =>
     Object.entries(SPECS).flatMap(([name, spec]) =>
       Object.entries(spec.stages).flatMap(([kind, entry]) => (entry.reveal ? [`${name}.stages.${kind}.reveal`] : [])),
     ),
@@ -179,8 +193,16 @@ const TEMPLATES = {
         .flatMap(({ examples }) => examples.flatMap((example) => example[4]))
         .map((category) => `labels.category.${category}`),
     ),
-  'scoreNames.${label.scoring}': () =>
-    unique(structuredLabels().flatMap((label) => (label.scoring ? [`scoreNames.${label.scoring}`] : []))),
+  // a model's encoder (format.js), and the menus of the encoder and of the comparison
+  'labels.encoder.${encoder}': () => attn.seq2seqFacts().encoders.map((encoder) => `labels.encoder.${encoder}`),
+  'model.encoderNames.${name}': () =>
+    ['default', ...attn.seq2seqFacts().encoders].map((name) => `model.encoderNames.${name}`),
+  'field.comparisons.${name}': () =>
+    attn
+      .walkthroughInputs('seq2seq')
+      .find((field) => field.name === 'comparison')
+      .choices.map((name) => `field.comparisons.${name}`),
+  'taskNames.${identity.task}': () => attn.seq2seqFacts().tasks.map((task) => `taskNames.${task}`),
 };
 
 // Keys passed to t() by name, and the keys each name takes.

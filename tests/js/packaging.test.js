@@ -95,6 +95,8 @@ test("every path package.json publishes exists after the build, and Node resolve
     'SHIPPED_MODELS',
     'TRAINING_DEFAULTS',
     'loadAttention',
+    'modelFile',
+    'modelIdentity',
     'toMatrix',
     'trainModel',
     'writeNpy',

@@ -118,6 +118,7 @@ test('createSeq2seq: the vocabularies, tokens and parameters under PyTorch names
     scoring: 'additive',
     encoder: 'bidirectional',
     layers: 1,
+    guide: 0,
     embedding: 8,
     hidden: 16,
     seed: 3,
@@ -164,6 +165,7 @@ test("createSeq2seq's defaults are the engine's: additive, bidirectional, one la
     scoring: 'additive',
     encoder: 'bidirectional',
     layers: 1,
+    guide: 0,
     embedding: 32,
     hidden: 64,
     seed: 0,
@@ -240,7 +242,14 @@ test('guided alignment: its gradient equals central differences, and training wi
   guided.train({ steps: 60, batch: 16, learningRate: 0.01, guide: 1 });
   const measured = (model) => model.evaluate({ split: 'test' });
   assert.ok(measured(guided).aer < measured(free).aer, `${measured(guided).aer} < ${measured(free).aer}`);
-  for (const model of [free, guided]) model.dispose();
+  // a model says the largest guide its training used, and so does its file
+  assert.equal(free.config.guide, 0);
+  assert.equal(guided.config.guide, 1);
+  guided.train({ steps: 1, guide: 0.5 });
+  assert.equal(guided.config.guide, 1);
+  const loaded = attn.loadModel(guided.save());
+  assert.equal(loaded.config.guide, 1);
+  for (const model of [free, guided, loaded]) model.dispose();
 });
 
 test('setParameters round-trips, and refuses wrong names and shapes without changing anything', () => {

@@ -15,8 +15,16 @@ const t = { en: translator('en'), zh: translator('zh') };
 
 // Small untrained models: the seq2seq and scoring walkthroughs' numbers are the models', the
 // spec's words the same.
-const model = (task, scoring) => attn.createSeq2seq({ task, scoring, embedding: 4, hidden: 8 });
+const model = (task, scoring, options = {}) =>
+  attn.createSeq2seq({ task, scoring, embedding: 4, hidden: 8, ...options });
 const fourModels = (task) => ['additive', 'dot', 'general', 'concat'].map((scoring) => model(task, scoring));
+// Bahdanau's model read one way and both ways (its default), of two layers, and trained a step
+// with guided alignment
+const oneWay = model('en-fr', 'additive', { encoder: 'forward' });
+const bothWays = model('en-fr', 'additive');
+const stacked = model('en-fr', 'additive', { layers: 2 });
+const guided = model('en-fr', 'additive');
+guided.train({ steps: 1, batch: 2, guide: 1 });
 
 // The inputs each walkthrough is described for: the notebook's ({}) and edited ones.
 const VARIANTS = {
@@ -35,6 +43,9 @@ const VARIANTS = {
       model: model('en-fr', 'additive'),
       compare: ['additive', 'dot', 'general', 'concat'].map((scoring) => model('en-fr', scoring)),
     },
+    { model: stacked, layers: 2 },
+    { model: oneWay, encoder: 'forward', comparison: 'encoder', compare: [oneWay, bothWays] },
+    { model: guided, guide: '1', comparison: 'guide', compare: [bothWays, guided] },
   ],
   basics: [
     {},
@@ -72,6 +83,9 @@ const VARIANTS = {
     },
     { task: 'dates', models: [model('dates', 'concat')], sentence: ['23', 'November', '2026'], step: 5 },
     { models: fourModels('en-fr'), sentence: ['the', 'car', 'car'], step: 1 },
+    { comparison: 'encoder', models: [oneWay, bothWays], step: 1 },
+    { comparison: 'guide', models: [bothWays, guided] },
+    { comparison: 'encoder', models: [stacked], layers: 2 },
   ],
   numerics: [{}, { scores: [1, 2, 3], mask: [0, 0, 1], seed: 3 }, { scores: [1e5], mask: [1] }],
 };
@@ -91,7 +105,7 @@ function computed(name, given) {
 const everyVariant = () =>
   Object.entries(VARIANTS).flatMap(([name, list]) => list.map((given) => ({ name, given, ...computed(name, given) })));
 const label = ({ name, given }) =>
-  `${name} ${JSON.stringify(given, (key, value) => (value?.config ? `${value.config.task}/${value.config.scoring}` : value))}`;
+  `${name} ${JSON.stringify(given, (key, value) => (value?.config ? Object.values(value.config).slice(0, 5).join('/') : value))}`;
 const stageOf = (trace, id) => trace.stages.find((stage) => stage.id === id);
 /** describeStage for the stage `id` of the trace of `given`. */
 const described = (name, given, id, lang = 'en') => {
@@ -140,10 +154,11 @@ describe('stage kinds', () => {
     const formula = (given) => described('scoring', given, 'compare-scores').formula;
     assert.match(formula(four), /\\text\{dot\}/);
     assert.doesNotMatch(formula(VARIANTS.scoring[2]), /\\text\{dot\}/);
-    // the state that scores: Bahdanau's before the step (s_0 = h_n at step 1), Luong's the step's
+    // the state that scores: Bahdanau's before the step (at step 1 the decoder's start, here
+    // bridged from ←h_1), Luong's the step's
     assert.equal(
       described('scoring', two, 'decoder-states').formula,
-      '\\begin{aligned}\\text{additive} &: s_0 = h_n\\\\ \\text{dot} &: s_{1} = \\operatorname{GRU}(E_{y_{0}},\\ s_{0})\\end{aligned}',
+      '\\begin{aligned}\\text{dot} &: s_{1} = \\operatorname{GRU}(E_{y_{0}},\\ s_{0})\\\\ \\text{additive} &: s_0 = \\tanh(W_s \\overleftarrow{h}_1)\\end{aligned}',
     );
     assert.match(
       described('scoring', four, 'decoder-states').formula,
@@ -271,4 +286,57 @@ test('scoring: the titles say how many of the scoring functions have a trained m
   );
   assert.equal(title(fourModels('en-fr'), 'en'), 'The trained models read the sentence (4 of 4 scoring functions)');
   assert.match(title([model('en-fr', 'additive')], 'zh'), /4 种评分函数中的 1 种/);
+});
+
+describe('the encoder and the comparison, as the models are', () => {
+  const [, , , , , twoLayers, byEncoder, byGuide] = VARIANTS.seq2seq;
+
+  test("the encoder stage follows the model's encoder and layers", () => {
+    const forward = described('seq2seq', { model: oneWay, encoder: 'forward' }, 'encoder');
+    assert.equal(forward.title, 'The encoder unrolled: one hidden state per token');
+    assert.match(forward.paragraphs.join(), /s_0 = h_n/);
+    assert.equal(forward.formula, 'h_j = \\operatorname{GRU}(E_{x_j},\\ h_{j-1}),\\ h_0 = 0,\\quad s_0 = h_n');
+    assert.match(forward.code, /^# encoder\.gru = nn\.GRU\(E, H\)$/m);
+
+    const both = described('seq2seq', { model: bothWays }, 'encoder');
+    assert.match(both.title, /both ways/);
+    assert.match(both.paragraphs[0], /bidirectional/);
+    assert.match(both.formula, /h_j = \[\\overrightarrow\{h\}_j; \\overleftarrow\{h\}_j\]/);
+    assert.match(both.formula, /s_0 = \\tanh\(W_s \\overleftarrow\{h\}_1\)/);
+    assert.match(both.code, /bidirectional=True/);
+    assert.match(both.code, /^s_0 = torch\.tanh\(encoder\.bridge\(h_n\[1::2\]\)\)/m);
+    assert.match(described('seq2seq', { model: bothWays }, 'encoder', 'zh').title, /双向/);
+
+    // two layers: the top one's states are scored, and the text says so
+    const two = described('seq2seq', twoLayers, 'encoder');
+    assert.equal(two.paragraphs.length, 3);
+    assert.match(two.paragraphs[2], /two layers/);
+    assert.match(two.formula, /h_j = h\^\{\(2\)\}_j/);
+    assert.match(two.code, /num_layers=2, bidirectional=True/);
+  });
+
+  test('the comparison says what it compares, in its title, formula and code', () => {
+    assert.equal(described('seq2seq', byEncoder, 'compare').title, 'One-way and bidirectional encoders side by side');
+    assert.match(described('seq2seq', byEncoder, 'compare').formula, /\\text\{forward\}.*\\text\{bidirectional\}/);
+    assert.match(described('seq2seq', byEncoder, 'compare').code, /# forward, bidirectional$/m);
+    assert.equal(described('seq2seq', byGuide, 'compare').title, 'Free and guided training side by side');
+    assert.match(described('seq2seq', byGuide, 'compare').formula, /\\lambda/);
+    assert.equal(described('seq2seq', byGuide, 'compare', 'zh').title, '自由训练与引导训练并排');
+    const scoring = VARIANTS.scoring;
+    assert.match(described('scoring', scoring[5], 'encoder-states').title, /two encoders/);
+    assert.equal(
+      described('scoring', scoring[6], 'compare-scores').title,
+      'The scores side by side (2 models, one scoring function)',
+    );
+    assert.match(described('scoring', scoring[6], 'compare-weights').title, /free and the guided/);
+    // one scoring function: one formula for both models
+    assert.equal(
+      described('scoring', scoring[5], 'compare-scores').formula,
+      '\\begin{aligned}\\text{forward, bidirectional} &: e_{t,j} = v_a^\\top \\tanh(W_a s_{t-1} + U_a h_j)\\end{aligned}',
+    );
+    assert.match(described('scoring', scoring[6], 'decoder-states').code, /^s_prev\['guide=1'\] = decode/m);
+    // comparing scoring functions, a bidirectional model among them gets a word; two layers too
+    assert.equal(described('scoring', scoring[0], 'encoder-states').paragraphs.length, 3);
+    assert.match(described('scoring', scoring[7], 'encoder-states').paragraphs.at(-1), /two layers/);
+  });
 });

@@ -2,6 +2,8 @@
 // misuse (each @ts-expect-error fails the build if the line becomes valid).
 import {
   loadAttention,
+  modelFile,
+  modelIdentity,
   SHIPPED_MODELS,
   toMatrix,
   trainModel,
@@ -190,9 +192,20 @@ attn.walkthrough('seq2seq', { model, sentence: ['the', 'red', 'car'], beam: 2 })
 // @ts-expect-error the seq2seq walkthrough needs a model
 attn.walkthrough('seq2seq', { sentence: ['the'] });
 const compared: Trace = attn.walkthrough('scoring', { models: [model], sentence: ['the', 'red', 'car'], step: 2 });
+const byEncoder: Trace = attn.walkthrough('seq2seq', {
+  model,
+  compare: [model],
+  comparison: 'encoder',
+  encoder: 'default',
+});
+const encoderOf: string | undefined = byEncoder.models?.[0].encoder;
+// @ts-expect-error models compare by scoring, encoder or guide
+attn.walkthrough('seq2seq', { model, comparison: 'size' });
+const file: string = modelFile({ kind: 'seq2seq', ...modelIdentity('seq2seq', model.config, attn.seq2seqFacts()) });
+const guided: number = model.config.guide;
 // @ts-expect-error the scoring walkthrough needs its models
 attn.walkthrough('scoring', { step: 2 });
-export { compared };
+export { compared, byEncoder, encoderOf, file, guided };
 const trainer = trainModel({
   kind: 'seq2seq',
   model: { task: 'en-fr', scoring: 'general' },

@@ -85,14 +85,16 @@ export const categoryName = (category, t) => t(`labels.category.${category}`);
  * plain text, shown as it is (a token, 'x1'), or a structured label of names and numbers, worded
  * here and nowhere else: { precision, allMasked?, width?, temperature? } for a row computed in a
  * precision ('float16 d=64', 'float16 (all masked)'), { width } ('d=64'), { total } ('sum'),
- * { metric } ('exact match'), { scoring } ('Bahdanau additive'), { category, count } ('noun (612)'),
- * { category, count, instead } ('article (400) · instead: is').
+ * { metric } ('exact match'), a model by what tells it apart, { scoring?, encoder?, layers?, guide? }
+ * ('Bahdanau additive, bidirectional'), { category, count } ('noun (612)'), { category, count,
+ * instead } ('article (400) · instead: is').
  */
 export function labelText(label, t) {
   if (typeof label === 'string') return label;
   if (label.total) return t('labels.total');
   if (label.metric) return t(`labels.metric.${label.metric}`);
-  if (label.scoring) return t(`scoreNames.${label.scoring}`);
+  const model = modelParts(label, t);
+  if (model.length) return model.join(t('labels.separator'));
   if (label.category) {
     const kind = { label: categoryName(label.category, t), count: label.count, instead: label.instead };
     return label.instead ? t('labels.countedInstead', kind) : t('labels.counted', kind);
@@ -104,6 +106,16 @@ export function labelText(label, t) {
   ];
   const text = parts.filter(Boolean).join(' ');
   return label.allMasked ? t('labels.allMasked', { label: text }) : text;
+}
+
+// A model's fields a label gives, each worded: its scoring function, encoder, layers, training.
+function modelParts({ scoring, encoder, layers, guide }, t) {
+  return [
+    scoring && t(`scoreNames.${scoring}`),
+    encoder && t(`labels.encoder.${encoder}`),
+    layers !== undefined && t('labels.layers', { layers }),
+    guide !== undefined && (guide > 0 ? t('labels.guided', { guide }) : t('labels.free')),
+  ].filter(Boolean);
 }
 
 /** Cell i as seaborn would annotate it. */

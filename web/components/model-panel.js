@@ -5,7 +5,7 @@
 // redrawn as it learns, pause/resume/stop, and the model as a .safetensors file to download or
 // load again. A walkthrough that compares models has the panel train the missing ones by itself,
 // one after the other, while it is on screen.
-import { MODEL_KINDS, trainModel, TRAINING_DEFAULTS } from 'attention-stepper';
+import { MODEL_KINDS, modelFile, trainModel, TRAINING_DEFAULTS } from 'attention-stepper';
 
 import { el, setText } from './dom.js';
 import { downloadFile } from './export.js';
@@ -86,7 +86,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
   let fields = []; // the spec's training choices: [{ field, label, control }]
   let fieldsOf = null; // the training spec they were made for
   let trainer = null;
-  let job = null; // the run under way: { identity, inputs }
+  let job = null; // the run under way: { identity, inputs, models }
   let queue = []; // the runs after it
   let history = []; // the run's progress reports
   let message = ''; // the last error, or ''
@@ -97,8 +97,18 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
   const models = () => controller.spec.models;
   const inputs = () => controller.session().traceInputs;
   const kind = () => models().kind;
-  const identityLabel = (identity) => MODEL_KINDS[kind()].identity.map((name) => identity[name]).join('-');
-  const shownJob = () => ({ identity: inputs(), inputs: inputs() });
+  const identityOf = (object) => controller.models.identity(kind(), object);
+  // a model's identity as a reader names it, on screen and in its file's name: the fields that
+  // are not the defaults (as the shipped models are listed)
+  const named = (object) => {
+    const whole = identityOf(object);
+    const defaults = MODEL_KINDS[kind()].defaults(controller.attn[MODEL_KINDS[kind()].facts](), whole);
+    return Object.fromEntries(Object.entries(whole).filter(([name, value]) => value !== defaults[name]));
+  };
+  const fileOf = (object) => modelFile({ kind: kind(), ...named(object) });
+  // a run: the model's identity, the inputs its probe shows, and the spec's models it is for (a
+  // queued run may start after the reader has moved to another walkthrough)
+  const shownJob = () => ({ identity: inputs(), inputs: inputs(), models: models() });
   const originOfShown = () => controller.models.origin(kind(), inputs());
   const waiting = () => Boolean(models()) && !models().compares && ['untrained', 'loading'].includes(originOfShown());
 
@@ -107,7 +117,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     const compared = models().compared(inputs(), controller.attn);
     const [first, ...rest] = controller.models
       .untrained(kind(), compared)
-      .map((identity) => ({ identity, inputs: inputs() }));
+      .map((identity) => ({ identity, inputs: inputs(), models: models() }));
     queue = rest;
     if (first) start(first);
   }
@@ -125,12 +135,16 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
           .filter(({ field }) => field.into === into)
           .map(({ field, control }) => field.options(valueOf(control))),
       );
-    const identity = Object.fromEntries(MODEL_KINDS[kind()].identity.map((name) => [name, next.identity[name]]));
+    // the identity's fields go to the create function, but what train() gives (guided alignment)
+    const { kind: runKind, training } = next.models;
+    const { trained } = MODEL_KINDS[runKind];
+    const identity = Object.entries(controller.models.identity(runKind, next.identity));
+    const part = (ofTraining) => Object.fromEntries(identity.filter(([name]) => trained.includes(name) === ofTraining));
     trainer = trainModel({
-      kind: kind(),
-      model: { ...identity, ...chosen('model') },
-      train: chosen('train'),
-      probe: models().training.probe(next.inputs),
+      kind: runKind,
+      model: { ...part(false), ...chosen('model') },
+      train: { ...part(true), ...chosen('train') },
+      probe: training.probe(next.inputs),
     });
     const run = trainer;
     run.addEventListener('progress', ({ detail }) => run === trainer && (history.push(detail), drawRun()));
@@ -148,7 +162,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
 
   function save() {
     const model = controller.models.model(kind(), inputs());
-    downloadFile(`${identityLabel(model.config)}.safetensors`, model.save(), 'application/octet-stream');
+    downloadFile(fileOf(model.config), model.save(), 'application/octet-stream');
   }
 
   async function open(file) {
@@ -161,10 +175,11 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
       }
       message = '';
       controller.models.adopt(model, 'trained');
-      // a model of another identity (task, scoring function): the walkthrough follows it
+      // a model of another identity (task, scoring function, encoder…): the walkthrough follows it
       const given = controller.session().inputs;
-      for (const name of MODEL_KINDS[kind()].identity)
-        if (name in given && model.config[name] !== given[name]) controller.edit(name, model.config[name]);
+      const own = identityOf(model.config);
+      for (const [name, value] of Object.entries(own))
+        if (name in given && identityOf(given)[name] !== value) controller.edit(name, String(value));
     } catch (error) {
       message = controller.t('model.loadFailed', { file: file.name, error: error.message });
       update();
@@ -227,7 +242,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     const { compares } = models();
     const running = trainer?.state === 'running' || trainer?.state === 'paused';
     // no trained model of the one on screen ships: it trains now, where the reader looks
-    const untrainedShown = JSON.stringify([kind(), identityLabel(inputs())]);
+    const untrainedShown = fileOf(inputs());
     if (!compares && !running && originOfShown() === 'untrained' && !offered.has(untrainedShown)) {
       offered.add(untrainedShown);
       start(shownJob());
@@ -247,7 +262,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     element.dataset.origin = origin;
     element.dataset.training = trainer?.state ?? 'none';
     const failed = !compares && controller.models.error(kind(), shown);
-    const runOfShown = job && identityLabel(job.identity) === identityLabel(shown);
+    const runOfShown = job && fileOf(job.identity) === fileOf(shown);
     setText(heading, compares ? t('model.headingCompared') : t('model.heading'));
     setText(
       status,
@@ -257,7 +272,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
             ? t('model.paused')
             : !compares && runOfShown
               ? t('model.training')
-              : t('model.trainingScoring', job.identity)
+              : t('model.trainingOther', { model: models().label(named(job.identity), t) })
           : failed
             ? t('model.shippedFailed', { error: failed })
             : compares
@@ -293,7 +308,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
   // What is training and why, above the stage; after a run, its last picture stays.
   function drawRunView(running, compares) {
     const { t } = controller;
-    const label = (identity) => models().label(identity, t);
+    const label = (identity) => models().label(named(identity), t);
     const origin = originOfShown();
     // a comparison's view is its runs; one model's is always there, with its actions
     runView.hidden = compares && !running && !history.length;

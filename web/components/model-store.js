@@ -1,9 +1,11 @@
 // The trained models the walkthroughs show, of any kind the engine makes, one per identity (for
-// seq2seq, a task and a scoring function: MODEL_KINDS): the one the reader trained, else the
-// trained one the package ships, else an untrained one (seed 0) until either arrives.
+// seq2seq, a task, scoring function, encoder, layers and guided alignment's weight: MODEL_KINDS,
+// each completed with the engine's defaults, so that the inputs' 'default' encoder and a model's
+// 'bidirectional' are one): the one the reader trained, else the trained one the package ships,
+// else an untrained one (seed 0) until either arrives.
 // model() answers at once, so a trace can always be drawn; a shipped model loads in the background
 // and `change` fires when it (or a model the reader trained) takes over.
-import { MODEL_KINDS, SHIPPED_MODELS } from 'attention-stepper';
+import { MODEL_KINDS, modelIdentity, SHIPPED_MODELS } from 'attention-stepper';
 
 export class ModelStore extends EventTarget {
   #attn;
@@ -32,7 +34,7 @@ export class ModelStore extends EventTarget {
   /** The trained models (shipped, or trained here) among `identities`, in their order. Makes no model. */
   trained(kind, identities) {
     return identities
-      .map((identity) => this.#entries.get(key(kind, identity)))
+      .map((identity) => this.#entries.get(this.#key(kind, identity)))
       .filter((entry) => entry?.origin === 'shipped' || entry?.origin === 'trained')
       .map(({ model }) => model);
   }
@@ -41,30 +43,44 @@ export class ModelStore extends EventTarget {
   untrained(kind, identities) {
     return identities.filter(
       (identity) =>
-        (this.#entries.get(key(kind, identity))?.origin ?? (shipped(kind, identity) ? 'loading' : 'untrained')) ===
-        'untrained',
+        (this.#entries.get(this.#key(kind, identity))?.origin ??
+          (this.#shipped(kind, identity) ? 'loading' : 'untrained')) === 'untrained',
     );
   }
 
-  /** A model the reader trained (or loaded from a file) replaces the one of its identity. */
-  adopt(model, origin = 'trained') {
-    const { kind, config } = model;
-    const entry = this.#entries.get(key(kind, config));
+  /** The whole identity of `object` (the inputs, a model's config): what the store keys by. */
+  identity(kind, object) {
+    return modelIdentity(kind, object, this.#attn[MODEL_KINDS[kind].facts]());
+  }
+
+  /**
+   * A model the reader trained (or loaded from a file) replaces the one of its identity; a shipped
+   * model takes the place of the identity it ships as (`identity`).
+   */
+  adopt(model, origin = 'trained', identity = model.config) {
+    const { kind } = model;
+    const key = this.#key(kind, identity);
+    const entry = this.#entries.get(key);
     if (entry && entry.model !== model) entry.model.dispose();
-    this.#entries.set(key(kind, config), Object.assign(entry ?? {}, { model, origin, error: null }));
-    this.#changed(kind, config);
+    this.#entries.set(key, Object.assign(entry ?? {}, { model, origin, error: null }));
+    this.#changed(kind, identity);
   }
 
   #entry(kind, identity) {
-    let entry = this.#entries.get(key(kind, identity));
+    const key = this.#key(kind, identity);
+    let entry = this.#entries.get(key);
     if (entry) return entry;
-    const fields = identityOf(kind, identity);
-    entry = { model: this.#attn[MODEL_KINDS[kind].create](fields), origin: 'untrained', error: null };
-    this.#entries.set(key(kind, identity), entry);
-    if (shipped(kind, identity)) {
+    const whole = this.identity(kind, identity);
+    // the create function's options: the identity but what training gives
+    const made = Object.fromEntries(
+      Object.entries(whole).filter(([name]) => !MODEL_KINDS[kind].trained.includes(name)),
+    );
+    entry = { model: this.#attn[MODEL_KINDS[kind].create](made), origin: 'untrained', error: null };
+    this.#entries.set(key, entry);
+    if (this.#shipped(kind, identity)) {
       entry.origin = 'loading';
-      this.#attn.loadShippedModel({ kind, ...fields }).then(
-        (model) => (entry.origin === 'loading' ? this.adopt(model, 'shipped') : model.dispose()),
+      this.#attn.loadShippedModel({ kind, ...whole }).then(
+        (model) => (entry.origin === 'loading' ? this.adopt(model, 'shipped', whole) : model.dispose()),
         (error) => {
           if (entry.origin !== 'loading') return;
           Object.assign(entry, { origin: 'untrained', error: error.message });
@@ -75,15 +91,16 @@ export class ModelStore extends EventTarget {
     return entry;
   }
 
+  #key(kind, identity) {
+    return JSON.stringify([kind, ...Object.values(this.identity(kind, identity))]);
+  }
+
+  #shipped(kind, identity) {
+    const key = this.#key(kind, identity);
+    return SHIPPED_MODELS.some((entry) => entry.kind === kind && this.#key(kind, entry) === key);
+  }
+
   #changed(kind, identity) {
-    this.dispatchEvent(new CustomEvent('change', { detail: { kind, identity: identityOf(kind, identity) } }));
+    this.dispatchEvent(new CustomEvent('change', { detail: { kind, identity: this.identity(kind, identity) } }));
   }
 }
-
-// The identity's own fields, whatever else the object holds (a model's config, the inputs).
-const identityOf = (kind, object) => Object.fromEntries(MODEL_KINDS[kind].identity.map((name) => [name, object[name]]));
-const key = (kind, identity) => JSON.stringify([kind, ...MODEL_KINDS[kind].identity.map((name) => identity[name])]);
-const shipped = (kind, identity) =>
-  SHIPPED_MODELS.some(
-    (entry) => entry.kind === kind && MODEL_KINDS[kind].identity.every((name) => entry[name] === identity[name]),
-  );

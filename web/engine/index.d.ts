@@ -2,6 +2,7 @@
 // --emit-tsd) and checked by tests/types; each kind of model's are in its own file
 // (seq2seq-types.d.ts, transformer-types.d.ts, captioner-types.d.ts).
 import type {
+  Seq2seqEncoder,
   Seq2seqEvaluation,
   Seq2seqFacts,
   Seq2seqModel,
@@ -147,11 +148,14 @@ export interface ModelTrainer extends EventTarget {
   stop(): void;
 }
 
-/** A trained model the package ships, by its kind's identity. */
+/** A trained model the package ships, by the fields of its kind's identity that are not the defaults. */
 export interface ShippedModel {
   readonly kind: 'seq2seq';
   readonly task: string;
   readonly scoring: ScoreFunctionName;
+  readonly encoder?: Seq2seqEncoder;
+  readonly layers?: number;
+  readonly guide?: number;
 }
 
 /** A row-major matrix as the engine returns it. */
@@ -313,10 +317,17 @@ export interface SelfAttentionInputs {
  * forced with the same target: the grammar's translation, else the first model's.
  */
 export interface ScoringInputs {
-  /** models of one task, each with a scoring function of its own (at least one; required) */
+  /** models of one task, each with its own value of the field compared (at least one; required) */
   models: Seq2seqModel[];
-  /** when given, must be the models' task */
+  /** what the models differ in (default scoring) */
+  comparison?: Comparison;
+  /** when given, must be the models' (but the field compared; encoder 'default' says nothing) */
   task?: string;
+  scoring?: ScoreFunctionName;
+  encoder?: Seq2seqEncoder | 'default';
+  layers?: number;
+  /** λ as text: '0', '0.5', '1' */
+  guide?: string;
   /** the sentence's words (default the red car is small) */
   sentence?: string[];
   /** the decoding step, 1 to the target's length with <eos> (default 2) */
@@ -327,15 +338,21 @@ export interface ScoringInputs {
 export interface Seq2seqWalkthroughInputs {
   /** the model that translates (required) */
   model: Seq2seqModel;
-  /** when given, must be the model's */
+  /** when given, must be the model's (encoder 'default' says nothing) */
   task?: string;
   scoring?: ScoreFunctionName;
+  encoder?: Seq2seqEncoder | 'default';
+  layers?: number;
+  /** λ as text: '0', '0.5', '1' */
+  guide?: string;
   /** the sentence's words (default the red car is small) */
   sentence?: string[];
   /** beam width, 1 (greedy, the default) to 5 */
   beam?: number;
   /** models of the same task to compare (the "compare" stage: their alignments and test measures) */
   compare?: Seq2seqModel[];
+  /** what the compared models differ in, each its own value of it (default scoring) */
+  comparison?: Comparison;
 }
 
 export interface NumericsInputs {
@@ -369,8 +386,20 @@ export type Label =
   | { width: number }
   | { total: true }
   | { metric: 'exactMatch' | 'alignmentAccuracy' | 'aer' | 'alignedShare' | 'insteadShare' }
-  | { scoring: ScoreFunctionName }
+  | ModelLabel
   | { category: WordCategory; count: number; instead?: string };
+
+/** A trained model by what tells it apart (any of its fields; a trace's `models` give them all). */
+export interface ModelLabel {
+  scoring?: ScoreFunctionName;
+  encoder?: Seq2seqEncoder;
+  layers?: number;
+  /** guided alignment's weight λ its training used (0: it learnt freely) */
+  guide?: number;
+}
+
+/** What compared models differ in: their scoring functions, encoders or training (λ). */
+export type Comparison = 'scoring' | 'encoder' | 'guide';
 
 /** One heatmap of a stage, in the orientation the notebook draws it. */
 export interface Panel extends Matrix {
@@ -411,6 +440,8 @@ export interface Trace {
   /** label lists the texts refer to: `words` (self-attention), `source` and `target` (scoring, seq2seq) */
   labels: Record<string, string[]>;
   stages: Stage[];
+  /** the trained models the trace is of (seq2seq's; the scoring walkthrough's, in their panels' order) */
+  models?: Required<ModelLabel>[];
   /** context vector (basics), attention output (self-attention), each model's weights at the step (scoring), alignment (seq2seq) */
   output: Matrix;
 }
@@ -624,13 +655,30 @@ export function loadAttention(options?: LoadOptions): Promise<AttentionEngine>;
 /** The trained models the package ships in attention-stepper/models/ ("<task>-<scoring>.safetensors"). */
 export const SHIPPED_MODELS: readonly ShippedModel[];
 
+/** The whole identity of `object` (a model's config, inputs, a shipped model's entry): each field given, the defaults for the others. */
+export function modelIdentity(
+  kind: ModelKind,
+  object: Record<string, unknown>,
+  facts: unknown,
+): Record<string, string | number>;
+
+/** A model's file name: the fields of its kind's identity `entry` gives, joined by "-" (en-fr-additive.safetensors). */
+export function modelFile(entry: { kind: ModelKind } & Record<string, unknown>): string;
+
 /** The kinds of model: the engine's function that makes one, the options that tell its models
  * apart, and what a training run shows of it at each evaluation. */
 export const MODEL_KINDS: Readonly<{
   [K in ModelKind]: Readonly<{
     create: string;
     identity: readonly string[];
+    /** the options of its train() a run may set */
     train: readonly string[];
+    /** the identity's fields train() gives */
+    trained: readonly string[];
+    /** the engine's function that publishes the kind's facts */
+    facts: string;
+    /** the identity's fields that may go unsaid, with the values they then take */
+    defaults(facts: unknown, identity: Record<string, unknown>): Record<string, unknown>;
     probe(model: ModelKinds[K]['model'], probe: ModelKinds[K]['probe']): ModelKinds[K]['probeView'];
   }>;
 }>;

@@ -4,16 +4,27 @@ import { checkNumber, deepFreeze, describe, fail, integer, optionalText, options
 
 /**
  * The kinds of model the engine trains. For each: `create`, the engine's function that makes one
- * (a training run's `model` options are its options); `identity`, the options that tell its
- * models apart (a page keeps one model per identity, and a shipped file is named by it); and
- * `probe(model, probe)`, what every evaluation of a training run shows of the model as it learns
- * (a matrix with rowLabels and colLabels); `train`, the options of its train() a run may set.
+ * (a training run's `model` options are its options); `identity`, what tells its models apart (a
+ * page keeps one model per identity, and a file is named by it): the create function's options,
+ * and of those `trained`, train()'s (a model's config says them too); `facts`, the engine's
+ * function that publishes its defaults; `defaults(facts, identity)`, the identity's fields that may
+ * go unsaid, with the value they then take; and `probe(model, probe)`, what every evaluation of a
+ * training run shows of the model as it learns (a matrix with rowLabels and colLabels); `train`,
+ * the options of its train() a run may set.
  */
 export const MODEL_KINDS = deepFreeze({
   seq2seq: {
     create: 'createSeq2seq',
-    identity: ['task', 'scoring'],
+    identity: ['task', 'scoring', 'encoder', 'layers', 'guide'],
+    trained: ['guide'],
     train: ['learningRate', 'batch', 'guide'],
+    facts: 'seq2seqFacts',
+    // the scoring function picks the encoder: both ways for Bahdanau's additive
+    defaults: ({ defaults }, { scoring }) => ({
+      encoder: defaults.encoder[scoring],
+      layers: defaults.layers,
+      guide: defaults.guide,
+    }),
     // the attention over the probe's sentence as the model translates it: its output tokens by
     // source words
     probe(model, { sentence }) {
@@ -24,7 +35,10 @@ export const MODEL_KINDS = deepFreeze({
   transformer: {
     create: 'createTransformer',
     identity: ['task'],
+    trained: [],
     train: ['learningRate', 'batch', 'guide'],
+    facts: 'transformerFacts',
+    defaults: () => ({}),
     // the cross-attention head that guided alignment supervises (model.guidedHead) over the probe's
     // sentence as the model translates it: its output tokens by source words
     probe(model, { sentence }) {
@@ -36,7 +50,10 @@ export const MODEL_KINDS = deepFreeze({
   captioner: {
     create: 'createCaptioner',
     identity: ['task', 'language'],
+    trained: [],
     train: ['learningRate', 'batch', 'regularization'],
+    facts: 'captionerFacts',
+    defaults: ({ defaults }) => ({ language: defaults.language }),
     // the attention over the probe's scene as the model captions it: its output tokens by the
     // grid's regions, each labelled "row,column"
     probe(model, { scene }) {
@@ -59,15 +76,40 @@ function joinRows(rows) {
   return { rows: rows.length, cols, data };
 }
 
-/** The trained models the package ships in models/ (web/models/shipped.js says how they are made). */
+/** The trained models the package ships in models/ (web/models/shipped.js says how they are made),
+ * by the fields of their identity that are not the defaults. */
 export const SHIPPED_MODELS = deepFreeze([
   { kind: 'seq2seq', task: 'en-fr', scoring: 'additive' },
   { kind: 'seq2seq', task: 'en-zh', scoring: 'additive' },
 ]);
 
-/** A shipped model's file: its identity joined by "-" (en-fr-additive.safetensors). */
+/**
+ * The whole identity of `object` (a model's config, a page's inputs, a shipped model's entry) for
+ * a kind whose facts are `facts`: each field as given, its default where it is absent or
+ * 'default', a number where the default is one (a menu's '0.5' is 0.5).
+ */
+export function modelIdentity(kind, object, facts) {
+  const { identity, defaults } = MODEL_KINDS[kind];
+  const fallback = defaults(facts, object);
+  return Object.fromEntries(
+    identity.map((name) => {
+      const value = object[name];
+      if (value === undefined || value === 'default') return [name, fallback[name]];
+      return [name, typeof fallback[name] === 'number' ? Number(value) : value];
+    }),
+  );
+}
+
+/**
+ * A model's file: the fields of its kind's identity that `entry` gives, joined by "-", a number
+ * after its field's name: en-fr-additive.safetensors (a shipped model's entry),
+ * en-fr-additive-forward-layers2-guide1.safetensors.
+ */
 export const modelFile = (entry) =>
-  `${MODEL_KINDS[entry.kind].identity.map((key) => entry[key]).join('-')}.safetensors`;
+  `${MODEL_KINDS[entry.kind].identity
+    .filter((name) => entry[name] !== undefined)
+    .map((name) => (typeof entry[name] === 'number' ? `${name}${entry[name]}` : entry[name]))
+    .join('-')}.safetensors`;
 
 export const kindOf = (name, where) =>
   MODEL_KINDS[name] ??
@@ -99,10 +141,11 @@ export function modelsApi(call, platform, makeKinds) {
     loadShippedModel(query) {
       const identities = Object.values(MODEL_KINDS).flatMap((kind) => kind.identity);
       const o = options(query, 'options', ['kind', ...new Set(identities)]);
-      const { identity } = kindOf(o.kind, 'options.kind');
-      const shipped = SHIPPED_MODELS.find(
-        (entry) => entry.kind === o.kind && identity.every((key) => o[key] === undefined || o[key] === entry[key]),
-      );
+      const { identity, facts } = kindOf(o.kind, 'options.kind');
+      const shipped = SHIPPED_MODELS.find((entry) => {
+        const whole = entry.kind === o.kind && modelIdentity(o.kind, entry, api[facts]());
+        return whole && identity.every((key) => o[key] === undefined || o[key] === whole[key]);
+      });
       if (!shipped)
         fail(
           `no trained model ships for ${identity.map((key) => `${key} ${describe(o[key])}`).join(' and ')}; shipped: ${SHIPPED_MODELS.map(modelFile).join(', ')}`,

@@ -176,7 +176,8 @@ export interface Seq2seqModel<P extends Seq2seqPrecision = Seq2seqPrecision> {
     readonly target: readonly string[];
     readonly unit: 'word' | 'character';
   };
-  readonly config: Readonly<Required<Seq2seqOptions<P>>>;
+  /** as made, and `guide`: the largest guided-alignment weight λ its training has used (0: it learnt freely) */
+  readonly config: Readonly<Required<Seq2seqOptions<P>> & { guide: number }>;
   /** ids as the encoder reads them ('source') or as the decoder must produce them ('target'), <eos> last */
   tokenize(sentence: string, side?: 'source' | 'target'): number[];
   /** copies, under PyTorch's names in state_dict order */

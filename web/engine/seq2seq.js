@@ -26,12 +26,27 @@ export function seq2seqApi(module, call, wrap) {
   // A seq2seq model over the engine's handle; dispose() frees it, and later calls throw.
   function seq2seqModel(info) {
     const { live, methods } = modelBase(call, info);
+    const training = trainingMethods(call, 'seq2seq', live, facts, 'guide');
+    // train() with a guide may raise config.guide (the largest λ it has trained with): the engine
+    // says what it became
+    let config = configOf(info, [...CONFIG, 'guide']);
     const model = Object.freeze({
       ...methods,
       vocab: deepFreeze({ source: info.source, target: info.target, unit: info.unit }),
-      config: configOf(info, CONFIG),
+      get config() {
+        return config;
+      },
       ...translationMethods(call, 'seq2seq', live, facts),
-      ...trainingMethods(call, 'seq2seq', live, facts, 'guide'),
+      ...training,
+      train(opts) {
+        const h = live();
+        try {
+          return training.train(opts);
+        } finally {
+          const guide = call('seq2seqGuide', h);
+          if (guide !== config.guide) config = Object.freeze({ ...config, guide });
+        }
+      },
     });
     return [model, live];
   }

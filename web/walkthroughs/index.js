@@ -10,17 +10,21 @@ import seq2seq from './seq2seq.js';
 
 export const SPECS = Object.freeze({ basics, 'self-attention': selfAttention, scoring, seq2seq, numerics });
 
-// The locale key of a stage's texts, and the values its {placeholders} take (a value may be a
+// The locale keys of a stage's texts (a stage the spec tells in parts, its `texts`: the first
+// part's title, every part's text), and the values their {placeholders} take (a value may be a
 // sentence of its own, worded with `t`).
 function textsOf(trace, stage, inputs, t) {
-  const params = SPECS[trace.walkthrough].params?.({ trace, stage, inputs, t }) ?? {};
-  return { key: `${trace.walkthrough}.stages.${stage.kind}`, params };
+  const spec = SPECS[trace.walkthrough];
+  const params = spec.params?.({ trace, stage, inputs, t }) ?? {};
+  const key = `${trace.walkthrough}.stages.${stage.kind}`;
+  const parts = spec.stages[stage.kind].texts?.({ trace, stage, inputs });
+  return { keys: parts ? parts.map((part) => `${key}.${part}`) : [key], params };
 }
 
 /** A stage's title in language `t` (the stage list shows every title: no formula or code made). */
 export function stageTitle(trace, stage, inputs, t) {
-  const { key, params } = textsOf(trace, stage, inputs, t);
-  return t(`${key}.title`, params);
+  const { keys, params } = textsOf(trace, stage, inputs, t);
+  return t(`${keys[0]}.title`, params);
 }
 
 /**
@@ -30,13 +34,13 @@ export function stageTitle(trace, stage, inputs, t) {
  * reader answers. `inputs` are the inputs the trace was computed from, complete with the engine's defaults.
  */
 export function describeStage(trace, stage, inputs, t) {
-  const { key, params } = textsOf(trace, stage, inputs, t);
+  const { keys, params } = textsOf(trace, stage, inputs, t);
   const entry = SPECS[trace.walkthrough].stages[stage.kind];
   const context = { trace, stage, inputs };
   return {
-    title: t(`${key}.title`, params),
-    paragraphs: t(`${key}.text`, params).split('\n\n'),
-    reveal: entry.reveal ? t(`${key}.reveal`, params).split('\n\n') : [],
+    title: t(`${keys[0]}.title`, params),
+    paragraphs: keys.flatMap((key) => t(`${key}.text`, params).split('\n\n')),
+    reveal: entry.reveal ? t(`${keys[0]}.reveal`, params).split('\n\n') : [],
     formula: entry.formula(context),
     code: entry.code(context),
   };

@@ -1,11 +1,17 @@
 // A trained translation model, stepped through time (seed 004 made real): the trace is the
 // model's own (model.walkthrough's stages: source, encoder, one "step" per decoded token,
-// alignment). The code is the reference model's PyTorch, as tests/fixtures/make_seq2seq_fixtures.py
-// writes it. Titles and texts: the locale's seq2seq.stages.<kind>, with {t}, {word}, {task}.
+// alignment, compare). The code is the reference model's PyTorch, as
+// tests/fixtures/make_seq2seq_fixtures.py writes it. Titles and texts: the locale's
+// seq2seq.stages.<kind>, with {t}, {word}, {task}; the encoder's and the comparison's in parts, as
+// the model's encoder and the comparison have them.
 import { categoryName } from '../components/format.js';
 import { panelOf } from './trace.js';
 import {
   adjustToTask,
+  COMPARISON_FIELD,
+  encoderCode,
+  encoderFormula,
+  MODEL_FIELDS,
   SCORE_CODE,
   SCORE_FORMULAS,
   SENTENCE_FIELD,
@@ -41,11 +47,13 @@ export default {
       label: 'field.scoring',
       options: ({ field }) => field.choices.map((name) => [name, `scoreNames.${name}`]),
     },
-    SENTENCE_FIELD,
+    ...MODEL_FIELDS,
     { name: 'beam', label: 'field.beam' },
+    COMPARISON_FIELD,
+    SENTENCE_FIELD,
   ],
-  // the trained model the trace shows (of the task and scoring on screen), and once every scoring
-  // function's model of the task is trained, those too, compared
+  // the trained model the trace shows (the one the form picks), and once every model of the
+  // comparison is trained, those too, compared
   models: {
     ...TRANSLATION_MODELS,
     compares: false,
@@ -58,7 +66,7 @@ export default {
     },
   },
   // the inputs an embedding page may give <attention-stepper> as attributes
-  attributes: ['task', 'scoring', 'sentence'],
+  attributes: ['task', 'scoring', 'encoder', 'layers', 'guide', 'sentence', 'comparison'],
   defaults: taskDefaults,
   adjust: adjustToTask,
   params: ({ trace, stage, inputs, t }) => ({
@@ -81,8 +89,10 @@ export default {
         ].join('\n'),
     },
     encoder: {
-      formula: () => 'h_j = \\operatorname{GRU}(E_{x_j},\\ h_{j-1}),\\quad h_0 = 0',
-      code: () => 'annotations, h_n = encoder.gru(embedded)  # one state per source token',
+      // told as the model's encoder is: one way or both, and stacked layers
+      texts: ({ trace: { models } }) => [models[0].encoder, ...(models[0].layers > 1 ? ['stacked'] : [])],
+      formula: ({ trace }) => encoderFormula(trace.models[0]),
+      code: ({ trace }) => encoderCode(trace.models[0]),
     },
     step: {
       formula: ({ inputs }) =>
@@ -116,15 +126,19 @@ export default {
           .join('\n'),
     },
     compare: {
-      formula: () =>
-        `\\begin{aligned}${Object.entries(SCORE_FORMULAS)
-          .map(([name, score]) => `\\text{${name}} &: e_{t,j} = ${score}`)
-          .join('\\\\ ')}\\end{aligned}`,
-      code: ({ trace }) =>
+      texts: ({ inputs }) => [inputs.comparison],
+      formula: ({ trace, inputs }) => COMPARISON_FORMULAS[inputs.comparison](trace),
+      code: ({ trace, stage, inputs }) =>
         [
-          "for scoring in ['additive', 'dot', 'general', 'concat']:",
-          `    alignments[scoring] = translate(models[scoring], "${sourceText(trace)}").alignment`,
-          '    measures[scoring] = evaluate(models[scoring], test_pairs)  # exact match, alignment accuracy',
+          `for name, model in models.items():  # ${stage.panels
+            .filter((panel) => panel.name !== 'metrics')
+            .map((panel) => panel.name)
+            .join(', ')}`,
+          `    alignments[name] = translate(model, "${sourceText(trace)}").alignment`,
+          '    measures[name] = evaluate(model, test_pairs)  # exact match, alignment accuracy, AER',
+          ...(inputs.comparison === 'guide'
+            ? ['# guided: trained with loss = cross_entropy + λ * guide_loss (λ = 1), free: λ = 0']
+            : []),
         ].join('\n'),
     },
     alignment: {
@@ -132,4 +146,19 @@ export default {
       code: () => 'alignment = torch.stack(all_weights)  # one row per target token, one column per source token',
     },
   },
+};
+
+// What the compared models differ in, as equations.
+const COMPARISON_FORMULAS = {
+  scoring: () =>
+    `\\begin{aligned}${Object.entries(SCORE_FORMULAS)
+      .map(([name, score]) => `\\text{${name}} &: e_{t,j} = ${score}`)
+      .join('\\\\ ')}\\end{aligned}`,
+  encoder: (trace) =>
+    `\\begin{aligned}${['forward', 'bidirectional']
+      .map((encoder) => `\\text{${encoder}} &: ${encoderFormula({ encoder, layers: trace.models[0].layers })}`)
+      .join('\\\\ ')}\\end{aligned}`,
+  // guided alignment (Chen et al. 2016): the attention row pulled towards the gold links q_t
+  guide: () =>
+    '\\mathcal{L} = -\\frac{1}{m}\\sum_t \\log p(y_t) + \\lambda \\cdot \\frac{1}{|G|}\\sum_{t \\in G} \\Big(-\\sum_j q_{t,j} \\log \\alpha_{t,j}\\Big),\\quad \\lambda \\in \\{0, 1\\}',
 };

@@ -1,20 +1,33 @@
-// What the two walkthroughs of trained translation models (seq2seq, scoring) share: their models,
-// the task field, each task's sample sentence, and the scoring functions as the trained models
-// compute them, as formulas and as the reference model's PyTorch.
+// What the two walkthroughs of trained translation models (seq2seq, scoring) share: their models
+// and the fields that pick them, the comparison, the task field, each task's sample sentence, the
+// scoring functions and encoders as the trained models compute them, as formulas and as the
+// reference model's PyTorch.
+import { labelText } from '../components/format.js';
 
-// The models the walkthroughs show: the engine's seq2seq models, one per task and scoring function
-// (its identity, MODEL_KINDS), with what the model panel trains them with and shows as they learn.
+// Guided alignment's weight the comparison of training sets against learning freely.
+const GUIDED = 1;
+
+// The models the walkthroughs show: the engine's seq2seq models, one per identity (task, scoring
+// function, encoder, layers, guided alignment's weight: MODEL_KINDS; the form's fields pick it),
+// with what the model panel trains them with and shows as they learn.
 export const TRANSLATION_MODELS = {
   kind: 'seq2seq',
-  // every scoring function's model of the task, in the engine's order
-  compared: ({ task }, attn) => attn.seq2seqFacts().scorings.map((scoring) => ({ task, scoring })),
+  // the models the comparison sets side by side: the one the form picks, with each value of the
+  // field compared (each scoring function keeps its own default encoder unless the form says one)
+  compared(inputs, attn) {
+    const { task, scoring, encoder, layers, guide, comparison } = inputs;
+    const facts = attn.seq2seqFacts();
+    const values = { scoring: facts.scorings, encoder: facts.encoders, guide: [facts.defaults.guide, GUIDED] };
+    return values[comparison].map((value) => ({ task, scoring, encoder, layers, guide, [comparison]: value }));
+  },
   // those of them the store has trained (shipped, or trained here), and how many there are
   trainedOf(inputs, models, attn) {
     const compared = TRANSLATION_MODELS.compared(inputs, attn);
     return { trained: models.trained(TRANSLATION_MODELS.kind, compared), compared };
   },
-  // a model's name on screen: "Luong dot, English → French"
-  label: ({ task, scoring }, t) => `${t(`scoreNames.${scoring}`)}, ${t(`taskNames.${task}`)}`,
+  // a model's name on screen, of the identity's fields it is given: "Luong dot, English → French",
+  // "Bahdanau additive, one-way, English → French"
+  label: (identity, t) => t('model.name', { model: labelText(identity, t), task: t(`taskNames.${identity.task}`) }),
   training: {
     // the panel's choices: each one's options of the run ('model': createSeq2seq's, 'train': train()'s)
     fields: [
@@ -26,33 +39,6 @@ export const TRANSLATION_MODELS = {
         choices: ['0.002', '0.005', '0.01', '0.02'],
         value: '0.005',
         options: (v) => ({ learningRate: Number(v) }),
-      },
-      {
-        // the engine's default follows the scoring function: both ways for Bahdanau's additive
-        name: 'encoder',
-        label: 'model.encoder',
-        into: 'model',
-        choices: ['default', 'forward', 'bidirectional'],
-        value: 'default',
-        choiceLabel: (choice) => `model.encoderNames.${choice}`,
-        options: (v) => (v === 'default' ? {} : { encoder: v }),
-      },
-      {
-        name: 'layers',
-        label: 'model.layers',
-        into: 'model',
-        choices: ['1', '2'],
-        value: '1',
-        options: (v) => ({ layers: Number(v) }),
-      },
-      {
-        // guided alignment's weight λ: 0 learns freely
-        name: 'guide',
-        label: 'model.guide',
-        into: 'train',
-        choices: ['0', '0.5', '1'],
-        value: '0',
-        options: (v) => ({ guide: Number(v) }),
       },
       {
         // "embedding/hidden": createSeq2seq's default (the shipped models') in the middle
@@ -104,6 +90,69 @@ export const SAMPLE_SENTENCES = {
   'en-zh': ['I', 'eat', 'rice', 'at', 'home', 'today'],
   dates: ['23', 'November', '2026'],
 };
+
+// The encoder and layers of the model on screen (the engine's default encoder follows the scoring
+// function: both ways for Bahdanau's additive), and guided alignment's weight λ it was trained
+// with.
+export const MODEL_FIELDS = [
+  {
+    name: 'encoder',
+    label: 'field.encoder',
+    options: ({ field }) => field.choices.map((name) => [name, `model.encoderNames.${name}`]),
+  },
+  { name: 'layers', label: 'field.layers' },
+  { name: 'guide', label: 'field.guide' },
+];
+
+// What the comparison sets side by side: the scoring functions, the encoders or the training.
+export const COMPARISON_FIELD = {
+  name: 'comparison',
+  label: 'field.comparison',
+  options: ({ field }) => field.choices.map((name) => [name, `field.comparisons.${name}`]),
+};
+
+/** The field the models on screen differ in, and whether any reads both ways or stacks layers. */
+export function comparedOf(trace, inputs) {
+  return {
+    comparison: inputs.comparison,
+    bidirectional: trace.models.some((model) => model.encoder === 'bidirectional'),
+    stacked: trace.models.some((model) => model.layers > 1),
+  };
+}
+
+/** The encoder's equations for `model` ({ encoder, layers }): the annotations h_j and the decoder's start s_0. */
+export function encoderFormula({ encoder, layers }) {
+  const l = layers > 1 ? '^{(l)}' : '';
+  const input = layers > 1 ? `x${l}_j` : 'E_{x_j}';
+  const lines =
+    encoder === 'bidirectional'
+      ? [
+          `\\overrightarrow{h}${l}_j = \\overrightarrow{\\operatorname{GRU}}(${input},\\ \\overrightarrow{h}${l}_{j-1})`,
+          `\\overleftarrow{h}${l}_j = \\overleftarrow{\\operatorname{GRU}}(${input},\\ \\overleftarrow{h}${l}_{j+1})`,
+          `h${l}_j = [\\overrightarrow{h}${l}_j; \\overleftarrow{h}${l}_j]`,
+          `s${l}_0 = \\tanh(W_s \\overleftarrow{h}${l}_1)`,
+        ]
+      : [`h${l}_j = \\operatorname{GRU}(${input},\\ h${l}_{j-1}),\\ h${l}_0 = 0`, `s${l}_0 = h${l}_n`];
+  // layer l reads the states of the layer below; the top layer's are scored
+  if (layers > 1) lines.push('x^{(1)}_j = E_{x_j},\\ x^{(2)}_j = h^{(1)}_j,\\ h_j = h^{(2)}_j');
+  return lines.join(',\\quad ');
+}
+
+/** The same as the reference model's PyTorch: the GRU it is, the annotations and s_0. */
+export function encoderCode({ encoder, layers }) {
+  const both = encoder === 'bidirectional';
+  const each = layers > 1 ? ' of each layer' : '';
+  return [
+    `# encoder.gru = nn.GRU(E, ${both ? 'H // 2' : 'H'}${layers > 1 ? `, num_layers=${layers}` : ''}${both ? ', bidirectional=True' : ''})`,
+    `annotations, h_n = encoder.gru(embedded)  # the top layer's ${both ? '[→h_j; ←h_j]' : 'h_j'}, one per source token`,
+    ...(both
+      ? [
+          'forward_states, backward_states = annotations.split(H // 2, dim=-1)',
+          `s_0 = torch.tanh(encoder.bridge(h_n[1::2]))  # ←h_1${each}: the backward direction ends at the first token`,
+        ]
+      : [`s_0 = h_n  # h_n${each}: the decoder starts where the encoder ended`]),
+  ].join('\n');
+}
 
 export const TASK_FIELD = {
   name: 'task',

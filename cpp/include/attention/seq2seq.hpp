@@ -86,7 +86,8 @@ template <class T> struct Seq2seqTrace {
   // with <eos> unless it reached the length limit.
   std::vector<TokenId> output;
   Matrix<T> source_embeddings; // n x E
-  Matrix<T> encoder_states;    // n x H: h_1 … h_n, the annotations
+  Matrix<T> encoder_states;    // n x H: h_1 … h_n, the annotations ([→h_j; ←h_j] both ways)
+  Matrix<T> initial_state;     // 1 x H: s_0 of the top layer, h_n or tanh(bridge(←h_1))
   Matrix<T> decoder_states;    // m x H: s_1 … s_m
   // m x n. Row t scores the annotations against s_{t-1} (additive) or s_t (Luong).
   Matrix<T> scores, weights;

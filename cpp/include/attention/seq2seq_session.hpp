@@ -10,9 +10,10 @@
 // Files: safetensors, the parameters under PyTorch's names in state_dict order (F32 or F64 by
 // precision, or F16 on request; a load accepts F16 for either precision), and the metadata
 // (strings) "format": "attention-stepper/seq2seq", "task", "scoring", "encoder", "layers",
-// "embedding", "hidden", "seed", "validation", "precision" ("float32" or "float64"). A file without
-// "encoder" and "layers" (saved before they existed) holds a forward encoder of one layer, one
-// without "validation" held none out.
+// "embedding", "hidden", "seed", "validation", "precision" ("float32" or "float64"), and "guide"
+// (λ) for a model trained with guided alignment. A file without "encoder" and "layers" (saved
+// before they existed) holds a forward encoder of one layer; one without "validation" held none
+// out; one without "guide", a model that learnt freely.
 #pragma once
 
 #include <cstddef>
@@ -35,6 +36,9 @@ struct Seq2seqSessionConfig {
   std::size_t layers = 1;
   std::size_t embedding = 32, hidden = 64;
   std::int64_t seed = 0; // the task's split, the initial parameters and the shuffling
+  // Not the model's make but its training's: the largest weight λ of guided alignment train() has
+  // used (0: the model learnt freely). A file keeps it.
+  double guide = 0;
   // How many of the task's training pairs (its last ones) are held out as the "validation" split,
   // never trained on: what choosing among trained models may look at, the test split left unseen.
   std::size_t validation = 0;
@@ -121,7 +125,7 @@ public:
   // grammar does not make it (gradients' pairs). InputError blames "steps", "batch",
   // "learningRate", "guide" when out of range. When a loss or the parameters stop being finite,
   // throws InputError blaming "learningRate", with the parameters of the last finite step kept
-  // (and Adam's moments reset).
+  // (and Adam's moments reset). A guided run raises config().guide to its λ.
   using TrainResult = attention::TrainResult<T>; // step: optimiser steps since the model was made
   TrainResult train(std::size_t steps, std::size_t batch = default_batch,
                     double learning_rate = default_learning_rate,

@@ -22,8 +22,8 @@ using Labels = std::vector<std::string>;
 // is: a token, "x1", "h~". Whatever a language words is structured instead, numbers and names
 // only, and the page words it from its locale (labelText in web/components/format.js): a row
 // computed in a precision, with every score masked, for vectors of width d or a softmax
-// temperature T; the sum of a row; a measure of a model; a model by its scoring function; a kind
-// of word.
+// temperature T; the sum of a row; a measure of a model; a model by what tells it apart (its
+// scoring function, encoder, layers, guided alignment's weight); a kind of word.
 struct Label {
   std::string text;                  // a plain label; empty in a structured one
   std::string precision;             // the row's values were computed in it: "float16"
@@ -31,9 +31,12 @@ struct Label {
   std::optional<std::size_t> width;  // the row is for vectors of width d
   std::optional<double> temperature; // the row is for softmax temperature T
   bool total = false;                // the sum of the row's values
-  std::string metric;   // a measure of a model: "exactMatch", "alignmentAccuracy", "aer"
-  std::string scoring;  // a model, by its scoring function's name: "additive"
-  std::string category; // a kind of target word, as the task's grammar names it: "noun"
+  std::string metric;  // a measure of a model: "exactMatch", "alignmentAccuracy", "aer"
+  std::string scoring; // a model, by its scoring function's name: "additive"
+  std::string encoder; // … its encoder's: "forward", "bidirectional"
+  std::optional<std::size_t> layers; // … its GRUs' layers
+  std::optional<double> guide;       // … guided alignment's weight λ in its training (0: free)
+  std::string category;             // a kind of target word, as the task's grammar names it: "noun"
   std::optional<std::size_t> count; // … and how many words of that kind were measured
   std::string instead;              // … and the source token most of its unaligned words look at
 
@@ -43,13 +46,13 @@ struct Label {
 
   bool structured() const {
     return !precision.empty() || width || temperature || total || !metric.empty() ||
-           !scoring.empty() || !category.empty();
+           !scoring.empty() || !encoder.empty() || layers || guide || !category.empty();
   }
   friend bool operator==(const Label &a, const Label &b) {
     return std::tie(a.text, a.precision, a.all_masked, a.width, a.temperature, a.total, a.metric,
-                    a.scoring, a.category, a.count, a.instead) ==
+                    a.scoring, a.encoder, a.layers, a.guide, a.category, a.count, a.instead) ==
            std::tie(b.text, b.precision, b.all_masked, b.width, b.temperature, b.total, b.metric,
-                    b.scoring, b.category, b.count, b.instead);
+                    b.scoring, b.encoder, b.layers, b.guide, b.category, b.count, b.instead);
   }
 };
 
@@ -80,6 +83,10 @@ struct Trace {
   // (scoring, seq2seq).
   std::vector<std::pair<std::string, Labels>> labels;
   std::vector<Stage> stages;
+  // The trained models the trace is of, as labels that say all of what tells them apart
+  // ({ scoring, encoder, layers, guide }), so that the page describes each as it is: seq2seq's
+  // model, the scoring walkthrough's in the order of their panels; empty for the others.
+  std::vector<Label> models;
   Matrix<double> output; // the walkthrough's result: context vector, attention output, alignment
 };
 

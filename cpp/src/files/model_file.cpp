@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "attention/errors.hpp"
@@ -59,6 +60,47 @@ std::int64_t metadata_integer(const std::string &text, const std::string &key) {
     fail(Argument("bytes"), "the file's metadata \"", key, "\" is not a whole number: \"",
          text.substr(0, 40), "\"");
   return std::stoll(text);
+}
+
+double metadata_number(const std::string &text, const std::string &key) {
+  const auto refuse = [&] {
+    fail(Argument("bytes"), "the file's metadata \"", key, "\" is not a number >= 0: \"",
+         text.substr(0, 40), "\"");
+  };
+  // text = digits * 10^power
+  std::uint64_t digits = 0;
+  int significant = 0, power = 0;
+  bool point = false, any = false;
+  std::size_t i = 0;
+  for (; i < text.size() && ((text[i] >= '0' && text[i] <= '9') || (text[i] == '.' && !point));
+       ++i) {
+    if (text[i] == '.') {
+      point = true;
+      continue;
+    }
+    any = true;
+    if (digits == 0 && text[i] == '0') { // a leading zero
+      power -= point;
+      continue;
+    }
+    if (++significant > 17)
+      refuse();
+    digits = digits * 10 + std::uint64_t(text[i] - '0');
+    power -= point;
+  }
+  if (i < text.size() && text[i] == 'e' && i + 2 < text.size() && text.size() - i <= 5 &&
+      (text[i + 1] == '-' || text[i + 1] == '+')) {
+    const std::int64_t exponent = metadata_integer(text.substr(i + 2), key);
+    power += text[i + 1] == '-' ? -int(exponent) : int(exponent);
+    i = text.size();
+  }
+  if (!any || i != text.size() || power < -22 || power > 22)
+    refuse();
+  // powers of ten up to 1e22 are exact doubles: one rounding, exact below 2^53
+  double scale = 1;
+  for (int k = 0; k < std::abs(power); ++k)
+    scale *= 10;
+  return power < 0 ? double(digits) / scale : double(digits) * scale;
 }
 
 template <class T> void require_precision(const std::string &precision) {

@@ -33,6 +33,9 @@ std::vector<std::uint8_t> save_model_file(const ParameterSet<T> &parameters,
 const std::string *find_metadata(const safetensors::File &file, const std::string &key);
 // A metadata value that must be a whole number (digits only, at most 12 of them).
 std::int64_t metadata_integer(const std::string &text, const std::string &key);
+// A metadata value that must be a number >= 0 as format_shortest writes it ("0.5", "1e-07"): exact
+// up to 15 significant digits (without strtod, which brings binary128 arithmetic into the module).
+double metadata_number(const std::string &text, const std::string &key);
 // Refuses a file of another precision than T: "the file holds a float64 model, not float32".
 template <class T> void require_precision(const std::string &precision);
 

@@ -20,11 +20,14 @@ struct Conv2dShape {
   std::size_t patch() const { return in * 9; }                // a patch's values
 };
 
-// Conv2d's default (kaiming_uniform with a = sqrt(5)) is U(±1/sqrt(fan_in)) for the weight, and
-// the bias's is the same, fan_in = in * 3 * 3.
+// The weight is He's U(±sqrt(6 / fan_in)) (kaiming_uniform_ for a ReLU), fan_in = in * 3 * 3; the
+// bias keeps Conv2d's default U(±1/sqrt(fan_in)). Conv2d's default weight (a = sqrt(5)) is sqrt(6)
+// times narrower: two such layers shrink a scene's contrast so far that the annotations of a
+// captioner start nearly alike (their spread over the grid 0.05, against 0.40 with He's), its
+// attention gets no gradient, and it learned nothing of the image in 750 steps (issue 22).
 inline std::vector<ParameterSpec> conv2d_parameters(std::size_t in, std::size_t out) {
-  const double bound = uniform_bound(in * 9);
-  return {{"weight", {out, in, 3, 3}, bound}, {"bias", {out}, bound}};
+  return {{"weight", {out, in, 3, 3}, std::sqrt(6.0) * uniform_bound(in * 9)},
+          {"bias", {out}, uniform_bound(in * 9)}};
 }
 
 // patches (rows x 9 in) from x (rows x in).

@@ -30,12 +30,22 @@ template <class T> struct LstmWeights {
 
 // One step of `rows` rows from x (stride ldx) and (h, c) (rows x H): writes the activated gates
 // (rows x 4H: i, f, g, o) and tanh(c') (rows x H), kept for the backward pass, and c', h'.
+// ih_t and hh_t, when given, are W_ih^T and W_hh^T packed (pack_transposed), for a sequence that
+// packs them once rather than at every step; the same bits.
 template <class T>
 void lstm_cell_forward(const LstmWeights<const T> &w, std::size_t rows, const T *x, std::size_t ldx,
-                       const T *h, const T *c, T *gates, T *tanh_c, T *c_next, T *h_next) {
+                       const T *h, const T *c, T *gates, T *tanh_c, T *c_next, T *h_next,
+                       const kernels::PackedB<T> *ih_t = nullptr,
+                       const kernels::PackedB<T> *hh_t = nullptr) {
   const std::size_t hidden = w.hidden, g = 4 * hidden;
-  linear_forward(rows, w.input, g, x, ldx, w.weight_ih, w.input, w.bias_ih, gates, g);
-  linear_forward(rows, hidden, g, h, hidden, w.weight_hh, hidden, w.bias_hh, gates, g, true);
+  if (ih_t)
+    linear_forward(rows, x, ldx, *ih_t, w.bias_ih, gates, g);
+  else
+    linear_forward(rows, w.input, g, x, ldx, w.weight_ih, w.input, w.bias_ih, gates, g);
+  if (hh_t)
+    linear_forward(rows, h, hidden, *hh_t, w.bias_hh, gates, g, true);
+  else
+    linear_forward(rows, hidden, g, h, hidden, w.weight_hh, hidden, w.bias_hh, gates, g, true);
   for (std::size_t r = 0; r < rows; ++r) {
     T *gate = gates + r * g;
     kernels::sigmoid_in_place(gate, 2 * hidden); // i, f
@@ -54,11 +64,12 @@ void lstm_cell_forward(const LstmWeights<const T> &w, std::size_t rows, const T 
 }
 
 // Back through one step, from the gradients at h' and c' (rows x H each): writes the gradient at
-// the gates' pre-activations (rows x 4H), at c (dc_prev) and at h (dh_prev = d_gates W_hh).
+// the gates' pre-activations (rows x 4H), at c (dc_prev) and at h (dh_prev = d_gates W_hh). hh,
+// when given, is W_hh packed (pack); the same bits.
 template <class T>
 void lstm_cell_backward(const LstmWeights<const T> &w, std::size_t rows, const T *dh_next,
                         const T *dc_next, const T *c, const T *gates, const T *tanh_c, T *d_gates,
-                        T *dc_prev, T *dh_prev) {
+                        T *dc_prev, T *dh_prev, const kernels::PackedB<T> *hh = nullptr) {
   const std::size_t hidden = w.hidden, g = 4 * hidden;
   for (std::size_t r = 0; r < rows; ++r) {
     const T *gate = gates + r * g, *t = tanh_c + r * hidden, *c_r = c + r * hidden;
@@ -75,7 +86,10 @@ void lstm_cell_backward(const LstmWeights<const T> &w, std::size_t rows, const T
       dc_prev[r * hidden + k] = dc * f;
     }
   }
-  kernels::gemm_ab(rows, hidden, g, d_gates, g, w.weight_hh, hidden, dh_prev, hidden);
+  if (hh)
+    kernels::gemm_packed(rows, d_gates, g, *hh, dh_prev, hidden);
+  else
+    kernels::gemm_ab(rows, hidden, g, d_gates, g, w.weight_hh, hidden, dh_prev, hidden);
 }
 
 // The weights' gradients from d_gates of `rows` rows (all steps at once), with their inputs x

@@ -7,9 +7,11 @@
 
 #include "attention/model_store.hpp"
 #include "attention/score_function.hpp"
+#include "attention/seq2seq.hpp"
 #include "attention/seq2seq_tasks.hpp"
 #include "attention/seq2seq_walkthrough.hpp"
 #include "attention/walkthrough.hpp"
+#include "core/decimal.hpp"
 
 namespace attention {
 
@@ -76,22 +78,49 @@ std::vector<InputField> self_attention_inputs() {
           optional_matrix("W_V")};
 }
 
-// The caller's models, one per scoring function, pick the task.
-std::vector<InputField> scoring_inputs() {
-  return {task_field(), sample_sentence(),
-          integer_field("step", 2, 1, std::int64_t(max_sentence_length)),
-          model_field("models", InputKind::models)};
-}
-
-// The model's task and scoring pick the model (the caller's); `compare` adds models to compare.
-std::vector<InputField> seq2seq_inputs() {
+// What picks a model (the caller's): its task, scoring function, encoder ("default": the scoring
+// function's, default_encoder, which the page resolves), layers and guided alignment's weight λ
+// (as format_shortest writes it: the menu's "0", "0.5", "1").
+std::vector<InputField> model_identity_inputs() {
+  Labels encoders{"default"};
+  for (auto encoder : attention::encoders)
+    encoders.push_back(encoder_name(encoder));
   return {task_field(),
           texts_field("scoring", InputKind::choice,
                       Labels(1, score_function_name(ScoreFunction::additive)), score_names()),
-          sample_sentence(),
-          integer_field("beam", 1, 1, std::int64_t(max_walkthrough_beam)),
-          model_field("model", InputKind::model),
-          model_field("compare", InputKind::models, true)};
+          texts_field("encoder", InputKind::choice, Labels(1, "default"), encoders),
+          integer_field("layers", 1, 1, std::int64_t(max_layers)),
+          texts_field("guide", InputKind::choice, Labels(1, "0"), {"0", "0.5", "1"})};
+}
+// What compared models differ in.
+InputField comparison_field() {
+  Labels names;
+  for (auto comparison : comparisons)
+    names.push_back(comparison_name(comparison));
+  return texts_field("comparison", InputKind::choice, Labels(1, names.front()), names);
+}
+
+// The caller's models, each its own value of the field compared, the others as the identity's
+// inputs say (the field compared aside).
+std::vector<InputField> scoring_inputs() {
+  auto fields = model_identity_inputs();
+  fields.push_back(comparison_field());
+  fields.push_back(sample_sentence());
+  fields.push_back(integer_field("step", 2, 1, std::int64_t(max_sentence_length)));
+  fields.push_back(model_field("models", InputKind::models));
+  return fields;
+}
+
+// The identity's inputs pick the model (the caller's); `compare` adds models to compare, each its
+// own value of the field `comparison` names.
+std::vector<InputField> seq2seq_inputs() {
+  auto fields = model_identity_inputs();
+  fields.push_back(sample_sentence());
+  fields.push_back(integer_field("beam", 1, 1, std::int64_t(max_walkthrough_beam)));
+  fields.push_back(comparison_field());
+  fields.push_back(model_field("model", InputKind::model));
+  fields.push_back(model_field("compare", InputKind::models, true));
+  return fields;
 }
 
 std::vector<InputField> numerics_inputs() {
@@ -158,19 +187,38 @@ std::vector<int> handles(const GivenInputs &given, const char *name) {
   return out;
 }
 
-// A task or scoring function given with a model must be the model's.
+// The identity's inputs given with a model must be the model's (all but `skipped`, the field
+// compared).
 template <class T>
 void require_models_own(const GivenInputs &given, const Seq2seqSession<T> &session,
-                        std::initializer_list<const char *> names) {
-  for (const char *name : names) {
+                        const std::string &skipped = "") {
+  const Seq2seqSessionConfig &config = session.config();
+  const auto refuse = [](const char *name, const std::string &value, const std::string &own) {
+    detail::fail(detail::Argument(name), "inputs.", name, " (", value, ") is not the model's (",
+                 own, ")");
+  };
+  const auto text = [&](const char *name) -> const std::string * {
     const auto *value = find(given.texts, name);
-    const std::string own = std::string(name) == "task"
-                                ? session.config().task
-                                : score_function_name(session.config().scoring);
-    if (value && !value->empty() && value->front() != own)
-      detail::fail(detail::Argument(name), "inputs.", name, " (", value->front(),
-                   ") is not the model's (", own, ")");
-  }
+    return name != skipped && value && !value->empty() ? &value->front() : nullptr;
+  };
+  if (const auto *task = text("task"); task && *task != config.task)
+    refuse("task", *task, config.task);
+  if (const auto *scoring = text("scoring");
+      scoring && *scoring != score_function_name(config.scoring))
+    refuse("scoring", *scoring, score_function_name(config.scoring));
+  // "default" says nothing of the model's encoder: the page's store resolves it to the scoring
+  // function's (default_encoder)
+  if (const auto *encoder = text("encoder");
+      encoder && *encoder != "default" && parse_encoder(*encoder, "encoder") != config.encoder)
+    refuse("encoder", *encoder, encoder_name(config.encoder));
+  if (const auto *layers = find(given.numbers, "layers");
+      layers && layers->size() && (*layers)(0, 0) != double(config.layers))
+    refuse("layers", detail::format_shortest((*layers)(0, 0)), std::to_string(config.layers));
+  if (const auto *guide = text("guide"); guide && *guide != detail::format_shortest(config.guide))
+    refuse("guide", *guide, detail::format_shortest(config.guide));
+}
+Comparison comparison_of(const GivenInputs &given, const std::vector<InputField> &fields) {
+  return parse_comparison(texts(given, "comparison", fields).front(), "comparison");
 }
 
 Trace basics_from(const GivenInputs &given) {
@@ -208,9 +256,10 @@ Trace seq2seq_from(const GivenInputs &given) {
   const auto fields = seq2seq_inputs();
   return stored_model(model[0]).as<Seq2seqSession>().visit([&](auto &session) {
     using T = typename precision_of<std::decay_t<decltype(session)>>::type;
-    require_models_own(given, session, {"task", "scoring"});
+    require_models_own(given, session);
     return seq2seq_walkthrough(session, sentence(given, fields), size(given, "beam", fields),
-                               sessions_of<T>(handles(given, "compare"), "compare"));
+                               sessions_of<T>(handles(given, "compare"), "compare"),
+                               comparison_of(given, fields));
   });
 }
 
@@ -221,9 +270,12 @@ Trace scoring_from(const GivenInputs &given) {
   const auto fields = scoring_inputs();
   return stored_model(models[0], "models").as<Seq2seqSession>("models").visit([&](auto &first) {
     using T = typename precision_of<std::decay_t<decltype(first)>>::type;
-    require_models_own(given, first, {"task"});
-    return scoring_walkthrough(sessions_of<T>(models, "models"), sentence(given, fields),
-                               size(given, "step", fields));
+    const Comparison comparison = comparison_of(given, fields);
+    const auto sessions = sessions_of<T>(models, "models");
+    for (const auto *session : sessions)
+      require_models_own(given, *session, comparison_name(comparison));
+    return scoring_walkthrough(sessions, sentence(given, fields), size(given, "step", fields),
+                               comparison);
   });
 }
 

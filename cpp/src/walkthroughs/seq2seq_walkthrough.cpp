@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/decimal.hpp"
 #include "trace_parts.hpp"
 
 namespace attention {
@@ -70,33 +71,120 @@ template <class T> std::vector<Panel> own_measures(Seq2seqSession<T> &session) {
   return panels;
 }
 
-// Each compared model's alignment of `source`, and their measures on the test split.
+// A model as a label of all that tells it apart, so that the page describes it as it is.
+template <class T> Label model_label(const Seq2seqSession<T> &session) {
+  const Seq2seqSessionConfig &config = session.config();
+  Label label;
+  label.scoring = score_function_name(config.scoring);
+  label.encoder = encoder_name(config.encoder);
+  label.layers = config.layers;
+  label.guide = config.guide;
+  return label;
+}
+
+// The compared field of a model's label, as text.
+std::string compared_value(const Label &model, Comparison comparison) {
+  switch (comparison) {
+  case Comparison::scoring:
+    return model.scoring;
+  case Comparison::encoder:
+    return model.encoder;
+  case Comparison::guide:
+    return "guide=" + detail::format_shortest(*model.guide);
+  }
+  return {};
+}
+
+// The compared models, checked (one task, each its own value of the compared field), as labels
+// that keep what tells them apart: the compared field, and any other that is not the same in all
+// (comparing scoring functions, Bahdanau's encoder reads both ways where Luong's read one).
+template <class T>
+std::vector<Label> compared_labels(const tasks::Task &task,
+                                   const std::vector<Seq2seqSession<T> *> &models,
+                                   Comparison comparison, const char *argument) {
+  std::vector<Label> labels;
+  for (std::size_t k = 0; k < models.size(); ++k) {
+    if (models[k]->task().id != task.id)
+      detail::fail(detail::Argument(argument), argument, "[", k, "] translates ",
+                   models[k]->task().id, ", not ", task.id);
+    labels.push_back(model_label(*models[k]));
+    for (std::size_t other = 0; other < k; ++other)
+      if (compared_value(labels[other], comparison) == compared_value(labels[k], comparison))
+        detail::fail(detail::Argument(argument), argument, "[", other, "] and ", argument, "[", k,
+                     "] are both ", compared_value(labels[k], comparison), ": comparing by ",
+                     comparison_name(comparison), " takes models that differ in it");
+  }
+  const auto differ = [&](auto field) {
+    return std::any_of(labels.begin(), labels.end(),
+                       [&](const Label &label) { return label.*field != labels[0].*field; });
+  };
+  const auto keep = [&](auto field, Comparison own) {
+    if (own != comparison && !differ(field))
+      for (Label &label : labels)
+        label.*field = {};
+  };
+  keep(&Label::scoring, Comparison::scoring);
+  keep(&Label::encoder, Comparison::encoder);
+  keep(&Label::guide, Comparison::guide);
+  if (!differ(&Label::layers))
+    for (Label &label : labels)
+      label.layers.reset();
+  return labels;
+}
+
+// Each compared model's alignment of `source` (a panel named by its compared field), and their
+// measures on the test split.
 template <class T>
 std::vector<Panel> compare(const Seq2seqSession<T> &session, const std::vector<TokenId> &source,
-                           const std::vector<Seq2seqSession<T> *> &compared) {
+                           const std::vector<Seq2seqSession<T> *> &compared,
+                           Comparison comparison) {
   const tasks::Task &task = session.task();
   const Labels source_tokens = tokens_of(task.source, source);
-  std::vector<Label> scorings;
+  const std::vector<Label> models = compared_labels(task, compared, comparison, "compare");
   const std::vector<Label> metric_names = metric_labels();
   std::vector<Panel> panels;
   auto metrics = Matrix<double>::from_shape({compared.size(), metric_names.size()});
   for (std::size_t k = 0; k < compared.size(); ++k) {
     Seq2seqSession<T> &other = *compared[k];
-    if (other.task().id != task.id)
-      detail::fail(detail::Argument("compare"), "compare[", k, "] translates ", other.task().id,
-                   ", not ", task.id);
     const auto translation = other.model().translate(source, task.max_target_length + 1);
     const Labels target = tokens_of(task.target, translation.output);
-    const std::string scoring = score_function_name(other.config().scoring);
-    scorings.emplace_back().scoring = scoring;
-    panels.push_back(panel(scoring.c_str(), "weights",
-                           rows_of(translation.weights, 0, target.size()), target, source_tokens));
+    Panel alignment =
+        panel("", "weights", rows_of(translation.weights, 0, target.size()), target, source_tokens);
+    alignment.name = compared_value(model_label(other), comparison);
+    panels.push_back(std::move(alignment));
     const Seq2seqEvaluation evaluation = other.test_evaluation();
     metrics(k, 0) = evaluation.exact_match;
     metrics(k, 1) = evaluation.alignment_accuracy;
     metrics(k, 2) = evaluation.aer;
   }
-  panels.push_back(panel("metrics", "weights", std::move(metrics), scorings, metric_names));
+  panels.push_back(panel("metrics", "weights", std::move(metrics), models, metric_names));
+  return panels;
+}
+
+// The encoder's stage: both ways, each direction's states (→h_j, ←h_j, H/2 wide) before the
+// annotations they make; then the decoder's start s_0.
+template <class T>
+std::vector<Panel> encoder_panels(const Seq2seqTrace<T> &t, Encoder encoder,
+                                  const Labels &source_tokens) {
+  const std::size_t n = source_tokens.size(), h = t.encoder_states.shape()[1];
+  std::vector<Panel> panels;
+  if (encoder == Encoder::bidirectional) {
+    auto forward = Matrix<double>::from_shape({n, h / 2}),
+         backward = Matrix<double>::from_shape({n, h / 2});
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::size_t i = 0; i < h / 2; ++i) {
+        forward(j, i) = static_cast<double>(t.encoder_states(j, i));
+        backward(j, i) = static_cast<double>(t.encoder_states(j, h / 2 + i));
+      }
+    panels.push_back(panel("forward_states", "annotation", std::move(forward), source_tokens,
+                           numbered("", h / 2, 1)));
+    panels.push_back(panel("backward_states", "annotation", std::move(backward), source_tokens,
+                           numbered("", h / 2, 1)));
+  }
+  panels.push_back(panel("encoder_states", "annotation", rows_of(t.encoder_states, 0, n),
+                         source_tokens, numbered("", h, 1)));
+  panels.push_back(panel("decoder_start", "decoder", rows_of(t.initial_state, 0, 1),
+                         Labels(1, "s0"), numbered("", h, 1)));
   return panels;
 }
 
@@ -104,7 +192,7 @@ std::vector<Panel> compare(const Seq2seqSession<T> &session, const std::vector<T
 
 template <class T>
 Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentence, std::size_t beam,
-                          const std::vector<Seq2seqSession<T> *> &compared) {
+                          const std::vector<Seq2seqSession<T> *> &compared, Comparison comparison) {
   if (beam < 1 || beam > max_walkthrough_beam)
     detail::fail(detail::Argument("beam"), "beam (", beam, ") must be between 1 and ",
                  max_walkthrough_beam);
@@ -126,11 +214,9 @@ Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentenc
                           0,
                           {panel("embeddings", "annotation", rows_of(t.source_embeddings, 0, n),
                                  source_tokens, numbered("", e, 1))}});
-  trace.stages.push_back({"encoder",
-                          "encoder",
-                          0,
-                          {panel("encoder_states", "annotation", rows_of(t.encoder_states, 0, n),
-                                 source_tokens, numbered("", h, 1))}});
+  trace.models = {model_label(session)};
+  trace.stages.push_back(
+      {"encoder", "encoder", 0, encoder_panels(t, session.config().encoder, source_tokens)});
   const Labels hidden = numbered("", h, 1);
   for (std::size_t step = 1; step <= m; ++step) {
     const std::size_t row = step - 1;
@@ -186,27 +272,20 @@ Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentenc
     last.push_back(std::move(measured));
   trace.stages.push_back({"alignment", "alignment", 0, std::move(last)});
   if (!compared.empty())
-    trace.stages.push_back({"compare", "compare", 0, compare(session, source, compared)});
+    trace.stages.push_back(
+        {"compare", "compare", 0, compare(session, source, compared, comparison)});
   trace.output = rows_of(t.weights, 0, m);
   return trace;
 }
 
 template <class T>
 Trace scoring_walkthrough(const std::vector<Seq2seqSession<T> *> &models,
-                          const std::string &sentence, std::size_t step) {
+                          const std::string &sentence, std::size_t step, Comparison comparison) {
   if (models.empty())
     detail::fail(detail::Argument("models"), "models must hold at least one model");
   Seq2seqSession<T> &first = *models.front();
   const tasks::Task &task = first.task();
-  for (std::size_t k = 0; k < models.size(); ++k) {
-    if (models[k]->task().id != task.id)
-      detail::fail(detail::Argument("models"), "models[", k, "] translates ", models[k]->task().id,
-                   ", not ", task.id);
-    for (std::size_t other = 0; other < k; ++other)
-      if (models[other]->config().scoring == models[k]->config().scoring)
-        detail::fail(detail::Argument("models"), "models[", other, "] and models[", k,
-                     "] both score with ", score_function_name(models[k]->config().scoring));
-  }
+  const std::vector<Label> labels = compared_labels(task, models, comparison, "models");
   const auto source = first.tokenize(sentence, tasks::Side::source);
   const auto gold = tasks::gold_example(task, sentence);
   std::vector<TokenId> target = gold
@@ -227,20 +306,22 @@ Trace scoring_walkthrough(const std::vector<Seq2seqSession<T> *> &models,
   const std::size_t row = step - 1;
   const Labels word(1, target_tokens[row]);
   std::vector<Panel> annotations, states, scores, weights;
+  Trace trace;
   for (Seq2seqSession<T> *model : models) {
     const std::size_t h = model->config().hidden;
     const ScoreFunction scoring = model->config().scoring;
-    const std::string name = score_function_name(scoring);
+    trace.models.push_back(model_label(*model));
+    const std::string name = compared_value(trace.models.back(), comparison);
     const Seq2seqTrace<T> t = model->model().trace(source, target);
     annotations.push_back(panel(name.c_str(), "annotation",
                                 rows_of(t.encoder_states, 0, source.size()), source_tokens,
                                 numbered("", h, 1)));
-    // Bahdanau scores with the state before the step: s_0 is the encoder's last state
+    // Bahdanau scores with the state before the step: at the first, the decoder's start s_0
     const bool before = scoring == ScoreFunction::additive;
     states.push_back(panel(name.c_str(), "decoder",
                            !before ? rows_of(t.decoder_states, row, 1)
                            : row   ? rows_of(t.decoder_states, row - 1, 1)
-                                   : rows_of(t.encoder_states, source.size() - 1, 1),
+                                   : rows_of(t.initial_state, 0, 1),
                            word, numbered("", h, 1)));
     scores.push_back(panel(name.c_str(), "scores", rows_of(t.scores, row, 1), word, source_tokens));
     weights.push_back(
@@ -257,7 +338,6 @@ Trace scoring_walkthrough(const std::vector<Seq2seqSession<T> *> &models,
     weights.push_back(panel("gold", "neutral", std::move(linked), word, source_tokens));
   }
 
-  Trace trace;
   trace.walkthrough = "scoring";
   trace.labels = {{"source", source_tokens}, {"target", target_tokens}};
   trace.stages = {{"encoder-states", "encoder-states", 0, std::move(annotations)},
@@ -268,14 +348,35 @@ Trace scoring_walkthrough(const std::vector<Seq2seqSession<T> *> &models,
   return trace;
 }
 
+const char *comparison_name(Comparison comparison) {
+  switch (comparison) {
+  case Comparison::scoring:
+    return "scoring";
+  case Comparison::encoder:
+    return "encoder";
+  case Comparison::guide:
+    return "guide";
+  }
+  return "";
+}
+
+Comparison parse_comparison(const std::string &name, const char *argument) {
+  for (const Comparison comparison : comparisons)
+    if (name == comparison_name(comparison))
+      return comparison;
+  detail::fail(detail::Argument(argument), argument, " must be scoring, encoder or guide, got \"",
+               name.substr(0, 40), "\"");
+}
+
 template Trace scoring_walkthrough<float>(const std::vector<Seq2seqSession<float> *> &,
-                                          const std::string &, std::size_t);
+                                          const std::string &, std::size_t, Comparison);
 template Trace scoring_walkthrough<double>(const std::vector<Seq2seqSession<double> *> &,
-                                           const std::string &, std::size_t);
+                                           const std::string &, std::size_t, Comparison);
 template Trace seq2seq_walkthrough<float>(Seq2seqSession<float> &, const std::string &, std::size_t,
-                                          const std::vector<Seq2seqSession<float> *> &);
+                                          const std::vector<Seq2seqSession<float> *> &, Comparison);
 template Trace seq2seq_walkthrough<double>(Seq2seqSession<double> &, const std::string &,
                                            std::size_t,
-                                           const std::vector<Seq2seqSession<double> *> &);
+                                           const std::vector<Seq2seqSession<double> *> &,
+                                           Comparison);
 
 } // namespace attention

@@ -49,6 +49,16 @@ Captioner<T>::Network::Network(const CaptionerConfig &config, const ParameterSet
   embedding = at("decoder.embedding.weight");
   lstm = at("decoder.decode_step.weight_ih");
   fc = at("decoder.fc.weight");
+  // x then y, as channels 3 and 4 of conv1's input
+  std::vector<T> coordinates(height * width * 2);
+  for (std::size_t y = 0; y < height; ++y)
+    for (std::size_t x0 = 0; x0 < width; ++x0) {
+      coordinates[(y * width + x0) * 2] = T(-1) + T(2 * x0) / T(width - 1);
+      coordinates[(y * width + x0) * 2 + 1] = T(-1) + T(2 * y) / T(height - 1);
+    }
+  coordinate_patches.resize(height * width * 18);
+  nn::im2col(nn::Conv2dShape{1, height, width, 2, c}, coordinates.data(),
+             coordinate_patches.data());
 }
 
 template <class T>
@@ -56,20 +66,14 @@ void Captioner<T>::Network::begin(const std::vector<const std::vector<T> *> &ima
                                   std::size_t decoder_steps) {
   batch = images.size();
   steps = decoder_steps;
-  shape1 = {batch, height, width, 5, c};
+  shape1 = {batch, height, width, 3, c};
   shape2 = {batch, height / 2, width / 2, c, d};
-  // the image channels-last, then x and y
-  pixels.resize(shape1.rows() * 5);
   const std::size_t plane = height * width;
+  pixels.resize(shape1.rows() * 3);
   for (std::size_t n = 0; n < batch; ++n)
-    for (std::size_t y = 0; y < height; ++y)
-      for (std::size_t x0 = 0; x0 < width; ++x0) {
-        T *pixel = pixels.data() + ((n * height + y) * width + x0) * 5;
-        for (std::size_t channel = 0; channel < 3; ++channel)
-          pixel[channel] = (*images[n])[channel * plane + y * width + x0];
-        pixel[3] = T(-1) + T(2 * x0) / T(width - 1);
-        pixel[4] = T(-1) + T(2 * y) / T(height - 1);
-      }
+    for (std::size_t q = 0; q < plane; ++q)
+      for (std::size_t channel = 0; channel < 3; ++channel)
+        pixels[(n * plane + q) * 3 + channel] = (*images[n])[channel * plane + q];
   const std::size_t rows = steps * batch;
   inputs.assign(rows, TokenId(0));
   targets.assign(rows, TokenId(-1));
@@ -106,9 +110,22 @@ template <class T> void Captioner<T>::Network::encode(const T *p) {
   nn::grow(batch * l * d, {&annotations});
   argmax1.resize(shape2.rows() * c);
   argmax2.resize(batch * l * d);
-  nn::conv2d_forward(shape1, pixels.data(), p + conv1, p + conv1 + c * 45, patches1.data(),
-                     features1.data());
-  nn::relu_forward(features1.data(), shape1.rows() * c);
+  // conv1: the image's columns of the weight (the first 27 of each row's 45), then the
+  // coordinates' part and the bias, the same for every image
+  const std::size_t plane = height * width;
+  coordinate_map.resize(plane * c);
+  nn::linear_forward(plane, 18, c, coordinate_patches.data(), 18, p + conv1 + 27, 45,
+                     p + conv1 + c * 45, coordinate_map.data(), c);
+  nn::im2col(shape1, pixels.data(), patches1.data());
+  nn::linear_forward(shape1.rows(), 27, c, patches1.data(), 27, p + conv1, 45,
+                     static_cast<const T *>(nullptr), features1.data(), c);
+  for (std::size_t n = 0; n < batch; ++n) {
+    T *image = features1.data() + n * plane * c;
+    for (std::size_t i = 0; i < plane * c; ++i) { // and the ReLU
+      const T y = image[i] + coordinate_map[i];
+      image[i] = y > T(0) ? y : T(0);
+    }
+  }
   nn::max_pool2d_forward(batch, height, width, c, features1.data(), pooled1.data(), argmax1.data());
   nn::conv2d_forward(shape2, pooled1.data(), p + conv2, p + conv2 + d * c * 9, patches2.data(),
                      features2.data());
@@ -127,6 +144,10 @@ template <class T> void Captioner<T>::Network::encode(const T *p) {
   }
   nn::linear_forward(batch, d, h, mean.data(), d, p + init_h, d, p + init_h + h * d, state_h(0), h);
   nn::linear_forward(batch, d, h, mean.data(), d, p + init_c, d, p + init_c + h * d, state_c(0), h);
+  ih_t.pack_transposed(4 * h, e + d, p + lstm, e + d);
+  hh_t.pack_transposed(4 * h, h, p + lstm + 4 * h * (e + d), h);
+  decoder_att_t.pack_transposed(a, h, p + decoder_att, h);
+  f_beta_t.pack_transposed(d, h, p + f_beta, h);
   projected.resize(batch * l * a);
   nn::linear_forward(batch * l, d, a, annotations.data(), d, p + encoder_att, d,
                      p + encoder_att + a * d, projected.data(), a);
@@ -140,8 +161,7 @@ template <class T> void Captioner<T>::Network::decode(const T *p, std::size_t t0
     const std::size_t at = t * batch;
     const T *h_prev = state_h(t);
     T *query = queries.data() + at * a;
-    nn::linear_forward(batch, h, a, h_prev, h, p + decoder_att, h, p + decoder_att + a * h, query,
-                       a);
+    nn::linear_forward(batch, h_prev, h, decoder_att_t, p + decoder_att + a * h, query, a);
     for (std::size_t b = 0; b < batch; ++b) {
       T *score = scores.data() + (at + b) * l, *alpha = weights.data() + (at + b) * l;
       for (std::size_t i = 0; i < l; ++i)
@@ -154,7 +174,7 @@ template <class T> void Captioner<T>::Network::decode(const T *p, std::size_t t0
     }
     // β = σ(f_beta(h_{t-1})); the LSTM's input [embedding(y_{t-1}); β ⊙ context]
     T *beta = betas.data() + at * d;
-    nn::linear_forward(batch, h, d, h_prev, h, p + f_beta, h, p + f_beta + d * h, beta, d);
+    nn::linear_forward(batch, h_prev, h, f_beta_t, p + f_beta + d * h, beta, d);
     kernels::sigmoid_in_place(beta, batch * d);
     T *input = x.data() + at * width_x;
     nn::embedding_forward(p + embedding, e, inputs.data() + at, batch, input, width_x);
@@ -163,7 +183,7 @@ template <class T> void Captioner<T>::Network::decode(const T *p, std::size_t t0
         input[b * width_x + e + k] = beta[b * d + k] * contexts[(at + b) * d + k];
     nn::lstm_cell_forward(w, batch, input, width_x, h_prev, state_c(t),
                           lstm_gates.data() + at * 4 * h, tanh_c.data() + at * h, state_c(t + 1),
-                          state_h(t + 1));
+                          state_h(t + 1), &ih_t, &hh_t);
   }
   nn::linear_forward((t1 - t0) * batch, h, v, state_h(t0 + 1), h, p + fc, h, p + fc + v * h,
                      logits.data() + t0 * batch * v, v);
@@ -200,6 +220,10 @@ template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T l
   for (auto *buffer : {&dh, &dc, &dh_next, &dc_next})
     buffer->assign(batch * h, T(0));
   d_alpha.resize(l);
+  ih_w.pack(width_x, g, w.weight_ih, width_x);
+  hh_w.pack(h, g, w.weight_hh, h);
+  f_beta_w.pack(h, d, p + f_beta, h);
+  decoder_att_w.pack(h, a, p + decoder_att, h);
   nn::cross_entropy_backward(rows, v, probabilities.data(), targets.data(), scale, d_logits.data());
   nn::linear_backward(rows, h, v, state_h(1), h, p + fc, h, d_logits.data(), v, grad + fc,
                       grad + fc + v * h, d_hs.data(), h);
@@ -216,9 +240,9 @@ template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T l
     T *d_gates_t = d_gates.data() + at * g;
     nn::lstm_cell_backward(w, batch, dh_next.data(), dc_next.data(), state_c(t),
                            lstm_gates.data() + at * g, tanh_c.data() + at * h, d_gates_t, dc.data(),
-                           dh.data());
+                           dh.data(), &hh_w);
     T *dx = d_x.data() + at * width_x;
-    kernels::gemm_ab(batch, width_x, g, d_gates_t, g, w.weight_ih, width_x, dx, width_x);
+    kernels::gemm_packed(batch, d_gates_t, g, ih_w, dx, width_x);
     // z = β ⊙ context: β's pre-activation and the context
     T *d_beta_t = d_beta.data() + at * d;
     for (std::size_t b = 0; b < batch; ++b) {
@@ -258,9 +282,8 @@ template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T l
       }
     }
     // h_{t-1} also fed f_beta and decoder_att
-    kernels::gemm_ab(batch, h, d, d_beta_t, d, p + f_beta, h, dh.data(), h, true);
-    kernels::gemm_ab(batch, h, a, d_queries.data() + at * a, a, p + decoder_att, h, dh.data(), h,
-                     true);
+    kernels::gemm_packed(batch, d_beta_t, d, f_beta_w, dh.data(), h, true);
+    kernels::gemm_packed(batch, d_queries.data() + at * a, a, decoder_att_w, dh.data(), h, true);
   }
   // The weights of the layers applied at every step, over all steps at once; the inputs of step
   // t's are h_{t-1}, rows [0, steps) of hs.
@@ -288,7 +311,7 @@ template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T l
   nn::grow(shape2.rows() * d, {&d_features2});
   nn::grow(shape2.rows() * c, {&d_pooled1});
   nn::grow(shape1.rows() * c, {&d_features1});
-  nn::grow(std::max(shape1.rows() * shape1.patch(), shape2.rows() * shape2.patch()), {&d_patches});
+  nn::grow(shape2.rows() * shape2.patch(), {&d_patches});
   nn::max_pool2d_backward(batch, height / 2, width / 2, d, argmax2.data(), d_annotations.data(),
                           d_features2.data());
   nn::relu_backward(features2.data(), d_features2.data(), shape2.rows() * d);
@@ -297,8 +320,18 @@ template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T l
   nn::max_pool2d_backward(batch, height, width, c, argmax1.data(), d_pooled1.data(),
                           d_features1.data());
   nn::relu_backward(features1.data(), d_features1.data(), shape1.rows() * c);
-  nn::conv2d_backward(shape1, patches1.data(), p + conv1, d_features1.data(), grad + conv1,
-                      grad + conv1 + c * 45, d_patches.data(), static_cast<T *>(nullptr));
+  // conv1's weight: its image columns from every pixel, its coordinate columns and the bias from
+  // the gradient summed over the images (the image needs no gradient)
+  nn::linear_backward(shape1.rows(), 27, c, patches1.data(), 27, p + conv1, 45, d_features1.data(),
+                      c, grad + conv1, static_cast<T *>(nullptr), static_cast<T *>(nullptr), 0);
+  const std::size_t plane = height * width;
+  d_coordinate_map.assign(plane * c, T(0));
+  for (std::size_t n = 0; n < batch; ++n)
+    for (std::size_t i = 0; i < plane * c; ++i)
+      d_coordinate_map[i] += d_features1[n * plane * c + i];
+  nn::linear_backward(plane, 18, c, coordinate_patches.data(), 18, p + conv1 + 27, 45,
+                      d_coordinate_map.data(), c, grad + conv1 + 27, grad + conv1 + c * 45,
+                      static_cast<T *>(nullptr), 0);
 }
 
 template <class T> void Captioner<T>::Network::get_state(std::size_t t, T *state) const {

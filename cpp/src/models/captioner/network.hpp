@@ -63,8 +63,12 @@ template <class T> struct Captioner<T>::Network {
   std::vector<std::size_t> lengths; // each caption's, for the regulariser
 
   // Encoder, channels-last
-  std::vector<T> pixels;              // batch x H x W x 5: the image and the coordinates
-  std::vector<T> patches1, features1; // conv1's patches; its output after ReLU
+  // conv1 reads the image (3 channels) and the coordinates (2, the same in every image): each part
+  // is a product of its own, and the coordinates' is made once per batch for all the images.
+  std::vector<T> pixels;              // batch x H x W x 3: the image, channels-last
+  std::vector<T> coordinate_patches;  // (H W) x 18: the coordinate channels' patches
+  std::vector<T> coordinate_map;      // (H W) x C: their part of conv1's output, and its bias
+  std::vector<T> patches1, features1; // conv1's image patches (rows x 27); its output after ReLU
   std::vector<T> pooled1, patches2, features2;
   std::vector<T> annotations; // batch x L x D
   std::vector<std::uint8_t> argmax1, argmax2;
@@ -80,9 +84,13 @@ template <class T> struct Captioner<T>::Network {
   std::vector<T> lstm_gates, tanh_c;    // steps x batch x 4H, x H
   std::vector<T> logits, probabilities; // steps x batch x V
   std::vector<T> attended;              // batch x L: Σ_t α_ti
+  // The weights used at every decoder step, packed once per batch: transposed by encode for the
+  // forward steps (X W^T), as they are by backward for the gradients (dY W).
+  kernels::PackedB<T> ih_t, hh_t, decoder_att_t, f_beta_t, ih_w, hh_w, decoder_att_w, f_beta_w;
   // Gradients
   std::vector<T> d_logits, d_hs, d_gates, d_x, d_beta, d_queries, d_projected, d_annotations,
-      d_mean, dh, dc, dh_next, dc_next, d_alpha, d_features2, d_pooled1, d_features1, d_patches;
+      d_mean, dh, dc, dh_next, dc_next, d_alpha, d_features2, d_pooled1, d_features1, d_patches,
+      d_coordinate_map;
 
   T *state_h(std::size_t t) { return hs.data() + t * batch * h; }
   const T *state_h(std::size_t t) const { return hs.data() + t * batch * h; }

@@ -378,6 +378,7 @@ template <class T> Seq2seqTrace<T> Seq2seq<T>::Network::trace(std::size_t m) con
   r.source.assign(sources.begin(), sources.begin() + n);
   r.source_embeddings = matrix(encoder_x.data(), n, e);
   r.encoder_states = matrix(annotations(), n, h);
+  r.initial_state = matrix(initial.data() + (layers - 1) * batch * h, 1, h);
   r.decoder_states = matrix(top().state(1), m, h);
   r.scores = matrix(scores.data(), m, n);
   r.weights = matrix(weights.data(), m, n);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "attention/softmax.hpp"
+#include "core/decimal.hpp"
 #include "files/model_file.hpp"
 #include "files/safetensors.hpp"
 
@@ -105,6 +106,7 @@ Seq2seqSession<T>::train(std::size_t steps, std::size_t batch, double learning_r
                          double max_norm, double guide) {
   if (!(std::isfinite(guide) && guide >= 0))
     fail(Argument("guide"), "guide (", guide, ") must be a finite number >= 0");
+  config_.guide = std::max(config_.guide, guide);
   std::vector<SentencePair> minibatch;
   return trainer_.train(model_.parameters(), steps, batch, learning_rate, max_norm,
                         [&](const std::vector<std::size_t> &examples, ParameterSet<T> &gradients) {
@@ -221,16 +223,19 @@ Seq2seqTranslation<T> Seq2seqSession<T>::translate(const std::vector<TokenId> &s
 }
 
 template <class T> std::vector<std::uint8_t> Seq2seqSession<T>::save(Storage storage) const {
-  return save_model_file(model_.parameters(), format_name,
-                         {{"task", config_.task},
-                          {"scoring", score_function_name(config_.scoring)},
-                          {"encoder", encoder_name(config_.encoder)},
-                          {"layers", std::to_string(config_.layers)},
-                          {"embedding", std::to_string(config_.embedding)},
-                          {"hidden", std::to_string(config_.hidden)},
-                          {"seed", std::to_string(config_.seed)},
-                          {"validation", std::to_string(config_.validation)}},
-                         storage == Storage::float16);
+  std::vector<std::pair<std::string, std::string>> metadata{
+      {"task", config_.task},
+      {"scoring", score_function_name(config_.scoring)},
+      {"encoder", encoder_name(config_.encoder)},
+      {"layers", std::to_string(config_.layers)},
+      {"embedding", std::to_string(config_.embedding)},
+      {"hidden", std::to_string(config_.hidden)},
+      {"seed", std::to_string(config_.seed)},
+      {"validation", std::to_string(config_.validation)}};
+  // only when guided: a freely trained model's file stays byte for byte what it was
+  if (config_.guide > 0)
+    metadata.emplace_back("guide", detail::format_shortest(config_.guide));
+  return save_model_file(model_.parameters(), format_name, metadata, storage == Storage::float16);
 }
 
 namespace {
@@ -312,6 +317,8 @@ SavedSeq2seq read_saved_seq2seq(const std::uint8_t *bytes, std::size_t size) {
       static_cast<std::size_t>(metadata_integer(meta("embedding"), "embedding"));
   saved.config.hidden = static_cast<std::size_t>(metadata_integer(meta("hidden"), "hidden"));
   saved.config.seed = metadata_integer(meta("seed"), "seed");
+  if (const std::string *guide = find_metadata(file, "guide"))
+    saved.config.guide = metadata_number(*guide, "guide");
   if (const std::string *validation = find_metadata(file, "validation"))
     saved.config.validation = static_cast<std::size_t>(metadata_integer(*validation, "validation"));
   saved.precision = meta("precision");
