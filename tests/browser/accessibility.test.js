@@ -41,6 +41,9 @@ async function auditEveryStage(t, query) {
   const found = [];
   for (const walkthrough of walkthroughNames) {
     await page.goto(`${session.base}dist/site/${query}#${walkthrough}`);
+    // a fresh document: models an earlier walkthrough queued for training (scoring's) would
+    // otherwise finish mid-audit and redraw this walkthrough's stages under the test
+    await page.reload();
     // the seq2seq stages are the shipped model's translation, once it has loaded
     if (walkthrough === 'seq2seq') await page.waitForSelector('.model-panel[data-origin="shipped"]');
     const stages = await page.$$eval('.stage-link', (links) => links.map((link) => link.getAttribute('href')));
