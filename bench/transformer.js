@@ -10,7 +10,7 @@
 //    exact match on the test split or 30 s of training (evaluation not counted), with the best
 //    cross-attention head's AER.
 // Writes bench/results/transformer.json (not with --quick, a smoke run of a few steps).
-//   node bench/transformer.js [--quick]
+//   node bench/transformer.js [--quick] [--throughput]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +19,7 @@ import { machine, minibatches, percent, PYTHON, runPytorch, table, trainUntil, w
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const quick = process.argv.includes('--quick');
+const throughputOnly = process.argv.includes('--throughput'); // a quick look, written nowhere
 
 const attn = await loadAttention({ wasmBinary: readFileSync(here('../dist/engine/wasm/attention-engine.wasm')) });
 const facts = attn.transformerFacts();
@@ -176,11 +177,11 @@ const report = {
     steps: STEPS,
     ...throughput(),
   },
-  quality: quality(),
+  quality: throughputOnly ? null : quality(),
 };
 printThroughput(report.throughput);
-printQuality(report.quality);
-if (!quick) {
+if (!throughputOnly) printQuality(report.quality);
+if (!quick && !throughputOnly) {
   writeFileSync(here('results/transformer.json'), `${JSON.stringify(report, null, 2)}\n`);
   console.log('wrote bench/results/transformer.json');
 }

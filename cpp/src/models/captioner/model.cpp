@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "attention/softmax.hpp"
+#include "models/beam_search.hpp"
 #include "models/captioner/network.hpp"
 #include "models/checks.hpp"
 #include "training/initialise.hpp"
@@ -192,66 +193,23 @@ CaptionerBeamSearch<T> Captioner<T>::beam_search(const std::vector<T> &image,
   Network &w = *network_;
   w.begin({&image}, max_length);
   w.encode(parameters_.data());
-  const std::size_t state_size = 2 * config_.hidden, v = w.v;
-  struct Beam {
-    CaptionHypothesis hypothesis;
-    std::vector<T> state; // (h, c) after its last token
-  };
-  const auto ended = [&](const Beam &beam) {
-    return !beam.hypothesis.output.empty() && beam.hypothesis.output.back() == config_.eos;
-  };
-  std::vector<Beam> beams(1);
-  beams[0].state.resize(state_size);
-  w.get_state(0, beams[0].state.data());
-  std::vector<double> row(v), log_probabilities(v);
-  for (std::size_t t = 0; t < max_length; ++t) {
-    if (std::all_of(beams.begin(), beams.end(), ended))
-      break;
-    struct Candidate { // token -1: an ended beam kept as it is
-      std::size_t beam;
-      TokenId token;
-      double score;
-    };
-    std::vector<Candidate> candidates;
-    std::vector<std::vector<T>> next_states(beams.size());
-    for (std::size_t b = 0; b < beams.size(); ++b) {
-      const Beam &beam = beams[b];
-      if (ended(beam)) {
-        candidates.push_back({b, -1, beam.hypothesis.log_probability});
-        continue;
-      }
-      w.set_state(t, beam.state.data());
-      w.inputs[t] = t == 0 ? config_.sos : beam.hypothesis.output.back();
+  const std::size_t state_size = 2 * config_.hidden; // (h, c) after a hypothesis's last token
+  std::vector<CaptionHypothesis> beams(1);
+  std::vector<std::vector<T>> states(1, std::vector<T>(state_size));
+  w.get_state(0, states[0].data());
+  for (std::size_t t = 0; t < max_length && !all_ended(beams, config_.eos); ++t) {
+    std::vector<std::vector<T>> grown(beams.size(), std::vector<T>(state_size));
+    const auto origins = advance_beams(beams, w.v, width, config_.eos, [&](std::size_t b) {
+      w.set_state(t, states[b].data());
+      w.inputs[t] = t == 0 ? config_.sos : beams[b].output.back();
       w.decode(parameters_.data(), t, t + 1);
-      next_states[b].resize(state_size);
-      w.get_state(t + 1, next_states[b].data());
-      std::copy(w.logits_at(t), w.logits_at(t) + v, row.begin());
-      detail::log_softmax_into(row.data(), v, 1.0, nullptr, log_probabilities.data());
-      for (std::size_t i = 0; i < v; ++i)
-        candidates.push_back(
-            {b, static_cast<TokenId>(i), beam.hypothesis.log_probability + log_probabilities[i]});
-    }
-    const std::size_t kept = std::min(width, candidates.size());
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
-    std::vector<Beam> next;
-    for (std::size_t i = 0; i < kept; ++i) {
-      const Candidate &c = candidates[i];
-      if (c.token < 0) {
-        next.push_back(beams[c.beam]);
-        continue;
-      }
-      Beam grown = beams[c.beam];
-      grown.hypothesis.output.push_back(c.token);
-      grown.hypothesis.log_probability = c.score;
-      grown.state = next_states[c.beam];
-      next.push_back(std::move(grown));
-    }
-    beams = std::move(next);
+      w.get_state(t + 1, grown[b].data());
+      return w.logits_at(t);
+    });
+    states = states_after(origins, states, grown);
   }
   CaptionerBeamSearch<T> result;
-  for (auto &beam : beams)
-    result.beams.push_back(std::move(beam.hypothesis));
+  result.beams = std::move(beams);
   // The best again, teacher forced, for its trace (the numbers it was found with); it may lack
   // <eos> (length-limited), so it is not checked as a caption.
   const auto &best = result.beams.front().output;

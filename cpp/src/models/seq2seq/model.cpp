@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "attention/softmax.hpp"
+#include "models/beam_search.hpp"
 #include "models/checks.hpp"
 #include "models/seq2seq/network.hpp"
 #include "training/initialise.hpp"
@@ -115,68 +116,24 @@ Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
   Network &w = *network_;
   w.begin({&source}, max_length);
   w.encode(parameters_.data());
-  const std::size_t h = config_.hidden * config_.layers, v = w.v; // h: every layer's state
-  struct Beam {
-    Seq2seqHypothesis hypothesis;
-    std::vector<T> state; // the decoder's state after its last token
-  };
-  const auto ended = [&](const Beam &beam) {
-    return !beam.hypothesis.output.empty() && beam.hypothesis.output.back() == config_.eos;
-  };
-  std::vector<Beam> beams(1); // the empty hypothesis, from s_0
-  beams[0].state.resize(h);
-  w.get_decoder_state(0, beams[0].state.data());
-  std::vector<double> row(v), log_probabilities(v); // a step's logits, in double
-  for (std::size_t t = 0; t < max_length; ++t) {
-    if (std::all_of(beams.begin(), beams.end(), ended))
-      break;
-    // (beam, token or -1 for an ended beam kept as it is, total log-probability)
-    struct Candidate {
-      std::size_t beam;
-      TokenId token;
-      double score;
-    };
-    std::vector<Candidate> candidates;
-    std::vector<std::vector<T>> next_states(beams.size());
-    for (std::size_t b = 0; b < beams.size(); ++b) {
-      const Beam &beam = beams[b];
-      if (ended(beam)) {
-        candidates.push_back({b, -1, beam.hypothesis.log_probability});
-        continue;
-      }
+  const std::size_t h = config_.hidden * config_.layers; // every layer's state
+  std::vector<Seq2seqHypothesis> beams(1);               // the empty hypothesis, from s_0
+  std::vector<std::vector<T>> states(1, std::vector<T>(h));
+  w.get_decoder_state(0, states[0].data());
+  for (std::size_t t = 0; t < max_length && !all_ended(beams, config_.eos); ++t) {
+    std::vector<std::vector<T>> grown(beams.size(), std::vector<T>(h));
+    const auto origins = advance_beams(beams, w.v, width, config_.eos, [&](std::size_t b) {
       // Step t of the batch of one reads s_{t-1} from decoder_state(t) and its input token.
-      w.set_decoder_state(t, beam.state.data());
-      w.inputs[t] = t == 0 ? config_.sos : beam.hypothesis.output.back();
+      w.set_decoder_state(t, states[b].data());
+      w.inputs[t] = t == 0 ? config_.sos : beams[b].output.back();
       w.decode(parameters_.data(), t, t + 1);
-      next_states[b].resize(h);
-      w.get_decoder_state(t + 1, next_states[b].data());
-      std::copy(w.logits_at(t), w.logits_at(t) + v, row.begin());
-      detail::log_softmax_into(row.data(), v, 1.0, nullptr, log_probabilities.data());
-      for (std::size_t i = 0; i < v; ++i)
-        candidates.push_back(
-            {b, static_cast<TokenId>(i), beam.hypothesis.log_probability + log_probabilities[i]});
-    }
-    const std::size_t kept = std::min(width, candidates.size());
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
-    std::vector<Beam> next;
-    for (std::size_t i = 0; i < kept; ++i) {
-      const Candidate &c = candidates[i];
-      if (c.token < 0) {
-        next.push_back(beams[c.beam]);
-        continue;
-      }
-      Beam grown = beams[c.beam];
-      grown.hypothesis.output.push_back(c.token);
-      grown.hypothesis.log_probability = c.score;
-      grown.state = next_states[c.beam];
-      next.push_back(std::move(grown));
-    }
-    beams = std::move(next);
+      w.get_decoder_state(t + 1, grown[b].data());
+      return w.logits_at(t);
+    });
+    states = states_after(origins, states, grown);
   }
   Seq2seqBeamSearch<T> result;
-  for (auto &beam : beams)
-    result.beams.push_back(std::move(beam.hypothesis));
+  result.beams = std::move(beams);
   // The best hypothesis again, teacher forced, for its trace (the same numbers it was found with).
   // Its output may lack <eos> (length-limited), so it is not checked as a target.
   const auto &best = result.beams.front().output;

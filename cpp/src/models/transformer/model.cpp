@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "attention/softmax.hpp"
+#include "models/beam_search.hpp"
 #include "models/checks.hpp"
 #include "models/transformer/network.hpp"
 #include "training/initialise.hpp"
@@ -129,55 +130,22 @@ TransformerBeamSearch<T> Transformer<T>::beam_search(const std::vector<TokenId> 
     detail::fail(detail::Argument("beam"), "beam (", width, ") must be between 1 and ",
                  max_beam_width);
   Network &w = *network_;
-  const std::size_t v = w.v;
-  const auto ended = [&](const Seq2seqHypothesis &h) {
-    return !h.output.empty() && h.output.back() == config_.eos;
-  };
   std::vector<Seq2seqHypothesis> beams(1); // the empty hypothesis
-  std::vector<double> row(v), log_probabilities(v);
-  for (std::size_t t = 0; t < max_length; ++t) {
-    if (std::all_of(beams.begin(), beams.end(), ended))
-      break;
+  for (std::size_t t = 0; t < max_length && !all_ended(beams, config_.eos); ++t) {
     // The live hypotheses as one batch, each decoded over its t tokens so far and one more step
     // (no keys kept between steps: hypotheses reorder at every step).
     std::vector<std::size_t> live;
     for (std::size_t b = 0; b < beams.size(); ++b)
-      if (!ended(beams[b]))
+      if (!ended(beams[b], config_.eos))
         live.push_back(b);
     w.begin(std::vector<const std::vector<TokenId> *>(live.size(), &source), t + 1);
     for (std::size_t i = 0; i < live.size(); ++i)
       for (std::size_t s = 0; s <= t; ++s)
         w.inputs[s * live.size() + i] = s == 0 ? config_.sos : beams[live[i]].output[s - 1];
     w.forward(parameters_.data());
-    struct Candidate {
-      std::size_t beam;
-      TokenId token; // -1: an ended hypothesis kept as it is
-      double score;
-    };
-    std::vector<Candidate> candidates;
-    for (std::size_t b = 0, i = 0; b < beams.size(); ++b) {
-      if (ended(beams[b])) {
-        candidates.push_back({b, -1, beams[b].log_probability});
-        continue;
-      }
-      std::copy_n(w.logits_at(t) + i++ * v, v, row.begin());
-      detail::log_softmax_into(row.data(), v, 1.0, nullptr, log_probabilities.data());
-      for (std::size_t token = 0; token < v; ++token)
-        candidates.push_back(
-            {b, static_cast<TokenId>(token), beams[b].log_probability + log_probabilities[token]});
-    }
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
-    std::vector<Seq2seqHypothesis> next;
-    for (std::size_t i = 0; i < std::min(width, candidates.size()); ++i) {
-      const Candidate &c = candidates[i];
-      next.push_back(beams[c.beam]);
-      if (c.token >= 0) {
-        next.back().output.push_back(c.token);
-        next.back().log_probability = c.score;
-      }
-    }
-    beams = std::move(next);
+    std::size_t row = 0; // the live hypotheses' rows, in order
+    advance_beams(beams, w.v, width, config_.eos,
+                  [&](std::size_t) { return w.logits_at(t) + row++ * w.v; });
   }
   TransformerBeamSearch<T> result;
   result.beams = beams;
