@@ -13,24 +13,15 @@ tokens, Adam, clipping; the first warmup minibatches untimed, then the next step
 "tokens"}, ...]} on stdout.
 """
 import json
-import os
 import pathlib
 import sys
-import time
 
-# Debian's python3-torch calls whichever libblas.so.3 the system's alternatives point to; an
-# OpenBLAS would start a thread per core, which torch.set_num_threads does not govern.
-os.environ["OPENBLAS_NUM_THREADS"] = "1"
-import torch  # noqa: E402
-from torch import nn  # noqa: E402
-from torch.nn import functional as F  # noqa: E402
+from torch_training import blas, timed_training, torch
+from torch.nn import functional as F
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests" / "fixtures"))
 from make_transformer_fixtures import (EOS, IGNORE, SOS, Seq2SeqTransformer,  # noqa: E402
                                        causal_mask, initialise, padded, padding_mask)
-
-torch.set_num_threads(1)
-torch.set_num_interop_threads(1)
 
 
 def loss_of(model, batch):
@@ -50,33 +41,8 @@ def train(job, case):
                                case["feedforward"])
     initialise(model, job["seed"])
     model.float()
-    optimizer = torch.optim.Adam(model.parameters(), lr=job["learningRate"])
-
-    def step(batch):
-        optimizer.zero_grad()
-        loss = loss_of(model, batch)
-        loss.backward()
-        nn.utils.clip_grad_norm_(model.parameters(), job["maxNorm"])
-        optimizer.step()
-        return loss.item()
-
-    batches, warmup, steps = job["batches"], job["warmup"], job["steps"]
-    first_loss = step(batches[0])
-    for batch in batches[1:warmup]:
-        step(batch)
-    timed = batches[warmup:warmup + steps]
-    start = time.perf_counter()
-    for batch in timed:
-        loss = step(batch)
-    ms = (time.perf_counter() - start) * 1000
-    tokens = sum(len(target) for batch in timed for _, target in batch)
-    return {"firstLoss": first_loss, "loss": loss, "ms": ms, "tokens": tokens}
-
-
-def blas():
-    """The BLAS libraries this process loaded, as files."""
-    with open("/proc/self/maps") as maps:
-        return sorted({line.split()[-1] for line in maps if "blas" in line.rsplit("/", 1)[-1]})
+    return timed_training(model, loss_of, job["batches"], job["warmup"], job["steps"],
+                          job["learningRate"], job["maxNorm"])
 
 
 def main():
