@@ -1,7 +1,7 @@
 // The captioning walkthrough (issue 22's page) as a reader meets it, at a desktop's width and a
 // phone's: every stage with its pictures (the scene crisp, the attention over it), a scene
-// composed by keyboard with the composer's menus and buttons, a random scene; and the element with
-// a `scene` attribute.
+// composed by keyboard with the composer's menus and buttons, a random scene; a training run's
+// probe; and the element with a `scene` attribute.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -97,6 +97,22 @@ for (const [name, viewport] of Object.entries(VIEWPORTS))
     assert.ok(count >= 1 && count <= 3, `${count} objects`);
     await page.screenshot({ path: `${SCREENSHOTS}/captioning--${name}--composed.png`, fullPage: true });
   });
+
+test("training from scratch: λ a choice, and the probe draws the scene's attention over it as it learns", async (t) => {
+  const page = await openPage(session, t, 'dist/site/#captioning');
+  await page.waitForSelector('.model-panel[data-origin="shipped"]');
+  const choices = await page.locator('.model-choices select').last().locator('option').allTextContents();
+  assert.deepEqual(choices, ['0: attend freely', '1: every region about once (Xu et al.)']);
+  await page.locator('.model-choices select').last().selectOption('0');
+  await page.locator('.model-run-train').click();
+  await page.waitForSelector('.model-run[data-state="running"]');
+  // the first report's probe: a map per word over the scene on screen
+  const maps = page.locator('.model-alignment .picture-map');
+  await maps.first().waitFor();
+  assert.equal(await maps.count(), await page.locator('.model-alignment .picture-label').count());
+  await page.locator('.model-stop').click();
+  await page.waitForSelector('.model-panel[data-origin="trained"]');
+});
 
 test('the element: <attention-stepper walkthrough="captioning" scene="…"> captions that scene', async (t) => {
   const page = await openPage(session, t, 'tests/browser/captioning-element.html');
