@@ -5,14 +5,14 @@
 
 #include "attention/softmax.hpp"
 #include "models/captioner/network.hpp"
+#include "models/checks.hpp"
 #include "training/initialise.hpp"
 
 namespace attention {
 
-namespace {
+using namespace models;
 
-using detail::Argument;
-using detail::fail;
+namespace {
 
 constexpr std::size_t max_width = 1024;                 // every layer's width
 constexpr std::size_t max_vocab = std::size_t(1) << 16; // caption words
@@ -30,39 +30,15 @@ template <class T> void check_image(const std::vector<T> &image, const Captioner
 
 void check_caption(const std::vector<TokenId> &caption, const CaptionerConfig &config,
                    const std::string &what) {
-  if (caption.empty())
-    fail(Argument("caption"), what, " is empty");
-  if (caption.size() > max_caption_steps)
-    fail(Argument("caption"), what, " has ", caption.size(), " tokens, more than the ",
-         max_caption_steps, " the model takes");
-  for (std::size_t i = 0; i < caption.size(); ++i)
-    if (caption[i] < 0 || static_cast<std::size_t>(caption[i]) >= config.vocab)
-      fail(Argument("caption"), what, " holds token ", caption[i], " at index ", i,
-           ", outside the vocabulary [0, ", config.vocab, ")");
-  if (caption.back() != config.eos)
-    fail(Argument("caption"), what, " must end with <eos> (", config.eos, "), not ",
-         caption.back());
-}
-
-void check_max_length(std::size_t max_length) {
-  if (max_length < 1 || max_length > max_caption_steps)
-    fail(Argument("maxLength"), "maxLength (", max_length, ") must be between 1 and ",
-         max_caption_steps);
-}
-
-template <class T> void require_finite_loss(double loss) {
-  if (!std::isfinite(static_cast<T>(loss)))
-    fail(Argument("parameters"), "the loss (", loss, ") overflows ",
-         sizeof(T) == 4 ? "float32" : "float64", ": the parameters are too large");
+  check_output_tokens(caption, config.vocab, max_caption_steps, config.eos, "caption", what,
+                      "vocabulary");
 }
 
 // Checks every sample and λ before any work; returns the longest caption.
 template <class T>
 std::size_t check_batch(const std::vector<CaptionSample<T>> &batch, const CaptionerConfig &config,
                         T regularization) {
-  if (!(std::isfinite(regularization) && regularization >= 0))
-    fail(Argument("regularization"), "regularization (", regularization,
-         ") must be a finite number >= 0");
+  check_weight(double(regularization), "regularization");
   if (batch.empty())
     fail(Argument("batch"), "batch is empty");
   std::size_t longest = 0;
@@ -72,10 +48,6 @@ std::size_t check_batch(const std::vector<CaptionSample<T>> &batch, const Captio
     longest = std::max(longest, batch[k].caption.size());
   }
   return longest;
-}
-
-template <class T> std::size_t argmax(const T *x, std::size_t n) {
-  return static_cast<std::size_t>(std::max_element(x, x + n) - x);
 }
 
 // The batch teacher forced through the network: its cross-entropy and λ times the regulariser,
@@ -104,11 +76,6 @@ std::pair<nn::CrossEntropy, double> forward_batch(Network &network, const T *par
 } // namespace
 
 void validate(const CaptionerConfig &c) {
-  const auto check_size = [](std::size_t value, std::size_t low, std::size_t high,
-                             const char *argument) {
-    if (value < low || value > high)
-      fail(Argument(argument), argument, " (", value, ") must be between ", low, " and ", high);
-  };
   check_size(c.vocab, 2, max_vocab, "vocab");
   check_size(c.channels, 1, max_width, "channels");
   check_size(c.annotation, 1, max_width, "annotation");
@@ -121,13 +88,8 @@ void validate(const CaptionerConfig &c) {
       fail(Argument(argument), argument, " (", side,
            ") must be a multiple of 4: two poolings halve it twice");
   }
-  if (c.seed < 0 || c.seed > 0xFFFFFFFFLL)
-    fail(Argument("seed"), "seed (", c.seed, ") must be between 0 and 2**32 - 1, as numpy's");
-  for (auto [token, argument] : {std::pair{c.sos, "sos"}, {c.eos, "eos"}})
-    if (token < 0 || static_cast<std::size_t>(token) >= c.vocab)
-      fail(Argument(argument), argument, " (", token, ") must be a token, in [0, ", c.vocab, ")");
-  if (c.sos == c.eos)
-    fail(Argument("eos"), "eos (", c.eos, ") must differ from sos (", c.sos, ")");
+  check_seed(c.seed);
+  check_special_tokens(c.sos, c.eos, c.vocab, "a token");
 }
 
 template <class T> Captioner<T>::Captioner(const CaptionerConfig &config) : config_(config) {
@@ -155,8 +117,7 @@ template <class T>
 T Captioner<T>::loss_and_gradients(const std::vector<CaptionSample<T>> &batch,
                                    ParameterSet<T> &gradients, T regularization) {
   const std::size_t steps = check_batch(batch, config_, regularization);
-  if (!gradients.same_layout(parameters_))
-    fail(Argument("gradients"), "gradients must have the model's parameters' names and shapes");
+  require_same_layout(gradients, parameters_);
   const auto [loss, regularized] =
       forward_batch(*network_, parameters_.data(), batch, steps, regularization);
   std::fill(gradients.data(), gradients.data() + gradients.size(), T(0));
@@ -197,7 +158,7 @@ std::vector<Matrix<T>> Captioner<T>::attention_weights(const std::vector<Caption
 template <class T>
 std::vector<std::vector<TokenId>>
 Captioner<T>::caption(const std::vector<const std::vector<T> *> &images, std::size_t max_length) {
-  check_max_length(max_length);
+  check_max_length(max_length, max_caption_steps);
   if (images.empty())
     fail(Argument("images"), "images is empty");
   for (const auto *image : images)
@@ -225,7 +186,7 @@ template <class T>
 CaptionerBeamSearch<T> Captioner<T>::beam_search(const std::vector<T> &image,
                                                  std::size_t max_length, std::size_t width) {
   check_image(image, config_);
-  check_max_length(max_length);
+  check_max_length(max_length, max_caption_steps);
   if (width < 1 || width > max_caption_beam)
     fail(Argument("beam"), "beam (", width, ") must be between 1 and ", max_caption_beam);
   Network &w = *network_;

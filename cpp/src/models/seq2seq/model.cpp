@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "attention/softmax.hpp"
-#include "models/batch_checks.hpp"
+#include "models/checks.hpp"
 #include "models/seq2seq/network.hpp"
 #include "training/initialise.hpp"
 
@@ -33,13 +33,6 @@ Encoder parse_encoder(const std::string &name, const char *argument) {
 }
 
 void validate(const Seq2seqConfig &c) {
-  using detail::Argument;
-  using detail::fail;
-  const auto check_size = [](std::size_t value, std::size_t low, std::size_t high,
-                             const char *argument) {
-    if (value < low || value > high)
-      fail(Argument(argument), argument, " (", value, ") must be between ", low, " and ", high);
-  };
   check_size(c.source_vocab, 1, max_vocab, "sourceVocab");
   check_size(c.target_vocab, 2, max_vocab, "targetVocab");
   check_size(c.embedding, 1, max_width, "embedding");
@@ -51,14 +44,8 @@ void validate(const Seq2seqConfig &c) {
   const std::size_t width = std::max(c.embedding, c.hidden);
   detail::require_fits(c.source_vocab, width, "a source-vocabulary table", Argument("sourceVocab"));
   detail::require_fits(c.target_vocab, width, "a target-vocabulary table", Argument("targetVocab"));
-  if (c.seed < 0 || c.seed > 0xFFFFFFFFLL)
-    fail(Argument("seed"), "seed (", c.seed, ") must be between 0 and 2**32 - 1, as numpy's");
-  for (auto [token, argument] : {std::pair{c.sos, "sos"}, {c.eos, "eos"}})
-    if (token < 0 || static_cast<std::size_t>(token) >= c.target_vocab)
-      fail(Argument(argument), argument, " (", token, ") must be a target token, in [0, ",
-           c.target_vocab, ")");
-  if (c.sos == c.eos)
-    fail(Argument("eos"), "eos (", c.eos, ") must differ from sos (", c.sos, ")");
+  check_seed(c.seed);
+  check_special_tokens(c.sos, c.eos, c.target_vocab, "a target token");
 }
 
 template <class T> Seq2seq<T>::Seq2seq(const Seq2seqConfig &config) : config_(config) {
@@ -74,67 +61,20 @@ template <class T> Seq2seq<T>::~Seq2seq() = default;
 template <class T> Seq2seq<T>::Seq2seq(Seq2seq &&) noexcept = default;
 template <class T> Seq2seq<T> &Seq2seq<T>::operator=(Seq2seq &&) noexcept = default;
 
-namespace {
-// The batch's sources and targets as the network takes them.
-std::pair<std::vector<const std::vector<TokenId> *>, std::vector<const std::vector<TokenId> *>>
-sides(const std::vector<SentencePair> &batch) {
-  std::vector<const std::vector<TokenId> *> sources, targets;
-  for (const auto &pair : batch) {
-    sources.push_back(&pair.source);
-    targets.push_back(&pair.target);
-  }
-  return {sources, targets};
-}
-
-// The batch teacher forced through the network (the model's, a private type deduced here): its
-// cross-entropy and the guided term's weight λ times its value, checked to be finite in T.
-template <class T, class Network>
-std::pair<nn::CrossEntropy, double> forward_batch(Network &network, const T *parameters,
-                                                  const std::vector<SentencePair> &batch,
-                                                  std::size_t steps, TokenId sos, T guide) {
-  const auto [sources, targets] = sides(batch);
-  network.begin(sources, steps);
-  network.set_targets(targets, sos);
-  if (guide > 0) {
-    std::vector<const std::vector<std::vector<std::size_t>> *> guides;
-    for (const auto &pair : batch)
-      guides.push_back(&pair.guide);
-    network.set_guide(guides, guide);
-  }
-  network.forward(parameters);
-  const nn::CrossEntropy loss = network.cross_entropy();
-  const double guided = guide > 0 ? double(guide) * network.guide_loss() : 0.0;
-  require_finite_loss<T>(loss.sum);
-  require_finite_loss<T>(loss.mean() + guided);
-  return {loss, guided};
-}
-} // namespace
-
 template <class T> T Seq2seq<T>::loss(const std::vector<SentencePair> &batch, T guide) {
-  const std::size_t steps = check_batch(batch, config_, guide);
-  const auto [loss, guided] =
-      forward_batch(*network_, parameters_.data(), batch, steps, config_.sos, guide);
-  return static_cast<T>(loss.mean() + guided);
+  return translation_loss(*network_, parameters_, batch, config_, guide);
 }
 
 template <class T>
 T Seq2seq<T>::loss_and_gradients(const std::vector<SentencePair> &batch, ParameterSet<T> &gradients,
                                  T guide) {
-  const std::size_t steps = check_batch(batch, config_, guide);
-  if (!gradients.same_layout(parameters_))
-    detail::fail(detail::Argument("gradients"),
-                 "gradients must have the model's parameters' names and shapes");
-  const auto [loss, guided] =
-      forward_batch(*network_, parameters_.data(), batch, steps, config_.sos, guide);
-  std::fill(gradients.data(), gradients.data() + gradients.size(), T(0));
-  network_->backward(parameters_.data(), T(1) / static_cast<T>(loss.tokens), gradients.data());
-  return static_cast<T>(loss.mean() + guided);
+  return translation_loss(*network_, parameters_, batch, config_, guide, &gradients);
 }
 
 template <class T>
 Seq2seqTrace<T> Seq2seq<T>::trace(const std::vector<TokenId> &source,
                                   const std::vector<TokenId> &target) {
-  check_sentence(source, config_.source_vocab, "source", "source", "source");
+  check_source(source, config_, "source");
   check_target(target, config_, "target");
   network_->begin({&source}, target.size());
   network_->set_targets({&target}, config_.sos);
@@ -146,8 +86,8 @@ Seq2seqTrace<T> Seq2seq<T>::trace(const std::vector<TokenId> &source,
 
 template <class T>
 Seq2seqTrace<T> Seq2seq<T>::translate(const std::vector<TokenId> &source, std::size_t max_length) {
-  check_sentence(source, config_.source_vocab, "source", "source", "source");
-  check_max_length(max_length);
+  check_source(source, config_, "source");
+  check_max_length(max_length, max_sentence_length);
   Network &w = *network_;
   w.begin({&source}, max_length);
   w.encode(parameters_.data());
@@ -167,8 +107,8 @@ Seq2seqTrace<T> Seq2seq<T>::translate(const std::vector<TokenId> &source, std::s
 template <class T>
 Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
                                              std::size_t max_length, std::size_t width) {
-  check_sentence(source, config_.source_vocab, "source", "source", "source");
-  check_max_length(max_length);
+  check_source(source, config_, "source");
+  check_max_length(max_length, max_sentence_length);
   if (width < 1 || width > max_beam_width)
     detail::fail(detail::Argument("beam"), "beam (", width, ") must be between 1 and ",
                  max_beam_width);
