@@ -21,6 +21,9 @@ const entries = {
     'dist/engine/models/en-fr-additive.safetensors',
     'dist/engine/models/en-zh-additive.safetensors',
   ],
+  'attention-stepper/models/shapes-en.safetensors (the trained captioner, float16)': [
+    'dist/engine/models/shapes-en.safetensors',
+  ],
 };
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;

@@ -265,6 +265,9 @@ test('trainModel: a captioner run reports the attention of its scene and stops a
   assert.equal(probe.cols, 64);
   assert.equal(probe.colLabels[9], '1,1');
   assert.equal(probe.rows, probe.rowLabels.length, 'a row per output token');
+  // the scene's image, its channels' rows one after the other, for a page to draw the attention over
+  assert.deepEqual([probe.image.rows, probe.image.cols], [96, 32]);
+  assert.deepEqual([...probe.image.data], [...attn.renderScene(scene).data]);
   assert.ok('regionAccuracy' in evaluation);
   const model = attn.loadModel(bytes);
   assert.deepEqual([model.kind, model.config.language], ['captioner', 'zh']);

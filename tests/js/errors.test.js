@@ -351,7 +351,7 @@ const cases = [
   [
     'unknown walkthrough',
     () => attn.walkthrough('transformer'),
-    /walkthrough name must be one of basics, self-attention, scoring, seq2seq, numerics, got the string "transformer"/,
+    /walkthrough name must be one of basics, self-attention, scoring, seq2seq, captioning, numerics, got the string "transformer"/,
     'walkthrough',
   ],
   [
@@ -409,7 +409,7 @@ const cases = [
   [
     'walkthroughInputs of no walkthrough',
     () => attn.walkthroughInputs('transformer'),
-    /walkthrough name must be one of basics, self-attention, scoring, seq2seq, numerics/,
+    /walkthrough name must be one of basics, self-attention, scoring, seq2seq, captioning, numerics/,
     'walkthrough',
   ],
   // walkthrough inputs: the argument is the form field to mark
@@ -442,13 +442,13 @@ const cases = [
   [
     'seq2seq walkthrough without a model',
     () => attn.walkthrough('seq2seq', { sentence: ['the', 'car'] }),
-    /inputs.model must be a seq2seq model of this engine/,
+    /inputs.model must be a model of this engine/,
     'model',
   ],
   [
     'seq2seq walkthrough comparing something else',
     () => attn.walkthrough('seq2seq', { model: comparingModel, compare: [{}] }),
-    /inputs.compare\[0\] must be a seq2seq model of this engine \(createSeq2seq, loadModel\), got an object/,
+    /inputs.compare\[0\] must be a model of this engine \(createSeq2seq, createCaptioner, loadModel\), got an object/,
     'compare',
   ],
   [

@@ -113,10 +113,22 @@ const unique = (list) => [...new Set(list)];
 const matches = (source, pattern) => [...source.matchAll(new RegExp(pattern, 'g'))].map((match) => match[1]);
 
 const attn = await loadAttention({ threads: 1 });
-// the seq2seq and scoring walkthroughs are models': a small untrained model will do
+// the seq2seq, scoring and captioning walkthroughs are models': a small untrained model will do
 const model = attn.createSeq2seq({ task: 'en-fr', embedding: 4, hidden: 8 });
+const captioner = attn.createCaptioner({
+  task: 'shapes',
+  channels: 4,
+  annotation: 4,
+  attention: 4,
+  embedding: 4,
+  hidden: 8,
+});
 const traceOf = (name) =>
-  attn.walkthrough(name, { seq2seq: { model, compare: [model] }, scoring: { models: [model] } }[name] ?? {});
+  attn.walkthrough(
+    name,
+    { seq2seq: { model, compare: [model] }, scoring: { models: [model] }, captioning: { model: captioner } }[name] ??
+      {},
+  );
 
 /** The exercise questions of every spec, asked on the notebook's inputs (which ask them all). */
 function questions() {
@@ -203,6 +215,18 @@ const TEMPLATES = {
       .find((field) => field.name === 'comparison')
       .choices.map((name) => `field.comparisons.${name}`),
   'taskNames.${identity.task}': () => attn.seq2seqFacts().tasks.map((task) => `taskNames.${task}`),
+  // the scene composer's menus and their options (scene-composer.js), and a captioner's name
+  'scene.${key}': () => ['size', 'colour', 'shape'].map((key) => `scene.${key}`),
+  'scene.names.${name}': () => {
+    const { sizes, colours, shapes } = attn.captionerFacts();
+    return [...sizes, ...colours, ...shapes].map((name) => `scene.names.${name}`);
+  },
+  'scene.places.${row}${column}': () => {
+    const { rows, columns } = attn.captionerFacts().layout;
+    return Array.from({ length: rows * columns }, (_, i) => `scene.places.${Math.floor(i / columns)}${i % columns}`);
+  },
+  'field.captionLanguages.${language}': () =>
+    attn.captionerFacts().languages.map((language) => `field.captionLanguages.${language}`),
 };
 
 // Keys passed to t() by name, and the keys each name takes.

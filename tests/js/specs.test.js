@@ -26,8 +26,15 @@ const stacked = model('en-fr', 'additive', { layers: 2 });
 const guided = model('en-fr', 'additive');
 guided.train({ steps: 1, batch: 2, guide: 1 });
 
+const captioner = (language) =>
+  attn.createCaptioner({ task: 'shapes', language, channels: 4, annotation: 4, attention: 4, embedding: 4, hidden: 8 });
+
 // The inputs each walkthrough is described for: the notebook's ({}) and edited ones.
 const VARIANTS = {
+  captioning: [
+    { model: captioner('en') },
+    { model: captioner('zh'), language: 'zh', scene: 'small green triangle 1 0'.split(' '), beam: 2 },
+  ],
   seq2seq: [
     { model: model('en-fr', 'additive') },
     { scoring: 'dot', model: model('en-fr', 'dot') },

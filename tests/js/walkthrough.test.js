@@ -14,10 +14,19 @@ const stage = (trace, id) => trace.stages.find((s) => s.id === id);
 // The seq2seq and scoring walkthroughs are models': small untrained ones will do for the structure.
 const model = attn.createSeq2seq({ task: 'en-fr', scoring: 'general', embedding: 4, hidden: 8 });
 const additive = attn.createSeq2seq({ task: 'en-fr', scoring: 'additive', embedding: 4, hidden: 8 });
-const needs = (name) => ({ seq2seq: { model }, scoring: { models: [additive, model] } })[name] ?? {};
+const captioner = attn.createCaptioner({
+  task: 'shapes',
+  channels: 4,
+  annotation: 4,
+  attention: 4,
+  embedding: 4,
+  hidden: 8,
+});
+const needs = (name) =>
+  ({ seq2seq: { model }, scoring: { models: [additive, model] }, captioning: { model: captioner } })[name] ?? {};
 
-test('five walkthroughs, every stage well formed', () => {
-  assert.deepEqual(attn.walkthroughNames, ['basics', 'self-attention', 'scoring', 'seq2seq', 'numerics']);
+test('six walkthroughs, every stage well formed', () => {
+  assert.deepEqual(attn.walkthroughNames, ['basics', 'self-attention', 'scoring', 'seq2seq', 'captioning', 'numerics']);
   for (const name of attn.walkthroughNames) {
     const trace = attn.walkthrough(name, needs(name));
     assert.equal(trace.walkthrough, name);
@@ -97,6 +106,53 @@ test('scoring: one step of each model, as its own teacher-forced translation com
     argument: 'step',
     message: /step \(7\) must be between 1 and 6/,
   });
+});
+
+test("captioning: a scene's caption stage by stage, the model's own weights; the scene's errors", () => {
+  const scene = 'big red circle 0 1; small blue square 1 0';
+  const trace = attn.walkthrough('captioning', { model: captioner, scene: scene.split(' '), beam: 2 });
+  const { words, steps, image } = captioner.caption(
+    {
+      objects: [
+        { size: 'big', colour: 'red', shape: 'circle', row: 0, column: 1 },
+        { size: 'small', colour: 'blue', shape: 'square', row: 1, column: 0 },
+      ],
+    },
+    { beam: 2 },
+  );
+  assert.deepEqual(trace.labels.caption, words);
+  assert.deepEqual(
+    trace.stages.map((s) => s.kind),
+    ['scene', 'encoder', ...steps.map(() => 'step'), 'caption'],
+  );
+  const picture = stage(trace, 'scene').panels[0];
+  assert.deepEqual([picture.name, picture.palette, picture.rows, picture.cols], ['image', 'image', 96, 32]);
+  assert.deepEqual([...picture.data], [...image.data]);
+  steps.forEach((step, i) => {
+    const shown = stage(trace, `step-${i + 1}`).panels;
+    const weights = shown.find((p) => p.name === 'weights');
+    assert.deepEqual([weights.rows, weights.cols], [8, 8]);
+    assert.deepEqual([...weights.data], [...step.weights.data]);
+    assert.deepEqual([...shown.find((p) => p.name === 'attention').data], [...step.weights.data]);
+    assert.deepEqual(
+      shown.find((p) => p.name === 'top').rowLabels,
+      step.top.map((top) => top.token),
+    );
+  });
+  const measures = stage(trace, 'caption').panels.find((p) => p.name === 'measures');
+  const { exactMatch, regionAccuracy } = captioner.evaluate();
+  assert.deepEqual([measures.data[0], measures.data[2]], [exactMatch, regionAccuracy]);
+  for (const bad of [
+    'big red circle 0',
+    'big red star 0 0',
+    'big red circle 2 0',
+    'big red circle 0 0; small blue square 0 0',
+  ])
+    assert.throws(() => attn.walkthrough('captioning', { model: captioner, scene: bad.split(' ') }), {
+      argument: 'scene',
+    });
+  assert.throws(() => attn.walkthrough('captioning', { model: captioner, language: 'zh' }), { argument: 'language' });
+  assert.throws(() => attn.walkthrough('captioning', { model }), { argument: 'model' });
 });
 
 test('the inputs each walkthrough takes, with their limits and defaults, as the engine publishes them', () => {

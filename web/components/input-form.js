@@ -2,6 +2,7 @@
 // and the message that says why its text cannot be used. Used by the page and by editable
 // steppers, through the controller.
 import { el, setChildren } from './dom.js';
+import { sceneComposer } from './scene-composer.js';
 
 /**
  * Fills `container` with the fields of `session`. `onChange(name, text)` runs when the user edits
@@ -13,6 +14,7 @@ import { el, setChildren } from './dom.js';
 export function renderInputForm(container, session, t, onChange, withFiles) {
   const controls = session.fields.map((field) => {
     const id = `input-${field.name}`;
+    if (field.control === 'scene') return sceneField(field, id, session, t, onChange);
     const wrapper = el('div', 'field');
     const label = el('label', '', t(field.label));
     label.htmlFor = id;
@@ -48,8 +50,9 @@ export function renderInputForm(container, session, t, onChange, withFiles) {
   container.replaceChildren(...controls.map(({ wrapper }) => wrapper));
 
   return function refresh() {
-    for (const { field, control, error } of controls) {
-      if (field.control === 'select') setOptions(control, field, session, t);
+    for (const { field, control, error, composer } of controls) {
+      if (composer) composer.set(session.text(field));
+      else if (field.control === 'select') setOptions(control, field, session, t);
       else if (control.value !== session.text(field)) control.value = session.text(field);
       const message = session.fieldError(field.name, t);
       control.setAttribute('aria-invalid', String(Boolean(message)));
@@ -71,4 +74,22 @@ function setOptions(select, field, session, t) {
     }),
   );
   select.value = String(session.inputs[field.name]);
+}
+
+// A scene field: the composer, its legend the field's label, the engine's message under it.
+function sceneField(field, id, session, t, onChange) {
+  const wrapper = el('div', 'field');
+  const composer = sceneComposer({
+    id,
+    legend: t(field.label),
+    facts: session.attn.captionerFacts(),
+    t,
+    onChange: (text) => onChange(field.name, text),
+  });
+  const error = el('p', 'field-error');
+  error.id = `${id}-error`;
+  error.setAttribute('aria-live', 'polite');
+  composer.element.setAttribute('aria-describedby', error.id);
+  wrapper.append(composer.element, error);
+  return { field, control: composer.element, error, wrapper, composer };
 }

@@ -65,10 +65,11 @@ const CONTROLS = {
 
 /**
  * How to draw, parse and format the input `field` (one the engine published: { name, kind, min,
- * max, … }) as the spec presents it (`shown`: { label, hint, options }): { control, parse, format }.
- * A spec's `options` makes a menu of any kind (the word to follow is an integer picked by name).
+ * max, … }) as the spec presents it (`shown`: { label, hint, options, control }): { control, parse,
+ * format }. A spec's `options` makes a menu of any kind (the word to follow is an integer picked by
+ * name); its `control` a control of its own over the kind's text ('scene': scene-composer.js).
  */
 export function controlFor(field, shown = {}) {
   const control = CONTROLS[field.kind](field);
-  return shown.options ? { ...control, control: 'select' } : control;
+  return { ...control, control: shown.options ? 'select' : (shown.control ?? control.control) };
 }

@@ -10,6 +10,7 @@ import { MODEL_KINDS, modelFile, trainModel, TRAINING_DEFAULTS } from 'attention
 import { el, setText } from './dom.js';
 import { downloadFile } from './export.js';
 import { renderHeatmap } from './heatmap.js';
+import { renderPicture } from './scene-image.js';
 import { heatmapText } from './stage-view.js';
 import { trainingChart } from './training-chart.js';
 
@@ -206,10 +207,20 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
       }),
     );
     curve.replaceChildren(trainingChart(history, t));
-    if (measured)
+    if (!measured) return;
+    const name = t('model.alignment', { step: measured.step });
+    const { image } = measured.probe;
+    // a probe with its image (a captioner's): each word's attention over it
+    if (image)
+      renderPicture(
+        probe,
+        { ...measured.probe, name, palette: 'overlay' },
+        { image: { ...image, palette: 'image' }, width: PROBE_WIDTH, palette: controller.options.palette, t },
+      );
+    else
       renderHeatmap(
         probe,
-        { ...measured.probe, name: t('model.alignment', { step: measured.step }), palette: 'weights' },
+        { ...measured.probe, name, palette: 'weights' },
         { palette: controller.options.palette, width: PROBE_WIDTH, annotate: false, text: heatmapText(t) },
       );
   }
@@ -279,7 +290,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
               ? absent.length
                 ? t('model.comparedMissing', { count: absent.length })
                 : t('model.comparedReady')
-              : t(`model.${origin}`)),
+              : t(`model.${origin}`, { steps: models().shippedSteps })),
     );
     status.classList.toggle('as-error', Boolean(message));
     drawChoices(models().training);
@@ -334,7 +345,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
               ? t('model.runWaiting')
               : t('model.runReader')
           : !compares && !waiting() && !history.length
-            ? t(`model.idle.${origin}`)
+            ? t(`model.idle.${origin}`, { steps: models().shippedSteps })
             : '',
     );
     runText.hidden = !runText.textContent;

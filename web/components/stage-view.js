@@ -6,6 +6,7 @@ import katex from 'katex';
 import { el, setChildren } from './dom.js';
 import { activeCell, focusCell, renderHeatmap, textMeasure } from './heatmap.js';
 import { computeLayout } from './heatmap-layout.js';
+import { PICTURE_PALETTES, renderPicture } from './scene-image.js';
 
 const HEATMAP_TEXT = [
   'bitsSign',
@@ -47,6 +48,8 @@ export function renderStage(section, controller, width, font) {
     width,
     font,
     onAnswer: (value) => controller.answer(value),
+    // the image a stage's maps are drawn over: the trace's picture of palette "image"
+    image: controller.trace.stages.flatMap((stage) => stage.panels).find((panel) => panel.palette === 'image'),
   };
   const heading = el('h2', 'stage-title', view.title);
   heading.id = `title-${walkthrough}-${view.stage.id}`;
@@ -150,7 +153,9 @@ function panelChildren(holders, view, context) {
   const options = { palette: context.palette, font: context.font, text: heatmapText(t), t };
   const share = panelShare(stage.panels, context.width, { ...options, measure: textMeasure(context.font) });
   stage.panels.forEach((panel, i) =>
-    renderHeatmap(holders[i], panel, { ...options, width: wide(panel) ? context.width : share }),
+    PICTURE_PALETTES.includes(panel.palette)
+      ? renderPicture(holders[i], panel, { ...options, image: context.image, width: context.width })
+      : renderHeatmap(holders[i], panel, { ...options, width: wide(panel) ? context.width : share }),
   );
   return [
     ...(question ? [el('p', 'question-feedback', question.feedback)] : []),

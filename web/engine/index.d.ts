@@ -284,7 +284,7 @@ export interface RandomState {
   randn(rows: number, cols: number): Matrix;
 }
 
-export type WalkthroughName = 'basics' | 'self-attention' | 'scoring' | 'seq2seq' | 'numerics';
+export type WalkthroughName = 'basics' | 'self-attention' | 'scoring' | 'seq2seq' | 'captioning' | 'numerics';
 export type ScoreFunctionName = 'additive' | 'dot' | 'general' | 'concat';
 
 export interface BasicsInputs {
@@ -355,6 +355,20 @@ export interface Seq2seqWalkthroughInputs {
   comparison?: Comparison;
 }
 
+/** A captioner's caption of one scene, stage by stage (scene, encoder, a step per word, caption). */
+export interface CaptioningWalkthroughInputs {
+  /** the captioner (required) */
+  model: CaptionerModel;
+  /** when given, must be the model's */
+  task?: string;
+  language?: string;
+  /** the scene as words: objects separated by ";", each "size colour shape row column"
+   * ('big red circle 0 0; small blue square 1 1'.split(' '), the default) */
+  scene?: string[];
+  /** beam width, 1 (greedy, the default) to 5 */
+  beam?: number;
+}
+
 export interface NumericsInputs {
   /** one row of scores; default the Attention Basics seed's [927, 397, 148, 929] */
   scores?: VectorInput;
@@ -369,6 +383,7 @@ export interface WalkthroughInputs {
   'self-attention': SelfAttentionInputs;
   scoring: ScoringInputs;
   seq2seq: Seq2seqWalkthroughInputs;
+  captioning: CaptioningWalkthroughInputs;
   numerics: NumericsInputs;
 }
 
@@ -544,8 +559,11 @@ export interface AttentionEngine {
     params: MultiHeadParams,
   ): MultiHeadResult<Out<M, Matrix<Float64Array>, Matrix<Float32Array>>>;
   randomState(seed: number): RandomState;
-  walkthrough<N extends Exclude<WalkthroughName, 'scoring' | 'seq2seq'>>(name: N, inputs?: WalkthroughInputs[N]): Trace;
-  walkthrough<N extends 'scoring' | 'seq2seq'>(name: N, inputs: WalkthroughInputs[N]): Trace;
+  walkthrough<N extends Exclude<WalkthroughName, 'scoring' | 'seq2seq' | 'captioning'>>(
+    name: N,
+    inputs?: WalkthroughInputs[N],
+  ): Trace;
+  walkthrough<N extends 'scoring' | 'seq2seq' | 'captioning'>(name: N, inputs: WalkthroughInputs[N]): Trace;
   /** The inputs `walkthrough(name, …)` takes, with their limits and defaults (read-only). */
   walkthroughInputs(name: WalkthroughName): readonly Readonly<InputField>[];
   /** The walkthroughs' names, in the page's order, as the engine publishes them. */

@@ -55,14 +55,16 @@ export const MODEL_KINDS = deepFreeze({
     facts: 'captionerFacts',
     defaults: ({ defaults }) => ({ language: defaults.language }),
     // the attention over the probe's scene as the model captions it: its output tokens by the
-    // grid's regions, each labelled "row,column"
+    // grid's regions, each labelled "row,column"; and the image, its channels' rows one after the
+    // other (a page draws the attention over it)
     probe(model, { scene }) {
-      const { steps } = model.caption(scene);
+      const { steps, image } = model.caption(scene);
       const { rows, cols } = steps[0].weights;
       return {
         ...joinRows(steps.map((step) => step.weights.data)),
         rowLabels: steps.map((step) => step.token),
         colLabels: Array.from({ length: rows * cols }, (_, i) => `${Math.floor(i / cols)},${i % cols}`),
+        image: { rows: image.channels * image.height, cols: image.width, data: image.data },
       };
     },
   },
@@ -81,6 +83,7 @@ function joinRows(rows) {
 export const SHIPPED_MODELS = deepFreeze([
   { kind: 'seq2seq', task: 'en-fr', scoring: 'additive' },
   { kind: 'seq2seq', task: 'en-zh', scoring: 'additive' },
+  { kind: 'captioner', task: 'shapes', language: 'en' },
 ]);
 
 /**

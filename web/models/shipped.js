@@ -43,3 +43,21 @@ export function chooseCandidate(candidates, { task, scoring }) {
     );
   return chosen;
 }
+
+// The captioner (the captioning walkthrough's): one English model, createCaptioner's defaults with
+// seed CAPTIONER.seed, trained CAPTIONER.steps steps with train()'s defaults but the regulariser's
+// weight CAPTIONER.regularization (λ; 1 is the default), saved as float16; no candidates to choose
+// from yet (quality is being tuned: the recipe is these constants). zh trains on the reader's page.
+export const CAPTIONER = { task: 'shapes', language: 'en', seed: 0, steps: 1500, regularization: 1 };
+
+/** Trains the shipped captioner from scratch → { bytes, test } (the saved model's test evaluation). */
+export function trainCaptioner(attn, { task, language, seed, steps, regularization } = CAPTIONER) {
+  const model = attn.createCaptioner({ task, language, seed });
+  model.train({ steps, regularization });
+  const bytes = model.save({ dtype: 'float16' });
+  model.dispose();
+  const saved = attn.loadModel(bytes);
+  const test = saved.evaluate({ split: 'test' });
+  saved.dispose();
+  return { bytes, test };
+}

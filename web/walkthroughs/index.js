@@ -3,12 +3,20 @@
 // texts from the locales (web/locales/<lang>/walkthroughs.json). See docs/architecture.md for how
 // to add a walkthrough.
 import basics from './basics.js';
+import captioning from './captioning.js';
 import numerics from './numerics.js';
 import scoring from './scoring.js';
 import selfAttention from './self-attention.js';
 import seq2seq from './seq2seq.js';
 
-export const SPECS = Object.freeze({ basics, 'self-attention': selfAttention, scoring, seq2seq, numerics });
+export const SPECS = Object.freeze({
+  basics,
+  'self-attention': selfAttention,
+  scoring,
+  seq2seq,
+  captioning,
+  numerics,
+});
 
 // The locale keys of a stage's texts (a stage the spec tells in parts, its `texts`: the first
 // part's title, every part's text), and the values their {placeholders} take (a value may be a

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "attention/captioning_walkthrough.hpp"
 #include "attention/model_store.hpp"
 #include "attention/score_function.hpp"
 #include "attention/seq2seq.hpp"
@@ -279,6 +280,40 @@ Trace scoring_from(const GivenInputs &given) {
   });
 }
 
+// ---------------------------------------------------------------------------------------------
+// captioning: a captioner's caption of a scene. The task and language pick the model (the
+// caller's); the scene is text, as parse_scene reads it (a form field, an HTML attribute).
+
+std::vector<InputField> captioning_inputs() {
+  const auto &task_ids = tasks::caption_task_ids();
+  const auto &languages = tasks::caption_languages();
+  return {texts_field("task", InputKind::choice, Labels(1, task_ids.front()), task_ids),
+          texts_field("language", InputKind::choice, Labels(1, languages.front()), languages),
+          texts_field("scene", InputKind::tokens,
+                      {"big", "red", "circle", "0", "0;", "small", "blue", "square", "1", "1"}),
+          integer_field("beam", 1, 1, std::int64_t(max_captioning_beam)),
+          model_field("model", InputKind::model)};
+}
+
+Trace captioning_from(const GivenInputs &given) {
+  const std::vector<int> model = handles(given, "model");
+  if (model.size() != 1)
+    detail::fail(detail::Argument("model"), "inputs.model must be one captioner");
+  const auto fields = captioning_inputs();
+  return stored_model(model[0]).as<CaptionerSession>().visit([&](auto &session) {
+    // the task and language given with a model must be the model's
+    for (auto [name, own] : {std::pair{"task", &session.config().task},
+                             std::pair{"language", &session.config().language}})
+      if (const auto value = texts(given, name, fields).front(); value != *own)
+        detail::fail(detail::Argument(name), "inputs.", name, " (", value, ") is not the model's (",
+                     *own, ")");
+    std::string scene;
+    for (const auto &word : texts(given, "scene", fields))
+      scene += word + " ";
+    return captioning_walkthrough(session, parse_scene(scene), size(given, "beam", fields));
+  });
+}
+
 } // namespace
 
 const std::vector<WalkthroughEntry> &walkthroughs() {
@@ -287,6 +322,7 @@ const std::vector<WalkthroughEntry> &walkthroughs() {
       {"self-attention", self_attention_inputs, self_attention_from},
       {"scoring", scoring_inputs, scoring_from},
       {"seq2seq", seq2seq_inputs, seq2seq_from},
+      {"captioning", captioning_inputs, captioning_from},
       {"numerics", numerics_inputs, numerics_from}};
   return entries;
 }

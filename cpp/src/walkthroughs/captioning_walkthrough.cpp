@@ -1,0 +1,210 @@
+#include "attention/captioning_walkthrough.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+#include "trace_parts.hpp"
+
+namespace attention {
+
+namespace {
+
+using detail::Argument;
+using detail::fail;
+using trace_parts::numbered;
+using trace_parts::panel;
+using trace_parts::rows_of;
+
+// The grid's cells as "row,column", row-major: an overlay panel's columns.
+Labels cell_labels(std::size_t rows, std::size_t columns) {
+  Labels labels;
+  for (std::size_t i = 0; i < rows * columns; ++i)
+    labels.push_back(std::to_string(i / columns) + "," + std::to_string(i % columns));
+  return labels;
+}
+
+// Row `row` of `m` (a row of L values) as the grid, rows x columns.
+template <class T>
+Matrix<double> as_grid(const Matrix<T> &m, std::size_t row, std::size_t rows, std::size_t columns) {
+  auto out = Matrix<double>::from_shape({rows, columns});
+  std::copy(m.data() + row * rows * columns, m.data() + (row + 1) * rows * columns, out.data());
+  return out;
+}
+
+// The image as a panel: the channels' rows one after the other (3·S x S), rows "R1" … "B<S>".
+Panel image_panel(const std::vector<float> &image, std::size_t size) {
+  auto values = Matrix<double>::from_shape({tasks::image_channels * size, size});
+  std::copy(image.begin(), image.end(), values.data());
+  Labels rows;
+  for (const char *channel : {"R", "G", "B"})
+    for (const auto &label : numbered(channel, size, 1))
+      rows.push_back(label);
+  return panel("image", "image", std::move(values), rows, numbered("", size, 1));
+}
+
+// The encoder's stage: each region's ‖a_i‖ over the image, the annotations, and the channels
+// that vary most across the regions as the grid (largest variance first, the lower channel of
+// equal ones).
+template <class T>
+std::vector<Panel> encoder_panels(const Matrix<T> &annotations, std::size_t rows,
+                                  std::size_t columns, const Labels &cells) {
+  const std::size_t l = annotations.shape()[0], d = annotations.shape()[1];
+  auto norms = Matrix<double>::from_shape({1, l});
+  std::vector<double> mean(d, 0), variance(d, 0);
+  for (std::size_t i = 0; i < l; ++i) {
+    double sum = 0;
+    for (std::size_t c = 0; c < d; ++c) {
+      const double a = static_cast<double>(annotations(i, c));
+      sum += a * a;
+      mean[c] += a / double(l);
+    }
+    norms(0, i) = std::sqrt(sum);
+  }
+  for (std::size_t i = 0; i < l; ++i)
+    for (std::size_t c = 0; c < d; ++c)
+      variance[c] += std::pow(static_cast<double>(annotations(i, c)) - mean[c], 2) / double(l);
+  std::vector<std::size_t> order(d);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return variance[a] > variance[b]; });
+  std::vector<Panel> panels{
+      panel("regions", "overlay", std::move(norms), Labels(1, "‖a‖"), cells),
+      panel("annotations", "annotation", rows_of(annotations, 0, l), cells, numbered("", d, 1))};
+  for (std::size_t k = 0; k < std::min(shown_channels, d); ++k) {
+    const std::size_t c = order[k];
+    auto grid = Matrix<double>::from_shape({rows, columns});
+    for (std::size_t i = 0; i < l; ++i)
+      grid.data()[i] = static_cast<double>(annotations(i, c));
+    Panel channel =
+        panel("", "annotation", std::move(grid), numbered("", rows, 0), numbered("", columns, 0));
+    channel.name = "channel-" + std::to_string(c + 1);
+    panels.push_back(std::move(channel));
+  }
+  return panels;
+}
+
+} // namespace
+
+tasks::Scene parse_scene(const std::string &text) {
+  std::vector<tasks::ObjectDescription> objects;
+  std::istringstream parts(text);
+  std::string part;
+  while (std::getline(parts, part, ';')) {
+    std::istringstream in(part);
+    std::vector<std::string> words;
+    for (std::string word; in >> word;)
+      words.push_back(word);
+    if (words.empty())
+      continue;
+    const std::size_t k = objects.size();
+    if (words.size() != 5)
+      fail(Argument("scene"), "scene object ", k + 1, " (\"", part.substr(0, 60),
+           "\") must be five words: size colour shape row column, as \"big red circle 0 1\"");
+    const auto place = [&](const std::string &word, const char *what) {
+      if (word.empty() || word.size() > 9 ||
+          !std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        fail(Argument("scene"), "scene object ", k + 1, "'s ", what, " (\"", word.substr(0, 20),
+             "\") must be a whole number");
+      return static_cast<std::int64_t>(std::stoll(word));
+    };
+    objects.push_back(
+        {words[2], words[1], words[0], place(words[3], "row"), place(words[4], "column")});
+  }
+  return tasks::make_scene(objects);
+}
+
+template <class T>
+Trace captioning_walkthrough(CaptionerSession<T> &session, const tasks::Scene &scene,
+                             std::size_t beam) {
+  if (beam < 1 || beam > max_captioning_beam)
+    fail(Argument("beam"), "beam (", beam, ") must be between 1 and ", max_captioning_beam);
+  const tasks::CaptionTask &task = session.task();
+  const CaptionResult<T> result = session.caption(scene, beam);
+  const CaptionerTrace<T> &t = result.trace;
+  const std::size_t m = t.output.size(), l = t.weights.shape()[1];
+  const std::size_t rows = session.model().grid_rows(), columns = session.model().grid_columns();
+  const std::size_t h = t.states.shape()[1], d = t.gates.shape()[1];
+  Labels words;
+  for (auto id : t.output)
+    words.push_back(task.vocabulary.tokens[id]);
+  const Labels cells = cell_labels(rows, columns);
+
+  Trace trace;
+  trace.walkthrough = "captioning";
+  trace.labels = {{"caption", words}};
+  trace.stages.push_back({"scene", "scene", 0, {image_panel(result.image, task.image_size)}});
+  trace.stages.push_back(
+      {"encoder", "encoder", 0, encoder_panels(t.annotations, rows, columns, cells)});
+  const Labels grid_rows = numbered("", rows, 0), grid_columns = numbered("", columns, 0);
+  for (std::size_t step = 1; step <= m; ++step) {
+    const std::size_t row = step - 1;
+    const Labels word(1, words[row]);
+    std::vector<Panel> panels{
+        panel("decoder_state", "decoder", rows_of(t.states, row, 1),
+              Labels(1, "h" + std::to_string(row)), numbered("", h, 1)),
+        panel("scores", "scores", as_grid(t.scores, row, rows, columns), grid_rows, grid_columns),
+        panel("weights", "weights", as_grid(t.weights, row, rows, columns), grid_rows,
+              grid_columns),
+        panel("attention", "overlay", rows_of(t.weights, row, 1), word, cells),
+        panel("gate", "context", rows_of(t.gates, row, 1), Labels(1, "β"), numbered("", d, 1))};
+    const auto &top = result.top[row];
+    auto probabilities = Matrix<double>::from_shape({top.size(), 1});
+    Labels top_words;
+    for (std::size_t i = 0; i < top.size(); ++i) {
+      probabilities(i, 0) = static_cast<double>(top[i].second);
+      top_words.push_back(task.vocabulary.tokens[top[i].first]);
+    }
+    panels.push_back(panel("top", "weights", std::move(probabilities), top_words, Labels(1, "p")));
+    trace.stages.push_back({"step-" + std::to_string(step), "step", step, std::move(panels)});
+  }
+
+  // The grammar's regions of each word, up to where the caption leaves the grammar's.
+  const tasks::CaptionExample gold = tasks::describe(task, scene);
+  auto linked = Matrix<double>::from_shape({m, l});
+  std::fill(linked.data(), linked.data() + m * l, 0.0);
+  for (std::size_t row = 0; row < std::min(m, gold.caption.size()); ++row) {
+    if (gold.caption[row] != static_cast<std::size_t>(t.output[row]))
+      break;
+    for (auto cell : gold.cells[row])
+      linked(row, cell) = 1;
+    for (auto cell : gold.possible[row])
+      linked(row, cell) = 0.5;
+  }
+  std::vector<Panel> last{panel("figure", "overlay", rows_of(t.weights, 0, m), words, cells),
+                          panel("gold", "overlay", std::move(linked), words, cells),
+                          panel("alignment", "weights", rows_of(t.weights, 0, m), words, cells)};
+  if (beam > 1) {
+    auto scores = Matrix<double>::from_shape({result.beams.size(), 1});
+    Labels hypotheses;
+    for (std::size_t i = 0; i < result.beams.size(); ++i) {
+      const auto &output = result.beams[i].output;
+      scores(i, 0) = result.beams[i].log_probability;
+      hypotheses.push_back(
+          tasks::detokenize_caption(task, std::vector<std::size_t>(output.begin(), output.end())));
+    }
+    last.push_back(panel("beams", "scores", std::move(scores), hypotheses, Labels(1, "log p")));
+  }
+  const CaptionEvaluation evaluation = session.test_evaluation();
+  auto measures = Matrix<double>::from_shape({1, 3});
+  measures(0, 0) = evaluation.exact_match;
+  measures(0, 1) = evaluation.token_accuracy;
+  measures(0, 2) = evaluation.region_accuracy;
+  std::vector<Label> metrics(3);
+  metrics[0].metric = "exactMatch";
+  metrics[1].metric = "tokenAccuracy";
+  metrics[2].metric = "regionAccuracy";
+  last.push_back(panel("measures", "weights", std::move(measures),
+                       trace_parts::plain(Labels(1, task.language)), std::move(metrics)));
+  trace.stages.push_back({"caption", "caption", 0, std::move(last)});
+  trace.output = rows_of(t.weights, 0, m);
+  return trace;
+}
+
+template Trace captioning_walkthrough<float>(CaptionerSession<float> &, const tasks::Scene &,
+                                             std::size_t);
+template Trace captioning_walkthrough<double>(CaptionerSession<double> &, const tasks::Scene &,
+                                              std::size_t);
+
+} // namespace attention

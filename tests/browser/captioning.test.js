@@ -1,0 +1,132 @@
+// The captioning walkthrough (issue 22's page) as a reader meets it, at a desktop's width and a
+// phone's: every stage with its pictures (the scene crisp, the attention over it), a scene
+// composed by keyboard with the composer's menus and buttons, a random scene; a training run's
+// probe; and the element with a `scene` attribute.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { chromiumServing, openPage, SCREENSHOTS } from './chromium.js';
+
+const session = chromiumServing(fileURLToPath(new URL('../..', import.meta.url)));
+const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
+
+const current = (page) => page.getAttribute('[data-stage][aria-current="step"]', 'data-stage');
+// the scene stage's image, as the browser drew it
+const sceneImage = (page) =>
+  page.locator('[data-stage="captioning/scene"] canvas.picture-image').evaluate((canvas) => canvas.toDataURL());
+const objects = (page) => page.locator('#input-scene .scene-object').count();
+
+for (const [name, viewport] of Object.entries(VIEWPORTS))
+  test(`${name}: every stage, a scene composed by keyboard, a random scene`, async (t) => {
+    const page = await openPage(session, t, 'dist/site/#captioning', { viewport });
+    await page.waitForSelector('.model-panel[data-origin="shipped"]');
+    const ids = await page.$$eval('[data-stage]', (sections) => sections.map((s) => s.dataset.stage));
+    assert.equal(ids[0], 'captioning/scene');
+    assert.equal(ids[1], 'captioning/encoder');
+    assert.equal(ids.at(-1), 'captioning/caption');
+    const words = ids.length - 3;
+    assert.ok(words >= 2, `${words} words`);
+    for (const [i, id] of ids.entries()) {
+      assert.equal(await current(page), id);
+      const stage = page.locator(`[data-stage="${id}"]`);
+      if (id === 'captioning/scene') {
+        const rendering = await stage
+          .locator('canvas.picture-image')
+          .evaluate((canvas) => getComputedStyle(canvas).imageRendering);
+        assert.equal(rendering, 'pixelated');
+        assert.match(await stage.locator('[role="img"]').getAttribute('aria-label'), /The scene, 32 × 32 pixels/);
+      } else if (id === 'captioning/encoder') {
+        assert.equal(await stage.locator('.picture-map').count(), 1);
+        assert.equal(await stage.locator('figcaption .hm-name', { hasText: /^channel-\d+$/ }).count(), 4);
+      } else if (id === 'captioning/caption') {
+        // every word's map, and the gold regions of each
+        assert.equal(await stage.locator('.picture-map').count(), 2 * words);
+        assert.ok((await stage.locator('.hm-cell').count()) > 0);
+      } else {
+        assert.equal(await stage.locator('.picture-map').count(), 1);
+        assert.match(await stage.locator('.picture-frame').getAttribute('aria-label'), /strongest at region \d,\d/);
+        assert.equal(await stage.locator('figcaption .hm-name', { hasText: /^(scores|weights)$/ }).count(), 2);
+      }
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= viewport.width, `${id}: the page is ${width} px wide`);
+      if (id === 'captioning/step-1' || id === 'captioning/caption')
+        await page.screenshot({ path: `${SCREENSHOTS}/captioning--${name}--${id.split('/')[1]}.png` });
+      if (i < ids.length - 1) await page.click('.as-next');
+    }
+    await page.goto(`${page.url().split('#')[0]}#captioning/scene`);
+    await page.waitForSelector('[data-stage="captioning/scene"][aria-current="step"]');
+
+    // the composer, by keyboard: the first object's colour, another object, then one fewer
+    const before = await sceneImage(page);
+    assert.equal(await objects(page), 2);
+    const colour = page.locator('#input-scene-0-colour');
+    assert.equal(await page.locator('label[for="input-scene-0-colour"]').textContent(), 'Colour');
+    await colour.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction((image) => {
+      const canvas = document.querySelector('[data-stage="captioning/scene"] canvas.picture-image');
+      return canvas && canvas.toDataURL() !== image;
+    }, before);
+    assert.equal(await colour.inputValue(), 'green');
+    await page.locator('#input-scene .scene-add').focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await objects(page), 3);
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'input-scene-2-size');
+    assert.ok(await page.locator('#input-scene .scene-add').isDisabled());
+    await page.locator('#input-scene .scene-remove').nth(2).focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await objects(page), 2);
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'input-scene-1-size');
+    assert.equal(await page.locator('#input-scene-error').textContent(), '');
+
+    // two objects in one place: the engine's message under the composer, the stage on the last scene
+    await page.locator('#input-scene-1-place').selectOption('0 0');
+    assert.match(await page.locator('#input-scene-error').textContent(), /scene/);
+    await page.locator('#input-scene-1-place').selectOption('1 1');
+    assert.equal(await page.locator('#input-scene-error').textContent(), '');
+
+    // a random scene: another image, one to three objects
+    const composed = await sceneImage(page);
+    await page.locator('#input-scene .scene-random').click();
+    await page.waitForFunction((image) => {
+      const canvas = document.querySelector('[data-stage="captioning/scene"] canvas.picture-image');
+      return canvas && canvas.toDataURL() !== image;
+    }, composed);
+    const count = await objects(page);
+    assert.ok(count >= 1 && count <= 3, `${count} objects`);
+    await page.screenshot({ path: `${SCREENSHOTS}/captioning--${name}--composed.png`, fullPage: true });
+  });
+
+test("training from scratch: λ a choice, and the probe draws the scene's attention over it as it learns", async (t) => {
+  const page = await openPage(session, t, 'dist/site/#captioning');
+  await page.waitForSelector('.model-panel[data-origin="shipped"]');
+  const choices = await page.locator('.model-choices select').last().locator('option').allTextContents();
+  assert.deepEqual(choices, ['0: attend freely', '1: every region about once (Xu et al.)']);
+  await page.locator('.model-choices select').last().selectOption('0');
+  await page.locator('.model-run-train').click();
+  await page.waitForSelector('.model-run[data-state="running"]');
+  // the first report's probe: a map per word over the scene on screen
+  const maps = page.locator('.model-alignment .picture-map');
+  await maps.first().waitFor();
+  assert.equal(await maps.count(), await page.locator('.model-alignment .picture-label').count());
+  await page.locator('.model-stop').click();
+  await page.waitForSelector('.model-panel[data-origin="trained"]');
+});
+
+test('the element: <attention-stepper walkthrough="captioning" scene="…"> captions that scene', async (t) => {
+  const page = await openPage(session, t, 'tests/browser/captioning-element.html');
+  const stage = page.locator('attention-stepper section.stage:not([hidden])');
+  await stage.locator('.picture-map').first().waitFor();
+  assert.equal(await stage.locator('.stage-title').textContent(), 'The caption and its attention');
+  // each word's map is drawn over the attribute's scene: a small green triangle, bottom left
+  const pixel = (x, y) =>
+    stage
+      .locator('canvas.picture-image')
+      .first()
+      .evaluate((canvas, [x, y]) => [...canvas.getContext('2d').getImageData(x, y, 1, 1).data].slice(0, 3), [x, y]);
+  assert.deepEqual(await pixel(8, 25), [46, 166, 64]); // inside the triangle (green, 0.18 0.65 0.25)
+  assert.deepEqual(await pixel(24, 8), [240, 240, 240]); // the background (0.94)
+  const words = await stage.locator('.picture-label').allTextContents();
+  assert.ok(words.length >= 4 && words.length % 2 === 0, words.join(' ')); // the figure and the gold
+});

@@ -1,0 +1,145 @@
+// The scene input (the captioning walkthrough's): a scene as text, objects separated by ";", each
+// "<size> <colour> <shape> <row> <column>" (what the engine's parse_scene reads and an HTML
+// attribute holds: "big red circle 0 0; small blue square 1 1"), composed with menus: for each of
+// one to facts.maxObjects objects its size, colour, shape and place in the layout, buttons that add
+// and remove an object, and one that draws a random scene. The engine checks the scene (an
+// unknown name, two objects in one place), and the form shows its message under the composer.
+import { el } from './dom.js';
+
+/** The objects of a scene's text, as the composer shows them: [{ size, colour, shape, row, column }]. */
+export function sceneObjects(text) {
+  return text
+    .split(';')
+    .map((part) => part.trim().split(/\s+/))
+    .filter((words) => words.length === 5)
+    .map(([size, colour, shape, row, column]) => ({ size, colour, shape, row: Number(row), column: Number(column) }));
+}
+
+/** The text of `objects`. */
+export const sceneText = (objects) =>
+  objects.map(({ size, colour, shape, row, column }) => `${size} ${colour} ${shape} ${row} ${column}`).join('; ');
+
+// A number in [0, 1) for each draw k: the same scenes in the same order on every page (mulberry32).
+function uniform(k) {
+  let x = (k * 0x6d2b79f5) >>> 0;
+  x = Math.imul(x ^ (x >>> 15), x | 1);
+  x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+  return ((x ^ (x >>> 14)) >>> 0) / 2 ** 32;
+}
+
+/** The draw-th random scene of `facts` (the engine's captionerFacts()): 1 … maxObjects objects in distinct places. */
+export function randomScene(facts, draw) {
+  let k = draw * 16;
+  const pick = (list) => list[Math.floor(uniform(++k) * list.length)];
+  const places = placesOf(facts);
+  const count = 1 + Math.floor(uniform(++k) * facts.maxObjects);
+  return Array.from({ length: count }, () => {
+    const [row, column] = places.splice(Math.floor(uniform(++k) * places.length), 1)[0];
+    return { size: pick(facts.sizes), colour: pick(facts.colours), shape: pick(facts.shapes), row, column };
+  });
+}
+
+const placesOf = ({ layout }) =>
+  Array.from({ length: layout.rows * layout.columns }, (_, i) => [Math.floor(i / layout.columns), i % layout.columns]);
+
+/**
+ * The composer: { element, set(text) }. `id` prefixes its controls' ids, `legend` names it,
+ * `facts` are the engine's captionerFacts(), `t` words it, and `onChange(text)` runs on every
+ * change; set(text) shows the scene of `text` (the session's).
+ */
+export function sceneComposer({ id, legend, facts, t, onChange }) {
+  const element = el('fieldset', 'scene-composer');
+  element.id = id;
+  element.append(el('legend', '', legend));
+  const list = el('ol', 'scene-objects');
+  const add = button('scene-add', t('scene.add'), () => change([...objects, newObject()], objects.length));
+  let draws = 0;
+  const random = button('scene-random', t('scene.random'), () => change(randomScene(facts, draws++)));
+  const actions = el('div', 'scene-actions');
+  actions.append(add, random);
+  element.append(list, actions);
+  let objects = [];
+  let shown = null; // the text the menus show
+
+  // an object in the first free place
+  function newObject() {
+    const taken = new Set(objects.map(({ row, column }) => `${row} ${column}`));
+    const [row, column] = placesOf(facts).find((place) => !taken.has(place.join(' '))) ?? [0, 0];
+    return { size: facts.sizes[0], colour: facts.colours[1], shape: facts.shapes[2], row, column };
+  }
+
+  // the objects changed: the menus follow, keyboard focus goes to the `focus`-th object's first menu
+  function change(next, focus) {
+    draw(sceneText(next));
+    onChange(shown);
+    if (focus !== undefined) (list.children[focus]?.querySelector('select') ?? add).focus();
+  }
+
+  function draw(text) {
+    if (text === shown) return;
+    shown = text;
+    objects = sceneObjects(text);
+    list.replaceChildren(...objects.map(objectRow));
+    add.disabled = objects.length >= facts.maxObjects;
+  }
+
+  function objectRow(object, k) {
+    const item = el('li', 'scene-object');
+    const menus = [
+      ['size', facts.sizes],
+      ['colour', facts.colours],
+      ['shape', facts.shapes],
+    ].map(([key, names]) =>
+      menu(
+        `${id}-${k}-${key}`,
+        t(`scene.${key}`),
+        names.map((name) => [name, t(`scene.names.${name}`)]),
+        object[key],
+        (value) => change(objects.map((o, i) => (i === k ? { ...o, [key]: value } : o))),
+      ),
+    );
+    const places = placesOf(facts).map(([row, column]) => [`${row} ${column}`, t(`scene.places.${row}${column}`)]);
+    menus.push(
+      menu(`${id}-${k}-place`, t('scene.place'), places, `${object.row} ${object.column}`, (value) => {
+        const [row, column] = value.split(' ').map(Number);
+        change(objects.map((o, i) => (i === k ? { ...o, row, column } : o)));
+      }),
+    );
+    const heading = el('span', 'scene-object-name', t('scene.object', { n: k + 1 }));
+    heading.id = `${id}-${k}-name`;
+    item.setAttribute('aria-labelledby', heading.id);
+    item.append(heading, ...menus);
+    const remove = button('scene-remove', t('scene.remove'), () =>
+      change(
+        objects.filter((_, i) => i !== k),
+        Math.max(0, k - 1),
+      ),
+    );
+    remove.setAttribute('aria-label', t('scene.removeObject', { n: k + 1 }));
+    remove.disabled = objects.length === 1;
+    item.append(remove);
+    return item;
+  }
+
+  return { element, set: draw };
+}
+
+function menu(id, label, options, value, onChange) {
+  const wrapper = el('span', 'scene-menu');
+  const labelElement = el('label', '', label);
+  labelElement.htmlFor = id;
+  const select = el('select');
+  select.id = id;
+  for (const [optionValue, text] of options) select.append(new Option(text, optionValue));
+  select.value = value;
+  select.addEventListener('change', () => onChange(select.value));
+  wrapper.append(labelElement, select);
+  return wrapper;
+}
+
+function button(className, text, onClick) {
+  const element = el('button', className, text);
+  element.type = 'button';
+  element.addEventListener('click', onClick);
+  return element;
+}
