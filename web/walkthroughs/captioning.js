@@ -55,7 +55,7 @@ export default {
           label: 'captioning.lambda',
           into: 'train',
           choices: LAMBDAS,
-          value: '1',
+          value: '0',
           choiceLabel: (value) => `captioning.lambdas.${value}`,
           options: (v) => ({ regularization: Number(v) }),
         },
@@ -129,11 +129,11 @@ export default {
     },
     caption: {
       formula: () =>
-        '\\mathcal{L} = -\\frac{1}{m}\\sum_t \\log p(y_t) + \\lambda \\sum_i \\Big(1 - \\sum_t \\alpha_{t,i}\\Big)^2',
+        '\\mathcal{L} = -\\frac{1}{m}\\sum_t \\log p(y_t) + \\frac{\\lambda}{L} \\sum_{i=1}^{L} \\Big(1 - \\sum_t \\alpha_{t,i}\\Big)^2',
       code: () =>
         [
           'figure = torch.stack(all_weights).view(-1, 8, 8)  # a map per word',
-          'loss = F.cross_entropy(logits, caption) + lam * ((1 - all_weights.sum(0)) ** 2).sum()',
+          'loss = F.cross_entropy(logits, caption) + lam * ((1 - all_weights.sum(0)) ** 2).mean()',
         ].join('\n'),
     },
   },
