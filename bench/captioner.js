@@ -69,14 +69,14 @@ function quality() {
     for (const regularization of QUALITY.lambdas)
       for (const seed of QUALITY.seeds) {
         const model = attn.createCaptioner({ task: facts.defaults.task, language, seed });
-        const { steps, seconds, evaluation, reached } = trainUntil(model, {
+        const { steps, seconds, wallSeconds, evaluation, reached } = trainUntil(model, {
           chunk: QUALITY.chunk,
           budgetMs: QUALITY.budgetMs,
           done: ({ exactMatch }) => exactMatch >= QUALITY.exactMatch,
           options: { regularization },
         });
         model.dispose();
-        rows.push({ language, regularization, seed, steps, seconds, ...evaluation, reached });
+        rows.push({ language, regularization, seed, steps, seconds, wallSeconds, ...evaluation, reached });
         console.log(`trained ${language} λ=${regularization} seed ${seed}: ${steps} steps`);
       }
   return { chunk: QUALITY.chunk, budgetSeconds: QUALITY.budgetMs / 1000, exactMatchGoal: QUALITY.exactMatch, rows };
@@ -105,7 +105,7 @@ function printThroughput(rows) {
 
 function printQuality({ rows, budgetSeconds, exactMatchGoal }) {
   console.log(
-    `\nCaptioner quality: defaults, one thread, until ${exactMatchGoal * 100}% exact match on the test split or ${budgetSeconds} s`,
+    `\nCaptioner quality: defaults, one thread, until ${exactMatchGoal * 100}% exact match on the test split or ${budgetSeconds} s of CPU time (seconds: CPU)`,
   );
   const kinds = [...new Set(rows.flatMap((row) => row.byCategory.map(({ category }) => category)))];
   const share = (row, kind) => {
