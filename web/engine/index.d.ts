@@ -284,7 +284,7 @@ export interface RandomState {
   randn(rows: number, cols: number): Matrix;
 }
 
-export type WalkthroughName = 'basics' | 'self-attention' | 'scoring' | 'seq2seq' | 'numerics';
+export type WalkthroughName = 'basics' | 'self-attention' | 'scoring' | 'seq2seq' | 'numerics' | 'transformer';
 export type ScoreFunctionName = 'additive' | 'dot' | 'general' | 'concat';
 
 export interface BasicsInputs {
@@ -355,6 +355,25 @@ export interface Seq2seqWalkthroughInputs {
   comparison?: Comparison;
 }
 
+/** A Transformer's translation of one sentence, stage by stage (embeddings, positions, one layer and
+ * head's attention in detail, a step per token, head view, model view, the comparison). */
+export interface TransformerWalkthroughInputs {
+  /** the model that translates (required) */
+  model: TransformerModel;
+  /** when given, must be the model's */
+  task?: string;
+  /** the sentence's words (default the red car is small) */
+  sentence?: string[];
+  /** the layer of each stack the detailed stages show, from 1 (default 1) */
+  layer?: number;
+  /** the head they show, from 1 (default 1) */
+  head?: number;
+  /** beam width, 1 (greedy, the default) to 5 */
+  beam?: number;
+  /** at most one GRU model of the same task, set beside the best cross-attention head */
+  compare?: Seq2seqModel[];
+}
+
 export interface NumericsInputs {
   /** one row of scores; default the Attention Basics seed's [927, 397, 148, 929] */
   scores?: VectorInput;
@@ -370,6 +389,7 @@ export interface WalkthroughInputs {
   scoring: ScoringInputs;
   seq2seq: Seq2seqWalkthroughInputs;
   numerics: NumericsInputs;
+  transformer: TransformerWalkthroughInputs;
 }
 
 /**
@@ -544,8 +564,8 @@ export interface AttentionEngine {
     params: MultiHeadParams,
   ): MultiHeadResult<Out<M, Matrix<Float64Array>, Matrix<Float32Array>>>;
   randomState(seed: number): RandomState;
-  walkthrough<N extends Exclude<WalkthroughName, 'scoring' | 'seq2seq'>>(name: N, inputs?: WalkthroughInputs[N]): Trace;
-  walkthrough<N extends 'scoring' | 'seq2seq'>(name: N, inputs: WalkthroughInputs[N]): Trace;
+  walkthrough<N extends Exclude<WalkthroughName, 'scoring' | 'seq2seq' | 'transformer'>>(name: N, inputs?: WalkthroughInputs[N]): Trace;
+  walkthrough<N extends 'scoring' | 'seq2seq' | 'transformer'>(name: N, inputs: WalkthroughInputs[N]): Trace;
   /** The inputs `walkthrough(name, …)` takes, with their limits and defaults (read-only). */
   walkthroughInputs(name: WalkthroughName): readonly Readonly<InputField>[];
   /** The walkthroughs' names, in the page's order, as the engine publishes them. */
