@@ -115,8 +115,13 @@ const matches = (source, pattern) => [...source.matchAll(new RegExp(pattern, 'g'
 const attn = await loadAttention({ threads: 1 });
 // the seq2seq and scoring walkthroughs are models': a small untrained model will do
 const model = attn.createSeq2seq({ task: 'en-fr', embedding: 4, hidden: 8 });
+const transformer = attn.createTransformer({ task: 'en-fr', model: 8, feedforward: 16 });
 const traceOf = (name) =>
-  attn.walkthrough(name, { seq2seq: { model, compare: [model] }, scoring: { models: [model] } }[name] ?? {});
+  attn.walkthrough(
+    name,
+    { seq2seq: { model, compare: [model] }, scoring: { models: [model] }, transformer: { model: transformer } }[name] ??
+      {},
+  );
 
 /** The exercise questions of every spec, asked on the notebook's inputs (which ask them all). */
 function questions() {
@@ -203,6 +208,9 @@ const TEMPLATES = {
       .find((field) => field.name === 'comparison')
       .choices.map((name) => `field.comparisons.${name}`),
   'taskNames.${identity.task}': () => attn.seq2seqFacts().tasks.map((task) => `taskNames.${task}`),
+  // the head view's token buttons, and the model view's attentions (head-view.js, model-view.js)
+  'headView.${kind}': () => ['query', 'key'].map((kind) => `headView.${kind}`),
+  'modelView.${attention}': () => ['encoder', 'decoder', 'cross'].map((attention) => `modelView.${attention}`),
 };
 
 // Keys passed to t() by name, and the keys each name takes.

@@ -564,7 +564,10 @@ export interface AttentionEngine {
     params: MultiHeadParams,
   ): MultiHeadResult<Out<M, Matrix<Float64Array>, Matrix<Float32Array>>>;
   randomState(seed: number): RandomState;
-  walkthrough<N extends Exclude<WalkthroughName, 'scoring' | 'seq2seq' | 'transformer'>>(name: N, inputs?: WalkthroughInputs[N]): Trace;
+  walkthrough<N extends Exclude<WalkthroughName, 'scoring' | 'seq2seq' | 'transformer'>>(
+    name: N,
+    inputs?: WalkthroughInputs[N],
+  ): Trace;
   walkthrough<N extends 'scoring' | 'seq2seq' | 'transformer'>(name: N, inputs: WalkthroughInputs[N]): Trace;
   /** The inputs `walkthrough(name, …)` takes, with their limits and defaults (read-only). */
   walkthroughInputs(name: WalkthroughName): readonly Readonly<InputField>[];

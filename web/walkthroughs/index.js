@@ -9,7 +9,14 @@ import selfAttention from './self-attention.js';
 import seq2seq from './seq2seq.js';
 import transformer from './transformer.js';
 
-export const SPECS = Object.freeze({ basics, 'self-attention': selfAttention, scoring, seq2seq, numerics, transformer });
+export const SPECS = Object.freeze({
+  basics,
+  'self-attention': selfAttention,
+  scoring,
+  seq2seq,
+  numerics,
+  transformer,
+});
 
 // The locale keys of a stage's texts (a stage the spec tells in parts, its `texts`: the first
 // part's title, every part's text), and the values their {placeholders} take (a value may be a

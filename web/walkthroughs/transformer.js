@@ -3,10 +3,18 @@
 // one encoder layer's attention head by head, the decoder's masked self-attention and
 // cross-attention, one "step" per decoded token, the head view and model view, the comparison with
 // the GRU model). The code is the tutorial model's PyTorch. Titles and texts: the locale's
-// transformer.stages.<kind>, with {layer}, {head}, {t}, {word}, {task}; the head views' in parts,
-// by the attention they show.
+// transformer.stages.<kind>, with {layer}, {head}, {t}, {word}, {task}, {bestLayer}, {bestHead}.
+// The head views and the model view are drawings (their `view`: components/head-view.js,
+// model-view.js), not a heatmap per panel.
 import { panelOf } from './trace.js';
-import { adjustToTask, SENTENCE_FIELD, sourceText, TASK_FIELD, taskDefaults, TRANSLATION_MODELS } from './translation.js';
+import {
+  adjustToTask,
+  SENTENCE_FIELD,
+  sourceText,
+  TASK_FIELD,
+  taskDefaults,
+  TRANSLATION_MODELS,
+} from './translation.js';
 
 // The GRU model the comparison sets beside the Transformer: the task's Bahdanau model, the one
 // that ships (en-fr, en-zh).
@@ -20,7 +28,28 @@ const headCode = (inputs, module, dk) => [
   `h, d_k = ${inputs.head - 1}, ${dk}  # head ${inputs.head}: its d_k columns`,
   'cols = slice(h * d_k, (h + 1) * d_k)',
 ];
-const encoderModule = ({ layer }) => `encoder.layers[${layer - 1}].self_attn`;
+// The PyTorch module of each attention in layer `layer` (from 1), under model.transformer.
+const MODULES = {
+  encoder: (layer) => `encoder.layers[${layer - 1}].self_attn`,
+  decoder: (layer) => `decoder.layers[${layer - 1}].self_attn`,
+  cross: (layer) => `decoder.layers[${layer - 1}].multihead_attn`,
+};
+
+// The head view of one attention: every head of the chosen layer.
+const headView = (attention) => ({
+  view: 'heads',
+  formula: ({ inputs }) => `A^{(${inputs.layer},h)}_{i,j},\\quad h = 1 \\dots H`,
+  code: ({ inputs }) =>
+    [
+      `attn = model.transformer.${MODULES[attention](inputs.layer)}`,
+      '_, weights = attn(query, key, value, need_weights=True, average_attn_weights=False)',
+      '# weights[0, h, i, j]: a line from query i to key j, as opaque as the weight',
+    ].join('\n'),
+});
+
+// The detailed stage of each attention the model view shows.
+const OPENED = { encoder: 'encoder-qkv', decoder: 'decoder-self', cross: 'cross' };
+
 const dkOf = (stage) => panelOf(stage, 'Q').cols;
 
 // The transformer's training run: the seq2seq models' (translation.js), at the Transformer's own
@@ -29,7 +58,13 @@ const [SEED, LEARNING_RATE] = TRANSLATION_MODELS.training.fields;
 
 export default {
   name: 'transformer',
-  fields: [TASK_FIELD, { name: 'layer', label: 'field.layer' }, { name: 'head', label: 'field.head' }, { name: 'beam', label: 'field.beam' }, SENTENCE_FIELD],
+  fields: [
+    TASK_FIELD,
+    { name: 'layer', label: 'field.layer' },
+    { name: 'head', label: 'field.head' },
+    { name: 'beam', label: 'field.beam' },
+    SENTENCE_FIELD,
+  ],
   // the Transformer the form's task picks, and the task's GRU model to compare once it is trained
   models: {
     kind: 'transformer',
@@ -76,7 +111,7 @@ export default {
         `Q = X W_Q^\\top + b_Q,\\ K = X W_K^\\top + b_K,\\ V = X W_V^\\top + b_V,\\quad Q_{${inputs.head}}, K_{${inputs.head}}, V_{${inputs.head}} \\in \\mathbb{R}^{n \\times d_k}`,
       code: ({ inputs, stage }) =>
         [
-          ...headCode(inputs, encoderModule(inputs), dkOf(stage)),
+          ...headCode(inputs, MODULES.encoder(inputs.layer), dkOf(stage)),
           'Q, K, V = x @ W_Q.T + b_Q, x @ W_K.T + b_K, x @ W_V.T + b_V',
           'Q_h, K_h, V_h = Q[..., cols], K[..., cols], V[..., cols]',
         ].join('\n'),
@@ -134,7 +169,7 @@ export default {
         'M_{t,j} = \\begin{cases} 0 & j \\le t \\\\ -\\infty & j > t \\end{cases},\\quad A = \\operatorname{softmax}\\Big(\\frac{Q_h K_h^\\top}{\\sqrt{d_k}} + M\\Big)',
       code: ({ inputs }) =>
         [
-          `attn = model.transformer.decoder.layers[${inputs.layer - 1}].self_attn`,
+          `attn = model.transformer.${MODULES.decoder(inputs.layer)}`,
           'tgt_mask = nn.Transformer.generate_square_subsequent_mask(m)  # -inf above the diagonal',
           'masked = scaled + tgt_mask',
           'weights = torch.softmax(masked, dim=-1)  # a step sees itself and the steps before',
@@ -145,7 +180,7 @@ export default {
         'Q = Y W_Q^\\top + b_Q,\\ K = \\mathrm{memory}\\, W_K^\\top + b_K,\\quad A = \\operatorname{softmax}\\Big(\\frac{Q_h K_h^\\top}{\\sqrt{d_k}}\\Big)',
       code: ({ inputs, stage }) =>
         [
-          ...headCode(inputs, `decoder.layers[${inputs.layer - 1}].multihead_attn`, dkOf(stage)),
+          ...headCode(inputs, MODULES.cross(inputs.layer), dkOf(stage)),
           'memory = model.transformer.encoder(x)  # after encoder.norm',
           'Q_h = (y1 @ W_Q.T + b_Q)[..., cols]  # y1: the decoder layer after its self-attention',
           'K_h = (memory @ W_K.T + b_K)[..., cols]',
@@ -163,19 +198,16 @@ export default {
           'y_t = probabilities.argmax()  # the word chosen',
         ].join('\n'),
     },
-    'head-view': {
-      texts: ({ stage }) => [stage.id.replace('head-view-', '')],
-      formula: ({ inputs }) => `A^{(${inputs.layer},h)}_{i,j},\\quad h = 1 \\dots H`,
-      code: ({ inputs, stage }) => {
-        const module = { encoder: encoderModule(inputs), decoder: `decoder.layers[${inputs.layer - 1}].self_attn`, cross: `decoder.layers[${inputs.layer - 1}].multihead_attn` };
-        return [
-          `attn = model.transformer.${module[stage.id.replace('head-view-', '')]}`,
-          '_, weights = attn(query, key, value, need_weights=True, average_attn_weights=False)',
-          '# weights[0, h, i, j]: a line from query i to key j, as opaque as the weight',
-        ].join('\n');
-      },
-    },
+    'head-view-encoder': headView('encoder'),
+    'head-view-decoder': headView('decoder'),
+    'head-view-cross': headView('cross'),
     'model-view': {
+      view: 'layers',
+      // a head of the grid ("cross-2-1") opens in the detailed stage of its attention
+      open: (name) => {
+        const [attention, layer, head] = name.split('-');
+        return { inputs: { layer, head }, stage: OPENED[attention] };
+      },
       formula: () => 'A^{(l,h)},\\quad l = 1 \\dots L,\\ h = 1 \\dots H',
       code: () =>
         [

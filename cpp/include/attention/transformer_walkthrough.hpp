@@ -26,7 +26,7 @@
 //   step (t)        decoder step t: the chosen cross-attention head's row ("weights", 1 x n), the
 //                   likeliest next tokens ("top", a column) and that head's alignment so far
 //                   ("alignment", t x n)
-//   head-view-encoder, head-view-decoder, head-view-cross (kind head-view)  the chosen layer's
+//   head-view-encoder, head-view-decoder, head-view-cross  the chosen layer's
 //                   every head ("head-1", …): encoder self-attention (n x n), decoder
 //                   self-attention (m x m), cross-attention (m x n)
 //   model-view      every layer's every head: "encoder-<layer>-<head>", "decoder-…", "cross-…"

@@ -361,7 +361,7 @@ Trace transformer_walkthrough(TransformerSession<T> &session, const std::string 
 
   const auto head_view = [&](const char *id, const LayerAttention<T> &attention, const Labels &rows,
                              const Labels &cols) {
-    trace.stages.push_back({id, "head-view", 0, heads_of(attention, rows, cols)});
+    trace.stages.push_back({id, id, 0, heads_of(attention, rows, cols)});
   };
   head_view("head-view-encoder", t.encoder_attention[l], source_tokens, source_tokens);
   head_view("head-view-decoder", t.decoder_attention[l], input_tokens, input_tokens);
