@@ -1,7 +1,8 @@
 // Writes the shipped models (web/models/*.safetensors) and the table they were chosen from
-// (web/models/selection.json) from scratch: node scripts/make-models.js (after `npm run build`).
-// See web/models/shipped.js for how they are made and chosen.
-import { writeFileSync } from 'node:fs';
+// (web/models/selection.json) from scratch: node scripts/make-models.js (after `npm run build`),
+// or `node scripts/make-models.js <kind>` for the models of one kind (the others' files and
+// records stay). See web/models/shipped.js for how they are made and chosen.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
 import { loadAttention } from '../dist/engine/index.node.js';
@@ -12,14 +13,38 @@ import {
   SHIPPED_MODELS,
   STEPS,
   trainCandidate,
+  trainTransformer,
   VALIDATION,
 } from '../web/models/shipped.js';
 
 const attn = await loadAttention();
+const only = process.argv[2];
+const table = new URL('../web/models/selection.json', import.meta.url);
+const previous = existsSync(table) ? JSON.parse(readFileSync(table, 'utf8')) : {};
+const kept = (kind, records) => (only && only !== kind ? (records ?? []) : []);
 const measures = ({ exactMatch, aer, categories }) => ({ exactMatch, aer, categories });
-const selection = { candidates: CANDIDATES, validation: VALIDATION, steps: STEPS, models: [] };
-for (const model of SHIPPED_MODELS) {
+const selection = {
+  candidates: CANDIDATES,
+  validation: VALIDATION,
+  steps: STEPS,
+  models: kept('seq2seq', previous.models),
+  transformers: kept('transformer', previous.transformers),
+};
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const report = (model, made, started) =>
+  console.log(
+    `${modelFile(model)}: seed ${made.seed}, test exact match ${made.test.exactMatch}, AER ${made.test.aer.toFixed(3)}, ${kb(made.bytes.length)} (${kb(gzipSync(made.bytes, { level: 9 }).length)} gzip), ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+for (const model of SHIPPED_MODELS.filter(({ kind }) => !only || kind === only)) {
   const started = performance.now();
+  if (model.kind === 'transformer') {
+    const made = trainTransformer(attn, model);
+    writeFileSync(new URL(`../web/models/${modelFile(model)}`, import.meta.url), made.bytes);
+    const { exactMatch, aer, heads } = made.test;
+    selection.transformers.push({ file: modelFile(model), seed: made.seed, test: { exactMatch, aer, heads } });
+    report(model, made, started);
+    continue;
+  }
   const candidates = [];
   for (let seed = 0; seed < CANDIDATES; ++seed) {
     const candidate = trainCandidate(attn, model, seed);
@@ -37,10 +62,6 @@ for (const model of SHIPPED_MODELS) {
     test: measures(chosen.test),
     candidates: candidates.map(({ seed, validation }) => ({ seed, validation: measures(validation) })),
   });
-  const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(
-    `${modelFile(model)}: seed ${chosen.seed}, test exact match ${chosen.test.exactMatch}, AER ${chosen.test.aer.toFixed(3)}, ${kb(chosen.bytes.length)} (${kb(gzipSync(chosen.bytes, { level: 9 }).length)} gzip), ${seconds} s`,
-  );
+  report(model, chosen, started);
 }
-writeFileSync(new URL('../web/models/selection.json', import.meta.url), `${JSON.stringify(selection, null, 1)}\n`);
+writeFileSync(table, `${JSON.stringify(selection, null, 1)}\n`);

@@ -21,6 +21,9 @@ const entries = {
     'dist/engine/models/en-fr-additive.safetensors',
     'dist/engine/models/en-zh-additive.safetensors',
   ],
+  'attention-stepper/models/en-fr.safetensors (the trained Transformer, float16)': [
+    'dist/engine/models/en-fr.safetensors',
+  ],
 };
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;

@@ -44,12 +44,15 @@ async function auditEveryStage(t, query) {
     // a fresh document: models an earlier walkthrough queued for training (scoring's) would
     // otherwise finish mid-audit and redraw this walkthrough's stages under the test
     await page.reload();
-    // the seq2seq stages are the shipped model's translation, once it has loaded
-    if (walkthrough === 'seq2seq') await page.waitForSelector('.model-panel[data-origin="shipped"]');
+    // the seq2seq and transformer stages are the shipped model's translation, once it has loaded
+    if (['seq2seq', 'transformer'].includes(walkthrough))
+      await page.waitForSelector('.model-panel[data-origin="shipped"]');
     const stages = await page.$$eval('.stage-link', (links) => links.map((link) => link.getAttribute('href')));
     for (const hash of stages) {
       await page.goto(`${session.base}dist/site/${query}${hash}`);
-      await page.waitForSelector(`[data-stage="${hash.slice(1)}"][aria-current="step"] .heatmap, .question`);
+      await page.waitForSelector(
+        `[data-stage="${hash.slice(1)}"][aria-current="step"] :is(.heatmap, .head-view, .model-view), .question`,
+      );
       for (const violation of await seriousViolations(page)) found.push(`${hash}: ${violation}`);
     }
   }

@@ -121,6 +121,22 @@ TEST_CASE("transformer walkthrough: every stage, its numbers the model's own") {
       CHECK(projected.values(i, r) == doctest::Approx(sum).epsilon(1e-12));
     }
 
+  // the recomputed scores of the decoder's layer give translate's weights: cross-attention's and,
+  // through the causal mask, the masked self-attention's
+  const auto softmax_rows = [](const Panel &scores, const Panel &weights) {
+    for (std::size_t i = 0; i < scores.values.shape()[0]; ++i) {
+      double total = 0;
+      for (std::size_t j = 0; j < scores.values.shape()[1]; ++j)
+        total += std::exp(scores.values(i, j));
+      for (std::size_t j = 0; j < scores.values.shape()[1]; ++j)
+        CHECK(weights.values(i, j) ==
+              doctest::Approx(std::exp(scores.values(i, j)) / total).epsilon(1e-12));
+    }
+  };
+  softmax_rows(panel_of(trace, "cross", "scaled"), cross);
+  softmax_rows(panel_of(trace, "decoder-self", "masked"),
+               panel_of(trace, "decoder-self", "weights"));
+
   // the causal mask: -inf above the diagonal, in the mask and in the masked scores
   const Panel &mask = panel_of(trace, "decoder-self", "mask"),
               &masked = panel_of(trace, "decoder-self", "masked"),

@@ -81,6 +81,7 @@ function joinRows(rows) {
 export const SHIPPED_MODELS = deepFreeze([
   { kind: 'seq2seq', task: 'en-fr', scoring: 'additive' },
   { kind: 'seq2seq', task: 'en-zh', scoring: 'additive' },
+  { kind: 'transformer', task: 'en-fr' },
 ]);
 
 /**
