@@ -44,9 +44,12 @@ async function auditEveryStage(t, query) {
     // a fresh document: models an earlier walkthrough queued for training (scoring's) would
     // otherwise finish mid-audit and redraw this walkthrough's stages under the test
     await page.reload();
-    // the seq2seq and transformer stages are the shipped model's translation, once it has loaded
+    // the seq2seq and transformer stages are a trained model's translation: the shipped one once
+    // it has loaded, else (the Chinese edition's en-zh Transformer) the one the page trains
     if (['seq2seq', 'transformer'].includes(walkthrough))
-      await page.waitForSelector('.model-panel[data-origin="shipped"]');
+      await page.waitForSelector('.model-panel:is([data-origin="shipped"], [data-origin="trained"])', {
+        timeout: 120_000,
+      });
     const stages = await page.$$eval('.stage-link', (links) => links.map((link) => link.getAttribute('href')));
     for (const hash of stages) {
       await page.goto(`${session.base}dist/site/${query}${hash}`);

@@ -33,8 +33,13 @@ export function renderModelView(element, panels, { t, palette, open }) {
       const button = el('button', 'mv-head');
       button.type = 'button';
       button.dataset.name = panel.name;
-      button.setAttribute('aria-label', t('modelView.open', { attention: t(`modelView.${attention}`), layer, head }));
-      button.append(thumbnail(panel, palette), el('span', 'mv-label', t('modelView.label', { layer, head })));
+      // its name begins with what it shows (L1 H2), as speech input needs
+      const label = t('modelView.label', { layer, head });
+      button.setAttribute(
+        'aria-label',
+        t('modelView.open', { label, attention: t(`modelView.${attention}`), layer, head }),
+      );
+      button.append(thumbnail(panel, palette), el('span', 'mv-label', label));
       button.addEventListener('click', () => open(panel.name));
       grid.append(button);
     }

@@ -36,8 +36,7 @@
 //                   output ("gru") when one is given, the gold links ("gold", 1 sure, 0.5
 //                   possible, up to where the output leaves the grammar's translation) when the
 //                   grammar makes the sentence, and their AER on the test split ("metrics", a
-//                   column: rows "transformer" with the head's layer and head, and the GRU model
-//                   by its label)
+//                   column: rows "Transformer" and the GRU model by its label)
 // Labels: "source" (<eos> last), "target" (the output), "input" (the decoder's inputs), "best"
 // (the compared head's layer and head, from 1, as text). Output: the chosen cross-attention head's
 // weights, m x n.

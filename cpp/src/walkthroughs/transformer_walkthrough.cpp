@@ -226,7 +226,7 @@ std::vector<Panel> compare_panels(TransformerSession<T> &session, const Transfor
   trace.labels.push_back({"best", {std::to_string(best.layer + 1), std::to_string(best.head + 1)}});
   std::vector<Panel> panels{
       head_panel("transformer", t.cross_attention[best.layer], best.head, target, source)};
-  std::vector<Label> models{Label("transformer")};
+  std::vector<Label> models{Label("Transformer")}; // a name, the same in every language
   std::vector<double> aer{best.aer};
   if (compare) {
     ComparedAlignment other = compare(t.source, t.output);
