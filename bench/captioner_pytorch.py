@@ -19,33 +19,20 @@ process's CPU time per step, which other processes on a shared machine inflate l
 """
 import argparse
 import json
-import os
 import pathlib
 import sys
 import time
 
-# Debian's python3-torch calls whichever libblas.so.3 the system's alternatives point to; an
-# OpenBLAS would start a thread per core, which torch.set_num_threads does not govern.
-os.environ["OPENBLAS_NUM_THREADS"] = "1"
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-from torch import nn  # noqa: E402
+import numpy as np
+from torch_training import blas, torch
+from torch import nn
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests" / "fixtures"))
 from make_captioner_fixtures import EOS, Captioner, initialise  # noqa: E402
 
-torch.set_num_threads(1)
-torch.set_num_interop_threads(1)
-
 LENGTHS = {"en": ([5, 10, 11, 17], [1 / 30, 29 / 90, 29 / 180, 29 / 60]),
            "zh": ([6, 12, 18], [1 / 30, 29 / 60, 29 / 60])}
 VOCAB = {"en": 18, "zh": 19}
-
-
-def blas():
-    """The BLAS libraries this process loaded, as files."""
-    with open("/proc/self/maps") as maps:
-        return sorted({line.split()[-1] for line in maps if "blas" in line.rsplit("/", 1)[-1]})
 
 
 def main():

@@ -13,10 +13,10 @@
 //   node bench/seq2seq.js [--quick]
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 import { loadAttention } from '../dist/engine/index.node.js';
+import { machine, minibatches, percent, PYTHON, runPytorch, table, trainUntil, warnReferenceBlas } from './common.js';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -41,34 +41,9 @@ const PAIR_WARMUP = quick ? 1 : 3; // PyTorch pair by pair: several times slower
 const PAIR_STEPS = quick ? 2 : 10;
 const QUALITY = { chunk: 50, budgetMs: quick ? 500 : 30_000, exactMatch: 0.98 };
 
-const PYTHON = '/usr/bin/python3'; // Debian's, which sees python3-torch (docs: TOOLCHAIN)
 const NATIVE = here('../build/native/seq2seq_native');
 
 const attn = await loadAttention({ wasmBinary: readFileSync(here('../dist/engine/wasm/attention-engine.wasm')) });
-
-// The minibatches a model of seed SEED trains on, drawn as Seq2seqSession::train draws them: the
-// training split in a Fisher–Yates order from numpy's RandomState(seed), consecutive batches,
-// a new order when fewer than a batch remain. Checked against train() below.
-function minibatches(examples, count) {
-  const random = attn.randomState(SEED);
-  const n = examples.length;
-  const batches = [];
-  let order = [];
-  let next = n;
-  while (batches.length < count) {
-    if (next + BATCH > n) {
-      order = [...Array(n).keys()];
-      for (let i = n - 1; i >= 1; i--) {
-        const j = random.randint(i + 1, 1, 1).data[0];
-        [order[i], order[j]] = [order[j], order[i]];
-      }
-      next = 0;
-    }
-    batches.push(order.slice(next, next + BATCH).map((k) => [examples[k][0], examples[k][1]]));
-    next += BATCH;
-  }
-  return batches;
-}
 
 const relative = (a, b) => Math.abs(a - b) / Math.abs(b);
 const perSecond = (tokens, ms) => (tokens / ms) * 1000;
@@ -99,12 +74,7 @@ function native(size, scoring) {
 // One Python process for every case (importing torch takes seconds); null when python3-torch is
 // missing.
 function pytorch(cases, batches, vocab) {
-  try {
-    execFileSync(PYTHON, ['-c', 'import torch'], { stdio: 'ignore' });
-  } catch {
-    return null;
-  }
-  const job = {
+  return runPytorch(here('seq2seq_torch.py'), {
     seed: SEED,
     learningRate: LEARNING_RATE,
     maxNorm: MAX_NORM,
@@ -116,18 +86,18 @@ function pytorch(cases, batches, vocab) {
     pairWarmup: PAIR_WARMUP,
     pairSteps: PAIR_STEPS,
     cases: cases.map(({ embedding, hidden, scoring }) => ({ embedding, hidden, scoring })),
-  };
-  const output = execFileSync(PYTHON, [here('seq2seq_torch.py')], {
-    input: JSON.stringify(job),
-    encoding: 'utf8',
-    maxBuffer: 1 << 26,
   });
-  return JSON.parse(output);
 }
 
 function throughput() {
   const examples = attn.seq2seqTasks().find((task) => task.id === TASK).examples;
-  const sentences = minibatches(examples, Math.max(WARMUP + STEPS, PAIR_WARMUP + PAIR_STEPS));
+  const sentences = minibatches(
+    attn,
+    SEED,
+    examples.length,
+    BATCH,
+    Math.max(WARMUP + STEPS, PAIR_WARMUP + PAIR_STEPS),
+  ).map((batch) => batch.map((k) => [examples[k][0], examples[k][1]]));
   const tokenizer = attn.createSeq2seq({ task: TASK, seed: SEED });
   const ids = sentences.map((batch) =>
     batch.map(([source, target]) => [tokenizer.tokenize(source), tokenizer.tokenize(target, 'target')]),
@@ -179,32 +149,19 @@ function quality() {
   for (const { id: task } of attn.seq2seqTasks())
     for (const scoring of SCORINGS) {
       const model = attn.createSeq2seq({ task, scoring });
-      let ms = 0;
-      let step;
-      let evaluation;
-      do {
-        const start = performance.now();
-        ({ step } = model.train({ steps: QUALITY.chunk }));
-        ms += performance.now() - start;
-        evaluation = model.evaluate({ split: 'test' });
-      } while (evaluation.exactMatch < QUALITY.exactMatch && ms < QUALITY.budgetMs);
+      const { steps, seconds, evaluation, reached } = trainUntil(model, {
+        chunk: QUALITY.chunk,
+        budgetMs: QUALITY.budgetMs,
+        done: ({ exactMatch }) => exactMatch >= QUALITY.exactMatch,
+      });
       model.dispose();
-      const seconds = ms / 1000;
-      const reached = evaluation.exactMatch >= QUALITY.exactMatch && ms <= QUALITY.budgetMs;
-      rows.push({ task, scoring, steps: step, seconds, ...evaluation, reached });
-      console.log(`trained ${task} ${scoring}: ${step} steps`);
+      rows.push({ task, scoring, steps, seconds, ...evaluation, reached });
+      console.log(`trained ${task} ${scoring}: ${steps} steps`);
     }
   return { chunk: QUALITY.chunk, budgetSeconds: QUALITY.budgetMs / 1000, exactMatchGoal: QUALITY.exactMatch, rows };
 }
 
 // ---- readable tables ------------------------------------------------------------------------------
-function table(header, rows) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells) =>
-    cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
-}
-
 function printThroughput({ torch, blas, cases }) {
   const names = ['ours', 'native', 'PyTorch batched', 'PyTorch pair by pair'].filter(
     (name) => name in cases[0].results,
@@ -225,10 +182,7 @@ function printThroughput({ torch, blas, cases }) {
       ]),
     ),
   );
-  // Debian's reference BLAS (in its folder blas/) makes PyTorch several times slower than the
-  // OpenBLAS that python3-torch's libtorch recommends (apt installs it unless told not to).
-  if (blas?.every((file) => file.includes('/blas/')))
-    console.log('warning: PyTorch ran on the reference BLAS, not an optimised one: apt-get install libopenblas0');
+  warnReferenceBlas(blas);
   const worst = (name) => Math.max(...cases.map((row) => row.results[name].firstLossError));
   if (names.length > 1)
     console.log(
@@ -243,7 +197,6 @@ function printQuality({ rows, budgetSeconds, exactMatchGoal }) {
   console.log(
     `\nQuality: defaults (embedding 32, hidden 64, batch ${BATCH}), one thread, until ${exactMatchGoal * 100}% exact match on the test split or ${budgetSeconds} s`,
   );
-  const percent = (x) => `${(x * 100).toFixed(1)}%`;
   console.log(
     table(
       ['task', 'scoring', 'steps', 'seconds', 'exact match', 'alignment', 'goal met'],
@@ -261,13 +214,7 @@ function printQuality({ rows, budgetSeconds, exactMatchGoal }) {
 }
 
 const report = {
-  machine: {
-    cpu: os.cpus()[0].model,
-    cores: os.cpus().length,
-    node: process.version,
-    platform: `${os.platform()} ${os.release()}`,
-    date: new Date().toISOString(),
-  },
+  machine: machine(),
   quick,
   precision: 'float32',
   threads: 1,

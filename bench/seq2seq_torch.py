@@ -13,22 +13,13 @@ then times the next steps. Prints {"torch": version, "blas": [the BLAS library's
 "cases": [{"batched": {"firstLoss", "loss", "ms", "tokens"}, "pairs": {…}}, …]} on stdout.
 """
 import json
-import os
 import pathlib
 import sys
-import time
 
-# Debian's python3-torch calls whichever libblas.so.3 the system's alternatives point to; an
-# OpenBLAS would start a thread per core, which torch.set_num_threads does not govern.
-os.environ["OPENBLAS_NUM_THREADS"] = "1"
-import torch  # noqa: E402
-from torch import nn
+from torch_training import blas, timed_training, torch
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests" / "fixtures"))
 from make_seq2seq_fixtures import Seq2seq, initialise  # noqa: E402
-
-torch.set_num_threads(1)
-torch.set_num_interop_threads(1)
 
 
 def pair_by_pair_loss(model, batch):
@@ -41,36 +32,10 @@ def train(job, case, pair_by_pair):
     model = Seq2seq(case["scoring"], job["sourceVocab"], job["targetVocab"], case["embedding"],
                     case["hidden"])
     initialise(model, job["seed"])
-    optimizer = torch.optim.Adam(model.parameters(), lr=job["learningRate"])
-    loss_of = pair_by_pair_loss if pair_by_pair else Seq2seq.loss
-
-    def step(batch):
-        optimizer.zero_grad()
-        loss = loss_of(model, batch)
-        loss.backward()
-        nn.utils.clip_grad_norm_(model.parameters(), job["maxNorm"])
-        optimizer.step()
-        return loss.item()
-
     warmup, steps = (job["pairWarmup"], job["pairSteps"]) if pair_by_pair else (job["warmup"],
                                                                                  job["steps"])
-    batches = job["batches"]
-    first_loss = step(batches[0])
-    for batch in batches[1:warmup]:
-        step(batch)
-    timed = batches[warmup:warmup + steps]
-    start = time.perf_counter()
-    for batch in timed:
-        loss = step(batch)
-    ms = (time.perf_counter() - start) * 1000
-    tokens = sum(len(target) for batch in timed for _, target in batch)
-    return {"firstLoss": first_loss, "loss": loss, "ms": ms, "tokens": tokens}
-
-
-def blas():
-    """The BLAS libraries this process loaded, as files."""
-    with open("/proc/self/maps") as maps:
-        return sorted({line.split()[-1] for line in maps if "blas" in line.rsplit("/", 1)[-1]})
+    return timed_training(model, pair_by_pair_loss if pair_by_pair else Seq2seq.loss,
+                          job["batches"], warmup, steps, job["learningRate"], job["maxNorm"])
 
 
 def main():

@@ -118,19 +118,18 @@ val caption_tasks() {
   });
 }
 
+using Config = at::CaptionerSessionConfig;
+const auto fields =
+    std::tuple{field("task", &Config::task),           field("language", &Config::language),
+               field("channels", &Config::channels),   field("annotation", &Config::annotation),
+               field("attention", &Config::attention), field("embedding", &Config::embedding),
+               field("hidden", &Config::hidden),       field("seed", &Config::seed)};
+
 } // namespace
 
 template <class T> val model_info(const at::CaptionerSession<T> &session) {
-  const auto &config = session.config();
   val out = val::object();
-  out.set("task", config.task);
-  out.set("language", config.language);
-  out.set("channels", config.channels);
-  out.set("annotation", config.annotation);
-  out.set("attention", config.attention);
-  out.set("embedding", config.embedding);
-  out.set("hidden", config.hidden);
-  out.set("seed", static_cast<double>(config.seed));
+  write_fields(out, fields, session.config());
   out.set("vocab", strings(session.task().vocabulary.tokens));
   out.set("imageSize", session.task().image_size);
   out.set("maxCaptionLength", session.task().max_caption_length);
@@ -146,15 +145,8 @@ namespace {
 // (CaptionerSessionConfig)
 val captioner_create(val options) {
   return guarded([&] {
-    at::CaptionerSessionConfig config;
-    option(options, "task", config.task);
-    option(options, "language", config.language);
-    option(options, "channels", config.channels);
-    option(options, "annotation", config.annotation);
-    option(options, "attention", config.attention);
-    option(options, "embedding", config.embedding);
-    option(options, "hidden", config.hidden);
-    option(options, "seed", config.seed);
+    Config config;
+    read_fields(options, fields, config);
     return info_of(at::create_model(config, precision_option(options)));
   });
 }
@@ -258,16 +250,8 @@ val captioner_caption(int handle, val input, int beam) {
 // annotation, attention, embedding, hidden, seed, precision, batch, learningRate, regularization }
 // }.
 val captioner_facts() {
-  const at::CaptionerSessionConfig config;
   val defaults = val::object();
-  defaults.set("task", config.task);
-  defaults.set("language", config.language);
-  defaults.set("channels", config.channels);
-  defaults.set("annotation", config.annotation);
-  defaults.set("attention", config.attention);
-  defaults.set("embedding", config.embedding);
-  defaults.set("hidden", config.hidden);
-  defaults.set("seed", static_cast<double>(config.seed));
+  write_fields(defaults, fields, Config{});
   defaults.set("precision", default_precision);
   defaults.set("batch", at::default_caption_batch);
   defaults.set("learningRate", at::default_caption_learning_rate);

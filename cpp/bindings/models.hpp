@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -34,16 +35,55 @@ inline std::string precision_option(const val &options) {
                                             : options["precision"].as<std::string>();
 }
 
-// Sets `field` from options[key] when the caller gave it (the wrapper checked its type); what is
-// not given keeps the core's default.
-template <class V> void option(const val &options, const char *key, V &field) {
-  const val value = options[key];
-  if (value.isUndefined())
-    return;
-  if constexpr (std::is_same_v<V, std::string>)
-    field = value.as<std::string>();
-  else
-    field = static_cast<V>(value.as<double>()); // seeds reach 2^32 - 1
+// One field of a kind's session configuration under its JavaScript name. Each kind lists its
+// fields once: its create export reads them from the options, its facts give their defaults, and
+// a model's info their values.
+template <class Config, class V> struct Field {
+  const char *name;
+  V Config::*member;
+};
+template <class Config, class V> Field<Config, V> field(const char *name, V Config::*member) {
+  return {name, member};
+}
+template <class Config, class... V> using Fields = std::tuple<Field<Config, V>...>;
+
+// Sets each field the options give (the wrapper checked their types); what is not given keeps the
+// core's default.
+template <class Config, class... V>
+void read_fields(const val &options, const Fields<Config, V...> &fields, Config &config) {
+  std::apply(
+      [&](const auto &...field) {
+        const auto read = [&](const auto &f) {
+          const val value = options[f.name];
+          if (value.isUndefined())
+            return;
+          auto &member = config.*(f.member);
+          using M = std::decay_t<decltype(member)>;
+          if constexpr (std::is_same_v<M, std::string>)
+            member = value.as<std::string>();
+          else
+            member = static_cast<M>(value.as<double>()); // seeds reach 2^32 - 1
+        };
+        (read(field), ...);
+      },
+      fields);
+}
+
+// out[name] = each field's value in `config`.
+template <class Config, class... V>
+void write_fields(val &out, const Fields<Config, V...> &fields, const Config &config) {
+  std::apply(
+      [&](const auto &...field) {
+        const auto write = [&](const auto &f) {
+          const auto &member = config.*(f.member);
+          if constexpr (std::is_integral_v<std::decay_t<decltype(member)>>)
+            out.set(f.name, static_cast<double>(member)); // seeds reach 2^32 - 1
+          else
+            out.set(f.name, member);
+        };
+        (write(field), ...);
+      },
+      fields);
 }
 
 // { name: { shape, data (a copy, in the model's precision) } } in the set's order.
@@ -135,10 +175,9 @@ val tokenized(const Session &session, const std::string &sentence, const std::st
 }
 // [source, target] sentence pairs as the sessions take them.
 std::vector<std::pair<std::string, std::string>> sentence_pairs(const val &pairs);
-// What both kinds of translation model say of themselves: task, precision, vocabularies, limits.
+// What both kinds of translation model say of themselves besides their fields: vocabularies,
+// limits.
 template <class Session> void translation_info(val &info, const Session &session) {
-  info.set("task", session.config().task);
-  info.set("seed", static_cast<double>(session.config().seed));
   info.set("source", strings(session.task().source.tokens));
   info.set("target", strings(session.task().target.tokens));
   info.set("unit", unit_name(session.task()));

@@ -57,19 +57,23 @@ template <class F> val with_seq2seq(int handle, F &&f) {
   return at::stored_model(handle).as<at::Seq2seqSession>().visit(f);
 }
 
+// The fields besides scoring and encoder, which are names of the core's enumerations.
+using Config = at::Seq2seqSessionConfig;
+const auto fields =
+    std::tuple{field("task", &Config::task),           field("layers", &Config::layers),
+               field("embedding", &Config::embedding), field("hidden", &Config::hidden),
+               field("seed", &Config::seed),           field("validation", &Config::validation)};
+
 } // namespace
 
 template <class T> val model_info(const at::Seq2seqSession<T> &session) {
   const auto &config = session.config();
   val out = val::object();
+  write_fields(out, fields, config);
   translation_info(out, session);
   out.set("scoring", at::score_function_name(config.scoring));
   out.set("encoder", at::encoder_name(config.encoder));
-  out.set("layers", config.layers);
   out.set("guide", config.guide);
-  out.set("embedding", config.embedding);
-  out.set("hidden", config.hidden);
-  out.set("validation", config.validation);
   return out;
 }
 template val model_info(const at::Seq2seqSession<float> &);
@@ -83,19 +87,14 @@ namespace {
 // encoder default_encoder of the scoring)
 val seq2seq_create(val options) {
   return guarded([&] {
-    at::Seq2seqSessionConfig config;
+    Config config;
+    read_fields(options, fields, config);
     const auto given = [&](const char *key) { return !options[key].isUndefined(); };
-    option(options, "task", config.task);
     if (given("scoring"))
       config.scoring = at::parse_score_function(options["scoring"].as<std::string>(), "scoring");
     config.encoder = given("encoder")
                          ? at::parse_encoder(options["encoder"].as<std::string>(), "encoder")
                          : at::default_encoder(config.scoring);
-    option(options, "layers", config.layers);
-    option(options, "embedding", config.embedding);
-    option(options, "hidden", config.hidden);
-    option(options, "seed", config.seed);
-    option(options, "validation", config.validation);
     return info_of(at::create_model(config, precision_option(options)));
   });
 }
@@ -210,18 +209,14 @@ val seq2seq_translate(int handle, std::string sentence, int beam) {
 // precisions, maxBeam, maxSteps, maxLayers, maxValidation, defaults: { scoring, encoder (by
 // scoring), layers, embedding, hidden, seed, precision, batch, learningRate, guide } }.
 val seq2seq_facts() {
-  const at::Seq2seqSessionConfig config;
+  const Config config;
   val defaults = val::object();
+  write_fields(defaults, fields, config);
   defaults.set("scoring", at::score_function_name(config.scoring));
   val encoder = val::object();
   for (const auto score : at::score_functions)
     encoder.set(at::score_function_name(score), val(at::encoder_name(at::default_encoder(score))));
   defaults.set("encoder", encoder);
-  defaults.set("layers", config.layers);
-  defaults.set("embedding", config.embedding);
-  defaults.set("hidden", config.hidden);
-  defaults.set("seed", static_cast<double>(config.seed));
-  defaults.set("validation", config.validation);
   defaults.set("precision", default_precision);
   defaults.set("batch", at::default_batch);
   defaults.set("learningRate", at::default_learning_rate);

@@ -28,17 +28,22 @@ template <class T> val heads_to_js(const at::LayerAttention<T> &attention) {
   return out;
 }
 
+using Config = at::TransformerSessionConfig;
+const auto fields = std::tuple{field("task", &Config::task),
+                               field("model", &Config::model),
+                               field("heads", &Config::heads),
+                               field("encoderLayers", &Config::encoder_layers),
+                               field("decoderLayers", &Config::decoder_layers),
+                               field("feedforward", &Config::feedforward),
+                               field("seed", &Config::seed)};
+
 } // namespace
 
 template <class T> val model_info(const at::TransformerSession<T> &session) {
   const auto &config = session.config();
   val out = val::object();
+  write_fields(out, fields, config);
   translation_info(out, session);
-  out.set("model", config.model);
-  out.set("heads", config.heads);
-  out.set("encoderLayers", config.encoder_layers);
-  out.set("decoderLayers", config.decoder_layers);
-  out.set("feedforward", config.feedforward);
   val guided = val::object(); // the cross-attention head guided alignment supervises
   guided.set("layer", config.decoder_layers - 1);
   guided.set("head", at::guided_head);
@@ -55,14 +60,8 @@ namespace {
 // (TransformerSessionConfig)
 val transformer_create(val options) {
   return guarded([&] {
-    at::TransformerSessionConfig config;
-    option(options, "task", config.task);
-    option(options, "model", config.model);
-    option(options, "heads", config.heads);
-    option(options, "encoderLayers", config.encoder_layers);
-    option(options, "decoderLayers", config.decoder_layers);
-    option(options, "feedforward", config.feedforward);
-    option(options, "seed", config.seed);
+    Config config;
+    read_fields(options, fields, config);
     return info_of(at::create_model(config, precision_option(options)));
   });
 }
@@ -167,14 +166,8 @@ val transformer_translate(int handle, std::string sentence, int beam) {
 // maxBeam, maxSteps, maxWidth, maxLayers, defaults: { model, heads, encoderLayers,
 // decoderLayers, feedforward, seed, precision, batch, learningRate, guide } }.
 val transformer_facts() {
-  const at::TransformerSessionConfig config;
   val defaults = val::object();
-  defaults.set("model", config.model);
-  defaults.set("heads", config.heads);
-  defaults.set("encoderLayers", config.encoder_layers);
-  defaults.set("decoderLayers", config.decoder_layers);
-  defaults.set("feedforward", config.feedforward);
-  defaults.set("seed", static_cast<double>(config.seed));
+  write_fields(defaults, fields, Config{});
   defaults.set("precision", default_precision);
   defaults.set("batch", at::default_transformer_batch);
   defaults.set("learningRate", at::default_transformer_learning_rate);

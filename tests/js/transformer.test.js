@@ -17,6 +17,7 @@ const sentence = 'the car is red';
 
 test('createTransformer: its config, vocabularies, tokens and parameters under PyTorch names', () => {
   assert.deepEqual(facts.defaults, {
+    task: 'en-fr',
     model: 32,
     heads: 2,
     encoderLayers: 2,

@@ -16,6 +16,7 @@ export interface Seq2seqFacts {
   /** a model may hold out up to this many training pairs as its validation split */
   maxValidation: number;
   defaults: Readonly<{
+    task: string;
     scoring: ScoreFunctionName;
     /** by scoring function: bidirectional for additive (Bahdanau), forward for Luong's */
     encoder: Readonly<Record<Seq2seqScoring, Seq2seqEncoder>>;

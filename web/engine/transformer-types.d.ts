@@ -16,6 +16,7 @@ export interface TransformerFacts {
   /** either stack has 1 to this many layers */
   maxLayers: number;
   defaults: Readonly<{
+    task: string;
     model: number;
     heads: number;
     encoderLayers: number;

@@ -37,10 +37,15 @@
 // and their slots (taken modulo the count's number of scenes: 96 of one object, 3456 of two, 55296
 // of three). make_caption_task draws indices with numpy's RandomState(seed).randint(3 * 55296),
 // skips scenes already drawn, and keeps the first train_size for training and the next test_size
-// for testing. A third of the draws ask for one object, of which there are only 96: nearly all of
-// them end up in the training split, whose 3000 scenes hold about 1450 of two objects and 1450 of
-// three (some 11 of each object kind per slot, in varied company). The 500 test scenes, all unseen,
-// measure an exact match near 95% within about one point (one standard error).
+// for testing. A scene of three counts as drawn once its three objects are, in the order the
+// caption names them, whatever the layout: the test split never asks for three objects the
+// training split has shown together. A third of the draws ask for one object, of which there are
+// only 96, and a third for two, of 3456: with seed 0 the training split's 10000 scenes hold the 96
+// of one object, 3203 of two and 6701 of three (some 280 of each object kind per slot, in varied
+// company); the 500 test scenes, all unseen, 63 of two and 437 of three, and measure an exact
+// match near 95% within about one point (one standard error). With 3000 training scenes a
+// captioner learnt them by heart (loss 0.07) and captioned 59% of the test scenes exactly after
+// 4000 steps; with 10000, 99% after 1500 (bench/captioner_native, λ = 0, seed 0).
 #pragma once
 
 #include <cstddef>
@@ -143,7 +148,7 @@ struct CaptionTask {
   std::vector<CaptionExample> train, test;
 };
 
-constexpr std::size_t caption_train_size = 3000, caption_test_size = 500;
+constexpr std::size_t caption_train_size = 10000, caption_test_size = 500;
 
 const std::vector<std::string> &caption_task_ids();  // "shapes"
 const std::vector<std::string> &caption_languages(); // "en", "zh"

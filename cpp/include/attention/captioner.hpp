@@ -19,8 +19,12 @@
 //   (h_t, c_t) = decoder.decode_step([decoder.embedding(y_{t-1}); z_t], (h_{t-1}, c_{t-1}))
 //          (nn.LSTMCell(E + D, H), gate order i, f, g, o), logits_t = decoder.fc(h_t).
 // Loss: the mean cross-entropy over every caption token of the batch, plus λ (regularization)
-// times the mean over the batch of Σ_i (1 - Σ_t α_ti)², t over each caption's own steps: the
-// paper's doubly stochastic regulariser, which asks every region to be looked at about once.
+// times the mean over the batch and the L regions of (1 - Σ_t α_ti)², t over each caption's own
+// steps: the paper's doubly stochastic regulariser, which asks every region to be looked at about
+// once. The paper writes λ Σ_i; its authors' code (arctic-captions) and the PyTorch implementation
+// its readers use (sgrvinod's) both average over the regions, and so do we: summed over 64
+// regions and at most 18 steps, the term is about 40 at any attention and, at λ = 1, drowns the
+// cross-entropy (exact match 0.05 after 2000 steps, against 0.99 at λ = 0).
 #pragma once
 
 #include <cstddef>

@@ -103,6 +103,32 @@ double metadata_number(const std::string &text, const std::string &key) {
   return power < 0 ? double(digits) / scale : double(digits) * scale;
 }
 
+bool is_state_dict(const safetensors::File &file) {
+  const std::string *format = find_metadata(file, "format");
+  return !format || *format == "pt";
+}
+
+SavedMetadata::SavedMetadata(const safetensors::File &file, const char *format, const char *what)
+    : file_(file), what_(what) {
+  if (text("format") != format)
+    fail(Argument("bytes"), "the file is not ", what, ": its format is \"",
+         text("format").substr(0, 60), "\"");
+}
+
+const std::string &SavedMetadata::text(const char *key) const {
+  if (const std::string *value = find_metadata(file_, key))
+    return *value;
+  fail(Argument("bytes"), "the file is not ", what_, ": its metadata lacks \"", key, "\"");
+}
+
+std::string SavedMetadata::precision() const {
+  const std::string &precision = text("precision");
+  if (precision != "float32" && precision != "float64")
+    fail(Argument("bytes"), "the file's precision must be float32 or float64, got \"",
+         precision.substr(0, 40), "\"");
+  return precision;
+}
+
 template <class T> void require_precision(const std::string &precision) {
   if (precision != precision_name<T>())
     fail(Argument("bytes"), "the file holds a ", precision, " model, not ", precision_name<T>());

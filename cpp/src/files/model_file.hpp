@@ -36,6 +36,29 @@ std::int64_t metadata_integer(const std::string &text, const std::string &key);
 // A metadata value that must be a number >= 0 as format_shortest writes it ("0.5", "1e-07"): exact
 // up to 15 significant digits (without strtod, which brings binary128 arithmetic into the module).
 double metadata_number(const std::string &text, const std::string &key);
+// Whether the file is a PyTorch state_dict saved with safetensors (no metadata, or {"format":
+// "pt"}), whose model the reader infers from its tensors, rather than a file saved here.
+bool is_state_dict(const safetensors::File &file);
+
+// A saved model's metadata as its kind reads it, refusing a file of another format and naming
+// what it lacks: "the file is not <what>: its metadata lacks \"seed\"".
+class SavedMetadata {
+public:
+  // `format` the kind's ("attention-stepper/transformer"), `what` its name ("a saved
+  // Transformer").
+  SavedMetadata(const safetensors::File &file, const char *format, const char *what);
+  const std::string &text(const char *key) const;
+  const std::string *optional(const char *key) const { return find_metadata(file_, key); }
+  std::int64_t integer(const char *key) const { return metadata_integer(text(key), key); }
+  std::size_t size(const char *key) const { return static_cast<std::size_t>(integer(key)); }
+  // "float32" or "float64"
+  std::string precision() const;
+
+private:
+  const safetensors::File &file_;
+  const char *what_;
+};
+
 // Refuses a file of another precision than T: "the file holds a float64 model, not float32".
 template <class T> void require_precision(const std::string &precision);
 

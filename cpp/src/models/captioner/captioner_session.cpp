@@ -8,13 +8,14 @@
 #include "attention/softmax.hpp"
 #include "files/model_file.hpp"
 #include "files/safetensors.hpp"
+#include "models/checks.hpp"
+#include "models/session_parts.hpp"
 
 namespace attention {
 
 namespace {
 
-using detail::Argument;
-using detail::fail;
+using namespace models;
 
 constexpr const char *format_name = "attention-stepper/captioner";
 // Images decoded at once by evaluate: the training batch's size, so its buffers serve both.
@@ -48,14 +49,6 @@ std::shared_ptr<const tasks::CaptionTask> task_for(const CaptionerSessionConfig 
 
 template <class T> std::vector<T> pixels_of(const tasks::Image &image) {
   return std::vector<T>(image.data.begin(), image.data.end());
-}
-
-std::vector<TokenId> to_token_ids(const std::vector<std::size_t> &ids) {
-  return std::vector<TokenId>(ids.begin(), ids.end());
-}
-
-template <class T> std::size_t largest(const T *weights, std::size_t n) {
-  return static_cast<std::size_t>(std::max_element(weights, weights + n) - weights);
 }
 
 bool holds(const std::vector<std::size_t> &cells, std::size_t cell) {
@@ -93,9 +86,7 @@ template <class T>
 TrainResult<T> CaptionerSession<T>::train(std::size_t steps, std::size_t batch,
                                           double learning_rate, double max_norm,
                                           double regularization) {
-  if (!(std::isfinite(regularization) && regularization >= 0))
-    fail(Argument("regularization"), "regularization (", regularization,
-         ") must be a finite number >= 0");
+  check_weight(regularization, "regularization");
   std::vector<CaptionSample<T>> minibatch;
   return trainer_.train(model_.parameters(), steps, batch, learning_rate, max_norm,
                         [&](const std::vector<std::size_t> &examples, ParameterSet<T> &gradients) {
@@ -115,7 +106,8 @@ template <class T>
 CaptionEvaluation
 CaptionerSession<T>::evaluate(const std::vector<tasks::CaptionExample> &examples) {
   CaptionEvaluation result;
-  std::size_t exact = 0, tokens = 0, correct = 0, object_words = 0, object_right = 0;
+  OutputScore score;
+  std::size_t object_words = 0, object_right = 0;
   std::vector<CaptionEvaluation::Category> categories;
   const std::size_t max_length = task_->max_caption_length + 1;
   std::vector<CaptionSample<T>> samples;
@@ -134,16 +126,13 @@ CaptionerSession<T>::evaluate(const std::vector<tasks::CaptionExample> &examples
     for (std::size_t k = 0; k < count; ++k) {
       const auto &example = examples[first + k];
       const auto &gold = samples[k].caption;
-      exact += outputs[k] == gold;
-      tokens += gold.size();
-      for (std::size_t i = 0; i < gold.size() && i < outputs[k].size(); ++i)
-        correct += outputs[k][i] == gold[i];
+      score.add(outputs[k], gold);
       for (std::size_t t = 0; t < gold.size(); ++t) {
         const auto &sure = example.cells[t], &possible = example.possible[t];
         if (sure.empty() && possible.empty())
           continue;
         const std::size_t cell =
-            largest(weights[k].data() + t * weights[k].shape()[1], weights[k].shape()[1]);
+            argmax(weights[k].data() + t * weights[k].shape()[1], weights[k].shape()[1]);
         const auto category = example.categories[t];
         if (tasks::names_object(category)) {
           ++object_words;
@@ -158,9 +147,8 @@ CaptionerSession<T>::evaluate(const std::vector<tasks::CaptionExample> &examples
       }
     }
   }
-  const auto share = [](std::size_t a, std::size_t b) { return b ? double(a) / double(b) : 0.0; };
-  result.exact_match = share(exact, examples.size());
-  result.token_accuracy = share(correct, tokens);
+  result.exact_match = score.exact_match();
+  result.token_accuracy = score.token_accuracy();
   result.region_accuracy = share(object_right, object_words);
   for (const auto &category : categories)
     if (category.count)
@@ -187,24 +175,7 @@ CaptionResult<T> CaptionerSession<T>::caption(const tasks::Image &image, std::si
   result.trace = std::move(search.trace);
   result.beams = std::move(search.beams);
   result.image = image.data;
-  const auto &logits = result.trace.logits;
-  const std::size_t v = logits.shape()[1], k = std::min(caption_top_k, v);
-  std::vector<double> row(v), log_probabilities(v);
-  std::vector<std::size_t> index(v);
-  for (std::size_t t = 0; t < logits.shape()[0]; ++t) {
-    std::copy(logits.data() + t * v, logits.data() + (t + 1) * v, row.begin());
-    detail::log_softmax_into(row.data(), v, 1.0, nullptr, log_probabilities.data());
-    for (std::size_t i = 0; i < v; ++i)
-      index[i] = i;
-    std::partial_sort(index.begin(), index.begin() + k, index.end(), [&](auto a, auto b) {
-      return log_probabilities[a] > log_probabilities[b] ||
-             (log_probabilities[a] == log_probabilities[b] && a < b);
-    });
-    auto &top = result.top.emplace_back();
-    for (std::size_t i = 0; i < k; ++i)
-      top.emplace_back(static_cast<TokenId>(index[i]),
-                       static_cast<T>(std::exp(log_probabilities[index[i]])));
-  }
+  result.top = likeliest(result.trace.logits, caption_top_k, result.trace.output).top;
   return result;
 }
 
@@ -257,46 +228,28 @@ SavedCaptioner infer_saved_captioner(const safetensors::File &file) {
 
 SavedCaptioner read_saved_captioner(const std::uint8_t *bytes, std::size_t size) {
   const safetensors::File file = safetensors::parse(bytes, size);
-  const std::string *format = find_metadata(file, "format");
-  if (!format || *format == "pt")
+  if (is_state_dict(file))
     return infer_saved_captioner(file);
-  const auto meta = [&](const char *key) -> const std::string & {
-    if (const std::string *value = find_metadata(file, key))
-      return *value;
-    fail(Argument("bytes"), "the file is not a saved captioner: its metadata lacks \"", key, "\"");
-  };
-  if (*format != format_name)
-    fail(Argument("bytes"), "the file is not a saved captioner: its format is \"",
-         format->substr(0, 60), "\"");
+  const SavedMetadata meta(file, format_name, "a saved captioner");
   SavedCaptioner saved;
-  saved.config.task = meta("task");
-  saved.config.language = meta("language");
+  saved.config.task = meta.text("task");
+  saved.config.language = meta.text("language");
   for (auto [field, key] : {std::pair{&saved.config.channels, "channels"},
                             {&saved.config.annotation, "annotation"},
                             {&saved.config.attention, "attention"},
                             {&saved.config.embedding, "embedding"},
                             {&saved.config.hidden, "hidden"}})
-    *field = static_cast<std::size_t>(metadata_integer(meta(key), key));
-  saved.config.seed = metadata_integer(meta("seed"), "seed");
-  saved.precision = meta("precision");
-  if (saved.precision != "float32" && saved.precision != "float64")
-    fail(Argument("bytes"), "the file's precision must be float32 or float64, got \"",
-         saved.precision.substr(0, 40), "\"");
+    *field = meta.size(key);
+  saved.config.seed = meta.integer("seed");
+  saved.precision = meta.precision();
   return saved;
 }
 
 template <class T>
 CaptionerSession<T> load_captioner_session(const std::uint8_t *bytes, std::size_t size) {
   const SavedCaptioner saved = read_saved_captioner(bytes, size);
-  require_precision<T>(saved.precision);
-  std::optional<CaptionerSession<T>> session;
-  try {
-    session.emplace(saved.config);
-  } catch (const InputError &error) {
-    fail(Argument("bytes"), "the file's metadata describes no captioner: ", error.what());
-  }
-  load_model_file(safetensors::parse(bytes, size), session->model().parameters());
-  return std::move(*session);
+  return load_session<T, CaptionerSession>(saved.config, saved.precision,
+                                           safetensors::parse(bytes, size), "captioner");
 }
 
 template class CaptionerSession<float>;

@@ -4,15 +4,16 @@
 #include <cmath>
 
 #include "attention/softmax.hpp"
+#include "models/beam_search.hpp"
 #include "models/captioner/network.hpp"
+#include "models/checks.hpp"
 #include "training/initialise.hpp"
 
 namespace attention {
 
-namespace {
+using namespace models;
 
-using detail::Argument;
-using detail::fail;
+namespace {
 
 constexpr std::size_t max_width = 1024;                 // every layer's width
 constexpr std::size_t max_vocab = std::size_t(1) << 16; // caption words
@@ -30,39 +31,15 @@ template <class T> void check_image(const std::vector<T> &image, const Captioner
 
 void check_caption(const std::vector<TokenId> &caption, const CaptionerConfig &config,
                    const std::string &what) {
-  if (caption.empty())
-    fail(Argument("caption"), what, " is empty");
-  if (caption.size() > max_caption_steps)
-    fail(Argument("caption"), what, " has ", caption.size(), " tokens, more than the ",
-         max_caption_steps, " the model takes");
-  for (std::size_t i = 0; i < caption.size(); ++i)
-    if (caption[i] < 0 || static_cast<std::size_t>(caption[i]) >= config.vocab)
-      fail(Argument("caption"), what, " holds token ", caption[i], " at index ", i,
-           ", outside the vocabulary [0, ", config.vocab, ")");
-  if (caption.back() != config.eos)
-    fail(Argument("caption"), what, " must end with <eos> (", config.eos, "), not ",
-         caption.back());
-}
-
-void check_max_length(std::size_t max_length) {
-  if (max_length < 1 || max_length > max_caption_steps)
-    fail(Argument("maxLength"), "maxLength (", max_length, ") must be between 1 and ",
-         max_caption_steps);
-}
-
-template <class T> void require_finite_loss(double loss) {
-  if (!std::isfinite(static_cast<T>(loss)))
-    fail(Argument("parameters"), "the loss (", loss, ") overflows ",
-         sizeof(T) == 4 ? "float32" : "float64", ": the parameters are too large");
+  check_output_tokens(caption, config.vocab, max_caption_steps, config.eos, "caption", what,
+                      "vocabulary");
 }
 
 // Checks every sample and λ before any work; returns the longest caption.
 template <class T>
 std::size_t check_batch(const std::vector<CaptionSample<T>> &batch, const CaptionerConfig &config,
                         T regularization) {
-  if (!(std::isfinite(regularization) && regularization >= 0))
-    fail(Argument("regularization"), "regularization (", regularization,
-         ") must be a finite number >= 0");
+  check_weight(double(regularization), "regularization");
   if (batch.empty())
     fail(Argument("batch"), "batch is empty");
   std::size_t longest = 0;
@@ -72,10 +49,6 @@ std::size_t check_batch(const std::vector<CaptionSample<T>> &batch, const Captio
     longest = std::max(longest, batch[k].caption.size());
   }
   return longest;
-}
-
-template <class T> std::size_t argmax(const T *x, std::size_t n) {
-  return static_cast<std::size_t>(std::max_element(x, x + n) - x);
 }
 
 // The batch teacher forced through the network: its cross-entropy and λ times the regulariser,
@@ -104,11 +77,6 @@ std::pair<nn::CrossEntropy, double> forward_batch(Network &network, const T *par
 } // namespace
 
 void validate(const CaptionerConfig &c) {
-  const auto check_size = [](std::size_t value, std::size_t low, std::size_t high,
-                             const char *argument) {
-    if (value < low || value > high)
-      fail(Argument(argument), argument, " (", value, ") must be between ", low, " and ", high);
-  };
   check_size(c.vocab, 2, max_vocab, "vocab");
   check_size(c.channels, 1, max_width, "channels");
   check_size(c.annotation, 1, max_width, "annotation");
@@ -121,13 +89,8 @@ void validate(const CaptionerConfig &c) {
       fail(Argument(argument), argument, " (", side,
            ") must be a multiple of 4: two poolings halve it twice");
   }
-  if (c.seed < 0 || c.seed > 0xFFFFFFFFLL)
-    fail(Argument("seed"), "seed (", c.seed, ") must be between 0 and 2**32 - 1, as numpy's");
-  for (auto [token, argument] : {std::pair{c.sos, "sos"}, {c.eos, "eos"}})
-    if (token < 0 || static_cast<std::size_t>(token) >= c.vocab)
-      fail(Argument(argument), argument, " (", token, ") must be a token, in [0, ", c.vocab, ")");
-  if (c.sos == c.eos)
-    fail(Argument("eos"), "eos (", c.eos, ") must differ from sos (", c.sos, ")");
+  check_seed(c.seed);
+  check_special_tokens(c.sos, c.eos, c.vocab, "a token");
 }
 
 template <class T> Captioner<T>::Captioner(const CaptionerConfig &config) : config_(config) {
@@ -155,8 +118,7 @@ template <class T>
 T Captioner<T>::loss_and_gradients(const std::vector<CaptionSample<T>> &batch,
                                    ParameterSet<T> &gradients, T regularization) {
   const std::size_t steps = check_batch(batch, config_, regularization);
-  if (!gradients.same_layout(parameters_))
-    fail(Argument("gradients"), "gradients must have the model's parameters' names and shapes");
+  require_same_layout(gradients, parameters_);
   const auto [loss, regularized] =
       forward_batch(*network_, parameters_.data(), batch, steps, regularization);
   std::fill(gradients.data(), gradients.data() + gradients.size(), T(0));
@@ -197,7 +159,7 @@ std::vector<Matrix<T>> Captioner<T>::attention_weights(const std::vector<Caption
 template <class T>
 std::vector<std::vector<TokenId>>
 Captioner<T>::caption(const std::vector<const std::vector<T> *> &images, std::size_t max_length) {
-  check_max_length(max_length);
+  check_max_length(max_length, max_caption_steps);
   if (images.empty())
     fail(Argument("images"), "images is empty");
   for (const auto *image : images)
@@ -225,72 +187,29 @@ template <class T>
 CaptionerBeamSearch<T> Captioner<T>::beam_search(const std::vector<T> &image,
                                                  std::size_t max_length, std::size_t width) {
   check_image(image, config_);
-  check_max_length(max_length);
+  check_max_length(max_length, max_caption_steps);
   if (width < 1 || width > max_caption_beam)
     fail(Argument("beam"), "beam (", width, ") must be between 1 and ", max_caption_beam);
   Network &w = *network_;
   w.begin({&image}, max_length);
   w.encode(parameters_.data());
-  const std::size_t state_size = 2 * config_.hidden, v = w.v;
-  struct Beam {
-    CaptionHypothesis hypothesis;
-    std::vector<T> state; // (h, c) after its last token
-  };
-  const auto ended = [&](const Beam &beam) {
-    return !beam.hypothesis.output.empty() && beam.hypothesis.output.back() == config_.eos;
-  };
-  std::vector<Beam> beams(1);
-  beams[0].state.resize(state_size);
-  w.get_state(0, beams[0].state.data());
-  std::vector<double> row(v), log_probabilities(v);
-  for (std::size_t t = 0; t < max_length; ++t) {
-    if (std::all_of(beams.begin(), beams.end(), ended))
-      break;
-    struct Candidate { // token -1: an ended beam kept as it is
-      std::size_t beam;
-      TokenId token;
-      double score;
-    };
-    std::vector<Candidate> candidates;
-    std::vector<std::vector<T>> next_states(beams.size());
-    for (std::size_t b = 0; b < beams.size(); ++b) {
-      const Beam &beam = beams[b];
-      if (ended(beam)) {
-        candidates.push_back({b, -1, beam.hypothesis.log_probability});
-        continue;
-      }
-      w.set_state(t, beam.state.data());
-      w.inputs[t] = t == 0 ? config_.sos : beam.hypothesis.output.back();
+  const std::size_t state_size = 2 * config_.hidden; // (h, c) after a hypothesis's last token
+  std::vector<CaptionHypothesis> beams(1);
+  std::vector<std::vector<T>> states(1, std::vector<T>(state_size));
+  w.get_state(0, states[0].data());
+  for (std::size_t t = 0; t < max_length && !all_ended(beams, config_.eos); ++t) {
+    std::vector<std::vector<T>> grown(beams.size(), std::vector<T>(state_size));
+    const auto origins = advance_beams(beams, w.v, width, config_.eos, [&](std::size_t b) {
+      w.set_state(t, states[b].data());
+      w.inputs[t] = t == 0 ? config_.sos : beams[b].output.back();
       w.decode(parameters_.data(), t, t + 1);
-      next_states[b].resize(state_size);
-      w.get_state(t + 1, next_states[b].data());
-      std::copy(w.logits_at(t), w.logits_at(t) + v, row.begin());
-      detail::log_softmax_into(row.data(), v, 1.0, nullptr, log_probabilities.data());
-      for (std::size_t i = 0; i < v; ++i)
-        candidates.push_back(
-            {b, static_cast<TokenId>(i), beam.hypothesis.log_probability + log_probabilities[i]});
-    }
-    const std::size_t kept = std::min(width, candidates.size());
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
-    std::vector<Beam> next;
-    for (std::size_t i = 0; i < kept; ++i) {
-      const Candidate &c = candidates[i];
-      if (c.token < 0) {
-        next.push_back(beams[c.beam]);
-        continue;
-      }
-      Beam grown = beams[c.beam];
-      grown.hypothesis.output.push_back(c.token);
-      grown.hypothesis.log_probability = c.score;
-      grown.state = next_states[c.beam];
-      next.push_back(std::move(grown));
-    }
-    beams = std::move(next);
+      w.get_state(t + 1, grown[b].data());
+      return w.logits_at(t);
+    });
+    states = states_after(origins, states, grown);
   }
   CaptionerBeamSearch<T> result;
-  for (auto &beam : beams)
-    result.beams.push_back(std::move(beam.hypothesis));
+  result.beams = std::move(beams);
   // The best again, teacher forced, for its trace (the numbers it was found with); it may lack
   // <eos> (length-limited), so it is not checked as a caption.
   const auto &best = result.beams.front().output;

@@ -203,7 +203,7 @@ template <class T> double Captioner<T>::Network::regularizer() {
   double sum = 0;
   for (const T total : attended)
     sum += double((T(1) - total) * (T(1) - total));
-  return sum / double(batch);
+  return sum / double(batch * l);
 }
 
 template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T lambda, T *grad) {
@@ -229,8 +229,9 @@ template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T l
                       grad + fc + v * h, d_hs.data(), h);
   const T *full = p + full_att;
   T *d_full = grad + full_att;
-  // d (λ/B Σ_i (1 - Σ_t α_ti)²) / dα_ti = 2 λ/B (Σ_t α_ti - 1), at each caption's own steps
-  const T regularizer_scale = T(2) * lambda / T(batch);
+  // d (λ/(B L) Σ_b Σ_i (1 - Σ_t α_ti)²) / dα_ti = 2 λ/(B L) (Σ_t α_ti - 1), at each caption's
+  // own steps
+  const T regularizer_scale = T(2) * lambda / T(batch * l);
   for (std::size_t t = steps; t-- > 0;) {
     const std::size_t at = t * batch;
     // the gradients at h_{t+1} (from the output and step t + 1) and c_{t+1}

@@ -5,7 +5,8 @@
 #include <limits>
 
 #include "attention/softmax.hpp"
-#include "models/batch_checks.hpp"
+#include "models/beam_search.hpp"
+#include "models/checks.hpp"
 #include "models/seq2seq/network.hpp"
 #include "training/initialise.hpp"
 
@@ -33,13 +34,6 @@ Encoder parse_encoder(const std::string &name, const char *argument) {
 }
 
 void validate(const Seq2seqConfig &c) {
-  using detail::Argument;
-  using detail::fail;
-  const auto check_size = [](std::size_t value, std::size_t low, std::size_t high,
-                             const char *argument) {
-    if (value < low || value > high)
-      fail(Argument(argument), argument, " (", value, ") must be between ", low, " and ", high);
-  };
   check_size(c.source_vocab, 1, max_vocab, "sourceVocab");
   check_size(c.target_vocab, 2, max_vocab, "targetVocab");
   check_size(c.embedding, 1, max_width, "embedding");
@@ -51,14 +45,8 @@ void validate(const Seq2seqConfig &c) {
   const std::size_t width = std::max(c.embedding, c.hidden);
   detail::require_fits(c.source_vocab, width, "a source-vocabulary table", Argument("sourceVocab"));
   detail::require_fits(c.target_vocab, width, "a target-vocabulary table", Argument("targetVocab"));
-  if (c.seed < 0 || c.seed > 0xFFFFFFFFLL)
-    fail(Argument("seed"), "seed (", c.seed, ") must be between 0 and 2**32 - 1, as numpy's");
-  for (auto [token, argument] : {std::pair{c.sos, "sos"}, {c.eos, "eos"}})
-    if (token < 0 || static_cast<std::size_t>(token) >= c.target_vocab)
-      fail(Argument(argument), argument, " (", token, ") must be a target token, in [0, ",
-           c.target_vocab, ")");
-  if (c.sos == c.eos)
-    fail(Argument("eos"), "eos (", c.eos, ") must differ from sos (", c.sos, ")");
+  check_seed(c.seed);
+  check_special_tokens(c.sos, c.eos, c.target_vocab, "a target token");
 }
 
 template <class T> Seq2seq<T>::Seq2seq(const Seq2seqConfig &config) : config_(config) {
@@ -74,67 +62,20 @@ template <class T> Seq2seq<T>::~Seq2seq() = default;
 template <class T> Seq2seq<T>::Seq2seq(Seq2seq &&) noexcept = default;
 template <class T> Seq2seq<T> &Seq2seq<T>::operator=(Seq2seq &&) noexcept = default;
 
-namespace {
-// The batch's sources and targets as the network takes them.
-std::pair<std::vector<const std::vector<TokenId> *>, std::vector<const std::vector<TokenId> *>>
-sides(const std::vector<SentencePair> &batch) {
-  std::vector<const std::vector<TokenId> *> sources, targets;
-  for (const auto &pair : batch) {
-    sources.push_back(&pair.source);
-    targets.push_back(&pair.target);
-  }
-  return {sources, targets};
-}
-
-// The batch teacher forced through the network (the model's, a private type deduced here): its
-// cross-entropy and the guided term's weight λ times its value, checked to be finite in T.
-template <class T, class Network>
-std::pair<nn::CrossEntropy, double> forward_batch(Network &network, const T *parameters,
-                                                  const std::vector<SentencePair> &batch,
-                                                  std::size_t steps, TokenId sos, T guide) {
-  const auto [sources, targets] = sides(batch);
-  network.begin(sources, steps);
-  network.set_targets(targets, sos);
-  if (guide > 0) {
-    std::vector<const std::vector<std::vector<std::size_t>> *> guides;
-    for (const auto &pair : batch)
-      guides.push_back(&pair.guide);
-    network.set_guide(guides, guide);
-  }
-  network.forward(parameters);
-  const nn::CrossEntropy loss = network.cross_entropy();
-  const double guided = guide > 0 ? double(guide) * network.guide_loss() : 0.0;
-  require_finite_loss<T>(loss.sum);
-  require_finite_loss<T>(loss.mean() + guided);
-  return {loss, guided};
-}
-} // namespace
-
 template <class T> T Seq2seq<T>::loss(const std::vector<SentencePair> &batch, T guide) {
-  const std::size_t steps = check_batch(batch, config_, guide);
-  const auto [loss, guided] =
-      forward_batch(*network_, parameters_.data(), batch, steps, config_.sos, guide);
-  return static_cast<T>(loss.mean() + guided);
+  return translation_loss(*network_, parameters_, batch, config_, guide);
 }
 
 template <class T>
 T Seq2seq<T>::loss_and_gradients(const std::vector<SentencePair> &batch, ParameterSet<T> &gradients,
                                  T guide) {
-  const std::size_t steps = check_batch(batch, config_, guide);
-  if (!gradients.same_layout(parameters_))
-    detail::fail(detail::Argument("gradients"),
-                 "gradients must have the model's parameters' names and shapes");
-  const auto [loss, guided] =
-      forward_batch(*network_, parameters_.data(), batch, steps, config_.sos, guide);
-  std::fill(gradients.data(), gradients.data() + gradients.size(), T(0));
-  network_->backward(parameters_.data(), T(1) / static_cast<T>(loss.tokens), gradients.data());
-  return static_cast<T>(loss.mean() + guided);
+  return translation_loss(*network_, parameters_, batch, config_, guide, &gradients);
 }
 
 template <class T>
 Seq2seqTrace<T> Seq2seq<T>::trace(const std::vector<TokenId> &source,
                                   const std::vector<TokenId> &target) {
-  check_sentence(source, config_.source_vocab, "source", "source", "source");
+  check_source(source, config_, "source");
   check_target(target, config_, "target");
   network_->begin({&source}, target.size());
   network_->set_targets({&target}, config_.sos);
@@ -146,8 +87,8 @@ Seq2seqTrace<T> Seq2seq<T>::trace(const std::vector<TokenId> &source,
 
 template <class T>
 Seq2seqTrace<T> Seq2seq<T>::translate(const std::vector<TokenId> &source, std::size_t max_length) {
-  check_sentence(source, config_.source_vocab, "source", "source", "source");
-  check_max_length(max_length);
+  check_source(source, config_, "source");
+  check_max_length(max_length, max_sentence_length);
   Network &w = *network_;
   w.begin({&source}, max_length);
   w.encode(parameters_.data());
@@ -167,76 +108,32 @@ Seq2seqTrace<T> Seq2seq<T>::translate(const std::vector<TokenId> &source, std::s
 template <class T>
 Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
                                              std::size_t max_length, std::size_t width) {
-  check_sentence(source, config_.source_vocab, "source", "source", "source");
-  check_max_length(max_length);
+  check_source(source, config_, "source");
+  check_max_length(max_length, max_sentence_length);
   if (width < 1 || width > max_beam_width)
     detail::fail(detail::Argument("beam"), "beam (", width, ") must be between 1 and ",
                  max_beam_width);
   Network &w = *network_;
   w.begin({&source}, max_length);
   w.encode(parameters_.data());
-  const std::size_t h = config_.hidden * config_.layers, v = w.v; // h: every layer's state
-  struct Beam {
-    Seq2seqHypothesis hypothesis;
-    std::vector<T> state; // the decoder's state after its last token
-  };
-  const auto ended = [&](const Beam &beam) {
-    return !beam.hypothesis.output.empty() && beam.hypothesis.output.back() == config_.eos;
-  };
-  std::vector<Beam> beams(1); // the empty hypothesis, from s_0
-  beams[0].state.resize(h);
-  w.get_decoder_state(0, beams[0].state.data());
-  std::vector<double> row(v), log_probabilities(v); // a step's logits, in double
-  for (std::size_t t = 0; t < max_length; ++t) {
-    if (std::all_of(beams.begin(), beams.end(), ended))
-      break;
-    // (beam, token or -1 for an ended beam kept as it is, total log-probability)
-    struct Candidate {
-      std::size_t beam;
-      TokenId token;
-      double score;
-    };
-    std::vector<Candidate> candidates;
-    std::vector<std::vector<T>> next_states(beams.size());
-    for (std::size_t b = 0; b < beams.size(); ++b) {
-      const Beam &beam = beams[b];
-      if (ended(beam)) {
-        candidates.push_back({b, -1, beam.hypothesis.log_probability});
-        continue;
-      }
+  const std::size_t h = config_.hidden * config_.layers; // every layer's state
+  std::vector<Seq2seqHypothesis> beams(1);               // the empty hypothesis, from s_0
+  std::vector<std::vector<T>> states(1, std::vector<T>(h));
+  w.get_decoder_state(0, states[0].data());
+  for (std::size_t t = 0; t < max_length && !all_ended(beams, config_.eos); ++t) {
+    std::vector<std::vector<T>> grown(beams.size(), std::vector<T>(h));
+    const auto origins = advance_beams(beams, w.v, width, config_.eos, [&](std::size_t b) {
       // Step t of the batch of one reads s_{t-1} from decoder_state(t) and its input token.
-      w.set_decoder_state(t, beam.state.data());
-      w.inputs[t] = t == 0 ? config_.sos : beam.hypothesis.output.back();
+      w.set_decoder_state(t, states[b].data());
+      w.inputs[t] = t == 0 ? config_.sos : beams[b].output.back();
       w.decode(parameters_.data(), t, t + 1);
-      next_states[b].resize(h);
-      w.get_decoder_state(t + 1, next_states[b].data());
-      std::copy(w.logits_at(t), w.logits_at(t) + v, row.begin());
-      detail::log_softmax_into(row.data(), v, 1.0, nullptr, log_probabilities.data());
-      for (std::size_t i = 0; i < v; ++i)
-        candidates.push_back(
-            {b, static_cast<TokenId>(i), beam.hypothesis.log_probability + log_probabilities[i]});
-    }
-    const std::size_t kept = std::min(width, candidates.size());
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
-    std::vector<Beam> next;
-    for (std::size_t i = 0; i < kept; ++i) {
-      const Candidate &c = candidates[i];
-      if (c.token < 0) {
-        next.push_back(beams[c.beam]);
-        continue;
-      }
-      Beam grown = beams[c.beam];
-      grown.hypothesis.output.push_back(c.token);
-      grown.hypothesis.log_probability = c.score;
-      grown.state = next_states[c.beam];
-      next.push_back(std::move(grown));
-    }
-    beams = std::move(next);
+      w.get_decoder_state(t + 1, grown[b].data());
+      return w.logits_at(t);
+    });
+    states = states_after(origins, states, grown);
   }
   Seq2seqBeamSearch<T> result;
-  for (auto &beam : beams)
-    result.beams.push_back(std::move(beam.hypothesis));
+  result.beams = std::move(beams);
   // The best hypothesis again, teacher forced, for its trace (the same numbers it was found with).
   // Its output may lack <eos> (length-limited), so it is not checked as a target.
   const auto &best = result.beams.front().output;

@@ -65,8 +65,7 @@ void Seq2seq<T>::Network::begin(const std::vector<const std::vector<TokenId> *> 
     for (std::size_t t = 0; t < source_lengths[k]; ++t)
       sources[t * batch + k] = (*batch_sources[k])[t];
   mask = {n, batch, source_lengths.data()};
-  guide_weight = 0;
-  guided = 0;
+  guide.clear();
   const std::size_t rows = steps * batch;
   inputs.assign(rows, TokenId(0));
   encoder_x.resize(n * batch * e);
@@ -94,23 +93,8 @@ void Seq2seq<T>::Network::set_targets(
 }
 
 template <class T>
-void Seq2seq<T>::Network::set_guide(
-    const std::vector<const std::vector<std::vector<std::size_t>> *> &guides, T weight) {
-  guide_weight = weight;
-  guided = 0;
-  guide.assign(steps * batch * n, T(0));
-  guided_rows.assign(steps * batch, 0);
-  for (std::size_t k = 0; k < batch; ++k)
-    for (std::size_t t = 0; guides[k] && t < guides[k]->size(); ++t) {
-      const auto &links = (*guides[k])[t];
-      if (links.empty())
-        continue;
-      const std::size_t row = t * batch + k;
-      guided_rows[row] = 1;
-      ++guided;
-      for (std::size_t j : links)
-        guide[row * n + j] = T(1) / static_cast<T>(links.size());
-    }
+void Seq2seq<T>::Network::set_guide(const std::vector<const nn::Links *> &guides, T weight) {
+  guide.set(guides, steps, n, weight);
 }
 
 template <class T> void Seq2seq<T>::Network::encode(const T *p) {
@@ -203,39 +187,7 @@ template <class T> nn::CrossEntropy Seq2seq<T>::Network::cross_entropy() {
 }
 
 template <class T> double Seq2seq<T>::Network::guide_loss() const {
-  if (!guided)
-    return 0;
-  double sum = 0;
-  for (std::size_t r = 0; r < steps * batch; ++r) {
-    if (!guided_rows[r])
-      continue;
-    // log α_j = e_j - log Σ_k exp e_k over the real keys, from the scores rather than the
-    // weights, so that a weight rounded to 0 gives a large term, not an infinite one.
-    const std::size_t length = source_lengths[r % batch];
-    const T *row = scores.data() + r * n;
-    const T max = *std::max_element(row, row + length);
-    double total = 0;
-    for (std::size_t j = 0; j < length; ++j)
-      total += std::exp(double(row[j] - max));
-    const double log_total = double(max) + std::log(total);
-    for (std::size_t j = 0; j < length; ++j)
-      if (guide[r * n + j] > 0)
-        sum -= double(guide[r * n + j]) * (double(row[j]) - log_total);
-  }
-  return sum / double(guided);
-}
-
-// The guided term's gradient at the scores: for softmax and a cross-entropy with links that sum
-// to 1, λ/guided (α_j - q_j).
-template <class T>
-void Seq2seq<T>::Network::add_guide_gradient(std::size_t first, std::size_t rows) {
-  if (!guided || guide_weight == T(0))
-    return;
-  const T scale = guide_weight / static_cast<T>(guided);
-  for (std::size_t r = first; r < first + rows; ++r)
-    if (guided_rows[r])
-      for (std::size_t j = 0; j < source_lengths[r % batch]; ++j)
-        d_scores[r * n + j] += scale * (weights[r * n + j] - guide[r * n + j]);
+  return guide.loss(scores.data(), n, source_lengths.data());
 }
 
 template <class T> void Seq2seq<T>::Network::backward(const T *p, T scale, T *grad) {
@@ -314,7 +266,7 @@ template <class T> void Seq2seq<T>::Network::backward_additive(const T *p, T *gr
     nn::attention_backward(batch, mask, h, weights.data() + at * n, annotations(),
                            d_context.data() + at * h, d_scores.data() + at * n,
                            d_annotations.data());
-    add_guide_gradient(at, batch);
+    guide.add_gradient(weights.data(), n, source_lengths.data(), at, batch, d_scores.data());
     scorer->backward(attention, at, batch, d_scores.data() + at * n, d_queries.data() + at * h,
                      d_attention);
     T *top_carry = carry.data() + (layers - 1) * size;
@@ -346,7 +298,7 @@ template <class T> void Seq2seq<T>::Network::backward_luong(const T *p, T *grad)
   }
   nn::attention_backward(rows, mask, h, weights.data(), annotations(), d_context.data(),
                          d_scores.data(), d_annotations.data());
-  add_guide_gradient(0, rows);
+  guide.add_gradient(weights.data(), n, source_lengths.data(), 0, rows, d_scores.data());
   T *d_attention = grad + attention_block;
   scorer->backward(p + attention_block, 0, rows, d_scores.data(), d_queries.data(), d_attention);
   scorer->end_backward(p + attention_block, d_annotations.data(), d_attention);

@@ -14,6 +14,7 @@
 #include "nn/embedding.hpp"
 #include "nn/gru.hpp"
 #include "nn/gru_module.hpp"
+#include "nn/guided_alignment.hpp"
 #include "nn/linear.hpp"
 #include "nn/scoring.hpp"
 
@@ -34,8 +35,7 @@ template <class T> struct Seq2seq<T>::Network {
   void set_targets(const std::vector<const std::vector<TokenId> *> &targets, TokenId sos);
   // Guided alignment of the batch set by begin: per pair (null or empty for none), per target
   // token, the source positions its attention is guided to; `weight` is λ.
-  void set_guide(const std::vector<const std::vector<std::vector<std::size_t>> *> &guides,
-                 T weight);
+  void set_guide(const std::vector<const nn::Links *> &guides, T weight);
 
   // The encoder over the sources, and the keys' side of the attention.
   void encode(const T *p);
@@ -87,12 +87,7 @@ template <class T> struct Seq2seq<T>::Network {
   std::vector<T> combined;                 // Luong: steps x batch x 2H, [c_t; s_t]
   std::vector<T> attentional;              // Luong: h̃_t, steps x batch x H
   std::vector<T> logits, probabilities;    // steps x batch x V
-  // Guided alignment: λ, and per row (steps x batch x n) the normalised links, for `guided` rows
-  // (guided_rows[r] says which).
-  T guide_weight = 0;
-  std::size_t guided = 0;
-  std::vector<T> guide;
-  std::vector<std::uint8_t> guided_rows;
+  nn::GuidedAlignment<T> guide;            // over the rows' weights
   // Gradients
   std::vector<T> d_logits, d_top, d_combined, d_context, d_states, d_scores, d_queries,
       d_annotations, d_embedded, d_below, d_initial, carry, dh;
@@ -112,8 +107,6 @@ template <class T> struct Seq2seq<T>::Network {
   const nn::GruSequence<T> &top() const { return decoder.back(); }
   // Decoder layers above the first over steps [t0, t1), each from the states of the one below.
   void run_upper_layers(const T *p, std::size_t t0, std::size_t t1);
-  // Adds λ/guided (α - q) to the scores' gradient of guided rows [first, first + rows).
-  void add_guide_gradient(std::size_t first, std::size_t rows);
   void backward_encoder(const T *p, T *grad);
   bool additive() const { return scoring == ScoreFunction::additive; }
   void backward_additive(const T *p, T *grad);

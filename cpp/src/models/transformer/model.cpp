@@ -5,7 +5,8 @@
 #include <cmath>
 
 #include "attention/softmax.hpp"
-#include "models/batch_checks.hpp"
+#include "models/beam_search.hpp"
+#include "models/checks.hpp"
 #include "models/transformer/network.hpp"
 #include "training/initialise.hpp"
 
@@ -21,13 +22,6 @@ constexpr std::size_t max_vocab = std::size_t(1) << 20; // either vocabulary
 } // namespace
 
 void validate(const TransformerConfig &c) {
-  using detail::Argument;
-  using detail::fail;
-  const auto check_size = [](std::size_t value, std::size_t low, std::size_t high,
-                             const char *argument) {
-    if (value < low || value > high)
-      fail(Argument(argument), argument, " (", value, ") must be between ", low, " and ", high);
-  };
   check_size(c.source_vocab, 1, max_vocab, "sourceVocab");
   check_size(c.target_vocab, 2, max_vocab, "targetVocab");
   check_size(c.model, 1, max_transformer_width, "model");
@@ -42,14 +36,8 @@ void validate(const TransformerConfig &c) {
                        Argument("sourceVocab"));
   detail::require_fits(c.target_vocab, c.model, "a target-vocabulary table",
                        Argument("targetVocab"));
-  if (c.seed < 0 || c.seed > 0xFFFFFFFFLL)
-    fail(Argument("seed"), "seed (", c.seed, ") must be between 0 and 2**32 - 1, as numpy's");
-  for (auto [token, argument] : {std::pair{c.sos, "sos"}, {c.eos, "eos"}})
-    if (token < 0 || static_cast<std::size_t>(token) >= c.target_vocab)
-      fail(Argument(argument), argument, " (", token, ") must be a target token, in [0, ",
-           c.target_vocab, ")");
-  if (c.sos == c.eos)
-    fail(Argument("eos"), "eos (", c.eos, ") must differ from sos (", c.sos, ")");
+  check_seed(c.seed);
+  check_special_tokens(c.sos, c.eos, c.target_vocab, "a target token");
 }
 
 template <class T> Transformer<T>::Transformer(const TransformerConfig &config) : config_(config) {
@@ -65,65 +53,14 @@ template <class T> Transformer<T>::~Transformer() = default;
 template <class T> Transformer<T>::Transformer(Transformer &&) noexcept = default;
 template <class T> Transformer<T> &Transformer<T>::operator=(Transformer &&) noexcept = default;
 
-namespace {
-
-std::vector<const std::vector<TokenId> *> sources_of(const std::vector<SentencePair> &batch) {
-  std::vector<const std::vector<TokenId> *> sources;
-  for (const auto &pair : batch)
-    sources.push_back(&pair.source);
-  return sources;
-}
-
-std::vector<const std::vector<TokenId> *> targets_of(const std::vector<SentencePair> &batch) {
-  std::vector<const std::vector<TokenId> *> targets;
-  for (const auto &pair : batch)
-    targets.push_back(&pair.target);
-  return targets;
-}
-
-// The batch teacher forced through the network: its cross-entropy and λ times the guided term,
-// checked to be finite in T.
-template <class T, class Network>
-std::pair<nn::CrossEntropy, double> forward_batch(Network &network, const T *parameters,
-                                                  const std::vector<SentencePair> &batch,
-                                                  std::size_t steps, TokenId sos, T guide) {
-  network.begin(sources_of(batch), steps);
-  network.set_targets(targets_of(batch), sos);
-  if (guide > 0) {
-    std::vector<const std::vector<std::vector<std::size_t>> *> guides;
-    for (const auto &pair : batch)
-      guides.push_back(&pair.guide);
-    network.set_guide(guides, guide);
-  }
-  network.forward(parameters);
-  const nn::CrossEntropy loss = network.cross_entropy();
-  const double guided = guide > 0 ? double(guide) * network.guide_loss() : 0.0;
-  require_finite_loss<T>(loss.sum);
-  require_finite_loss<T>(loss.mean() + guided);
-  return {loss, guided};
-}
-
-} // namespace
-
 template <class T> T Transformer<T>::loss(const std::vector<SentencePair> &batch, T guide) {
-  const std::size_t steps = check_batch(batch, config_, guide);
-  const auto [loss, guided] =
-      forward_batch(*network_, parameters_.data(), batch, steps, config_.sos, guide);
-  return static_cast<T>(loss.mean() + guided);
+  return translation_loss(*network_, parameters_, batch, config_, guide);
 }
 
 template <class T>
 T Transformer<T>::loss_and_gradients(const std::vector<SentencePair> &batch,
                                      ParameterSet<T> &gradients, T guide) {
-  const std::size_t steps = check_batch(batch, config_, guide);
-  if (!gradients.same_layout(parameters_))
-    detail::fail(detail::Argument("gradients"),
-                 "gradients must have the model's parameters' names and shapes");
-  const auto [loss, guided] =
-      forward_batch(*network_, parameters_.data(), batch, steps, config_.sos, guide);
-  std::fill(gradients.data(), gradients.data() + gradients.size(), T(0));
-  network_->backward(parameters_.data(), T(1) / static_cast<T>(loss.tokens), gradients.data());
-  return static_cast<T>(loss.mean() + guided);
+  return translation_loss(*network_, parameters_, batch, config_, guide, &gradients);
 }
 
 template <class T>
@@ -148,9 +85,8 @@ Transformer<T>::translate(const std::vector<std::vector<TokenId>> &sources,
   if (sources.empty())
     detail::fail(detail::Argument("sources"), "sources is empty");
   for (std::size_t k = 0; k < sources.size(); ++k)
-    check_sentence(sources[k], config_.source_vocab, "source", "sources[" + std::to_string(k) + "]",
-                   "source");
-  check_max_length(max_length);
+    check_source(sources[k], config_, "sources[" + std::to_string(k) + "]");
+  check_max_length(max_length, max_sentence_length);
   Network &w = *network_;
   std::vector<const std::vector<TokenId> *> batch;
   for (const auto &source : sources)
@@ -188,61 +124,28 @@ TransformerTrace<T> Transformer<T>::translate(const std::vector<TokenId> &source
 template <class T>
 TransformerBeamSearch<T> Transformer<T>::beam_search(const std::vector<TokenId> &source,
                                                      std::size_t max_length, std::size_t width) {
-  check_sentence(source, config_.source_vocab, "source", "source", "source");
-  check_max_length(max_length);
+  check_source(source, config_, "source");
+  check_max_length(max_length, max_sentence_length);
   if (width < 1 || width > max_beam_width)
     detail::fail(detail::Argument("beam"), "beam (", width, ") must be between 1 and ",
                  max_beam_width);
   Network &w = *network_;
-  const std::size_t v = w.v;
-  const auto ended = [&](const Seq2seqHypothesis &h) {
-    return !h.output.empty() && h.output.back() == config_.eos;
-  };
   std::vector<Seq2seqHypothesis> beams(1); // the empty hypothesis
-  std::vector<double> row(v), log_probabilities(v);
-  for (std::size_t t = 0; t < max_length; ++t) {
-    if (std::all_of(beams.begin(), beams.end(), ended))
-      break;
+  for (std::size_t t = 0; t < max_length && !all_ended(beams, config_.eos); ++t) {
     // The live hypotheses as one batch, each decoded over its t tokens so far and one more step
     // (no keys kept between steps: hypotheses reorder at every step).
     std::vector<std::size_t> live;
     for (std::size_t b = 0; b < beams.size(); ++b)
-      if (!ended(beams[b]))
+      if (!ended(beams[b], config_.eos))
         live.push_back(b);
     w.begin(std::vector<const std::vector<TokenId> *>(live.size(), &source), t + 1);
     for (std::size_t i = 0; i < live.size(); ++i)
       for (std::size_t s = 0; s <= t; ++s)
         w.inputs[s * live.size() + i] = s == 0 ? config_.sos : beams[live[i]].output[s - 1];
     w.forward(parameters_.data());
-    struct Candidate {
-      std::size_t beam;
-      TokenId token; // -1: an ended hypothesis kept as it is
-      double score;
-    };
-    std::vector<Candidate> candidates;
-    for (std::size_t b = 0, i = 0; b < beams.size(); ++b) {
-      if (ended(beams[b])) {
-        candidates.push_back({b, -1, beams[b].log_probability});
-        continue;
-      }
-      std::copy_n(w.logits_at(t) + i++ * v, v, row.begin());
-      detail::log_softmax_into(row.data(), v, 1.0, nullptr, log_probabilities.data());
-      for (std::size_t token = 0; token < v; ++token)
-        candidates.push_back(
-            {b, static_cast<TokenId>(token), beams[b].log_probability + log_probabilities[token]});
-    }
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
-    std::vector<Seq2seqHypothesis> next;
-    for (std::size_t i = 0; i < std::min(width, candidates.size()); ++i) {
-      const Candidate &c = candidates[i];
-      next.push_back(beams[c.beam]);
-      if (c.token >= 0) {
-        next.back().output.push_back(c.token);
-        next.back().log_probability = c.score;
-      }
-    }
-    beams = std::move(next);
+    std::size_t row = 0; // the live hypotheses' rows, in order
+    advance_beams(beams, w.v, width, config_.eos,
+                  [&](std::size_t) { return w.logits_at(t) + row++ * w.v; });
   }
   TransformerBeamSearch<T> result;
   result.beams = beams;

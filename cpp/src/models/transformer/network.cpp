@@ -112,8 +112,7 @@ void Transformer<T>::Network::begin(const std::vector<const std::vector<TokenId>
       sources[t * batch + k] = (*batch_sources[k])[t];
   inputs.assign(steps * batch, TokenId(0));
   targets.clear();
-  guide_weight = 0;
-  guided = 0;
+  guide.clear();
   // The positional encoding's rows up to the longer side.
   const std::size_t known = positions.size() / d, needed = std::max(n, steps);
   if (needed > known) {
@@ -161,23 +160,8 @@ void Transformer<T>::Network::set_targets(
 }
 
 template <class T>
-void Transformer<T>::Network::set_guide(
-    const std::vector<const std::vector<std::vector<std::size_t>> *> &guides, T weight) {
-  guide_weight = weight;
-  guided = 0;
-  guide.assign(steps * batch * n, T(0));
-  guided_rows.assign(steps * batch, 0);
-  for (std::size_t k = 0; k < batch; ++k)
-    for (std::size_t t = 0; guides[k] && t < guides[k]->size(); ++t) {
-      const auto &links = (*guides[k])[t];
-      if (links.empty())
-        continue;
-      const std::size_t row = t * batch + k;
-      guided_rows[row] = 1;
-      ++guided;
-      for (std::size_t j : links)
-        guide[row * n + j] = T(1) / static_cast<T>(links.size());
-    }
+void Transformer<T>::Network::set_guide(const std::vector<const nn::Links *> &guides, T weight) {
+  guide.set(guides, steps, n, weight);
 }
 
 // out's rows of steps [t0, t1) = the tokens' embeddings * sqrt(d) + the positional encoding.
@@ -275,40 +259,8 @@ template <class T> nn::CrossEntropy Transformer<T>::Network::cross_entropy() {
 }
 
 template <class T> double Transformer<T>::Network::guide_loss() const {
-  if (!guided)
-    return 0;
-  const auto &attention = decoder.back().cross_attention;
-  double sum = 0;
-  for (std::size_t r = 0; r < steps * batch; ++r) {
-    if (!guided_rows[r])
-      continue;
-    // log α_j from the scores, as Seq2seq's: a weight rounded to 0 gives a large term, not an
-    // infinite one.
-    const std::size_t length = source_lengths[r % batch];
-    const T *row = attention.scores() + (r * heads + guided_head) * n;
-    const T max = *std::max_element(row, row + length);
-    double total = 0;
-    for (std::size_t j = 0; j < length; ++j)
-      total += std::exp(double(row[j] - max));
-    const double log_total = double(max) + std::log(total);
-    for (std::size_t j = 0; j < length; ++j)
-      if (guide[r * n + j] > 0)
-        sum -= double(guide[r * n + j]) * (double(row[j]) - log_total);
-  }
-  return sum / double(guided);
-}
-
-// The guided term's gradient at the guided head's softmax inputs: λ/guided (α_j - q_j).
-template <class T> void Transformer<T>::Network::add_guide_gradient() {
-  const auto &attention = decoder.back().cross_attention;
-  const T scale = guide_weight / static_cast<T>(guided);
-  d_guide.assign(steps * batch * heads * n, T(0));
-  for (std::size_t r = 0; r < steps * batch; ++r)
-    if (guided_rows[r]) {
-      const std::size_t at = (r * heads + guided_head) * n;
-      for (std::size_t j = 0; j < source_lengths[r % batch]; ++j)
-        d_guide[at + j] = scale * (attention.weights()[at + j] - guide[r * n + j]);
-    }
+  return guide.loss(decoder.back().cross_attention.scores() + guided_head * n, heads * n,
+                    source_lengths.data());
 }
 
 template <class T> void Transformer<T>::Network::backward(const T *p, T scale, T *grad) {
@@ -330,9 +282,12 @@ template <class T> void Transformer<T>::Network::backward_decoder(const T *p, T 
   const std::size_t rows = steps * batch;
   T *dx = d_decoder.data(), *part = sublayer.data();
   d_memory.assign(n * batch * d, T(0));
-  const bool guiding = guided && guide_weight != T(0);
-  if (guiding)
-    add_guide_gradient();
+  const bool guiding = guide.active();
+  if (guiding) {
+    d_guide.assign(rows * heads * n, T(0));
+    guide.add_gradient(decoder.back().cross_attention.weights() + guided_head * n, heads * n,
+                       source_lengths.data(), 0, rows, d_guide.data() + guided_head * n);
+  }
   for (std::size_t l = decoder.size(); l-- > 0;) {
     DecoderLayer &layer = decoder[l];
     const T *self = p + layer.self_attention_at, *cross = p + layer.cross_attention_at;

@@ -10,6 +10,7 @@
 #include "nn/cross_entropy.hpp"
 #include "nn/embedding.hpp"
 #include "nn/feed_forward.hpp"
+#include "nn/guided_alignment.hpp"
 #include "nn/layer_norm.hpp"
 #include "nn/linear.hpp"
 #include "nn/multihead_attention.hpp"
@@ -32,8 +33,7 @@ template <class T> struct Transformer<T>::Network {
   void set_targets(const std::vector<const std::vector<TokenId> *> &targets, TokenId sos);
   // Guided alignment, as Seq2seq's: per pair (null or empty for none), per target token, the
   // source positions the guided head is pulled to; `weight` is λ.
-  void set_guide(const std::vector<const std::vector<std::vector<std::size_t>> *> &guides,
-                 T weight);
+  void set_guide(const std::vector<const nn::Links *> &guides, T weight);
 
   // The encoder over the sources: the memory, and each cross-attention's keys and values.
   void encode(const T *p);
@@ -93,12 +93,10 @@ template <class T> struct Transformer<T>::Network {
   std::vector<T> normalised;     // steps x batch x d: after decoder.norm, the generator's input
   std::vector<T> logits, probabilities; // steps x batch x V
   std::vector<T> sublayer;              // a sublayer's output, then a gradient's part
-  // Guided alignment: λ, and per row (steps x batch x n) the normalised links, for `guided` rows
-  // (guided_rows[r] says which); the guided head's gradient at its softmax's inputs.
-  T guide_weight = 0;
-  std::size_t guided = 0;
-  std::vector<T> guide, d_guide;
-  std::vector<std::uint8_t> guided_rows;
+  // Guided alignment over the guided head's weights, and its gradient at that head's softmax's
+  // inputs (steps x batch x heads x n, the other heads' 0).
+  nn::GuidedAlignment<T> guide;
+  std::vector<T> d_guide;
   // Gradients
   std::vector<T> d_logits, d_decoder, d_memory, d_activations;
 
@@ -108,7 +106,6 @@ template <class T> struct Transformer<T>::Network {
                     const T *sublayer_output, T *out);
   // d (every row), the gradient at a norm's output, becomes the one at its input, the sum.
   void norm_backward(const T *p, T *grad, Norm &norm, std::size_t rows, T *d);
-  void add_guide_gradient();
   void backward_decoder(const T *p, T *grad);
   void backward_encoder(const T *p, T *grad);
 };

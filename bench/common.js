@@ -1,0 +1,87 @@
+// What the model benchmarks share (seq2seq.js, transformer.js, captioner.js): the machine they ran
+// on, the minibatches the engine's trainer draws, a model trained until a goal or a time budget,
+// PyTorch run as a child process, and readable tables.
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+
+export const PYTHON = '/usr/bin/python3'; // Debian's, which sees python3-torch (docs: TOOLCHAIN)
+
+export const machine = () => ({
+  cpu: os.cpus()[0].model,
+  cores: os.cpus().length,
+  node: process.version,
+  platform: `${os.platform()} ${os.release()}`,
+  date: new Date().toISOString(),
+});
+
+// The minibatches a model of `seed` trains on, as example indices, drawn as the trainer draws
+// them (cpp/src/training/trainer.cpp): the n training examples in a Fisher–Yates order from
+// numpy's RandomState(seed), consecutive batches, a new order when fewer than a batch remain.
+// Each benchmark checks them against train() (the first step's loss).
+export function minibatches(attn, seed, n, batch, count) {
+  const random = attn.randomState(seed);
+  const batches = [];
+  let order = [];
+  let next = n;
+  while (batches.length < count) {
+    if (next + batch > n) {
+      order = [...Array(n).keys()];
+      for (let i = n - 1; i >= 1; i--) {
+        const j = random.randint(i + 1, 1, 1).data[0];
+        [order[i], order[j]] = [order[j], order[i]];
+      }
+      next = 0;
+    }
+    batches.push(order.slice(next, next + batch));
+    next += batch;
+  }
+  return batches;
+}
+
+// Trains `model` in chunks of `chunk` steps (train's other options from `options`), evaluating the
+// test split after each (not timed), until `done(evaluation)` or `budgetMs` of training.
+export function trainUntil(model, { chunk, budgetMs, done, options = {} }) {
+  let ms = 0;
+  let step;
+  let evaluation;
+  do {
+    const start = performance.now();
+    ({ step } = model.train({ steps: chunk, ...options }));
+    ms += performance.now() - start;
+    evaluation = model.evaluate({ split: 'test' });
+  } while (!done(evaluation) && ms < budgetMs);
+  return { steps: step, seconds: ms / 1000, evaluation, reached: done(evaluation) && ms <= budgetMs };
+}
+
+// A Python script's JSON answer to a JSON job on stdin; null when python3-torch is missing.
+export function runPytorch(script, job) {
+  try {
+    execFileSync(PYTHON, ['-c', 'import torch'], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  const output = execFileSync(PYTHON, [script, ...(job.args ?? [])], {
+    input: JSON.stringify(job),
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+    env: { ...process.env, OPENBLAS_NUM_THREADS: '1' },
+  });
+  return JSON.parse(output);
+}
+
+// Debian's reference BLAS (in its folder blas/) makes PyTorch several times slower than the
+// OpenBLAS that python3-torch's libtorch recommends (apt installs it unless told not to).
+export function warnReferenceBlas(blas) {
+  if (blas?.every((file) => file.includes('/blas/')))
+    console.log('warning: PyTorch ran on the reference BLAS, not an optimised one: apt-get install libopenblas0');
+}
+
+export const percent = (x) => `${(x * 100).toFixed(1)}%`;
+
+// Columns aligned: the first two to the left, the others to the right.
+export function table(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells) =>
+    cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,85 @@
+// Beam search's choice at each step, the same for every model's decoder (Seq2seq, Transformer,
+// Captioner): each model runs its own decoder for the live hypotheses, and this keeps the best.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "attention/softmax.hpp"
+#include "attention/seq2seq.hpp" // TokenId
+
+namespace attention::models {
+
+// A hypothesis: { output, log_probability }.
+template <class Hypothesis> bool ended(const Hypothesis &hypothesis, TokenId eos) {
+  return !hypothesis.output.empty() && hypothesis.output.back() == eos;
+}
+
+template <class Hypothesis> bool all_ended(const std::vector<Hypothesis> &beams, TokenId eos) {
+  return std::all_of(beams.begin(), beams.end(),
+                     [&](const Hypothesis &beam) { return ended(beam, eos); });
+}
+
+// Where a hypothesis of the next step comes from: the one it extends, and whether it grew by a
+// token (an ended one is kept as it is).
+struct BeamOrigin {
+  std::size_t beam;
+  bool grown;
+};
+
+// One step: every live hypothesis b extended by each of the v tokens, scored by its total
+// log-probability (the log-softmax, in double, of logits(b): b's next logits, asked for in
+// increasing b), and every ended one kept as it is; the `width` best (no length penalty), ties to
+// the earlier hypothesis, then the smaller token. `beams` becomes them; returns their origins.
+template <class Hypothesis, class Logits>
+std::vector<BeamOrigin> advance_beams(std::vector<Hypothesis> &beams, std::size_t v,
+                                      std::size_t width, TokenId eos, Logits &&logits) {
+  struct Candidate {
+    std::size_t beam;
+    TokenId token; // -1: an ended hypothesis kept as it is
+    double score;
+  };
+  std::vector<Candidate> candidates;
+  std::vector<double> row(v), log_probabilities(v);
+  for (std::size_t b = 0; b < beams.size(); ++b) {
+    if (ended(beams[b], eos)) {
+      candidates.push_back({b, -1, beams[b].log_probability});
+      continue;
+    }
+    const auto *next = logits(b);
+    std::copy(next, next + v, row.begin());
+    detail::log_softmax_into(row.data(), v, 1.0, nullptr, log_probabilities.data());
+    for (std::size_t token = 0; token < v; ++token)
+      candidates.push_back(
+          {b, static_cast<TokenId>(token), beams[b].log_probability + log_probabilities[token]});
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Candidate &a, const Candidate &b) { return a.score > b.score; });
+  std::vector<Hypothesis> next;
+  std::vector<BeamOrigin> origins;
+  for (std::size_t i = 0; i < std::min(width, candidates.size()); ++i) {
+    const Candidate &c = candidates[i];
+    next.push_back(beams[c.beam]);
+    if (c.token >= 0) {
+      next.back().output.push_back(c.token);
+      next.back().log_probability = c.score;
+    }
+    origins.push_back({c.beam, c.token >= 0});
+  }
+  beams = std::move(next);
+  return origins;
+}
+
+// Each hypothesis's decoder state after the step: a grown one's from `grown`, a kept one's as it
+// was.
+template <class State>
+std::vector<State> states_after(const std::vector<BeamOrigin> &origins,
+                                const std::vector<State> &before, std::vector<State> &grown) {
+  std::vector<State> after;
+  for (const auto &[beam, is_grown] : origins)
+    after.push_back(is_grown ? grown[beam] : before[beam]);
+  return after;
+}
+
+} // namespace attention::models
