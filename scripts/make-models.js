@@ -1,33 +1,64 @@
 // Writes the shipped models (web/models/*.safetensors) and the table they were chosen from
-// (web/models/selection.json) from scratch: node scripts/make-models.js (after `npm run build`);
-// `node scripts/make-models.js captioner` makes only the captioner, keeping the others' table.
-// See web/models/shipped.js for how they are made and chosen.
-import { readFileSync, writeFileSync } from 'node:fs';
+// (web/models/selection.json) from scratch: node scripts/make-models.js (after `npm run build`),
+// or `node scripts/make-models.js <kind>` for the models of one kind (the others' files and
+// records stay). See web/models/shipped.js for how they are made and chosen.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
 import { loadAttention } from '../dist/engine/index.node.js';
 import {
-  CAPTIONER,
   CANDIDATES,
+  CAPTIONER,
   chooseCandidate,
   modelFile,
   SHIPPED_MODELS,
   STEPS,
   trainCandidate,
   trainCaptioner,
+  trainTransformer,
   VALIDATION,
 } from '../web/models/shipped.js';
 
 const attn = await loadAttention();
-const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const only = process.argv[2];
+const table = new URL('../web/models/selection.json', import.meta.url);
+const previous = existsSync(table) ? JSON.parse(readFileSync(table, 'utf8')) : {};
+const kept = (kind, records) => (only && only !== kind ? (records ?? []) : []);
 const measures = ({ exactMatch, aer, categories }) => ({ exactMatch, aer, categories });
-const selectionFile = new URL('../web/models/selection.json', import.meta.url);
-const onlyCaptioner = process.argv[2] === 'captioner';
-const selection = onlyCaptioner
-  ? JSON.parse(readFileSync(selectionFile, 'utf8'))
-  : { candidates: CANDIDATES, validation: VALIDATION, steps: STEPS, models: [] };
-for (const model of onlyCaptioner ? [] : SHIPPED_MODELS.filter(({ kind }) => kind === 'seq2seq')) {
+const selection = {
+  candidates: CANDIDATES,
+  validation: VALIDATION,
+  steps: STEPS,
+  models: kept('seq2seq', previous.models),
+  transformers: kept('transformer', previous.transformers),
+  captioner: only && only !== 'captioner' ? previous.captioner : undefined,
+};
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const report = (model, made, started) =>
+  console.log(
+    `${modelFile(model)}: seed ${made.seed}, test exact match ${made.test.exactMatch}, AER ${made.test.aer.toFixed(3)}, ${kb(made.bytes.length)} (${kb(gzipSync(made.bytes, { level: 9 }).length)} gzip), ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+for (const model of SHIPPED_MODELS.filter(({ kind }) => !only || kind === only)) {
   const started = performance.now();
+  if (model.kind === 'captioner') {
+    // one recipe, no candidates
+    const { bytes, test } = trainCaptioner(attn, CAPTIONER);
+    writeFileSync(new URL(`../web/models/${modelFile(model)}`, import.meta.url), bytes);
+    const { exactMatch, tokenAccuracy, regionAccuracy } = test;
+    selection.captioner = { file: modelFile(model), ...CAPTIONER, test: { exactMatch, tokenAccuracy, regionAccuracy } };
+    console.log(
+      `${modelFile(model)}: ${CAPTIONER.steps} steps, test exact match ${exactMatch}, region accuracy ${regionAccuracy.toFixed(3)}, ${kb(bytes.length)} (${kb(gzipSync(bytes, { level: 9 }).length)} gzip), ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    continue;
+  }
+  if (model.kind === 'transformer') {
+    const made = trainTransformer(attn, model);
+    writeFileSync(new URL(`../web/models/${modelFile(model)}`, import.meta.url), made.bytes);
+    const { exactMatch, aer, heads } = made.test;
+    selection.transformers.push({ file: modelFile(model), seed: made.seed, test: { exactMatch, aer, heads } });
+    report(model, made, started);
+    continue;
+  }
   const candidates = [];
   for (let seed = 0; seed < CANDIDATES; ++seed) {
     const candidate = trainCandidate(attn, model, seed);
@@ -45,23 +76,6 @@ for (const model of onlyCaptioner ? [] : SHIPPED_MODELS.filter(({ kind }) => kin
     test: measures(chosen.test),
     candidates: candidates.map(({ seed, validation }) => ({ seed, validation: measures(validation) })),
   });
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(
-    `${modelFile(model)}: seed ${chosen.seed}, test exact match ${chosen.test.exactMatch}, AER ${chosen.test.aer.toFixed(3)}, ${kb(chosen.bytes.length)} (${kb(gzipSync(chosen.bytes, { level: 9 }).length)} gzip), ${seconds} s`,
-  );
+  report(model, chosen, started);
 }
-
-// the captioner: one recipe, no candidates
-{
-  const started = performance.now();
-  const file = modelFile({ kind: 'captioner', task: CAPTIONER.task, language: CAPTIONER.language });
-  const { bytes, test } = trainCaptioner(attn, CAPTIONER);
-  writeFileSync(new URL(`../web/models/${file}`, import.meta.url), bytes);
-  const { exactMatch, tokenAccuracy, regionAccuracy } = test;
-  selection.captioner = { file, ...CAPTIONER, test: { exactMatch, tokenAccuracy, regionAccuracy } };
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(
-    `${file}: ${CAPTIONER.steps} steps, test exact match ${exactMatch}, region accuracy ${regionAccuracy.toFixed(3)}, ${kb(bytes.length)} (${kb(gzipSync(bytes, { level: 9 }).length)} gzip), ${seconds} s`,
-  );
-}
-writeFileSync(selectionFile, `${JSON.stringify(selection, null, 1)}\n`);
+writeFileSync(table, `${JSON.stringify(selection, null, 1)}\n`);

@@ -24,6 +24,9 @@ const entries = {
   'attention-stepper/models/shapes-en.safetensors (the trained captioner, float16)': [
     'dist/engine/models/shapes-en.safetensors',
   ],
+  'attention-stepper/models/en-fr.safetensors (the trained Transformer, float16)': [
+    'dist/engine/models/en-fr.safetensors',
+  ],
 };
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;

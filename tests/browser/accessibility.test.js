@@ -44,14 +44,18 @@ async function auditEveryStage(t, query) {
     // a fresh document: models an earlier walkthrough queued for training (scoring's) would
     // otherwise finish mid-audit and redraw this walkthrough's stages under the test
     await page.reload();
-    // the seq2seq (captioning) stages are the shipped model's translation (caption), once it has loaded
-    if (walkthrough === 'seq2seq' || walkthrough === 'captioning')
-      await page.waitForSelector('.model-panel[data-origin="shipped"]');
+    // the seq2seq, captioning and transformer stages are a trained model's translation (caption):
+    // the shipped one once it has loaded, else (the Chinese edition's en-zh Transformer) the one the
+    // page trains
+    if (['seq2seq', 'captioning', 'transformer'].includes(walkthrough))
+      await page.waitForSelector('.model-panel:is([data-origin="shipped"], [data-origin="trained"])', {
+        timeout: 120_000,
+      });
     const stages = await page.$$eval('.stage-link', (links) => links.map((link) => link.getAttribute('href')));
     for (const hash of stages) {
       await page.goto(`${session.base}dist/site/${query}${hash}`);
       await page.waitForSelector(
-        `[data-stage="${hash.slice(1)}"][aria-current="step"] :is(.heatmap, .picture), .question`,
+        `[data-stage="${hash.slice(1)}"][aria-current="step"] :is(.heatmap, .picture, .head-view, .model-view), .question`,
       );
       for (const violation of await seriousViolations(page)) found.push(`${hash}: ${violation}`);
     }

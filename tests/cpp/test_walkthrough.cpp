@@ -256,8 +256,8 @@ TEST_CASE("numerics walkthrough: labels are names and numbers, which the page wo
 }
 
 TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs use them") {
-  CHECK(walkthrough_names() ==
-        Labels{"basics", "self-attention", "scoring", "seq2seq", "captioning", "numerics"});
+  CHECK(walkthrough_names() == Labels{"basics", "self-attention", "scoring", "seq2seq",
+                                      "captioning", "transformer", "numerics"});
   for (const auto &name : walkthrough_names()) {
     CAPTURE(name);
     for (const auto &field : walkthrough_inputs(name)) {
@@ -288,9 +288,9 @@ TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs us
   CHECK(named("encoder").choices == Labels{"default", "forward", "bidirectional"});
   CHECK(named("guide").texts == Labels{"0"});
   CHECK(named("comparison").choices == Labels{"scoring", "encoder", "guide"});
-  check_input_error([] { walkthrough_inputs("transformer"); },
-                    "walkthrough name (\"transformer\") must be one of basics, self-attention, "
-                    "scoring, seq2seq, captioning, numerics",
+  check_input_error([] { walkthrough_inputs("captions"); },
+                    "walkthrough name (\"captions\") must be one of basics, self-attention, "
+                    "scoring, seq2seq, captioning, transformer, numerics",
                     "walkthrough");
 }
 

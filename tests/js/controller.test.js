@@ -79,7 +79,7 @@ describe('initial state', () => {
 
   test('an unknown walkthrough, stage, language, theme or palette falls back to the default', () => {
     const { controller } = make({
-      walkthrough: 'transformer',
+      walkthrough: 'reformer',
       stage: 'nowhere',
       lang: 'fr',
       theme: 'sepia',

@@ -350,8 +350,8 @@ const cases = [
   // walkthroughs
   [
     'unknown walkthrough',
-    () => attn.walkthrough('transformer'),
-    /walkthrough name must be one of basics, self-attention, scoring, seq2seq, captioning, numerics, got the string "transformer"/,
+    () => attn.walkthrough('reformer'),
+    /walkthrough name must be one of basics, self-attention, scoring, seq2seq, captioning, transformer, numerics, got the string "reformer"/,
     'walkthrough',
   ],
   [
@@ -408,8 +408,8 @@ const cases = [
   ],
   [
     'walkthroughInputs of no walkthrough',
-    () => attn.walkthroughInputs('transformer'),
-    /walkthrough name must be one of basics, self-attention, scoring, seq2seq, captioning, numerics/,
+    () => attn.walkthroughInputs('reformer'),
+    /walkthrough name must be one of basics, self-attention, scoring, seq2seq, captioning, transformer, numerics/,
     'walkthrough',
   ],
   // walkthrough inputs: the argument is the form field to mark

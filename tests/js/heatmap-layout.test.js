@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { heatmapLayout, matrixToSvg } from '../../web/components/export.js';
-import { computeLayout, panelDigits } from '../../web/components/heatmap-layout.js';
+import { computeLayout, MASKED_FILL, NAN_FILL, panelDigits } from '../../web/components/heatmap-layout.js';
 import { contrastRatio, PALETTES, ROLES } from '../../web/components/palettes.js';
 
 // Attention Basics: softmax of the scores [927, 397, 148, 929]; one weight underflows a double.
@@ -67,6 +67,17 @@ test('colours: min at the scale start, max at its end, legend stops from max dow
   assert.equal(layout.position(538.5), 0.5);
   // every value the same: all at the scale's start
   assert.equal(computeLayout(row(7, 7)).position(7), 0);
+});
+
+test('colours: −inf (a masked score) and NaN off the scale, +inf at its top', () => {
+  const layout = computeLayout(row(-Infinity, 0, 1, Infinity, NaN));
+  assert.equal(layout.cellAt(0).fill, MASKED_FILL);
+  assert.equal(layout.cellAt(0).textColour, '#fff');
+  assert.equal(layout.cellAt(0).text, '-inf');
+  assert.notEqual(layout.cellAt(1).fill, MASKED_FILL, 'the smallest finite value keeps the scale start');
+  assert.equal(layout.cellAt(1).fill, layout.colour(0));
+  assert.equal(layout.cellAt(3).fill, layout.colour(1));
+  assert.equal(layout.cellAt(4).fill, NAN_FILL);
 });
 
 test('cells: seaborn annotations, made even where they do not show', () => {

@@ -123,11 +123,16 @@ const captioner = attn.createCaptioner({
   embedding: 4,
   hidden: 8,
 });
+const transformer = attn.createTransformer({ task: 'en-fr', model: 8, feedforward: 16 });
 const traceOf = (name) =>
   attn.walkthrough(
     name,
-    { seq2seq: { model, compare: [model] }, scoring: { models: [model] }, captioning: { model: captioner } }[name] ??
-      {},
+    {
+      seq2seq: { model, compare: [model] },
+      scoring: { models: [model] },
+      captioning: { model: captioner },
+      transformer: { model: transformer },
+    }[name] ?? {},
   );
 
 /** The exercise questions of every spec, asked on the notebook's inputs (which ask them all). */
@@ -227,6 +232,9 @@ const TEMPLATES = {
   },
   'field.captionLanguages.${language}': () =>
     attn.captionerFacts().languages.map((language) => `field.captionLanguages.${language}`),
+  // the head view's token buttons, and the model view's attentions (head-view.js, model-view.js)
+  'headView.${kind}': () => ['query', 'key'].map((kind) => `headView.${kind}`),
+  'modelView.${attention}': () => ['encoder', 'decoder', 'cross'].map((attention) => `modelView.${attention}`),
 };
 
 // Keys passed to t() by name, and the keys each name takes.

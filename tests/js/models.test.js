@@ -14,6 +14,7 @@ import {
   SHIPPED_MODELS,
   STEPS,
   trainCandidate,
+  trainTransformer,
 } from '../../web/models/shipped.js';
 import { SPECS } from '../../web/walkthroughs/index.js';
 
@@ -89,6 +90,28 @@ test('the model panel says the steps the shipped models trained for', () => {
   assert.equal(SPECS.scoring.models.shippedSteps, STEPS);
   assert.equal(SPECS.captioning.models.shippedSteps, CAPTIONER.steps);
 });
+
+// The Transformer, one seed (no validation split to choose by): 600 steps, about 3 s on one thread.
+for (const shipped of SHIPPED_MODELS.filter(({ kind }) => kind === 'transformer')) {
+  test(`${modelFile(shipped)}: the Transformer trained again, the same bytes and test measures; the package serves it`, async () => {
+    const committed = readFileSync(new URL(`../../web/models/${modelFile(shipped)}`, import.meta.url));
+    const record = selection.transformers.find((entry) => entry.file === modelFile(shipped));
+    const made = trainTransformer(attn, shipped);
+    assert.ok(
+      Buffer.from(made.bytes).equals(committed),
+      'the committed model is not what scripts/make-models.js makes',
+    );
+    assert.deepEqual({ exactMatch: made.test.exactMatch, aer: made.test.aer, heads: made.test.heads }, record.test);
+    const published = readFileSync(
+      fileURLToPath(import.meta.resolve(`attention-stepper/models/${modelFile(shipped)}`)),
+    );
+    assert.ok(published.equals(committed));
+    const model = await attn.loadShippedModel({ kind: 'transformer', task: shipped.task });
+    assert.deepEqual({ kind: model.kind, task: model.config.task }, shipped);
+    assert.deepEqual(model.translate('the red car is small').target, ['la', 'voiture', 'rouge', 'est', 'petite']);
+    model.dispose();
+  });
+}
 
 test('trainModel: progress as it learns, pause and resume, then a model that translates', async () => {
   const trainer = trainModel({

@@ -20,6 +20,7 @@ const model = (task, scoring, options = {}) =>
 const fourModels = (task) => ['additive', 'dot', 'general', 'concat'].map((scoring) => model(task, scoring));
 // Bahdanau's model read one way and both ways (its default), of two layers, and trained a step
 // with guided alignment
+const transformer = (task) => attn.createTransformer({ task, model: 8, feedforward: 16 });
 const oneWay = model('en-fr', 'additive', { encoder: 'forward' });
 const bothWays = model('en-fr', 'additive');
 const stacked = model('en-fr', 'additive', { layers: 2 });
@@ -95,6 +96,12 @@ const VARIANTS = {
     { comparison: 'encoder', models: [stacked], layers: 2 },
   ],
   numerics: [{}, { scores: [1, 2, 3], mask: [0, 0, 1], seed: 3 }, { scores: [1e5], mask: [1] }],
+  transformer: [
+    { model: transformer('en-fr') },
+    { model: transformer('en-fr'), layer: 2, head: 2, beam: 2, compare: [model('en-fr', 'additive')] },
+    { task: 'en-zh', model: transformer('en-zh'), sentence: ['I', 'eat', 'rice', 'at', 'home', 'today'] },
+    { task: 'dates', model: transformer('dates'), sentence: ['23', 'November', '2026'] },
+  ],
 };
 
 /** The trace of `given`, and its inputs completed with the engine's defaults, as the session has them. */
@@ -345,5 +352,25 @@ describe('the encoder and the comparison, as the models are', () => {
     // comparing scoring functions, a bidirectional model among them gets a word; two layers too
     assert.equal(described('scoring', scoring[0], 'encoder-states').paragraphs.length, 3);
     assert.match(described('scoring', scoring[7], 'encoder-states').paragraphs.at(-1), /two layers/);
+  });
+});
+
+describe('the transformer walkthrough', () => {
+  test("the tutorial model's names for the chosen layer and head, and the model view opens a head", () => {
+    const given = VARIANTS.transformer[1];
+    assert.match(
+      described('transformer', given, 'encoder-qkv').code,
+      /model\.transformer\.encoder\.layers\[1\]\.self_attn/,
+    );
+    assert.match(described('transformer', given, 'encoder-qkv').code, /h, d_k = 1, 4/);
+    assert.match(described('transformer', given, 'cross').code, /decoder\.layers\[1\]\.multihead_attn/);
+    assert.match(described('transformer', given, 'head-view-decoder').code, /decoder\.layers\[1\]\.self_attn/);
+    assert.equal(
+      described('transformer', given, 'encoder-qkv').title,
+      'Encoder layer 2, head 2: queries, keys and values',
+    );
+    const { open } = SPECS.transformer.stages['model-view'];
+    assert.deepEqual(open('cross-2-1'), { inputs: { layer: '2', head: '1' }, stage: 'cross' });
+    assert.deepEqual(open('encoder-1-2'), { inputs: { layer: '1', head: '2' }, stage: 'encoder-qkv' });
   });
 });

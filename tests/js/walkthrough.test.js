@@ -22,11 +22,25 @@ const captioner = attn.createCaptioner({
   embedding: 4,
   hidden: 8,
 });
+const transformer = attn.createTransformer({ task: 'en-fr', model: 8, feedforward: 16 });
 const needs = (name) =>
-  ({ seq2seq: { model }, scoring: { models: [additive, model] }, captioning: { model: captioner } })[name] ?? {};
+  ({
+    seq2seq: { model },
+    scoring: { models: [additive, model] },
+    captioning: { model: captioner },
+    transformer: { model: transformer },
+  })[name] ?? {};
 
-test('six walkthroughs, every stage well formed', () => {
-  assert.deepEqual(attn.walkthroughNames, ['basics', 'self-attention', 'scoring', 'seq2seq', 'captioning', 'numerics']);
+test('seven walkthroughs, every stage well formed', () => {
+  assert.deepEqual(attn.walkthroughNames, [
+    'basics',
+    'self-attention',
+    'scoring',
+    'seq2seq',
+    'captioning',
+    'transformer',
+    'numerics',
+  ]);
   for (const name of attn.walkthroughNames) {
     const trace = attn.walkthrough(name, needs(name));
     assert.equal(trace.walkthrough, name);
@@ -219,4 +233,24 @@ test("the .wasm holds no stage titles, LaTeX or Python: those are the specs' and
     assert.ok(!wasm.includes(text), `the .wasm contains ${JSON.stringify(text)}`);
   }
   assert.ok(wasm.includes('must equal'), 'the check itself reads the module (its error messages are there)');
+});
+
+test("transformer: the model's layer and head in detail, −inf in the causal mask, errors named", () => {
+  const trace = attn.walkthrough('transformer', { model: transformer, layer: 2, head: 2, compare: [additive] });
+  assert.deepEqual(trace.labels.source, ['the', 'red', 'car', 'is', 'small', '<eos>']);
+  assert.equal(trace.labels.input[0], '<sos>');
+  assert.equal(trace.labels.best.length, 2);
+  const mask = stage(trace, 'decoder-self').panels.find((p) => p.name === 'mask');
+  assert.equal(mask.data[1], -Infinity); // step 1 does not see step 2
+  assert.equal(mask.data[mask.cols], 0);
+  const view = stage(trace, 'model-view').panels.map((p) => p.name);
+  assert.deepEqual(view.slice(0, 4), ['encoder-1-1', 'encoder-1-2', 'encoder-2-1', 'encoder-2-2']);
+  const metrics = stage(trace, 'compare').panels.find((p) => p.name === 'metrics');
+  assert.equal(metrics.rows, 2); // the best head, and the GRU model
+  assert.throws(() => attn.walkthrough('transformer', { model: transformer, head: 3 }), { argument: 'head' });
+  assert.throws(() => attn.walkthrough('transformer', { model: transformer, layer: 3 }), { argument: 'layer' });
+  assert.throws(() => attn.walkthrough('transformer', { model: transformer, compare: [transformer] }), {
+    argument: 'compare',
+  });
+  assert.throws(() => attn.walkthrough('transformer', { model }), { argument: 'model' });
 });

@@ -94,7 +94,7 @@ const alignedTo: number = alignment[0][0];
 // @ts-expect-error the tasks are read-only
 firstTask.examples.push([sentence, translation, alignment]);
 // @ts-expect-error walkthroughInputs takes a walkthrough name
-attn.walkthroughInputs('transformer');
+attn.walkthroughInputs('reformer');
 const model = attn.createSeq2seq({ task: 'en-fr', hidden: 16 });
 const weights32: Float32Array = model.parameters()['encoder.gru.weight_ih_l0'].data;
 const precise = attn.createSeq2seq({ task: 'dates', precision: 'float64' });
@@ -270,7 +270,11 @@ attn.createTransformer({ task: 'en-fr', heads: 'two' });
 // @ts-expect-error no validation split for the Transformer
 transformer.evaluate({ split: 'validation' });
 const modelDefault: number = attn.transformerFacts().defaults.model;
-export { layerAttention, headAer, transformerGradients, transformerParameters, modelDefault };
+// its walkthrough, with the GRU model to compare its best head with
+const stepped: Trace = attn.walkthrough('transformer', { model: transformer, layer: 1, head: 2, compare: [model] });
+// @ts-expect-error the transformer walkthrough needs a model
+attn.walkthrough('transformer', { layer: 1 });
+export { layerAttention, headAer, transformerGradients, transformerParameters, modelDefault, stepped };
 
 // the captioner: scenes, images and a word's attention over the grid
 const [shapesTask] = attn.captionTasks();

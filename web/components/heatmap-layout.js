@@ -42,6 +42,10 @@ const MAX_DIGITS = 4;
 export const EXACT_MARK = '†';
 /** The fill of a NaN cell: NaN has no place on the colour scale. */
 export const NAN_FILL = '#9e9e9e';
+/** The fill of a −∞ cell (a masked score): off the scale too, darker than any colour on it. */
+export const MASKED_FILL = '#263238';
+/** A cell's fill off the colour scale (NaN, −∞), or null for a value on it. */
+export const offScale = (value) => (Number.isNaN(value) ? NAN_FILL : value === -Infinity ? MASKED_FILL : null);
 const LEGEND_STOPS = 11;
 
 /** The width in px of `text` at `size` px without a canvas: CHAR_WIDTH em per character. */
@@ -72,7 +76,8 @@ export function computeLayout(matrix, options = {}) {
   const { rowLabels, colLabels } = labelsOf(matrix, options.t);
   const interpolate = interpolatorFor(palette, role);
   const { min, max } = extremes(matrix);
-  // ±inf (overflow in the numerics lab) sit at the ends of the scale of the finite values
+  // +inf (overflow in the numerics lab) sits at the top of the scale of the finite values; −inf
+  // (a masked score, or overflow) is off it (offScale)
   const position = (value) =>
     value === Infinity
       ? 1
@@ -145,7 +150,7 @@ export function computeLayout(matrix, options = {}) {
     colour: interpolate,
     /** Cell i: its colour, the colour of text on it, and its annotation (made even where hidden). */
     cellAt(index) {
-      const fill = Number.isNaN(data[index]) ? NAN_FILL : interpolate(position(data[index]));
+      const fill = offScale(data[index]) ?? interpolate(position(data[index]));
       return { fill, textColour: textColourOn(fill), text: texts?.[index] ?? annotation(index) };
     },
     legend: {

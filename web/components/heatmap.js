@@ -15,7 +15,7 @@ import {
   safeFileName,
 } from './export.js';
 import { bitsText, fullValue } from './format.js';
-import { computeLayout, NAN_FILL } from './heatmap-layout.js';
+import { computeLayout, offScale } from './heatmap-layout.js';
 
 // The font the heatmaps are measured in where the caller names none (components/styles.css's).
 const DEFAULT_FONT = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK SC', 'PingFang SC', sans-serif";
@@ -430,7 +430,8 @@ function paintCanvas(canvas, matrix, layout) {
   const image = context.createImageData(matrix.cols, matrix.rows);
   const palette = Array.from({ length: 256 }, (_, i) => rgb(layout.colour(i / 255)));
   matrix.data.forEach((value, i) => {
-    const { r, g, b } = Number.isNaN(value) ? rgb(NAN_FILL) : palette[Math.round(layout.position(value) * 255)];
+    const special = offScale(value);
+    const { r, g, b } = special ? rgb(special) : palette[Math.round(layout.position(value) * 255)];
     image.data.set([r, g, b, 255], i * 4);
   });
   context.putImageData(image, 0, 0);

@@ -3,7 +3,7 @@
 // which stays readable with every common colour-vision deficiency and in greyscale.
 import { rgb } from 'd3-color';
 import { interpolateRgb } from 'd3-interpolate';
-import { interpolateViridis } from 'd3-scale-chromatic';
+import { interpolateViridis, schemeTableau10 } from 'd3-scale-chromatic';
 
 // seaborn's light_palette(color) runs from a near-white tint of the colour to the colour itself.
 const lightPalette = (light, full) => interpolateRgb(light, full);
@@ -24,6 +24,19 @@ export const ROLES = Object.keys(NOTEBOOK);
 export function interpolatorFor(palette, role) {
   if (palette === 'colourblind') return interpolateViridis;
   return NOTEBOOK[role] ?? NOTEBOOK.neutral;
+}
+
+// One colour per attention head (the head view's lines): Tableau 10, and for "colourblind" Okabe
+// and Ito's eight, told apart with every common colour-vision deficiency.
+const HEADS = {
+  notebook: schemeTableau10,
+  colourblind: ['#e69f00', '#56b4e9', '#009e73', '#f0e442', '#0072b2', '#d55e00', '#cc79a7', '#000000'],
+};
+
+/** The colour of head `head` (from 0) in `palette`. */
+export function headColour(palette, head) {
+  const scheme = HEADS[palette] ?? HEADS.notebook;
+  return scheme[head % scheme.length];
 }
 
 // Pure black, not a softer near-black: with black and white every background gives one of them at

@@ -7,6 +7,8 @@ import { el, setChildren } from './dom.js';
 import { activeCell, focusCell, renderHeatmap, textMeasure } from './heatmap.js';
 import { computeLayout } from './heatmap-layout.js';
 import { PICTURE_PALETTES, renderPicture } from './scene-image.js';
+import { renderHeadView } from './head-view.js';
+import { renderModelView } from './model-view.js';
 
 const HEATMAP_TEXT = [
   'bitsSign',
@@ -26,6 +28,10 @@ const HEATMAP_TEXT = [
   'copyFailed',
   'heatmapKeys',
 ];
+
+// The drawings a spec may give a stage kind instead of a heatmap per panel (its `view`): each
+// draws all of the stage's panels into one holder.
+const DRAWINGS = { heads: renderHeadView, layers: renderModelView };
 
 /** The heatmap's texts in the language of `t`. */
 export function heatmapText(t) {
@@ -50,6 +56,13 @@ export function renderStage(section, controller, width, font) {
     onAnswer: (value) => controller.answer(value),
     // the image a stage's maps are drawn over: the trace's picture of palette "image"
     image: controller.trace.stages.flatMap((stage) => stage.panels).find((panel) => panel.palette === 'image'),
+    // the spec's drawing of the stage's kind, and where choosing one of its panels leads (open:
+    // the inputs and the stage the spec says)
+    drawing: DRAWINGS[controller.spec.stages[view.stage.kind].view],
+    open: (name) => {
+      const { inputs, stage } = controller.spec.stages[view.stage.kind].open(name);
+      if (!controller.fill(inputs)) controller.goTo(stage);
+    },
   };
   const heading = el('h2', 'stage-title', view.title);
   heading.id = `title-${walkthrough}-${view.stage.id}`;
@@ -127,7 +140,7 @@ function controlPlace(control, stage) {
 
 function newPanels(view, context) {
   const panels = el('div', 'stage-panels');
-  const holders = view.stage.panels.map(() => el('div', 'panel'));
+  const holders = Array.from({ length: holderCount(view, context) }, () => el('div', 'panel'));
   if (view.question && !view.question.answered) panels.append(renderQuestion(view.question, context));
   else panels.append(...panelChildren(holders, view, context));
   return panels;
@@ -140,7 +153,7 @@ function newPanels(view, context) {
 function updatePanels(panels, view, context) {
   const holders = [...panels.querySelectorAll(':scope > .panel')];
   const question = view.question;
-  if ((question && !question.answered) || holders.length !== view.stage.panels.length) return false;
+  if ((question && !question.answered) || holders.length !== holderCount(view, context)) return false;
   setChildren(panels, panelChildren(holders, view, context));
   return true;
 }
@@ -150,6 +163,10 @@ function updatePanels(panels, view, context) {
 function panelChildren(holders, view, context) {
   const { t } = context;
   const { stage, question } = view;
+  if (context.drawing) {
+    context.drawing(holders[0], stage.panels, context);
+    return holders;
+  }
   const options = { palette: context.palette, font: context.font, text: heatmapText(t), t };
   const share = panelShare(stage.panels, context.width, { ...options, measure: textMeasure(context.font) });
   stage.panels.forEach((panel, i) =>
@@ -163,6 +180,9 @@ function panelChildren(holders, view, context) {
     ...(stage.panels.some((panel) => panel.exact) ? [el('p', 'exact-note', t('exactNote'))] : []),
   ];
 }
+
+// A holder per panel, or one for a drawing of them all.
+const holderCount = (view, context) => (context.drawing ? 1 : view.stage.panels.length);
 
 const PANEL_GAP = 40; // px between panels in a row (styles.css, .stage-panels)
 const wide = (panel) => panel.cols > 8;

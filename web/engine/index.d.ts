@@ -284,7 +284,8 @@ export interface RandomState {
   randn(rows: number, cols: number): Matrix;
 }
 
-export type WalkthroughName = 'basics' | 'self-attention' | 'scoring' | 'seq2seq' | 'captioning' | 'numerics';
+export type WalkthroughName =
+  'basics' | 'self-attention' | 'scoring' | 'seq2seq' | 'captioning' | 'transformer' | 'numerics';
 export type ScoreFunctionName = 'additive' | 'dot' | 'general' | 'concat';
 
 export interface BasicsInputs {
@@ -369,6 +370,25 @@ export interface CaptioningWalkthroughInputs {
   beam?: number;
 }
 
+/** A Transformer's translation of one sentence, stage by stage (embeddings, positions, one layer and
+ * head's attention in detail, a step per token, head view, model view, the comparison). */
+export interface TransformerWalkthroughInputs {
+  /** the model that translates (required) */
+  model: TransformerModel;
+  /** when given, must be the model's */
+  task?: string;
+  /** the sentence's words (default the red car is small) */
+  sentence?: string[];
+  /** the layer of each stack the detailed stages show, from 1 (default 1) */
+  layer?: number;
+  /** the head they show, from 1 (default 1) */
+  head?: number;
+  /** beam width, 1 (greedy, the default) to 5 */
+  beam?: number;
+  /** at most one GRU model of the same task, set beside the best cross-attention head */
+  compare?: Seq2seqModel[];
+}
+
 export interface NumericsInputs {
   /** one row of scores; default the Attention Basics seed's [927, 397, 148, 929] */
   scores?: VectorInput;
@@ -384,6 +404,7 @@ export interface WalkthroughInputs {
   scoring: ScoringInputs;
   seq2seq: Seq2seqWalkthroughInputs;
   captioning: CaptioningWalkthroughInputs;
+  transformer: TransformerWalkthroughInputs;
   numerics: NumericsInputs;
 }
 
@@ -559,11 +580,14 @@ export interface AttentionEngine {
     params: MultiHeadParams,
   ): MultiHeadResult<Out<M, Matrix<Float64Array>, Matrix<Float32Array>>>;
   randomState(seed: number): RandomState;
-  walkthrough<N extends Exclude<WalkthroughName, 'scoring' | 'seq2seq' | 'captioning'>>(
+  walkthrough<N extends Exclude<WalkthroughName, 'scoring' | 'seq2seq' | 'captioning' | 'transformer'>>(
     name: N,
     inputs?: WalkthroughInputs[N],
   ): Trace;
-  walkthrough<N extends 'scoring' | 'seq2seq' | 'captioning'>(name: N, inputs: WalkthroughInputs[N]): Trace;
+  walkthrough<N extends 'scoring' | 'seq2seq' | 'captioning' | 'transformer'>(
+    name: N,
+    inputs: WalkthroughInputs[N],
+  ): Trace;
   /** The inputs `walkthrough(name, …)` takes, with their limits and defaults (read-only). */
   walkthroughInputs(name: WalkthroughName): readonly Readonly<InputField>[];
   /** The walkthroughs' names, in the page's order, as the engine publishes them. */

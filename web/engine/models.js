@@ -84,6 +84,7 @@ export const SHIPPED_MODELS = deepFreeze([
   { kind: 'seq2seq', task: 'en-fr', scoring: 'additive' },
   { kind: 'seq2seq', task: 'en-zh', scoring: 'additive' },
   { kind: 'captioner', task: 'shapes', language: 'en' },
+  { kind: 'transformer', task: 'en-fr' },
 ]);
 
 /**

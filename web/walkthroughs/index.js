@@ -8,6 +8,7 @@ import numerics from './numerics.js';
 import scoring from './scoring.js';
 import selfAttention from './self-attention.js';
 import seq2seq from './seq2seq.js';
+import transformer from './transformer.js';
 
 export const SPECS = Object.freeze({
   basics,
@@ -15,6 +16,7 @@ export const SPECS = Object.freeze({
   scoring,
   seq2seq,
   captioning,
+  transformer,
   numerics,
 });
 

@@ -11,6 +11,7 @@
 #include "attention/seq2seq.hpp"
 #include "attention/seq2seq_tasks.hpp"
 #include "attention/seq2seq_walkthrough.hpp"
+#include "attention/transformer_walkthrough.hpp"
 #include "attention/walkthrough.hpp"
 #include "core/decimal.hpp"
 
@@ -122,6 +123,19 @@ std::vector<InputField> seq2seq_inputs() {
   fields.push_back(model_field("model", InputKind::model));
   fields.push_back(model_field("compare", InputKind::models, true));
   return fields;
+}
+
+// The Transformer (the caller's, of the task given) and, to compare its best cross-attention
+// head with, a GRU model of the same task; `layer` and `head` (from 1) pick what the detailed
+// stages show.
+std::vector<InputField> transformer_inputs() {
+  return {task_field(),
+          sample_sentence(),
+          integer_field("layer", 1, 1, std::int64_t(max_transformer_layers)),
+          integer_field("head", 1, 1, std::int64_t(max_transformer_width)),
+          integer_field("beam", 1, 1, std::int64_t(max_walkthrough_beam)),
+          model_field("model", InputKind::model),
+          model_field("compare", InputKind::models, true)};
 }
 
 std::vector<InputField> numerics_inputs() {
@@ -314,6 +328,37 @@ Trace captioning_from(const GivenInputs &given) {
   });
 }
 
+Trace transformer_from(const GivenInputs &given) {
+  const std::vector<int> model = handles(given, "model");
+  if (model.size() != 1)
+    detail::fail(detail::Argument("model"), "inputs.model must be one transformer model");
+  const std::vector<int> compared = handles(given, "compare");
+  if (compared.size() > 1)
+    detail::fail(detail::Argument("compare"), "inputs.compare must be at most one seq2seq model");
+  const auto fields = transformer_inputs();
+  return stored_model(model[0]).as<TransformerSession>().visit([&](auto &session) {
+    if (const auto *task = find(given.texts, "task");
+        task && !task->empty() && task->front() != session.config().task)
+      detail::fail(detail::Argument("task"), "inputs.task (", task->front(),
+                   ") is not the model's (", session.config().task, ")");
+    const auto trace = [&](const CompareAlignment &compare) {
+      return transformer_walkthrough(session, sentence(given, fields), size(given, "layer", fields),
+                                     size(given, "head", fields), size(given, "beam", fields),
+                                     compare);
+    };
+    if (compared.empty())
+      return trace(nullptr);
+    return stored_model(compared[0], "compare")
+        .as<Seq2seqSession>("compare")
+        .visit([&](auto &other) {
+          if (other.task().id != session.task().id)
+            detail::fail(detail::Argument("compare"), "compare[0] translates ", other.task().id,
+                         ", not ", session.task().id);
+          return trace(seq2seq_alignment(other));
+        });
+  });
+}
+
 } // namespace
 
 const std::vector<WalkthroughEntry> &walkthroughs() {
@@ -323,6 +368,7 @@ const std::vector<WalkthroughEntry> &walkthroughs() {
       {"scoring", scoring_inputs, scoring_from},
       {"seq2seq", seq2seq_inputs, seq2seq_from},
       {"captioning", captioning_inputs, captioning_from},
+      {"transformer", transformer_inputs, transformer_from},
       {"numerics", numerics_inputs, numerics_from}};
   return entries;
 }

@@ -1,4 +1,5 @@
 #include "attention/seq2seq_walkthrough.hpp"
+#include "attention/transformer_walkthrough.hpp"
 
 #include <algorithm>
 
@@ -9,26 +10,12 @@ namespace attention {
 
 namespace {
 
+using trace_parts::gold_links;
+using trace_parts::mark_links;
 using trace_parts::numbered;
 using trace_parts::panel;
 using trace_parts::rows_of;
-
-// A gold panel's row for target token `row`: 1 at its sure links, 0.5 at its possible ones (drawn
-// lighter), 0 elsewhere (already).
-void mark_links(const tasks::Example &gold, std::size_t row, double *out) {
-  for (auto column : gold.alignment[row])
-    out[column] = 1;
-  for (auto column : gold.possible[row])
-    out[column] = 0.5;
-}
-
-// The tokens of `ids` in `vocabulary`: a panel's labels.
-Labels tokens_of(const tasks::Vocabulary &vocabulary, const std::vector<TokenId> &ids) {
-  Labels tokens;
-  for (auto id : ids)
-    tokens.push_back(vocabulary.tokens[id]);
-  return tokens;
-}
+using trace_parts::tokens_of;
 
 // The measures of a model on the test split a panel shows, by name (the page words them).
 std::vector<Label> metric_labels() {
@@ -247,16 +234,9 @@ Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentenc
   std::vector<Panel> last{
       panel("alignment", "weights", rows_of(t.weights, 0, m), target_tokens, source_tokens)};
   // The gold alignment, for the produced tokens up to where they leave the grammar's translation.
-  if (const auto gold = tasks::gold_example(task, sentence)) {
-    auto linked = Matrix<double>::from_shape({m, n});
-    std::fill(linked.data(), linked.data() + m * n, 0.0);
-    for (std::size_t row = 0; row < std::min(m, gold->target.size()); ++row) {
-      if (gold->target[row] != static_cast<std::size_t>(t.output[row]))
-        break;
-      mark_links(*gold, row, &linked(row, 0));
-    }
-    last.push_back(panel("gold", "neutral", std::move(linked), target_tokens, source_tokens));
-  }
+  if (const auto gold = tasks::gold_example(task, sentence))
+    last.push_back(
+        panel("gold", "neutral", gold_links(*gold, t.output, n), target_tokens, source_tokens));
   if (beam > 1) {
     auto scores = Matrix<double>::from_shape({translation.beams.size(), 1});
     Labels hypotheses;
@@ -368,6 +348,20 @@ Comparison parse_comparison(const std::string &name, const char *argument) {
                name.substr(0, 40), "\"");
 }
 
+template <class T> CompareAlignment seq2seq_alignment(Seq2seqSession<T> &session) {
+  return [&session](const std::vector<TokenId> &source, const std::vector<TokenId> &target) {
+    // a translation the length limit stopped still ends the way teacher forcing needs
+    std::vector<TokenId> forced = target;
+    if (forced.back() != session.model().config().eos)
+      forced.push_back(session.model().config().eos);
+    const Seq2seqTrace<T> t = session.model().trace(source, forced);
+    return ComparedAlignment{model_label(session), rows_of(t.weights, 0, target.size()),
+                             session.test_evaluation().aer};
+  };
+}
+
+template CompareAlignment seq2seq_alignment<float>(Seq2seqSession<float> &);
+template CompareAlignment seq2seq_alignment<double>(Seq2seqSession<double> &);
 template Trace scoring_walkthrough<float>(const std::vector<Seq2seqSession<float> *> &,
                                           const std::string &, std::size_t, Comparison);
 template Trace scoring_walkthrough<double>(const std::vector<Seq2seqSession<double> *> &,

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "attention/seq2seq_tasks.hpp"
 #include "attention/walkthrough.hpp"
 
 namespace attention::trace_parts {
@@ -40,6 +41,40 @@ inline Panel panel(const char *name, const char *palette, Matrix<double> values,
 inline Panel panel(const char *name, const char *palette, Matrix<double> values, const Labels &rows,
                    const Labels &cols) {
   return panel(name, palette, std::move(values), plain(rows), plain(cols));
+}
+
+// The tokens of `ids` in `vocabulary`: a panel's labels.
+template <class Id>
+Labels tokens_of(const tasks::Vocabulary &vocabulary, const std::vector<Id> &ids) {
+  Labels tokens;
+  for (auto id : ids)
+    tokens.push_back(vocabulary.tokens[static_cast<std::size_t>(id)]);
+  return tokens;
+}
+
+// A gold panel's row for target token `row`: 1 at its sure links, 0.5 at its possible ones (drawn
+// lighter), 0 elsewhere (already).
+inline void mark_links(const tasks::Example &gold, std::size_t row, double *out) {
+  for (auto column : gold.alignment[row])
+    out[column] = 1;
+  for (auto column : gold.possible[row])
+    out[column] = 0.5;
+}
+
+// The gold alignment of `output` (m tokens) over n source tokens, for the tokens up to where they
+// leave the grammar's translation (the rest 0).
+template <class Id>
+Matrix<double> gold_links(const tasks::Example &gold, const std::vector<Id> &output,
+                          std::size_t n) {
+  const std::size_t m = output.size();
+  auto linked = Matrix<double>::from_shape({m, n});
+  std::fill(linked.data(), linked.data() + m * n, 0.0);
+  for (std::size_t row = 0; row < std::min(m, gold.target.size()); ++row) {
+    if (gold.target[row] != static_cast<std::size_t>(output[row]))
+      break;
+    mark_links(gold, row, &linked(row, 0));
+  }
+  return linked;
 }
 
 } // namespace attention::trace_parts

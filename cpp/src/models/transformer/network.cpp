@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "attention/detail/kernels.hpp"
+#include "models/transformer/positional_encoding.hpp"
 
 namespace attention {
 
@@ -112,19 +113,12 @@ void Transformer<T>::Network::begin(const std::vector<const std::vector<TokenId>
   inputs.assign(steps * batch, TokenId(0));
   targets.clear();
   guide.clear();
-  // The positional encoding's rows up to the longer side: PE[pos, 2i] = sin(pos * den_i),
-  // PE[pos, 2i + 1] = cos(pos * den_i), den_i = exp(-2i ln(10000) / d), as the tutorial computes
-  // it, in double.
+  // The positional encoding's rows up to the longer side.
   const std::size_t known = positions.size() / d, needed = std::max(n, steps);
   if (needed > known) {
     positions.resize(needed * d);
     for (std::size_t pos = known; pos < needed; ++pos)
-      for (std::size_t i = 0; i < d; i += 2) {
-        const double angle = double(pos) * std::exp(-double(i) * std::log(10000.0) / double(d));
-        positions[pos * d + i] = static_cast<T>(std::sin(angle));
-        if (i + 1 < d)
-          positions[pos * d + i + 1] = static_cast<T>(std::cos(angle));
-      }
+      positional_encoding(pos, d, positions.data() + pos * d);
   }
   const std::size_t source_rows = n * batch, target_rows = steps * batch;
   const auto size_norm = [](Norm &norm, std::size_t rows, std::size_t width) {
