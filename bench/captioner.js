@@ -10,11 +10,11 @@
 //    largest weight falls on its gold cells.
 // Writes bench/results/captioner.json (not with --quick, a smoke run of a few steps).
 //   node bench/captioner.js [--quick] [--throughput]
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { loadAttention } from '../dist/engine/index.node.js';
-import { machine, percent, PYTHON, runPytorch, table, trainUntil, warnReferenceBlas } from './common.js';
+import { percent, PYTHON, report, runPytorch, table, trainUntil, warnReferenceBlas } from './common.js';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -130,17 +130,12 @@ function printQuality({ rows, budgetSeconds, exactMatchGoal }) {
   );
 }
 
-const report = {
-  machine: machine(),
-  quick,
-  precision: 'float32',
-  threads: 1,
-  throughput: throughput(),
-  quality: throughputOnly ? null : quality(),
-};
-printThroughput(report.throughput);
-if (!throughputOnly) printQuality(report.quality);
-if (!quick && !throughputOnly) {
-  writeFileSync(here('results/captioner.json'), `${JSON.stringify(report, null, 2)}\n`);
-  console.log('wrote bench/results/captioner.json');
-}
+report(
+  'captioner',
+  { throughput: throughput(), quality: throughputOnly ? null : quality() },
+  { quick, partial: throughputOnly },
+  (sections) => {
+    printThroughput(sections.throughput);
+    if (sections.quality) printQuality(sections.quality);
+  },
+);

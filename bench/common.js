@@ -2,11 +2,12 @@
 // on, the minibatches the engine's trainer draws, a model trained until a goal or a time budget,
 // PyTorch run as a child process, and readable tables.
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 
 export const PYTHON = '/usr/bin/python3'; // Debian's, which sees python3-torch (docs: TOOLCHAIN)
 
-export const machine = () => ({
+const machine = () => ({
   cpu: os.cpus()[0].model,
   cores: os.cpus().length,
   node: process.version,
@@ -95,4 +96,14 @@ export function table(header, rows) {
   const line = (cells) =>
     cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+// What a model bench reports: the machine and the settings, then its sections, printed by `print`
+// and written to bench/results/<name>.json, unless it is a smoke run (`quick`) or a partial look.
+export function report(name, sections, { quick, partial = false }, print) {
+  const all = { machine: machine(), quick, precision: 'float32', threads: 1, ...sections };
+  print(all);
+  if (quick || partial) return;
+  writeFileSync(new URL(`results/${name}.json`, import.meta.url), `${JSON.stringify(all, null, 2)}\n`);
+  console.log(`wrote bench/results/${name}.json`);
 }

@@ -12,11 +12,11 @@
 // Writes bench/results/seq2seq.json (not with --quick, a smoke run of a few steps).
 //   node bench/seq2seq.js [--quick]
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { loadAttention } from '../dist/engine/index.node.js';
-import { machine, minibatches, percent, PYTHON, runPytorch, table, trainUntil, warnReferenceBlas } from './common.js';
+import { minibatches, percent, PYTHON, report, runPytorch, table, trainUntil, warnReferenceBlas } from './common.js';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -213,27 +213,25 @@ function printQuality({ rows, budgetSeconds, exactMatchGoal }) {
   );
 }
 
-const report = {
-  machine: machine(),
-  quick,
-  precision: 'float32',
-  threads: 1,
-  throughput: {
-    task: TASK,
-    batch: BATCH,
-    learningRate: LEARNING_RATE,
-    maxNorm: MAX_NORM,
-    warmup: WARMUP,
-    steps: STEPS,
-    pairWarmup: PAIR_WARMUP,
-    pairSteps: PAIR_STEPS,
-    ...throughput(),
+report(
+  'seq2seq',
+  {
+    throughput: {
+      task: TASK,
+      batch: BATCH,
+      learningRate: LEARNING_RATE,
+      maxNorm: MAX_NORM,
+      warmup: WARMUP,
+      steps: STEPS,
+      pairWarmup: PAIR_WARMUP,
+      pairSteps: PAIR_STEPS,
+      ...throughput(),
+    },
+    quality: quality(),
   },
-  quality: quality(),
-};
-printThroughput(report.throughput);
-printQuality(report.quality);
-if (!quick) {
-  writeFileSync(here('results/seq2seq.json'), `${JSON.stringify(report, null, 2)}\n`);
-  console.log('wrote bench/results/seq2seq.json');
-}
+  { quick },
+  (sections) => {
+    printThroughput(sections.throughput);
+    if (sections.quality) printQuality(sections.quality);
+  },
+);

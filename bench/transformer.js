@@ -11,11 +11,11 @@
 //    cross-attention head's AER.
 // Writes bench/results/transformer.json (not with --quick, a smoke run of a few steps).
 //   node bench/transformer.js [--quick] [--throughput]
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { loadAttention } from '../dist/engine/index.node.js';
-import { machine, minibatches, percent, PYTHON, runPytorch, table, trainUntil, warnReferenceBlas } from './common.js';
+import { minibatches, percent, PYTHON, report, runPytorch, table, trainUntil, warnReferenceBlas } from './common.js';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -163,25 +163,23 @@ function printQuality({ rows, budgetSeconds, exactMatchGoal }) {
   );
 }
 
-const report = {
-  machine: machine(),
-  quick,
-  precision: 'float32',
-  threads: 1,
-  throughput: {
-    task: TASK,
-    batch: BATCH,
-    learningRate: LEARNING_RATE,
-    maxNorm: MAX_NORM,
-    warmup: WARMUP,
-    steps: STEPS,
-    ...throughput(),
+report(
+  'transformer',
+  {
+    throughput: {
+      task: TASK,
+      batch: BATCH,
+      learningRate: LEARNING_RATE,
+      maxNorm: MAX_NORM,
+      warmup: WARMUP,
+      steps: STEPS,
+      ...throughput(),
+    },
+    quality: throughputOnly ? null : quality(),
   },
-  quality: throughputOnly ? null : quality(),
-};
-printThroughput(report.throughput);
-if (!throughputOnly) printQuality(report.quality);
-if (!quick && !throughputOnly) {
-  writeFileSync(here('results/transformer.json'), `${JSON.stringify(report, null, 2)}\n`);
-  console.log('wrote bench/results/transformer.json');
-}
+  { quick, partial: throughputOnly },
+  (sections) => {
+    printThroughput(sections.throughput);
+    if (sections.quality) printQuality(sections.quality);
+  },
+);

@@ -13,6 +13,7 @@ namespace {
 
 using detail::Argument;
 using detail::fail;
+using trace_parts::check_from_one;
 using trace_parts::numbered;
 using trace_parts::panel;
 using trace_parts::rows_of;
@@ -118,8 +119,7 @@ tasks::Scene parse_scene(const std::string &text) {
 template <class T>
 Trace captioning_walkthrough(CaptionerSession<T> &session, const tasks::Scene &scene,
                              std::size_t beam) {
-  if (beam < 1 || beam > max_captioning_beam)
-    fail(Argument("beam"), "beam (", beam, ") must be between 1 and ", max_captioning_beam);
+  check_from_one(beam, max_captioning_beam, "beam");
   const tasks::CaptionTask &task = session.task();
   const CaptionResult<T> result = session.caption(scene, beam);
   const CaptionerTrace<T> &t = result.trace;

@@ -10,6 +10,7 @@ namespace attention {
 
 namespace {
 
+using trace_parts::check_from_one;
 using trace_parts::gold_links;
 using trace_parts::mark_links;
 using trace_parts::numbered;
@@ -180,9 +181,7 @@ std::vector<Panel> encoder_panels(const Seq2seqTrace<T> &t, Encoder encoder,
 template <class T>
 Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentence, std::size_t beam,
                           const std::vector<Seq2seqSession<T> *> &compared, Comparison comparison) {
-  if (beam < 1 || beam > max_walkthrough_beam)
-    detail::fail(detail::Argument("beam"), "beam (", beam, ") must be between 1 and ",
-                 max_walkthrough_beam);
+  check_from_one(beam, max_walkthrough_beam, "beam");
   const tasks::Task &task = session.task();
   const auto source = session.tokenize(sentence, tasks::Side::source);
   const auto translation = session.translate(source, beam);

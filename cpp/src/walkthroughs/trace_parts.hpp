@@ -13,6 +13,15 @@
 
 namespace attention::trace_parts {
 
+// A whole-number input from 1 to `high` (a beam, a layer, a head), blamed on its name; `limit`
+// says what bounds it (", the model's heads").
+inline void check_from_one(std::size_t value, std::size_t high, const char *argument,
+                           const char *limit = "") {
+  if (value < 1 || value > high)
+    detail::fail(detail::Argument(argument), argument, " (", value, ") must be between 1 and ",
+                 high, limit);
+}
+
 // Rows first … first + count - 1 of `m`, as doubles.
 template <class T>
 Matrix<double> rows_of(const Matrix<T> &m, std::size_t first, std::size_t count) {

@@ -17,6 +17,7 @@ namespace attention {
 
 namespace {
 
+using trace_parts::check_from_one;
 using trace_parts::gold_links;
 using trace_parts::numbered;
 using trace_parts::panel;
@@ -253,15 +254,9 @@ Trace transformer_walkthrough(TransformerSession<T> &session, const std::string 
                               const CompareAlignment &compare) {
   const TransformerConfig &config = session.model().config();
   const std::size_t layers = std::min(config.encoder_layers, config.decoder_layers);
-  if (layer < 1 || layer > layers)
-    detail::fail(detail::Argument("layer"), "layer (", layer, ") must be between 1 and ", layers,
-                 ", the model's layers in each stack");
-  if (head < 1 || head > config.heads)
-    detail::fail(detail::Argument("head"), "head (", head, ") must be between 1 and ", config.heads,
-                 ", the model's heads");
-  if (beam < 1 || beam > max_walkthrough_beam)
-    detail::fail(detail::Argument("beam"), "beam (", beam, ") must be between 1 and ",
-                 max_walkthrough_beam);
+  check_from_one(layer, layers, "layer", ", the model's layers in each stack");
+  check_from_one(head, config.heads, "head", ", the model's heads");
+  check_from_one(beam, max_walkthrough_beam, "beam");
   const tasks::Task &task = session.task();
   const auto source = session.tokenize(sentence, tasks::Side::source);
   const auto translation = session.translate(source, beam);
