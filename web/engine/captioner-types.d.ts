@@ -156,7 +156,8 @@ export interface CaptionerModel<P extends Seq2seqPrecision = Seq2seqPrecision> {
   parameters(): Record<string, NamedTensor<PrecisionArray<P>>>;
   setParameters(named: Record<string, { shape: number[]; data: ArrayLike<number> }>): void;
   /** the loss of scenes with their captions (teacher forcing: mean cross-entropy plus
-   * `regularization` (λ, default 1) times the doubly stochastic term) and its gradients */
+   * `regularization` (λ, default 0) times the doubly stochastic term, the mean over the regions of
+   * (1 − Σ_t α_ti)²) and its gradients */
   gradients(
     examples: { scene: Scene; caption: string }[],
     options?: { regularization?: number },
