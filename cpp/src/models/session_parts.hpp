@@ -124,6 +124,27 @@ Likeliest<T> likeliest(const Matrix<T> &logits, std::size_t k, const std::vector
   return result;
 }
 
+// A translation model's translation of a source (Seq2seqTranslation, TransformerTranslation):
+// greedy decoding (beam 1) or beam search up to max_length, with each step's `top` likeliest
+// tokens and, for greedy decoding, its one beam.
+template <class Translation, class Model>
+Translation translation_of(Model &model, const std::vector<TokenId> &source, std::size_t max_length,
+                           std::size_t beam, std::size_t top) {
+  Translation result;
+  if (beam == 1) {
+    result.trace = model.translate(source, max_length);
+  } else {
+    auto search = model.beam_search(source, max_length, beam);
+    result.trace = std::move(search.trace);
+    result.beams = std::move(search.beams);
+  }
+  auto likely = likeliest(result.trace.logits, top, result.trace.output);
+  result.top = std::move(likely.top);
+  if (beam == 1)
+    result.beams = {{result.trace.output, likely.log_probability}};
+  return result;
+}
+
 // The translation task whose vocabularies have these sizes, the rows of a state_dict's source and
 // target tables (named in the message when none has).
 inline std::string translation_task_of(std::size_t source, std::size_t target,

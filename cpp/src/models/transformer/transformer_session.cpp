@@ -131,20 +131,8 @@ template <class T> TransformerEvaluation TransformerSession<T>::test_evaluation(
 template <class T>
 TransformerTranslation<T> TransformerSession<T>::translate(const std::vector<TokenId> &source,
                                                            std::size_t beam) {
-  const std::size_t max_length = task_->max_target_length + 1;
-  TransformerTranslation<T> result;
-  if (beam == 1) {
-    result.trace = model_.translate(source, max_length);
-  } else {
-    auto search = model_.beam_search(source, max_length, beam);
-    result.trace = std::move(search.trace);
-    result.beams = std::move(search.beams);
-  }
-  auto likely = likeliest(result.trace.logits, translation_top_k, result.trace.output);
-  result.top = std::move(likely.top);
-  if (beam == 1) // greedy decoding's one beam
-    result.beams = {{result.trace.output, likely.log_probability}};
-  return result;
+  return translation_of<TransformerTranslation<T>>(model_, source, task_->max_target_length + 1,
+                                                   beam, translation_top_k);
 }
 
 template <class T> std::vector<std::uint8_t> TransformerSession<T>::save(Storage storage) const {
