@@ -88,6 +88,7 @@ test("the shipped captioner: the recipe's model, served by the package, its test
 test('the model panel says the steps the shipped models trained for', () => {
   assert.equal(SPECS.seq2seq.models.shippedSteps, STEPS);
   assert.equal(SPECS.scoring.models.shippedSteps, STEPS);
+  assert.equal(SPECS.transformer.models.shippedSteps, STEPS);
   assert.equal(SPECS.captioning.models.shippedSteps, CAPTIONER.steps);
 });
 
