@@ -10,7 +10,7 @@ namespace tasks = at::tasks;
 
 // f(session) on the captioner of `handle`, in its precision.
 template <class F> val with_captioner(int handle, F &&f) {
-  return at::stored_model(handle).as<at::CaptionerSession>().visit(f);
+  return with_session<at::CaptionerSession>(handle, f);
 }
 
 // ---- scenes and images -------------------------------------------------------------------------
@@ -118,37 +118,11 @@ val caption_tasks() {
   });
 }
 
-using Config = at::CaptionerSessionConfig;
-const auto fields =
-    std::tuple{field("task", &Config::task),           field("language", &Config::language),
-               field("channels", &Config::channels),   field("annotation", &Config::annotation),
-               field("attention", &Config::attention), field("embedding", &Config::embedding),
-               field("hidden", &Config::hidden),       field("seed", &Config::seed)};
-
-} // namespace
-
-template <class T> val model_info(const at::CaptionerSession<T> &session) {
-  val out = val::object();
-  write_fields(out, fields, session.config());
+// A captioner's info besides its fields: its vocabulary and sizes.
+template <class T> void captioner_info(const at::CaptionerSession<T> &session, val &out) {
   out.set("vocab", strings(session.task().vocabulary.tokens));
   out.set("imageSize", session.task().image_size);
   out.set("maxCaptionLength", session.task().max_caption_length);
-  return out;
-}
-template val model_info(const at::CaptionerSession<float> &);
-template val model_info(const at::CaptionerSession<double> &);
-
-namespace {
-
-// options: { task, language?, channels?, annotation?, attention?, embedding?, hidden?, seed?,
-// precision? }, checked for type by the wrapper; what is not given takes the core's default
-// (CaptionerSessionConfig)
-val captioner_create(val options) {
-  return guarded([&] {
-    Config config;
-    read_fields(options, fields, config);
-    return info_of(at::create_model(config, precision_option(options)));
-  });
 }
 
 // examples: [[scene, caption (words separated by spaces)], …]
@@ -166,40 +140,23 @@ val captioner_gradients(int handle, val examples, double regularization) {
   });
 }
 
-// batch and learningRate: undefined for the core's defaults; regularization: the regulariser's λ
-val captioner_train(int handle, double steps, val batch, val learning_rate, double regularization) {
-  return guarded([&] {
-    return with_captioner(handle, [&](auto &session) {
-      return train_result(
-          session.train(static_cast<std::size_t>(steps),
-                        batch.isUndefined() ? at::default_caption_batch : batch.as<std::size_t>(),
-                        learning_rate.isUndefined() ? at::default_caption_learning_rate
-                                                    : learning_rate.as<double>(),
-                        at::default_max_norm, regularization));
-    });
-  });
-}
-
-val captioner_evaluate(int handle, std::string split) {
-  return guarded([&] {
-    return with_captioner(handle, [&](auto &session) {
-      const auto result = session.evaluate(tasks::caption_split(session.task(), split));
-      val out = val::object();
-      out.set("exactMatch", result.exact_match);
-      out.set("tokenAccuracy", result.token_accuracy);
-      out.set("regionAccuracy", result.region_accuracy);
-      val categories = val::array();
-      for (const auto &category : result.categories) {
-        val entry = val::object();
-        entry.set("category", val(tasks::caption_category_name(category.category)));
-        entry.set("count", category.count);
-        entry.set("aligned", double(category.aligned) / double(category.count));
-        categories.call<void>("push", entry);
-      }
-      out.set("byCategory", categories);
-      return out;
-    });
-  });
+template <class T>
+val captioner_evaluation(at::CaptionerSession<T> &session, const std::string &split) {
+  const auto result = session.evaluate(tasks::caption_split(session.task(), split));
+  val out = val::object();
+  out.set("exactMatch", result.exact_match);
+  out.set("tokenAccuracy", result.token_accuracy);
+  out.set("regionAccuracy", result.region_accuracy);
+  val categories = val::array();
+  for (const auto &category : result.categories) {
+    val entry = val::object();
+    entry.set("category", val(tasks::caption_category_name(category.category)));
+    entry.set("count", category.count);
+    entry.set("aligned", double(category.aligned) / double(category.count));
+    categories.call<void>("push", entry);
+  }
+  out.set("byCategory", categories);
+  return out;
 }
 
 // input: a scene ({ objects }) or an image ({ channels, height, width, data })
@@ -244,18 +201,9 @@ val captioner_caption(int handle, val input, int beam) {
   });
 }
 
-// What the captioners take and do when an option is not given, and what a scene is made of:
-// { tasks, languages, shapes, colours, sizes, layout: { rows, columns }, maxObjects, imageSize,
-// grid: { rows, cols }, precisions, maxBeam, maxSteps, defaults: { task, language, channels,
-// annotation, attention, embedding, hidden, seed, precision, batch, learningRate, regularization }
-// }.
+// The captioners' own facts, what a scene is made of: { tasks, languages, shapes, colours, sizes,
+// layout: { rows, columns }, maxObjects, imageSize, grid: { rows, cols }, maxBeam }.
 val captioner_facts() {
-  val defaults = val::object();
-  write_fields(defaults, fields, Config{});
-  defaults.set("precision", default_precision);
-  defaults.set("batch", at::default_caption_batch);
-  defaults.set("learningRate", at::default_caption_learning_rate);
-  defaults.set("regularization", at::default_regularization);
   val layout = val::object();
   layout.set("rows", tasks::layout_rows);
   layout.set("columns", tasks::layout_columns);
@@ -272,10 +220,7 @@ val captioner_facts() {
   out.set("maxObjects", tasks::max_scene_objects);
   out.set("imageSize", tasks::scene_image_size);
   out.set("grid", grid);
-  out.set("precisions", strings({"float32", "float64"}));
   out.set("maxBeam", at::max_caption_beam);
-  out.set("maxSteps", at::max_train_steps);
-  out.set("defaults", defaults);
   return out;
 }
 
@@ -284,12 +229,12 @@ val captioner_facts() {
 
 EMSCRIPTEN_BINDINGS(captioner) {
   using namespace binding;
-  emscripten::function("captionerFacts", &captioner_facts);
+  bind_kind<at::CaptionerSession>(
+      [](const auto &session, val &out) { captioner_info(session, out); },
+      [](auto &session, const std::string &split) { return captioner_evaluation(session, split); },
+      &captioner_facts);
   emscripten::function("captionTasks", &caption_tasks);
   emscripten::function("renderScene", &render_scene);
-  emscripten::function("captionerCreate", &captioner_create);
   emscripten::function("captionerGradients", &captioner_gradients);
-  emscripten::function("captionerTrain", &captioner_train);
-  emscripten::function("captionerEvaluate", &captioner_evaluate);
   emscripten::function("captionerCaption", &captioner_caption);
 }

@@ -39,13 +39,95 @@ std::vector<std::pair<std::string, std::string>> sentence_pairs(const val &pairs
   return sentences;
 }
 
+std::map<std::string, KindBinding> &kind_bindings() {
+  static std::map<std::string, KindBinding> bindings;
+  return bindings;
+}
+
+namespace {
+
+template <class Config>
+val field_value(const at::ConfigField<Config> &field, const Config &config) {
+  return std::visit([](const auto &value) { return val(value); }, field.get(config));
+}
+
+// The fields of a kind's configuration as facts publish them: [{ name, type, identity?,
+// required?, trained?, choices?, max?, defaultBy? }].
+template <class Config> val fields_to_js(const std::vector<at::ConfigField<Config>> &fields) {
+  static const char *const types[] = {"text", "choice", "size", "integer", "number"};
+  val out = val::array();
+  for (const auto &field : fields) {
+    val entry = val::object();
+    entry.set("name", field.name);
+    entry.set("type", types[static_cast<int>(field.type)]);
+    for (const auto &[role, key] : {std::pair{at::FieldRole::identity, "identity"},
+                                    {at::FieldRole::required, "required"},
+                                    {at::FieldRole::trained, "trained"}})
+      if (field.is(role))
+        entry.set(key, true);
+    if (!field.choices.empty())
+      entry.set("choices", strings(field.choices));
+    if (field.most > 0)
+      entry.set("max", field.most);
+    if (field.unsaid_by)
+      entry.set("defaultBy", field.unsaid_by);
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+// { field: value } of the model's configuration.
+val config_of(at::StoredModel &model) {
+  val out = val::object();
+  model.visit([&](const auto &session) {
+    using Kind = typename at::KindOfSession<std::decay_t<decltype(session)>>::type;
+    for (const auto &field : Kind::fields())
+      out.set(field.name, field_value(field, session.config()));
+  });
+  return out;
+}
+
+// The default of a field set by another's value (`unsaid_by`), as { that value: this default }.
+template <class Config>
+val unsaid_defaults(const std::vector<at::ConfigField<Config>> &fields,
+                    const at::ConfigField<Config> &field) {
+  val out = val::object();
+  for (const auto &by : fields)
+    if (std::string(by.name) == field.unsaid_by)
+      for (const auto &choice : by.choices) {
+        Config config;
+        by.set(config, choice, by.name);
+        field.unsaid(config);
+        out.set(choice, field_value(field, config));
+      }
+  return out;
+}
+
+// f(KindTag) on the kind named `kind`; InputError blames `argument` for no such kind.
+template <class F> val with_kind(const std::string &kind, const char *argument, F &&f) {
+  val out = val::undefined();
+  bool found = false;
+  at::for_each_kind(at::ModelKinds{}, [&](auto tag) {
+    if (!found && kind == decltype(tag)::Kind::name) {
+      found = true;
+      out = f(tag);
+    }
+  });
+  if (!found)
+    at::detail::fail(at::detail::Argument(argument), argument, " must be a kind of model, got \"",
+                     kind.substr(0, 40), "\"");
+  return out;
+}
+
+} // namespace
+
 val info_of(int handle) {
   at::StoredModel &model = at::stored_model(handle);
-  val info = model.visit([](const auto &session) {
-    val out = model_info(session);
-    out.set("precision", sizeof(precision_t<decltype(session)>) == 4 ? "float32" : "float64");
-    return out;
+  val info = config_of(model);
+  model.visit([&](const auto &session) {
+    info.set("precision", sizeof(precision_t<decltype(session)>) == 4 ? "float32" : "float64");
   });
+  kind_bindings().at(model.kind()).info(model, info);
   info.set("handle", handle);
   info.set("kind", model.kind());
   return info;
@@ -105,11 +187,111 @@ val model_save(int handle, bool float16) {
   });
 }
 
+val model_kinds() {
+  val out = val::array();
+  at::for_each_kind(at::ModelKinds{},
+                    [&](auto tag) { out.call<void>("push", val(decltype(tag)::Kind::name)); });
+  return out;
+}
+
+// What models of a kind take and do when an option is not given: { fields, lossWeight,
+// precisions, maxSteps, …the kind's own, defaults: { …each field's, precision, batch,
+// learningRate, <lossWeight>, …the kind's own } }.
+val model_facts(std::string kind) {
+  return guarded([&] {
+    return with_kind(kind, "kind", [&](auto tag) {
+      using Kind = typename decltype(tag)::Kind;
+      const typename Kind::Config config;
+      val defaults = val::object();
+      const auto &fields = Kind::fields();
+      for (const auto &field : fields)
+        defaults.set(field.name,
+                     field.unsaid ? unsaid_defaults(fields, field) : field_value(field, config));
+      defaults.set("precision", default_precision);
+      defaults.set("batch", Kind::default_batch);
+      defaults.set("learningRate", Kind::default_learning_rate);
+      defaults.set(Kind::loss_weight, Kind::default_loss_weight);
+      val out = kind_bindings().at(kind).facts();
+      const val own = out["defaults"];
+      if (!own.isUndefined())
+        val::global("Object").call<void>("assign", defaults, own);
+      out.set("defaults", defaults);
+      out.set("fields", fields_to_js(Kind::fields()));
+      out.set("lossWeight", Kind::loss_weight);
+      out.set("precisions", strings({"float32", "float64"}));
+      out.set("maxSteps", at::max_train_steps);
+      return out;
+    });
+  });
+}
+
+// options: a kind's create options, checked for type by the wrapper: each field given (not
+// trained ones), and precision; what is not given takes the core's default, or the one the other
+// fields imply (the seq2seq encoder's, by scoring)
+val model_create(std::string kind, val options) {
+  return guarded([&] {
+    return with_kind(kind, "kind", [&](auto tag) {
+      using Kind = typename decltype(tag)::Kind;
+      typename Kind::Config config;
+      const auto &fields = Kind::fields();
+      for (const auto &field : fields) {
+        const val value = options[field.name];
+        if (field.is(at::FieldRole::trained) || value.isUndefined())
+          continue;
+        if (field.type == at::FieldType::text || field.type == at::FieldType::choice)
+          field.set(config, value.as<std::string>(), field.name);
+        else
+          field.set(config, value.as<double>(), field.name);
+      }
+      for (const auto &field : fields)
+        if (field.unsaid && options[field.name].isUndefined())
+          field.unsaid(config);
+      const val precision = options["precision"];
+      return info_of(at::create_model(
+          tag, config, precision.isUndefined() ? default_precision : precision.as<std::string>()));
+    });
+  });
+}
+
+// batch, learningRate and weight (the kind's loss weight): undefined for the kind's defaults
+val model_train(int handle, double steps, val batch, val learning_rate, val weight) {
+  return guarded([&] {
+    at::StoredModel &model = at::stored_model(handle);
+    return model.visit([&](auto &session) {
+      using Kind = typename at::KindOfSession<std::decay_t<decltype(session)>>::type;
+      return train_result(session.train(
+          static_cast<std::size_t>(steps),
+          batch.isUndefined() ? Kind::default_batch : batch.as<std::size_t>(),
+          learning_rate.isUndefined() ? Kind::default_learning_rate : learning_rate.as<double>(),
+          at::default_max_norm,
+          weight.isUndefined() ? Kind::default_loss_weight : weight.as<double>()));
+    });
+  });
+}
+
+// The model's configuration as it is now: training may change a `trained` field (seq2seq's guide).
+val model_config(int handle) {
+  return guarded([&] { return config_of(at::stored_model(handle)); });
+}
+
+val model_evaluate(int handle, std::string split) {
+  return guarded([&] {
+    at::StoredModel &model = at::stored_model(handle);
+    return kind_bindings().at(model.kind()).evaluate(model, split);
+  });
+}
+
 } // namespace
 } // namespace binding
 
 EMSCRIPTEN_BINDINGS(models) {
   using namespace binding;
+  emscripten::function("modelKinds", &model_kinds);
+  emscripten::function("modelFacts", &model_facts);
+  emscripten::function("modelCreate", &model_create);
+  emscripten::function("modelTrain", &model_train);
+  emscripten::function("modelEvaluate", &model_evaluate);
+  emscripten::function("modelConfig", &model_config);
   emscripten::function("modelLoad", &model_load);
   emscripten::function("modelDispose", &model_dispose);
   emscripten::function("modelParameters", &model_parameters);

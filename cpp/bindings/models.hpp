@@ -1,11 +1,12 @@
-// What the bindings of the model kinds share (seq2seq.cpp, transformer.cpp, captioner.cpp): the
-// conversions of named parameters, training results and likeliest tokens, the translation tasks'
-// words, and each kind's model info, which models.cpp's exports (modelLoad and what every kind
-// does alike: parameters, setParameters, save, dispose) hand back whatever the kind.
+// What the bindings of the model kinds share: the conversions of named parameters, training
+// results and likeliest tokens, the translation tasks' words, and each kind's registration
+// (bind_kind), through which models.cpp's exports (create, load, facts, train, evaluate and what
+// every kind does alike: parameters, setParameters, save, dispose) serve any kind.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <string>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -21,69 +22,38 @@ constexpr const char *default_precision = "float32";
 // T of a session.
 template <class Session> using precision_t = typename at::precision_of<std::decay_t<Session>>::type;
 
-// Each kind's info (its configuration, vocabularies, limits), made in its own file.
-template <class T> val model_info(const at::Seq2seqSession<T> &session);
-template <class T> val model_info(const at::TransformerSession<T> &session);
-template <class T> val model_info(const at::CaptionerSession<T> &session);
-// The model's info with its handle, kind and precision: what the wrapper makes the model object
-// from (web/engine/models.js).
+// What a kind's binding adds to what every kind has (models.cpp): its own info, the evaluation of
+// a split, and its own facts. Each kind's file registers them (bind_kind) as the module starts.
+struct KindBinding {
+  std::function<void(at::StoredModel &, val &info)> info;
+  std::function<val(at::StoredModel &, const std::string &split)> evaluate;
+  std::function<val()> facts;
+};
+std::map<std::string, KindBinding> &kind_bindings();
+
+// Registers Session's kind: info(session, out) sets the kind's own keys of a model's info,
+// evaluate(session, split) converts its evaluation, facts() gives its own facts ({ tasks, maxBeam,
+// …, defaults: { … } }, the defaults merged into those every kind has).
+template <template <class> class Session, class Info, class Evaluate, class Facts>
+void bind_kind(Info info, Evaluate evaluate, Facts facts) {
+  kind_bindings()[at::ModelKind<Session>::name] = {
+      [info](at::StoredModel &model, val &out) {
+        model.as<Session>().visit([&](const auto &session) { info(session, out); });
+      },
+      [evaluate](at::StoredModel &model, const std::string &split) {
+        return model.as<Session>().visit([&](auto &session) { return evaluate(session, split); });
+      },
+      facts};
+}
+
+// The model's info: its handle, kind, precision, configuration fields and the kind's own keys;
+// what the wrapper makes the model object from (web/engine/models.js).
 val info_of(int handle);
 
-// The precision chosen in options.precision (a string), or the default.
-inline std::string precision_option(const val &options) {
-  return options["precision"].isUndefined() ? default_precision
-                                            : options["precision"].as<std::string>();
-}
-
-// One field of a kind's session configuration under its JavaScript name. Each kind lists its
-// fields once: its create export reads them from the options, its facts give their defaults, and
-// a model's info their values.
-template <class Config, class V> struct Field {
-  const char *name;
-  V Config::*member;
-};
-template <class Config, class V> Field<Config, V> field(const char *name, V Config::*member) {
-  return {name, member};
-}
-template <class Config, class... V> using Fields = std::tuple<Field<Config, V>...>;
-
-// Sets each field the options give (the wrapper checked their types); what is not given keeps the
-// core's default.
-template <class Config, class... V>
-void read_fields(const val &options, const Fields<Config, V...> &fields, Config &config) {
-  std::apply(
-      [&](const auto &...field) {
-        const auto read = [&](const auto &f) {
-          const val value = options[f.name];
-          if (value.isUndefined())
-            return;
-          auto &member = config.*(f.member);
-          using M = std::decay_t<decltype(member)>;
-          if constexpr (std::is_same_v<M, std::string>)
-            member = value.as<std::string>();
-          else
-            member = static_cast<M>(value.as<double>()); // seeds reach 2^32 - 1
-        };
-        (read(field), ...);
-      },
-      fields);
-}
-
-// out[name] = each field's value in `config`.
-template <class Config, class... V>
-void write_fields(val &out, const Fields<Config, V...> &fields, const Config &config) {
-  std::apply(
-      [&](const auto &...field) {
-        const auto write = [&](const auto &f) {
-          const auto &member = config.*(f.member);
-          if constexpr (std::is_integral_v<std::decay_t<decltype(member)>>)
-            out.set(f.name, static_cast<double>(member)); // seeds reach 2^32 - 1
-          else
-            out.set(f.name, member);
-        };
-        (write(field), ...);
-      },
-      fields);
+// f(session) on the model of `handle` as Session's kind (InputError blames "model" otherwise), in
+// its precision.
+template <template <class> class Session, class F> val with_session(int handle, F &&f) {
+  return at::stored_model(handle).as<Session>().visit(f);
 }
 
 // { name: { shape, data (a copy, in the model's precision) } } in the set's order.

@@ -54,49 +54,12 @@ val seq2seq_tasks() {
 
 // f(session) on the seq2seq model of `handle`, in its precision.
 template <class F> val with_seq2seq(int handle, F &&f) {
-  return at::stored_model(handle).as<at::Seq2seqSession>().visit(f);
+  return with_session<at::Seq2seqSession>(handle, f);
 }
 
-// The fields besides scoring and encoder, which are names of the core's enumerations.
-using Config = at::Seq2seqSessionConfig;
-const auto fields =
-    std::tuple{field("task", &Config::task),           field("layers", &Config::layers),
-               field("embedding", &Config::embedding), field("hidden", &Config::hidden),
-               field("seed", &Config::seed),           field("validation", &Config::validation)};
-
-} // namespace
-
-template <class T> val model_info(const at::Seq2seqSession<T> &session) {
-  const auto &config = session.config();
-  val out = val::object();
-  write_fields(out, fields, config);
+// A seq2seq model's info besides its fields: its vocabularies and limits.
+template <class T> void seq2seq_info(const at::Seq2seqSession<T> &session, val &out) {
   translation_info(out, session);
-  out.set("scoring", at::score_function_name(config.scoring));
-  out.set("encoder", at::encoder_name(config.encoder));
-  out.set("guide", config.guide);
-  return out;
-}
-template val model_info(const at::Seq2seqSession<float> &);
-template val model_info(const at::Seq2seqSession<double> &);
-
-namespace {
-
-// options: { task, scoring?, encoder?, layers?, embedding?, hidden?, seed?, validation?,
-// precision? }, checked
-// for type by the wrapper; what is not given takes the core's default (Seq2seqSessionConfig; the
-// encoder default_encoder of the scoring)
-val seq2seq_create(val options) {
-  return guarded([&] {
-    Config config;
-    read_fields(options, fields, config);
-    const auto given = [&](const char *key) { return !options[key].isUndefined(); };
-    if (given("scoring"))
-      config.scoring = at::parse_score_function(options["scoring"].as<std::string>(), "scoring");
-    config.encoder = given("encoder")
-                         ? at::parse_encoder(options["encoder"].as<std::string>(), "encoder")
-                         : at::default_encoder(config.scoring);
-    return info_of(at::create_model(config, precision_option(options)));
-  });
 }
 
 val seq2seq_tokenize(int handle, std::string sentence, std::string side) {
@@ -117,56 +80,32 @@ val seq2seq_gradients(int handle, val pairs, double guide) {
   });
 }
 
-// batch and learningRate: undefined for the core's defaults; guide: guided alignment's weight
-val seq2seq_train(int handle, double steps, val batch, val learning_rate, double guide) {
-  return guarded([&] {
-    return with_seq2seq(handle, [&](auto &session) {
-      const auto result = session.train(
-          static_cast<std::size_t>(steps),
-          batch.isUndefined() ? at::default_batch : batch.as<std::size_t>(),
-          learning_rate.isUndefined() ? at::default_learning_rate : learning_rate.as<double>(),
-          at::default_max_norm, guide);
-      return train_result(result);
-    });
-  });
-}
-
-// The largest guided-alignment weight its training has used (train() may have raised it).
-val seq2seq_guide(int handle) {
-  return guarded([&] {
-    return with_seq2seq(handle, [](auto &session) { return val(session.config().guide); });
-  });
-}
-
-val seq2seq_evaluate(int handle, std::string split) {
-  return guarded([&] {
-    return with_seq2seq(handle, [&](auto &session) {
-      const auto result = session.evaluate(session.split(split));
-      val out = val::object();
-      out.set("exactMatch", result.exact_match);
-      out.set("tokenAccuracy", result.token_accuracy);
-      out.set("alignmentAccuracy", result.alignment_accuracy);
-      out.set("aer", result.aer);
-      out.set("alignedShare", result.aligned_share);
-      val categories = val::array();
-      for (const auto &category : result.categories) {
-        val entry = val::object();
-        entry.set("category", val(at::tasks::word_category_name(category.category)));
-        entry.set("count", category.count);
-        entry.set("aligned", double(category.aligned) / double(category.count));
-        val instead = val::null();
-        if (category.instead) {
-          instead = val::object();
-          instead.set("token", session.task().source.tokens[*category.instead]);
-          instead.set("share", double(category.instead_count) / double(category.count));
-        }
-        entry.set("instead", instead);
-        categories.call<void>("push", entry);
-      }
-      out.set("categories", categories);
-      return out;
-    });
-  });
+template <class T>
+val seq2seq_evaluation(at::Seq2seqSession<T> &session, const std::string &split) {
+  const auto result = session.evaluate(session.split(split));
+  val out = val::object();
+  out.set("exactMatch", result.exact_match);
+  out.set("tokenAccuracy", result.token_accuracy);
+  out.set("alignmentAccuracy", result.alignment_accuracy);
+  out.set("aer", result.aer);
+  out.set("alignedShare", result.aligned_share);
+  val categories = val::array();
+  for (const auto &category : result.categories) {
+    val entry = val::object();
+    entry.set("category", val(at::tasks::word_category_name(category.category)));
+    entry.set("count", category.count);
+    entry.set("aligned", double(category.aligned) / double(category.count));
+    val instead = val::null();
+    if (category.instead) {
+      instead = val::object();
+      instead.set("token", session.task().source.tokens[*category.instead]);
+      instead.set("share", double(category.instead_count) / double(category.count));
+    }
+    entry.set("instead", instead);
+    categories.call<void>("push", entry);
+  }
+  out.set("categories", categories);
+  return out;
 }
 
 val seq2seq_translate(int handle, std::string sentence, int beam) {
@@ -205,38 +144,21 @@ val seq2seq_translate(int handle, std::string sentence, int beam) {
   });
 }
 
-// What the seq2seq models take and do when an option is not given: { tasks, scorings, encoders,
-// precisions, maxBeam, maxSteps, maxLayers, maxValidation, defaults: { scoring, encoder (by
-// scoring), layers, embedding, hidden, seed, precision, batch, learningRate, guide } }.
+// The seq2seq models' own facts: { tasks, scorings, encoders, maxLayers, maxValidation, maxBeam }.
 val seq2seq_facts() {
-  const Config config;
-  val defaults = val::object();
-  write_fields(defaults, fields, config);
-  defaults.set("scoring", at::score_function_name(config.scoring));
-  val encoder = val::object();
-  for (const auto score : at::score_functions)
-    encoder.set(at::score_function_name(score), val(at::encoder_name(at::default_encoder(score))));
-  defaults.set("encoder", encoder);
-  defaults.set("precision", default_precision);
-  defaults.set("batch", at::default_batch);
-  defaults.set("learningRate", at::default_learning_rate);
-  defaults.set("guide", 0);
   val scorings = val::array();
   for (const auto score : at::score_functions)
     scorings.call<void>("push", val(at::score_function_name(score)));
-  val out = val::object();
-  out.set("tasks", strings(at::tasks::task_ids()));
-  out.set("scorings", scorings);
   val encoders = val::array();
   for (const auto encoder : at::encoders)
     encoders.call<void>("push", val(at::encoder_name(encoder)));
+  val out = val::object();
+  out.set("tasks", strings(at::tasks::task_ids()));
+  out.set("scorings", scorings);
   out.set("encoders", encoders);
   out.set("maxLayers", at::max_layers);
   out.set("maxValidation", at::max_validation);
-  out.set("precisions", strings({"float32", "float64"}));
   out.set("maxBeam", at::max_beam_width);
-  out.set("maxSteps", at::max_train_steps);
-  out.set("defaults", defaults);
   return out;
 }
 
@@ -246,12 +168,11 @@ val seq2seq_facts() {
 EMSCRIPTEN_BINDINGS(seq2seq) {
   using namespace binding;
   emscripten::function("seq2seqTasks", &seq2seq_tasks);
-  emscripten::function("seq2seqFacts", &seq2seq_facts);
-  emscripten::function("seq2seqCreate", &seq2seq_create);
+  bind_kind<at::Seq2seqSession>(
+      [](const auto &session, val &out) { seq2seq_info(session, out); },
+      [](auto &session, const std::string &split) { return seq2seq_evaluation(session, split); },
+      &seq2seq_facts);
   emscripten::function("seq2seqTokenize", &seq2seq_tokenize);
   emscripten::function("seq2seqGradients", &seq2seq_gradients);
-  emscripten::function("seq2seqTrain", &seq2seq_train);
-  emscripten::function("seq2seqGuide", &seq2seq_guide);
-  emscripten::function("seq2seqEvaluate", &seq2seq_evaluate);
   emscripten::function("seq2seqTranslate", &seq2seq_translate);
 }

@@ -9,7 +9,7 @@ namespace {
 
 // f(session) on the Transformer of `handle`, in its precision.
 template <class F> val with_transformer(int handle, F &&f) {
-  return at::stored_model(handle).as<at::TransformerSession>().visit(f);
+  return with_session<at::TransformerSession>(handle, f);
 }
 
 // One layer's attention, [head][query][key]: an array of heads, each an array of rows.
@@ -28,42 +28,14 @@ template <class T> val heads_to_js(const at::LayerAttention<T> &attention) {
   return out;
 }
 
-using Config = at::TransformerSessionConfig;
-const auto fields = std::tuple{field("task", &Config::task),
-                               field("model", &Config::model),
-                               field("heads", &Config::heads),
-                               field("encoderLayers", &Config::encoder_layers),
-                               field("decoderLayers", &Config::decoder_layers),
-                               field("feedforward", &Config::feedforward),
-                               field("seed", &Config::seed)};
-
-} // namespace
-
-template <class T> val model_info(const at::TransformerSession<T> &session) {
-  const auto &config = session.config();
-  val out = val::object();
-  write_fields(out, fields, config);
+// A Transformer's info besides its fields: its vocabularies, limits and the cross-attention head
+// guided alignment supervises.
+template <class T> void transformer_info(const at::TransformerSession<T> &session, val &out) {
   translation_info(out, session);
-  val guided = val::object(); // the cross-attention head guided alignment supervises
-  guided.set("layer", config.decoder_layers - 1);
+  val guided = val::object();
+  guided.set("layer", session.config().decoder_layers - 1);
   guided.set("head", at::guided_head);
   out.set("guidedHead", guided);
-  return out;
-}
-template val model_info(const at::TransformerSession<float> &);
-template val model_info(const at::TransformerSession<double> &);
-
-namespace {
-
-// options: { task, model?, heads?, encoderLayers?, decoderLayers?, feedforward?, seed?,
-// precision? }, checked for type by the wrapper; what is not given takes the core's default
-// (TransformerSessionConfig)
-val transformer_create(val options) {
-  return guarded([&] {
-    Config config;
-    read_fields(options, fields, config);
-    return info_of(at::create_model(config, precision_option(options)));
-  });
 }
 
 val transformer_tokenize(int handle, std::string sentence, std::string side) {
@@ -85,40 +57,23 @@ val transformer_gradients(int handle, val pairs, double guide) {
   });
 }
 
-// batch and learningRate: undefined for the core's defaults; guide: guided alignment's weight
-val transformer_train(int handle, double steps, val batch, val learning_rate, double guide) {
-  return guarded([&] {
-    return with_transformer(handle, [&](auto &session) {
-      return train_result(session.train(
-          static_cast<std::size_t>(steps),
-          batch.isUndefined() ? at::default_transformer_batch : batch.as<std::size_t>(),
-          learning_rate.isUndefined() ? at::default_transformer_learning_rate
-                                      : learning_rate.as<double>(),
-          at::default_max_norm, guide));
-    });
-  });
-}
-
-val transformer_evaluate(int handle, std::string split) {
-  return guarded([&] {
-    return with_transformer(handle, [&](auto &session) {
-      const auto result = session.evaluate(at::tasks::split(session.task(), split));
-      val out = val::object();
-      out.set("exactMatch", result.exact_match);
-      out.set("tokenAccuracy", result.token_accuracy);
-      out.set("aer", result.aer);
-      val heads = val::array();
-      for (const auto &head : result.heads) {
-        val entry = val::object();
-        entry.set("layer", head.layer);
-        entry.set("head", head.head);
-        entry.set("aer", head.aer);
-        heads.call<void>("push", entry);
-      }
-      out.set("heads", heads);
-      return out;
-    });
-  });
+template <class T>
+val transformer_evaluation(at::TransformerSession<T> &session, const std::string &split) {
+  const auto result = session.evaluate(at::tasks::split(session.task(), split));
+  val out = val::object();
+  out.set("exactMatch", result.exact_match);
+  out.set("tokenAccuracy", result.token_accuracy);
+  out.set("aer", result.aer);
+  val heads = val::array();
+  for (const auto &head : result.heads) {
+    val entry = val::object();
+    entry.set("layer", head.layer);
+    entry.set("head", head.head);
+    entry.set("aer", head.aer);
+    heads.call<void>("push", entry);
+  }
+  out.set("heads", heads);
+  return out;
 }
 
 val transformer_translate(int handle, std::string sentence, int beam) {
@@ -162,24 +117,13 @@ val transformer_translate(int handle, std::string sentence, int beam) {
   });
 }
 
-// What the Transformer models take and do when an option is not given: { tasks, precisions,
-// maxBeam, maxSteps, maxWidth, maxLayers, defaults: { model, heads, encoderLayers,
-// decoderLayers, feedforward, seed, precision, batch, learningRate, guide } }.
+// The Transformers' own facts: { tasks, maxBeam, maxWidth, maxLayers }.
 val transformer_facts() {
-  val defaults = val::object();
-  write_fields(defaults, fields, Config{});
-  defaults.set("precision", default_precision);
-  defaults.set("batch", at::default_transformer_batch);
-  defaults.set("learningRate", at::default_transformer_learning_rate);
-  defaults.set("guide", 0);
   val out = val::object();
   out.set("tasks", strings(at::tasks::task_ids()));
-  out.set("precisions", strings({"float32", "float64"}));
   out.set("maxBeam", at::max_beam_width);
-  out.set("maxSteps", at::max_train_steps);
   out.set("maxWidth", at::max_transformer_width);
   out.set("maxLayers", at::max_transformer_layers);
-  out.set("defaults", defaults);
   return out;
 }
 
@@ -188,11 +132,13 @@ val transformer_facts() {
 
 EMSCRIPTEN_BINDINGS(transformer) {
   using namespace binding;
-  emscripten::function("transformerFacts", &transformer_facts);
-  emscripten::function("transformerCreate", &transformer_create);
+  bind_kind<at::TransformerSession>(
+      [](const auto &session, val &out) { transformer_info(session, out); },
+      [](auto &session, const std::string &split) {
+        return transformer_evaluation(session, split);
+      },
+      &transformer_facts);
   emscripten::function("transformerTokenize", &transformer_tokenize);
   emscripten::function("transformerGradients", &transformer_gradients);
-  emscripten::function("transformerTrain", &transformer_train);
-  emscripten::function("transformerEvaluate", &transformer_evaluate);
   emscripten::function("transformerTranslate", &transformer_translate);
 }

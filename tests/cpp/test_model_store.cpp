@@ -87,7 +87,7 @@ TEST_CASE("a model of another kind is refused by the argument that holds it") {
   check_input_error([&] { walkthrough("seq2seq", given); }, "not a seq2seq model", "model");
   check_input_error(
       [&] {
-        sessions_of<float>({made[0].handle, made[2].handle}, "compare");
+        sessions_of<Seq2seqSession, float>({made[0].handle, made[2].handle}, "compare");
       },
       "compare is a captioner model", "compare");
   for (const auto &m : made)

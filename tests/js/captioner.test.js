@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { loadAttention, MODEL_KINDS, trainModel } from 'attention-stepper';
+import { fieldsThat, loadAttention, trainModel } from 'attention-stepper';
 
 import { argumentOf, finiteDifference, stateDict } from './model-helpers.js';
 
@@ -247,7 +247,7 @@ test('bad input names its argument; another kind of model, or a disposed one, is
 });
 
 test('trainModel: a captioner run reports the attention of its scene and stops at its target', async () => {
-  assert.deepEqual(MODEL_KINDS.captioner.identity, ['task', 'language']);
+  assert.deepEqual(fieldsThat(attn.captionerFacts(), 'identity'), ['task', 'language']);
   const run = trainModel({
     kind: 'captioner',
     model: { task: 'shapes', language: 'zh', channels: 4, annotation: 4, attention: 4, embedding: 4, hidden: 8 },

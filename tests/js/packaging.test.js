@@ -94,6 +94,8 @@ test("every path package.json publishes exists after the build, and Node resolve
     'MODEL_KINDS',
     'SHIPPED_MODELS',
     'TRAINING_DEFAULTS',
+    'fieldsThat',
+    'identityDefaults',
     'loadAttention',
     'modelFile',
     'modelIdentity',

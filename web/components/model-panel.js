@@ -5,7 +5,7 @@
 // redrawn as it learns, pause/resume/stop, and the model as a .safetensors file to download or
 // load again. A walkthrough that compares models has the panel train the missing ones by itself,
 // one after the other, while it is on screen.
-import { MODEL_KINDS, modelFile, trainModel, TRAINING_DEFAULTS } from 'attention-stepper';
+import { fieldsThat, identityDefaults, MODEL_KINDS, modelFile, trainModel, TRAINING_DEFAULTS } from 'attention-stepper';
 
 import { el, setText } from './dom.js';
 import { downloadFile } from './export.js';
@@ -103,7 +103,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
   // are not the defaults (as the shipped models are listed)
   const named = (object) => {
     const whole = identityOf(object);
-    const defaults = MODEL_KINDS[kind()].defaults(controller.attn[MODEL_KINDS[kind()].facts](), whole);
+    const defaults = identityDefaults(controller.attn[MODEL_KINDS[kind()].facts](), whole);
     return Object.fromEntries(Object.entries(whole).filter(([name, value]) => value !== defaults[name]));
   };
   const fileOf = (object) => modelFile({ kind: kind(), ...named(object) });
@@ -138,7 +138,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
       );
     // the identity's fields go to the create function, but what train() gives (guided alignment)
     const { kind: runKind, training } = next.models;
-    const { trained } = MODEL_KINDS[runKind];
+    const trained = fieldsThat(controller.attn[MODEL_KINDS[runKind].facts](), 'trained');
     const identity = Object.entries(controller.models.identity(runKind, next.identity));
     const part = (ofTraining) => Object.fromEntries(identity.filter(([name]) => trained.includes(name) === ofTraining));
     trainer = trainModel({

@@ -5,7 +5,7 @@
 // else an untrained one (seed 0) until either arrives.
 // model() answers at once, so a trace can always be drawn; a shipped model loads in the background
 // and `change` fires when it (or a model the reader trained) takes over.
-import { MODEL_KINDS, modelIdentity, SHIPPED_MODELS } from 'attention-stepper';
+import { fieldsThat, MODEL_KINDS, modelIdentity, SHIPPED_MODELS } from 'attention-stepper';
 
 export class ModelStore extends EventTarget {
   #attn;
@@ -72,9 +72,8 @@ export class ModelStore extends EventTarget {
     if (entry) return entry;
     const whole = this.identity(kind, identity);
     // the create function's options: the identity but what training gives
-    const made = Object.fromEntries(
-      Object.entries(whole).filter(([name]) => !MODEL_KINDS[kind].trained.includes(name)),
-    );
+    const trained = fieldsThat(this.#attn[MODEL_KINDS[kind].facts](), 'trained');
+    const made = Object.fromEntries(Object.entries(whole).filter(([name]) => !trained.includes(name)));
     entry = { model: this.#attn[MODEL_KINDS[kind].create](made), origin: 'untrained', error: null };
     this.#entries.set(key, entry);
     if (this.#shipped(kind, identity)) {

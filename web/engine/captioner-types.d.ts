@@ -1,6 +1,6 @@
 // Types of the captioners' part of attention-stepper's public API (re-exported by index.d.ts):
 // the shapes task, its scenes and images, and the captioners.
-import type { Matrix } from './index.js';
+import type { Matrix, ModelFacts } from './index.js';
 import type { NamedTensor, Seq2seqPrecision } from './seq2seq-types.js';
 
 type PrecisionArray<P extends Seq2seqPrecision> = P extends 'float64' ? Float64Array : Float32Array;
@@ -55,7 +55,7 @@ export interface CaptionTask {
 }
 
 /** What the captioners take and what scenes are made of: names, limits and defaults. */
-export interface CaptionerFacts {
+export interface CaptionerFacts extends ModelFacts {
   tasks: readonly string[];
   languages: readonly CaptionLanguage[];
   shapes: readonly SceneShape[];

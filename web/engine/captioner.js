@@ -1,18 +1,7 @@
-// The captioners and their task, scenes the engine draws: captioners made (or loaded, models.js)
-// and trained, each over a handle to the engine's model store that dispose() frees.
-import { deepFreeze, describe, fail, integer, optionalText, options, toVector } from './checks.js';
-import {
-  beamOf,
-  configOf,
-  modelBase,
-  seedOption,
-  sizeOption,
-  taskOption,
-  trainingMethods,
-  weightOption,
-} from './models.js';
-
-const CONFIG = ['task', 'language', 'channels', 'annotation', 'attention', 'embedding', 'hidden', 'seed', 'precision'];
+// The captioners' own part (models.js makes, loads and trains models of every kind): their task,
+// scenes the engine draws, and a captioner's vocabulary, gradients and captions.
+import { deepFreeze, describe, fail, integer, options, toVector } from './checks.js';
+import { beamOf, weightOption } from './models.js';
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -53,17 +42,20 @@ function imageOf(value) {
   };
 }
 
-/** The captioners' functions over `module` and `call`, as models.js composes a kind (seq2seq.js). */
-export function captionerApi(module, call, wrap) {
-  const facts = deepFreeze({ ...call('captionerFacts'), maxSeed: module.maxSeed });
+/** The captioner kind's part over `call` and its `facts`, as seq2seq.js has it. */
+export function captionerParts({ call, facts }) {
   let tasks = null;
-
-  function captionerModel(info) {
-    const { live, methods } = modelBase(call, info);
-    const model = Object.freeze({
-      ...methods,
+  return {
+    api: {
+      captionTasks() {
+        // made once, then shared read-only
+        tasks ??= deepFreeze(call('captionTasks'));
+        return tasks;
+      },
+      renderScene: (scene) => call('renderScene', sceneOf(scene, 'scene')),
+    },
+    methods: (info, live) => ({
       vocab: deepFreeze(info.vocab),
-      config: configOf(info, CONFIG),
       gradients(examples, opts) {
         const h = live();
         if (!Array.isArray(examples))
@@ -79,7 +71,6 @@ export function captionerApi(module, call, wrap) {
         const weight = weightOption(o.regularization, 'options.regularization', facts.defaults.regularization);
         return call('captionerGradients', h, pairs, weight);
       },
-      ...trainingMethods(call, 'captioner', live, facts, 'regularization'),
       caption(input, opts) {
         const h = live();
         const beam = beamOf(opts, facts);
@@ -90,35 +81,6 @@ export function captionerApi(module, call, wrap) {
           'scene',
         );
       },
-    });
-    return [model, live];
-  }
-
-  const api = {
-    captionerFacts: () => facts,
-    captionTasks() {
-      // made once, then shared read-only
-      tasks ??= deepFreeze(call('captionTasks'));
-      return tasks;
-    },
-    renderScene: (scene) => call('renderScene', sceneOf(scene, 'scene')),
-    createCaptioner(opts) {
-      const o = options(opts, 'options', CONFIG);
-      // what is not given takes the engine's default (facts.defaults); the engine checks the values
-      return wrap(
-        call('captionerCreate', {
-          task: taskOption(o.task, facts),
-          language: optionalText(o.language, 'options.language'),
-          channels: sizeOption(o.channels, 'options.channels'),
-          annotation: sizeOption(o.annotation, 'options.annotation'),
-          attention: sizeOption(o.attention, 'options.attention'),
-          embedding: sizeOption(o.embedding, 'options.embedding'),
-          hidden: sizeOption(o.hidden, 'options.hidden'),
-          seed: seedOption(o.seed, facts),
-          precision: optionalText(o.precision, 'options.precision'),
-        }),
-      );
-    },
+    }),
   };
-  return { api, model: captionerModel };
 }

@@ -85,6 +85,7 @@ export interface ModelKinds {
     evaluation: Seq2seqEvaluation;
     /** the options of train() a run may set */
     train: { learningRate?: number; batch?: number; guide?: number };
+    facts: Seq2seqFacts;
   };
   transformer: {
     model: TransformerModel;
@@ -94,6 +95,7 @@ export interface ModelKinds {
     probeView: LabelledMatrix;
     evaluation: TransformerEvaluation;
     train: { learningRate?: number; batch?: number; guide?: number };
+    facts: TransformerFacts;
   };
   captioner: {
     model: CaptionerModel;
@@ -104,9 +106,38 @@ export interface ModelKinds {
     probeView: LabelledMatrix;
     evaluation: CaptionEvaluation;
     train: { learningRate?: number; batch?: number; regularization?: number };
+    facts: CaptionerFacts;
   };
 }
 export type ModelKind = keyof ModelKinds;
+
+/** A field of a kind's configuration, as the engine describes it (modelFacts(kind).fields). */
+export interface ModelField {
+  name: string;
+  /** text; one of `choices`; a size (>= 1); a whole number (0 … max); a real number */
+  type: 'text' | 'choice' | 'size' | 'integer' | 'number';
+  /** it tells models apart: a page keeps one model per identity, and a file is named by it */
+  identity?: true;
+  /** the create function must be given it */
+  required?: true;
+  /** train() sets it, not the create function (the config still says it) */
+  trained?: true;
+  choices?: readonly string[];
+  max?: number;
+  /** its default follows this field's value: defaults[name] is by that value */
+  defaultBy?: string;
+}
+
+/** What every kind's facts say (seq2seqFacts(), transformerFacts(), captionerFacts() say more). */
+export interface ModelFacts {
+  /** the configuration's fields, in the order a model's config lists them */
+  fields: readonly Readonly<ModelField>[];
+  /** the name of train()'s loss weight: guide or regularization */
+  lossWeight: string;
+  precisions: readonly Seq2seqPrecision[];
+  maxSteps: number;
+  maxSeed: number;
+}
 /** A model of any kind. */
 export type Model = ModelKinds[ModelKind]['model'];
 
@@ -610,6 +641,12 @@ export interface AttentionEngine {
   renderScene(scene: Scene): SceneImage;
   /** A new captioner for a task in a language (see CaptionerOptions for the defaults). */
   createCaptioner<P extends Seq2seqPrecision = 'float32'>(options: CaptionerOptions<P>): CaptionerModel<P>;
+  /** What models of `kind` take: their configuration's fields, limits and defaults (read-only);
+   * seq2seqFacts(), transformerFacts() and captionerFacts() are this for their kind. */
+  modelFacts<K extends ModelKind>(kind: K): ModelKinds[K]['facts'];
+  /** A new, untrained model of `kind`, with that kind's create options: createSeq2seq,
+   * createTransformer and createCaptioner are this for their kind. */
+  createModel<K extends ModelKind>(options: { kind: K } & ModelKinds[K]['options']): ModelKinds[K]['model'];
   /** A model of any kind again from save()'s bytes (or a PyTorch state_dict the engine
    * recognises); its `kind` says which. */
   loadModel(bytes: Uint8Array): Model;
@@ -704,26 +741,24 @@ export function modelIdentity(
   facts: unknown,
 ): Record<string, string | number>;
 
-/** A model's file name: the fields of its kind's identity `entry` gives, joined by "-" (en-fr-additive.safetensors). */
+/** A model's file name: the identity fields `entry` gives (as modelIdentity orders them), joined by "-" (en-fr-additive.safetensors). */
 export function modelFile(entry: { kind: ModelKind } & Record<string, unknown>): string;
 
-/** The kinds of model: the engine's function that makes one, the options that tell its models
- * apart, and what a training run shows of it at each evaluation. */
+/** What the page adds to each kind of model: the names of its create and facts functions, and
+ * what a training run shows of it at each evaluation. */
 export const MODEL_KINDS: Readonly<{
   [K in ModelKind]: Readonly<{
     create: string;
-    identity: readonly string[];
-    /** the options of its train() a run may set */
-    train: readonly string[];
-    /** the identity's fields train() gives */
-    trained: readonly string[];
-    /** the engine's function that publishes the kind's facts */
     facts: string;
-    /** the identity's fields that may go unsaid, with the values they then take */
-    defaults(facts: unknown, identity: Record<string, unknown>): Record<string, unknown>;
     probe(model: ModelKinds[K]['model'], probe: ModelKinds[K]['probe']): ModelKinds[K]['probeView'];
   }>;
 }>;
+
+/** The names of a kind's fields that `role` marks, from its facts: fieldsThat(facts, 'identity'). */
+export function fieldsThat(facts: ModelFacts, role: 'identity' | 'required' | 'trained'): string[];
+
+/** The values a kind's identity fields take where `object` leaves them unsaid. */
+export function identityDefaults(facts: ModelFacts, object: Record<string, unknown>): Record<string, unknown>;
 
 export const TRAINING_DEFAULTS: Readonly<{ steps: number; chunk: number; evaluateEvery: number; target: number }>;
 

@@ -3,28 +3,17 @@
 import { checkNumber, deepFreeze, describe, fail, integer, optionalText, options, toVector } from './checks.js';
 
 /**
- * The kinds of model the engine trains. For each: `create`, the engine's function that makes one
- * (a training run's `model` options are its options); `identity`, what tells its models apart (a
- * page keeps one model per identity, and a file is named by it): the create function's options,
- * and of those `trained`, train()'s (a model's config says them too); `facts`, the engine's
- * function that publishes its defaults; `defaults(facts, identity)`, the identity's fields that may
- * go unsaid, with the value they then take; and `probe(model, probe)`, what every evaluation of a
- * training run shows of the model as it learns (a matrix with rowLabels and colLabels); `train`,
- * the options of its train() a run may set.
+ * What the page and the API add to each kind of model the engine makes (the engine describes the
+ * kinds: attn.modelFacts(kind) gives each one's configuration fields, which tell its models apart
+ * (`identity`), which train() sets (`trained`), their defaults and limits). For each: `create`
+ * and `facts`, the names of its create and facts functions (createModel and modelFacts for that
+ * kind); `probe(model, probe)`, what every evaluation of a training run shows of the model as it
+ * learns (a matrix with rowLabels and colLabels).
  */
 export const MODEL_KINDS = deepFreeze({
   seq2seq: {
     create: 'createSeq2seq',
-    identity: ['task', 'scoring', 'encoder', 'layers', 'guide'],
-    trained: ['guide'],
-    train: ['learningRate', 'batch', 'guide'],
     facts: 'seq2seqFacts',
-    // the scoring function picks the encoder: both ways for Bahdanau's additive
-    defaults: ({ defaults }, { scoring }) => ({
-      encoder: defaults.encoder[scoring],
-      layers: defaults.layers,
-      guide: defaults.guide,
-    }),
     // the attention over the probe's sentence as the model translates it: its output tokens by
     // source words
     probe(model, { sentence }) {
@@ -34,11 +23,7 @@ export const MODEL_KINDS = deepFreeze({
   },
   transformer: {
     create: 'createTransformer',
-    identity: ['task'],
-    trained: [],
-    train: ['learningRate', 'batch', 'guide'],
     facts: 'transformerFacts',
-    defaults: () => ({}),
     // the cross-attention head that guided alignment supervises (model.guidedHead) over the probe's
     // sentence as the model translates it: its output tokens by source words
     probe(model, { sentence }) {
@@ -49,11 +34,7 @@ export const MODEL_KINDS = deepFreeze({
   },
   captioner: {
     create: 'createCaptioner',
-    identity: ['task', 'language'],
-    trained: [],
-    train: ['learningRate', 'batch', 'regularization'],
     facts: 'captionerFacts',
-    defaults: ({ defaults }) => ({ language: defaults.language }),
     // the attention over the probe's scene as the model captions it: its output tokens by the
     // grid's regions, each labelled "row,column"; and the image, its channels' rows one after the
     // other (a page draws the attention over it)
@@ -69,6 +50,12 @@ export const MODEL_KINDS = deepFreeze({
     },
   },
 });
+
+/** The names of a kind's fields that `role` ('identity', 'trained') marks, from its facts. */
+export const fieldsThat = (facts, role) => facts.fields.filter((field) => field[role]).map((field) => field.name);
+
+/** The options of a kind's train() a training run may set. */
+export const trainOptions = (facts) => ['learningRate', 'batch', facts.lossWeight];
 
 // Rows (typed arrays of one length) as one { rows, cols, data } matrix of their type.
 function joinRows(rows) {
@@ -88,15 +75,30 @@ export const SHIPPED_MODELS = deepFreeze([
 ]);
 
 /**
+ * The values the identity fields of a kind whose facts are `facts` take where `object` leaves them
+ * unsaid (its required fields have none): each field's default, or for a field whose default
+ * follows another's (`defaultBy`), the default for that field's value.
+ */
+export function identityDefaults(facts, object) {
+  return Object.fromEntries(
+    facts.fields
+      .filter((field) => field.identity && !field.required)
+      .map(({ name, defaultBy }) => {
+        const fallback = facts.defaults[name];
+        return [name, defaultBy ? fallback[object[defaultBy] ?? facts.defaults[defaultBy]] : fallback];
+      }),
+  );
+}
+
+/**
  * The whole identity of `object` (a model's config, a page's inputs, a shipped model's entry) for
  * a kind whose facts are `facts`: each field as given, its default where it is absent or
  * 'default', a number where the default is one (a menu's '0.5' is 0.5).
  */
 export function modelIdentity(kind, object, facts) {
-  const { identity, defaults } = MODEL_KINDS[kind];
-  const fallback = defaults(facts, object);
+  const fallback = identityDefaults(facts, object);
   return Object.fromEntries(
-    identity.map((name) => {
+    fieldsThat(facts, 'identity').map((name) => {
       const value = object[name];
       if (value === undefined || value === 'default') return [name, fallback[name]];
       return [name, typeof fallback[name] === 'number' ? Number(value) : value];
@@ -105,14 +107,14 @@ export function modelIdentity(kind, object, facts) {
 }
 
 /**
- * A model's file: the fields of its kind's identity that `entry` gives, joined by "-", a number
- * after its field's name: en-fr-additive.safetensors (a shipped model's entry),
+ * A model's file: the identity fields `entry` gives (as modelIdentity orders them), joined by "-",
+ * a number after its field's name: en-fr-additive.safetensors (a shipped model's entry),
  * en-fr-additive-forward-layers2-guide1.safetensors.
  */
 export const modelFile = (entry) =>
-  `${MODEL_KINDS[entry.kind].identity
-    .filter((name) => entry[name] !== undefined)
-    .map((name) => (typeof entry[name] === 'number' ? `${name}${entry[name]}` : entry[name]))
+  `${Object.entries(entry)
+    .filter(([name, value]) => name !== 'kind' && value !== undefined)
+    .map(([name, value]) => (typeof value === 'number' ? `${name}${value}` : value))
     .join('-')}.safetensors`;
 
 export const kindOf = (name, where) =>
@@ -120,22 +122,81 @@ export const kindOf = (name, where) =>
   fail(`${where} must be one of ${Object.keys(MODEL_KINDS).join(', ')}, got ${describe(name)}`, where);
 
 /**
- * The models' functions over `call` (runs an export, throws its error) and `platform` (reads a
- * shipped model's bytes): every kind's own (makeKinds(wrap) → { kind: { api, model } }, where
- * model(info) turns the engine's model info into [the model object, its live handle], and wrap
- * does that for any kind), then loadModel and loadShippedModel, whatever the kind. handleOf(model):
- * a model's live handle, or undefined for anything that is not a model of this engine.
+ * The models' functions over `module`, `call` (runs an export, throws its error) and `platform`
+ * (reads a shipped model's bytes): for every kind the engine makes, createModel's and modelFacts'
+ * (and their aliases by kind, MODEL_KINDS' create and facts), the kind's own functions and model
+ * methods from `kindParts` (kind → ({ call, facts }) → { api, methods(info, live) }, as
+ * seq2seq.js has them); then loadModel and loadShippedModel, whatever the kind. handleOf(model): a
+ * model's live handle, or undefined for anything that is not a model of this engine.
  */
-export function modelsApi(call, platform, makeKinds) {
+export function modelsApi(module, call, platform, kindParts) {
   const handles = new WeakMap(); // a model -> its live handle (a function that throws once disposed)
+  const factsOf = Object.fromEntries(
+    call('modelKinds').map((kind) => [kind, deepFreeze({ ...call('modelFacts', kind), maxSeed: module.maxSeed })]),
+  );
+  const kinds = Object.fromEntries(
+    Object.entries(kindParts).map(([kind, parts]) => [kind, parts({ call, facts: factsOf[kind] })]),
+  );
+  const factsFor = (kind, where) =>
+    factsOf[kind] ?? fail(`${where} must be one of ${Object.keys(factsOf).join(', ')}, got ${describe(kind)}`, where);
+
+  // A model object over the engine's info: what every kind has, then its kind's own methods.
   const wrap = (info) => {
-    const [model, live] = kinds[info.kind].model(info);
+    const facts = factsOf[info.kind];
+    const { live, methods } = modelBase(call, info);
+    const keys = [...facts.fields.map((field) => field.name), 'precision'];
+    // train() may change a trained field (seq2seq's guide: the largest λ it has trained with): the
+    // engine says what it became
+    let config = configOf(info, keys);
+    const training = trainingMethods(call, live, facts);
+    const model = Object.freeze({
+      ...methods,
+      get config() {
+        return config;
+      },
+      ...kinds[info.kind].methods(info, live),
+      ...training,
+      train(opts) {
+        const h = live();
+        try {
+          return training.train(opts);
+        } finally {
+          config = configOf({ ...call('modelConfig', h), precision: info.precision }, keys);
+        }
+      },
+    });
     handles.set(model, live);
     return model;
   };
-  const kinds = makeKinds(wrap);
+
+  // A model of `kind` made from the create options `opts`.
+  const createOf = (kind, opts) => {
+    const facts = factsOf[kind];
+    const fields = facts.fields.filter((field) => !field.trained);
+    const o = options(opts, 'options', [...fields.map((field) => field.name), 'precision']);
+    // what is not given takes the engine's default (facts.defaults); the engine checks the values
+    const given = Object.fromEntries(fields.map((field) => [field.name, fieldOption(field, o[field.name], facts)]));
+    return wrap(call('modelCreate', kind, { ...given, precision: optionalText(o.precision, 'options.precision') }));
+  };
+
   const api = {
     ...Object.assign({}, ...Object.values(kinds).map((kind) => kind.api)),
+    ...Object.fromEntries(
+      Object.keys(factsOf).flatMap((kind) => [
+        [MODEL_KINDS[kind].create, (opts) => createOf(kind, opts)],
+        [MODEL_KINDS[kind].facts, () => factsOf[kind]],
+      ]),
+    ),
+    /** What models of `kind` take: their fields, limits and defaults. */
+    modelFacts: (kind) => factsFor(kind, 'kind'),
+    /** A new, untrained model: { kind, ...that kind's create options }. */
+    createModel(opts) {
+      if (opts === null || typeof opts !== 'object' || Array.isArray(opts))
+        fail(`options must be an object with a kind, got ${describe(opts)}`, 'options');
+      const { kind, ...rest } = opts;
+      factsFor(kind, 'options.kind');
+      return createOf(kind, rest);
+    },
     /** A saved model of any kind (save()'s bytes, or a PyTorch state_dict the engine recognises). */
     loadModel(bytes) {
       if (!(bytes instanceof Uint8Array)) fail(`bytes must be a Uint8Array, got ${describe(bytes)}`, 'bytes');
@@ -143,11 +204,12 @@ export function modelsApi(call, platform, makeKinds) {
     },
     /** A model the package ships, by kind and identity (a field not given matches any). */
     loadShippedModel(query) {
-      const identities = Object.values(MODEL_KINDS).flatMap((kind) => kind.identity);
+      const identities = Object.values(factsOf).flatMap((facts) => fieldsThat(facts, 'identity'));
       const o = options(query, 'options', ['kind', ...new Set(identities)]);
-      const { identity, facts } = kindOf(o.kind, 'options.kind');
+      const facts = factsFor(o.kind, 'options.kind');
+      const identity = fieldsThat(facts, 'identity');
       const shipped = SHIPPED_MODELS.find((entry) => {
-        const whole = entry.kind === o.kind && modelIdentity(o.kind, entry, api[facts]());
+        const whole = entry.kind === o.kind && modelIdentity(o.kind, entry, facts);
         return whole && identity.every((key) => o[key] === undefined || o[key] === whole[key]);
       });
       if (!shipped)
@@ -161,6 +223,17 @@ export function modelsApi(call, platform, makeKinds) {
   return { api, handleOf: (model) => handles.get(model)?.() };
 }
 
+// A create option of `field` (facts.fields'), checked for type; undefined for the default.
+function fieldOption(field, value, facts) {
+  const name = `options.${field.name}`;
+  if (value === undefined)
+    return field.required ? fail(`${name} is required: one of ${facts[`${field.name}s`].join(', ')}`, name) : value;
+  if (field.type === 'size') return integer(value, name, 1, 2 ** 31);
+  if (field.type === 'integer') return integer(value, name, 0, field.max ?? 2 ** 31);
+  if (field.type === 'number') return weightOption(value, name);
+  return optionalText(value, name);
+}
+
 // ---- what the kinds' model objects share -------------------------------------------------------
 
 /**
@@ -168,7 +241,7 @@ export function modelsApi(call, platform, makeKinds) {
  * once disposed) and what every kind does alike (the kind, parameters, setParameters, save,
  * dispose), for the kind to spread into its object.
  */
-export function modelBase(call, info) {
+function modelBase(call, info) {
   let handle = info.handle;
   const T = info.precision === 'float32' ? Float32Array : Float64Array;
   const live = () => handle ?? fail(`this ${info.kind} model was disposed`, 'model');
@@ -207,14 +280,7 @@ export function modelBase(call, info) {
 }
 
 /** The keys of the engine's info that make a model's config, in that order. */
-export const configOf = (info, keys) => Object.freeze(Object.fromEntries(keys.map((key) => [key, info[key]])));
-
-/** A size option: a positive integer (the engine checks its range), or undefined for the default. */
-export const sizeOption = (value, name) => (value === undefined ? value : integer(value, name, 1, 2 ** 31));
-
-/** A seed option: 0 … maxSeed, or undefined for the default. */
-export const seedOption = (value, facts) =>
-  value === undefined ? value : integer(value, 'options.seed', 0, facts.maxSeed);
+const configOf = (info, keys) => Object.freeze(Object.fromEntries(keys.map((key) => [key, info[key]])));
 
 /** A loss term's weight (guide, regularization): a finite number >= 0, the default when not given. */
 export const weightOption = (value, name, fallback) =>
@@ -224,12 +290,9 @@ export const weightOption = (value, name, fallback) =>
       ? value
       : fail(`${name} must be a finite number >= 0, got ${describe(value)}`, name);
 
-/**
- * train() and evaluate() as every kind has them: `prefix`Train(handle, steps, batch, learningRate,
- * weight) with the kind's loss weight (`weight`: guide or regularization), `prefix`Evaluate(handle,
- * split).
- */
-export function trainingMethods(call, prefix, live, facts, weight) {
+/** train() and evaluate() as every kind has them, with the kind's loss weight (facts.lossWeight). */
+function trainingMethods(call, live, facts) {
+  const weight = facts.lossWeight;
   return {
     train(opts) {
       const h = live();
@@ -239,7 +302,7 @@ export function trainingMethods(call, prefix, live, facts, weight) {
       const batch = o.batch === undefined ? undefined : integer(o.batch, 'options.batch', 1, 2 ** 31);
       const rate = o.learningRate === undefined ? undefined : checkNumber(o.learningRate, 'options.learningRate');
       return call(
-        `${prefix}Train`,
+        'modelTrain',
         h,
         steps,
         batch,
@@ -250,7 +313,7 @@ export function trainingMethods(call, prefix, live, facts, weight) {
     evaluate(opts) {
       const h = live();
       const o = options(opts, 'options', ['split']);
-      return call(`${prefix}Evaluate`, h, optionalText(o.split, 'options.split') ?? 'test');
+      return call('modelEvaluate', h, optionalText(o.split, 'options.split') ?? 'test');
     },
   };
 }
@@ -291,9 +354,3 @@ export function translationMethods(call, prefix, live, facts) {
     },
   };
 }
-
-/** A create function's required options.task, one of facts.tasks (the engine checks which). */
-export const taskOption = (value, facts) =>
-  value === undefined
-    ? fail(`options.task is required: one of ${facts.tasks.join(', ')}`, 'options.task')
-    : optionalText(value, 'options.task');

@@ -1,9 +1,9 @@
 // Types of the seq2seq models' part of attention-stepper's public API (re-exported by index.d.ts):
 // tasks, models and translations.
-import type { Matrix, ScoreFunctionName } from './index.js';
+import type { Matrix, ModelFacts, ScoreFunctionName } from './index.js';
 
 /** What the seq2seq models take: their tasks, scoring functions, precisions, limits and defaults. */
-export interface Seq2seqFacts {
+export interface Seq2seqFacts extends ModelFacts {
   tasks: readonly string[];
   scorings: readonly ScoreFunctionName[];
   encoders: readonly Seq2seqEncoder[];

@@ -5,13 +5,13 @@
 // learned); it stops at `steps` or once the exact match reaches `target`, and hands over the
 // model's bytes (safetensors, loadModel).
 import { checkNumber, describe, fail, integer, options } from './checks.js';
-import { kindOf } from './models.js';
+import { kindOf, trainOptions } from './models.js';
 
 export const TRAINING_DEFAULTS = Object.freeze({ steps: 3000, chunk: 25, evaluateEvery: 100, target: 0.98 });
 
 /**
  * attn: a loaded engine. run: { kind, model (the kind's create options), train (model.train's
- * options but steps: MODEL_KINDS[kind].train), probe (what each evaluation shows: for seq2seq and
+ * options but steps: its rate, batch and loss weight), probe (what each evaluation shows: for seq2seq and
  * transformer { sentence }, for captioner { scene }), steps, chunk, evaluateEvery, target }. report(message): { type: 'progress', step,
  * loss, evaluation?, probe? } after every chunk (evaluation: model.evaluate()'s of the test split),
  * then { type: 'done', step, bytes }. proceed(): awaited before every chunk; it resolves to false
@@ -26,7 +26,7 @@ export async function runTraining(attn, run, report, proceed) {
   integer(evaluateEvery, 'options.evaluateEvery', 1, 2 ** 31);
   if (checkNumber(target, 'options.target') < 0 || target > 1)
     fail(`options.target must be from 0 to 1, got ${describe(target)}`, 'options.target');
-  const train = options(o.train, 'options.train', kind.train);
+  const train = options(o.train, 'options.train', trainOptions(attn[kind.facts]()));
   const model = attn[kind.create](o.model);
   try {
     const measure = () => ({ evaluation: model.evaluate({ split: 'test' }), probe: kind.probe(model, o.probe ?? {}) });

@@ -1,11 +1,12 @@
 // Types of the Transformer models' part of attention-stepper's public API (re-exported by
 // index.d.ts): they learn the seq2seq models' translation tasks (Seq2seqTask).
+import type { ModelFacts } from './index.js';
 import type { NamedTensor, Seq2seqPrecision, Seq2seqTask } from './seq2seq-types.js';
 
 type PrecisionArray<P extends Seq2seqPrecision> = P extends 'float64' ? Float64Array : Float32Array;
 
 /** What the Transformer models take: their tasks, precisions, limits and defaults. */
-export interface TransformerFacts {
+export interface TransformerFacts extends ModelFacts {
   tasks: readonly string[];
   precisions: readonly Seq2seqPrecision[];
   maxBeam: number;

@@ -20,6 +20,7 @@
 
 #include "caption_tasks.hpp"
 #include "captioner.hpp"
+#include "model_kind.hpp"
 #include "trainer.hpp"
 
 namespace attention {
@@ -142,6 +143,31 @@ SavedCaptioner read_saved_captioner(const std::uint8_t *bytes, std::size_t size)
 // T's, or tensors that are not the model's its metadata describes.
 template <class T>
 CaptionerSession<T> load_captioner_session(const std::uint8_t *bytes, std::size_t size);
+
+// The captioner kind (model_kind.hpp): its identity is its task and language.
+template <> struct ModelKind<CaptionerSession> {
+  static constexpr const char *name = "captioner";
+  using Config = CaptionerSessionConfig;
+  static const std::vector<ConfigField<Config>> &fields();
+  using Task = tasks::CaptionTask;
+  static std::string task_key(const Config &config) {
+    return config.task + " " + config.language + " " + std::to_string(config.seed);
+  }
+  static Task make_task(const Config &config) {
+    return tasks::make_caption_task(config.task, config.language, config.seed);
+  }
+  static constexpr const char *state_dict_tensor = "encoder.conv1.weight";
+  static constexpr std::size_t default_batch = default_caption_batch;
+  static constexpr double default_learning_rate = default_caption_learning_rate;
+  static constexpr const char *loss_weight = "regularization";
+  static constexpr double default_loss_weight = default_regularization;
+  static SavedCaptioner read_saved(const std::uint8_t *bytes, std::size_t size) {
+    return read_saved_captioner(bytes, size);
+  }
+  template <class T> static CaptionerSession<T> load(const std::uint8_t *bytes, std::size_t size) {
+    return load_captioner_session<T>(bytes, size);
+  }
+};
 
 extern template class CaptionerSession<float>;
 extern template class CaptionerSession<double>;

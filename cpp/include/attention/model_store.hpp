@@ -1,26 +1,19 @@
 // The models a caller holds by handle: what the JavaScript API's model objects point at. Models
-// of every kind are made, loaded and disposed here, and the walkthroughs that show trained models
-// find them here by the handles their inputs carry. Handles are never reused.
+// of every kind (model_kinds.hpp) are made, loaded and disposed here, and the walkthroughs that
+// show trained models find them here by the handles their inputs carry. Handles are never reused.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
-#include "captioner_session.hpp"
-#include "seq2seq_session.hpp"
-#include "transformer_session.hpp"
+#include "model_kinds.hpp"
 
 namespace attention {
-
-// A kind's name, as a model file's format ("attention-stepper/<kind>") and the JavaScript API's
-// model.kind spell it.
-template <template <class> class Session> constexpr const char *model_kind = nullptr;
-template <> inline constexpr const char *model_kind<Seq2seqSession> = "seq2seq";
-template <> inline constexpr const char *model_kind<TransformerSession> = "transformer";
-template <> inline constexpr const char *model_kind<CaptionerSession> = "captioner";
 
 // T, the precision of a session type Session<T>.
 template <class Session> struct precision_of;
@@ -28,9 +21,15 @@ template <template <class> class Session, class T> struct precision_of<Session<T
   using type = T;
 };
 
+// ModelKind<Session>, the description of a session type Session<T>'s kind.
+template <class Session> struct KindOfSession;
+template <template <class> class Session, class T> struct KindOfSession<Session<T>> {
+  using type = ModelKind<Session>;
+};
+
 // A model of one kind in one of its two precisions.
 template <template <class> class Session> struct ModelSessions {
-  static constexpr const char *kind = model_kind<Session>;
+  static constexpr const char *kind = ModelKind<Session>::name;
   std::unique_ptr<Session<float>> f32;
   std::unique_ptr<Session<double>> f64;
 
@@ -47,12 +46,17 @@ template <template <class> class Session> struct ModelSessions {
 
 // Raised by StoredModel::as (defined in store.cpp): `argument` is a model of another kind.
 [[noreturn]] void fail_kind(const std::string &argument, const char *kind, const char *wanted);
+// Raised by sessions_of: the models of `argument` differ in precision.
+[[noreturn]] void fail_mixed_precision(const std::string &argument);
+
+template <class List> struct SessionsVariant;
+template <template <class> class... Sessions> struct SessionsVariant<KindList<Sessions...>> {
+  using type = std::variant<ModelSessions<Sessions>...>;
+};
 
 // A model of any kind.
 struct StoredModel {
-  std::variant<ModelSessions<Seq2seqSession>, ModelSessions<TransformerSession>,
-               ModelSessions<CaptionerSession>>
-      sessions;
+  typename SessionsVariant<ModelKinds>::type sessions;
 
   const char *kind() const {
     return std::visit([](const auto &model) { return model.kind; }, sessions);
@@ -66,16 +70,55 @@ struct StoredModel {
   ModelSessions<Session> &as(const std::string &argument = "model") {
     if (auto *model = std::get_if<ModelSessions<Session>>(&sessions))
       return *model;
-    fail_kind(argument, kind(), model_kind<Session>);
+    fail_kind(argument, kind(), ModelKind<Session>::name);
   }
 };
 
+// InputError blames "precision" for anything but "float32" and "float64".
+void check_precision(const std::string &precision);
+// Stores `model` under a new handle.
+int store_model(StoredModel model);
+
+// The task of a new model of `config`: the one models of its key made lately share (a task is
+// read-only, and making one takes some 50 ms in WebAssembly, so a page that makes model after
+// model of one task makes the task once), else a new one.
+template <template <class> class Session>
+std::shared_ptr<const typename ModelKind<Session>::Task>
+shared_task(const typename ModelKind<Session>::Config &config) {
+  using Kind = ModelKind<Session>;
+  using Task = typename Kind::Task;
+  static std::vector<std::pair<std::string, std::shared_ptr<const Task>>> recent;
+  const std::string key = Kind::task_key(config);
+  for (std::size_t i = 0; i < recent.size(); ++i)
+    if (recent[i].first == key) {
+      std::rotate(recent.begin(), recent.begin() + i, recent.begin() + i + 1);
+      return recent.front().second;
+    }
+  auto task = std::make_shared<const Task>(Kind::make_task(config));
+  recent.insert(recent.begin(), {key, task});
+  if (recent.size() > 3)
+    recent.pop_back();
+  return task;
+}
+
 // A new model of `config` in `precision` ("float32" or "float64"; InputError blames "precision"),
-// its task shared with the other models of that task (and language) and seed made lately. The
-// sessions' errors otherwise.
-int create_model(const Seq2seqSessionConfig &config, const std::string &precision);
-int create_model(const TransformerSessionConfig &config, const std::string &precision);
-int create_model(const CaptionerSessionConfig &config, const std::string &precision);
+// its task shared with the other models of that task made lately; the session's errors otherwise.
+template <template <class> class Session>
+int create_model(KindTag<Session>, const typename ModelKind<Session>::Config &config,
+                 const std::string &precision) {
+  check_precision(precision);
+  const auto task = shared_task<Session>(config);
+  ModelSessions<Session> model;
+  if (precision == "float32")
+    model.f32 = std::make_unique<Session<float>>(config, task);
+  else
+    model.f64 = std::make_unique<Session<double>>(config, task);
+  return store_model(StoredModel{std::move(model)});
+}
+template <class Config> int create_model(const Config &config, const std::string &precision) {
+  return create_model(typename KindOfConfig<Config, ModelKinds>::type{}, config, precision);
+}
+
 // A model of any kind from saved bytes: the kind from the file's "format", or for a PyTorch
 // state_dict (no format, or "pt") from its tensors' names; then that kind's loader and its errors.
 // InputError blames "bytes" for a format of no kind.
@@ -84,10 +127,20 @@ int load_model(const std::uint8_t *bytes, std::size_t size);
 StoredModel &stored_model(int handle, const std::string &argument = "model");
 void dispose_model(int handle);
 
-// The seq2seq sessions of `handles`, all in T's precision (InputError blames `argument`
-// otherwise, or for a model of another kind).
-template <class T>
-std::vector<Seq2seqSession<T> *> sessions_of(const std::vector<int> &handles,
-                                             const std::string &argument);
+// The sessions of `handles`, all of one kind and in T's precision (InputError blames `argument`
+// otherwise).
+template <template <class> class Session, class T>
+std::vector<Session<T> *> sessions_of(const std::vector<int> &handles,
+                                      const std::string &argument) {
+  std::vector<Session<T> *> sessions;
+  for (const int handle : handles) {
+    Session<T> *session =
+        stored_model(handle, argument).template as<Session>(argument).template get<T>();
+    if (!session)
+      fail_mixed_precision(argument);
+    sessions.push_back(session);
+  }
+  return sessions;
+}
 
 } // namespace attention

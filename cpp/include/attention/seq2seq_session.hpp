@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "model_kind.hpp"
 #include "seq2seq.hpp"
 #include "seq2seq_tasks.hpp"
 #include "trainer.hpp"
@@ -177,6 +178,31 @@ SavedSeq2seq read_saved_seq2seq(const std::uint8_t *bytes, std::size_t size);
 // its metadata describes.
 template <class T>
 Seq2seqSession<T> load_seq2seq_session(const std::uint8_t *bytes, std::size_t size);
+
+// The seq2seq kind (model_kind.hpp): its identity is its task, scoring function, encoder, layers
+// and the largest guided-alignment weight it trained with; a PyTorch state_dict of it is recognised
+// by elimination (its loader names what a foreign one lacks).
+template <> struct ModelKind<Seq2seqSession> {
+  static constexpr const char *name = "seq2seq";
+  using Config = Seq2seqSessionConfig;
+  static const std::vector<ConfigField<Config>> &fields();
+  using Task = tasks::Task;
+  static std::string task_key(const Config &config) {
+    return config.task + " " + std::to_string(config.seed);
+  }
+  static Task make_task(const Config &config) { return tasks::make_task(config.task, config.seed); }
+  static constexpr const char *state_dict_tensor = nullptr;
+  static constexpr std::size_t default_batch = attention::default_batch;
+  static constexpr double default_learning_rate = attention::default_learning_rate;
+  static constexpr const char *loss_weight = "guide";
+  static constexpr double default_loss_weight = 0;
+  static SavedSeq2seq read_saved(const std::uint8_t *bytes, std::size_t size) {
+    return read_saved_seq2seq(bytes, size);
+  }
+  template <class T> static Seq2seqSession<T> load(const std::uint8_t *bytes, std::size_t size) {
+    return load_seq2seq_session<T>(bytes, size);
+  }
+};
 
 extern template class Seq2seqSession<float>;
 extern template class Seq2seqSession<double>;

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "model_kind.hpp"
 #include "seq2seq_session.hpp" // translation_top_k, max_batch
 #include "seq2seq_tasks.hpp"
 #include "trainer.hpp"
@@ -137,6 +138,30 @@ SavedTransformer read_saved_transformer(const std::uint8_t *bytes, std::size_t s
 // T's, or tensors that are not the model's the metadata describes.
 template <class T>
 TransformerSession<T> load_transformer_session(const std::uint8_t *bytes, std::size_t size);
+
+// The Transformer kind (model_kind.hpp): its identity is its task.
+template <> struct ModelKind<TransformerSession> {
+  static constexpr const char *name = "transformer";
+  using Config = TransformerSessionConfig;
+  static const std::vector<ConfigField<Config>> &fields();
+  using Task = tasks::Task;
+  static std::string task_key(const Config &config) {
+    return config.task + " " + std::to_string(config.seed);
+  }
+  static Task make_task(const Config &config) { return tasks::make_task(config.task, config.seed); }
+  static constexpr const char *state_dict_tensor = "src_tok_emb.embedding.weight";
+  static constexpr std::size_t default_batch = default_transformer_batch;
+  static constexpr double default_learning_rate = default_transformer_learning_rate;
+  static constexpr const char *loss_weight = "guide";
+  static constexpr double default_loss_weight = 0;
+  static SavedTransformer read_saved(const std::uint8_t *bytes, std::size_t size) {
+    return read_saved_transformer(bytes, size);
+  }
+  template <class T>
+  static TransformerSession<T> load(const std::uint8_t *bytes, std::size_t size) {
+    return load_transformer_session<T>(bytes, size);
+  }
+};
 
 extern template class TransformerSession<float>;
 extern template class TransformerSession<double>;

@@ -108,7 +108,8 @@ bool is_state_dict(const safetensors::File &file) {
   return !format || *format == "pt";
 }
 
-SavedMetadata::SavedMetadata(const safetensors::File &file, const char *format, const char *what)
+SavedMetadata::SavedMetadata(const safetensors::File &file, const std::string &format,
+                             const char *what)
     : file_(file), what_(what) {
   if (text("format") != format)
     fail(Argument("bytes"), "the file is not ", what, ": its format is \"",

@@ -11,12 +11,20 @@
 #include <utility>
 #include <vector>
 
+#include "attention/errors.hpp"
+#include "attention/model_kind.hpp"
 #include "attention/parameters.hpp"
+#include "core/decimal.hpp"
 #include "files/safetensors.hpp"
 
 namespace attention {
 
 using Metadata = std::vector<std::pair<std::string, std::string>>;
+
+// A kind's files' "format": "attention-stepper/<kind>".
+inline std::string model_format(const char *kind) {
+  return std::string("attention-stepper/") + kind;
+}
 
 // "float32" or "float64", as numpy and the metadata spell T.
 template <class T> const char *precision_name() { return sizeof(T) == 4 ? "float32" : "float64"; }
@@ -46,7 +54,7 @@ class SavedMetadata {
 public:
   // `format` the kind's ("attention-stepper/transformer"), `what` its name ("a saved
   // Transformer").
-  SavedMetadata(const safetensors::File &file, const char *format, const char *what);
+  SavedMetadata(const safetensors::File &file, const std::string &format, const char *what);
   const std::string &text(const char *key) const;
   const std::string *optional(const char *key) const { return find_metadata(file_, key); }
   std::int64_t integer(const char *key) const { return metadata_integer(text(key), key); }
@@ -58,6 +66,59 @@ private:
   const safetensors::File &file_;
   const char *what_;
 };
+
+// A kind's configuration as its files' metadata: each field under its name, in the fields' order
+// (text as it is, whole numbers as digits, real numbers shortest); a field saved `if_set` only
+// when not its default.
+template <class Config>
+Metadata metadata_of(const std::vector<ConfigField<Config>> &fields, const Config &config) {
+  Metadata metadata;
+  for (const auto &field : fields) {
+    const FieldValue value = field.get(config);
+    if (field.is(FieldRole::if_set) && value == field.get(Config{}))
+      continue;
+    if (const auto *text = std::get_if<std::string>(&value))
+      metadata.emplace_back(field.name, *text);
+    else if (field.type == FieldType::number)
+      metadata.emplace_back(field.name, detail::format_shortest(std::get<double>(value)));
+    else
+      metadata.emplace_back(field.name,
+                            std::to_string(static_cast<std::int64_t>(std::get<double>(value))));
+  }
+  return metadata;
+}
+
+// The configuration a saved file's metadata gives: every field (a field `if_set` or
+// `absent_before` its default when absent), checked as its kind's create checks it but blamed on
+// the file.
+template <class Config>
+Config config_from(const std::vector<ConfigField<Config>> &fields, const SavedMetadata &meta) {
+  Config config;
+  for (const auto &field : fields) {
+    if (field.is(FieldRole::if_set | FieldRole::absent_before) && !meta.optional(field.name))
+      continue;
+    FieldValue value;
+    switch (field.type) {
+    case FieldType::text:
+    case FieldType::choice:
+      value = meta.text(field.name);
+      break;
+    case FieldType::size:
+    case FieldType::integer:
+      value = static_cast<double>(meta.integer(field.name));
+      break;
+    case FieldType::number:
+      value = metadata_number(meta.text(field.name), field.name);
+      break;
+    }
+    try {
+      field.set(config, value, "bytes");
+    } catch (const InputError &error) {
+      detail::fail(detail::Argument("bytes"), "the file's ", field.name, ": ", error.what());
+    }
+  }
+  return config;
+}
 
 // Refuses a file of another precision than T: "the file holds a float64 model, not float32".
 template <class T> void require_precision(const std::string &precision);

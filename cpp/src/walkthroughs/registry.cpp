@@ -273,7 +273,7 @@ Trace seq2seq_from(const GivenInputs &given) {
     using T = typename precision_of<std::decay_t<decltype(session)>>::type;
     require_models_own(given, session);
     return seq2seq_walkthrough(session, sentence(given, fields), size(given, "beam", fields),
-                               sessions_of<T>(handles(given, "compare"), "compare"),
+                               sessions_of<Seq2seqSession, T>(handles(given, "compare"), "compare"),
                                comparison_of(given, fields));
   });
 }
@@ -286,7 +286,7 @@ Trace scoring_from(const GivenInputs &given) {
   return stored_model(models[0], "models").as<Seq2seqSession>("models").visit([&](auto &first) {
     using T = typename precision_of<std::decay_t<decltype(first)>>::type;
     const Comparison comparison = comparison_of(given, fields);
-    const auto sessions = sessions_of<T>(models, "models");
+    const auto sessions = sessions_of<Seq2seqSession, T>(models, "models");
     for (const auto *session : sessions)
       require_models_own(given, *session, comparison_name(comparison));
     return scoring_walkthrough(sessions, sentence(given, fields), size(given, "step", fields),

@@ -17,7 +17,6 @@ namespace {
 
 using namespace models;
 
-constexpr const char *format_name = "attention-stepper/captioner";
 // Images decoded at once by evaluate: the training batch's size, so its buffers serve both.
 constexpr std::size_t evaluation_chunk = default_caption_batch;
 
@@ -180,16 +179,24 @@ CaptionResult<T> CaptionerSession<T>::caption(const tasks::Image &image, std::si
 }
 
 template <class T> std::vector<std::uint8_t> CaptionerSession<T>::save(Storage storage) const {
-  return save_model_file(model_.parameters(), format_name,
-                         {{"task", config_.task},
-                          {"language", config_.language},
-                          {"channels", std::to_string(config_.channels)},
-                          {"annotation", std::to_string(config_.annotation)},
-                          {"attention", std::to_string(config_.attention)},
-                          {"embedding", std::to_string(config_.embedding)},
-                          {"hidden", std::to_string(config_.hidden)},
-                          {"seed", std::to_string(config_.seed)}},
+  return save_model_file(model_.parameters(), model_format(ModelKind<CaptionerSession>::name),
+                         metadata_of(ModelKind<CaptionerSession>::fields(), config_),
                          storage == Storage::float16);
+}
+
+const std::vector<ConfigField<CaptionerSessionConfig>> &ModelKind<CaptionerSession>::fields() {
+  using C = Config;
+  using R = FieldRole;
+  static const std::vector<ConfigField<C>> fields{
+      config_field("task", &C::task, R::identity | R::required),
+      config_field("language", &C::language, R::identity),
+      config_field("channels", &C::channels),
+      config_field("annotation", &C::annotation),
+      config_field("attention", &C::attention),
+      config_field("embedding", &C::embedding),
+      config_field("hidden", &C::hidden),
+      config_field("seed", &C::seed, R::plain, max_seed)};
+  return fields;
 }
 
 namespace {
@@ -230,17 +237,10 @@ SavedCaptioner read_saved_captioner(const std::uint8_t *bytes, std::size_t size)
   const safetensors::File file = safetensors::parse(bytes, size);
   if (is_state_dict(file))
     return infer_saved_captioner(file);
-  const SavedMetadata meta(file, format_name, "a saved captioner");
+  const SavedMetadata meta(file, model_format(ModelKind<CaptionerSession>::name),
+                           "a saved captioner");
   SavedCaptioner saved;
-  saved.config.task = meta.text("task");
-  saved.config.language = meta.text("language");
-  for (auto [field, key] : {std::pair{&saved.config.channels, "channels"},
-                            {&saved.config.annotation, "annotation"},
-                            {&saved.config.attention, "attention"},
-                            {&saved.config.embedding, "embedding"},
-                            {&saved.config.hidden, "hidden"}})
-    *field = meta.size(key);
-  saved.config.seed = meta.integer("seed");
+  saved.config = config_from(ModelKind<CaptionerSession>::fields(), meta);
   saved.precision = meta.precision();
   return saved;
 }

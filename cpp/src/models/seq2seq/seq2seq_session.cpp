@@ -20,8 +20,6 @@ using detail::Argument;
 using detail::fail;
 using namespace models;
 
-constexpr const char *format_name = "attention-stepper/seq2seq";
-
 Seq2seqConfig model_config(const Seq2seqSessionConfig &config, const tasks::Task &task) {
   Seq2seqConfig c;
   c.source_vocab = task.source.tokens.size();
@@ -152,19 +150,34 @@ Seq2seqTranslation<T> Seq2seqSession<T>::translate(const std::vector<TokenId> &s
 }
 
 template <class T> std::vector<std::uint8_t> Seq2seqSession<T>::save(Storage storage) const {
-  std::vector<std::pair<std::string, std::string>> metadata{
-      {"task", config_.task},
-      {"scoring", score_function_name(config_.scoring)},
-      {"encoder", encoder_name(config_.encoder)},
-      {"layers", std::to_string(config_.layers)},
-      {"embedding", std::to_string(config_.embedding)},
-      {"hidden", std::to_string(config_.hidden)},
-      {"seed", std::to_string(config_.seed)},
-      {"validation", std::to_string(config_.validation)}};
-  // only when guided: a freely trained model's file stays byte for byte what it was
-  if (config_.guide > 0)
-    metadata.emplace_back("guide", detail::format_shortest(config_.guide));
-  return save_model_file(model_.parameters(), format_name, metadata, storage == Storage::float16);
+  return save_model_file(model_.parameters(), model_format(ModelKind<Seq2seqSession>::name),
+                         metadata_of(ModelKind<Seq2seqSession>::fields(), config_),
+                         storage == Storage::float16);
+}
+
+// "encoder", "layers" and "validation" came after the first files, and "guide" is saved only for
+// a guided model, so that a freely trained model's file stays byte for byte what it was.
+const std::vector<ConfigField<Seq2seqSessionConfig>> &ModelKind<Seq2seqSession>::fields() {
+  using C = Config;
+  using R = FieldRole;
+  static const std::vector<ConfigField<C>> fields{
+      config_field("task", &C::task, R::identity | R::required),
+      choice_field("scoring", &C::scoring, score_functions, score_function_name,
+                   parse_score_function, R::identity),
+      [] {
+        auto encoder = choice_field("encoder", &C::encoder, encoders, encoder_name, parse_encoder,
+                                    R::identity | R::absent_before);
+        encoder.unsaid = [](C &config) { config.encoder = default_encoder(config.scoring); };
+        encoder.unsaid_by = "scoring";
+        return encoder;
+      }(),
+      config_field("layers", &C::layers, R::identity | R::absent_before),
+      config_field("embedding", &C::embedding),
+      config_field("hidden", &C::hidden),
+      config_field("seed", &C::seed, R::plain, max_seed),
+      config_field("validation", &C::validation, R::absent_before, max_validation),
+      config_field("guide", &C::guide, R::identity | R::trained | R::if_set)};
+  return fields;
 }
 
 namespace {
@@ -209,31 +222,10 @@ SavedSeq2seq read_saved_seq2seq(const std::uint8_t *bytes, std::size_t size) {
   const safetensors::File file = safetensors::parse(bytes, size);
   if (is_state_dict(file))
     return infer_saved_seq2seq(file);
-  const SavedMetadata meta(file, format_name, "a saved seq2seq model");
+  const SavedMetadata meta(file, model_format(ModelKind<Seq2seqSession>::name),
+                           "a saved seq2seq model");
   SavedSeq2seq saved;
-  saved.config.task = meta.text("task");
-  try {
-    saved.config.scoring = parse_score_function(meta.text("scoring"), "bytes");
-  } catch (const InputError &error) {
-    fail(Argument("bytes"), "the file's scoring: ", error.what());
-  }
-  // files saved before the encoders and layers existed hold one forward layer
-  if (const std::string *encoder = meta.optional("encoder")) {
-    try {
-      saved.config.encoder = parse_encoder(*encoder, "bytes");
-    } catch (const InputError &error) {
-      fail(Argument("bytes"), "the file's encoder: ", error.what());
-    }
-  }
-  if (meta.optional("layers"))
-    saved.config.layers = meta.size("layers");
-  saved.config.embedding = meta.size("embedding");
-  saved.config.hidden = meta.size("hidden");
-  saved.config.seed = meta.integer("seed");
-  if (const std::string *guide = meta.optional("guide"))
-    saved.config.guide = metadata_number(*guide, "guide");
-  if (meta.optional("validation"))
-    saved.config.validation = meta.size("validation");
+  saved.config = config_from(ModelKind<Seq2seqSession>::fields(), meta);
   saved.precision = meta.precision();
   return saved;
 }

@@ -17,7 +17,6 @@ namespace {
 
 using namespace models;
 
-constexpr const char *format_name = "attention-stepper/transformer";
 // The examples evaluate runs as one batch: larger batches share the products' overheads, and
 // this one keeps the buffers to a few megabytes.
 constexpr std::size_t evaluation_batch = 100;
@@ -136,15 +135,23 @@ TransformerTranslation<T> TransformerSession<T>::translate(const std::vector<Tok
 }
 
 template <class T> std::vector<std::uint8_t> TransformerSession<T>::save(Storage storage) const {
-  return save_model_file(model_.parameters(), format_name,
-                         {{"task", config_.task},
-                          {"model", std::to_string(config_.model)},
-                          {"heads", std::to_string(config_.heads)},
-                          {"encoderLayers", std::to_string(config_.encoder_layers)},
-                          {"decoderLayers", std::to_string(config_.decoder_layers)},
-                          {"feedforward", std::to_string(config_.feedforward)},
-                          {"seed", std::to_string(config_.seed)}},
+  return save_model_file(model_.parameters(), model_format(ModelKind<TransformerSession>::name),
+                         metadata_of(ModelKind<TransformerSession>::fields(), config_),
                          storage == Storage::float16);
+}
+
+const std::vector<ConfigField<TransformerSessionConfig>> &ModelKind<TransformerSession>::fields() {
+  using C = Config;
+  using R = FieldRole;
+  static const std::vector<ConfigField<C>> fields{
+      config_field("task", &C::task, R::identity | R::required),
+      config_field("model", &C::model),
+      config_field("heads", &C::heads),
+      config_field("encoderLayers", &C::encoder_layers),
+      config_field("decoderLayers", &C::decoder_layers),
+      config_field("feedforward", &C::feedforward),
+      config_field("seed", &C::seed, R::plain, max_seed)};
+  return fields;
 }
 
 namespace {
@@ -188,15 +195,10 @@ SavedTransformer read_saved_transformer(const std::uint8_t *bytes, std::size_t s
   const safetensors::File file = safetensors::parse(bytes, size);
   if (is_state_dict(file))
     return infer_saved_transformer(file);
-  const SavedMetadata meta(file, format_name, "a saved Transformer");
+  const SavedMetadata meta(file, model_format(ModelKind<TransformerSession>::name),
+                           "a saved Transformer");
   SavedTransformer saved;
-  saved.config.task = meta.text("task");
-  saved.config.model = meta.size("model");
-  saved.config.heads = meta.size("heads");
-  saved.config.encoder_layers = meta.size("encoderLayers");
-  saved.config.decoder_layers = meta.size("decoderLayers");
-  saved.config.feedforward = meta.size("feedforward");
-  saved.config.seed = meta.integer("seed");
+  saved.config = config_from(ModelKind<TransformerSession>::fields(), meta);
   saved.precision = meta.precision();
   return saved;
 }

@@ -1,0 +1,58 @@
+// Every kind of model through one path: the engine describes each kind once (its configuration's
+// fields, which tell models apart, which training sets, their defaults), and createModel, the
+// create aliases, a model's config, its file and the identity a page keys it by all read that.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { fieldsThat, identityDefaults, loadAttention, MODEL_KINDS, modelFile, modelIdentity } from 'attention-stepper';
+
+const attn = await loadAttention({ threads: 1 });
+
+const tiny = {
+  seq2seq: { task: 'dates', embedding: 4, hidden: 8 },
+  transformer: { task: 'dates', model: 8, heads: 2, feedforward: 8, encoderLayers: 1, decoderLayers: 1 },
+  captioner: { task: 'shapes', channels: 4, annotation: 4, attention: 4, embedding: 4, hidden: 8 },
+};
+
+for (const kind of Object.keys(MODEL_KINDS)) {
+  test(`${kind}: createModel makes what its alias makes, its config lists its fields, and its file keeps them`, () => {
+    const facts = attn.modelFacts(kind);
+    assert.equal(attn[MODEL_KINDS[kind].facts](), facts);
+    const names = facts.fields.map((field) => field.name);
+    const made = attn.createModel({ kind, ...tiny[kind], seed: 7 });
+    const alias = attn[MODEL_KINDS[kind].create]({ ...tiny[kind], seed: 7 });
+    assert.equal(made.kind, kind);
+    assert.deepEqual(Object.keys(made.config), [...names, 'precision']);
+    assert.deepEqual(made.config, alias.config);
+    assert.deepEqual(made.parameters(), alias.parameters());
+    // each field not given takes its default
+    for (const field of facts.fields.filter((f) => !(f.name in tiny[kind]) && f.name !== 'seed' && !f.defaultBy))
+      assert.equal(made.config[field.name], facts.defaults[field.name], field.name);
+    const loaded = attn.loadModel(made.save());
+    assert.deepEqual(loaded.config, made.config);
+    for (const model of [made, alias, loaded]) model.dispose();
+  });
+}
+
+test('the identity and its defaults come from the fields the engine marks', () => {
+  const facts = attn.modelFacts('seq2seq');
+  assert.deepEqual(fieldsThat(facts, 'identity'), ['task', 'scoring', 'encoder', 'layers', 'guide']);
+  assert.deepEqual(fieldsThat(facts, 'trained'), ['guide']);
+  assert.equal(facts.lossWeight, 'guide');
+  assert.equal(attn.modelFacts('captioner').lossWeight, 'regularization');
+  // the encoder's default follows the scoring function: Bahdanau's reads both ways
+  assert.deepEqual(identityDefaults(facts, { scoring: 'additive' }), {
+    scoring: 'additive',
+    encoder: 'bidirectional',
+    layers: 1,
+    guide: 0,
+  });
+  const dot = modelIdentity('seq2seq', { task: 'en-fr', scoring: 'dot', guide: '0.5' }, facts);
+  assert.deepEqual(dot, { task: 'en-fr', scoring: 'dot', encoder: 'forward', layers: 1, guide: 0.5 });
+  assert.equal(modelFile({ kind: 'seq2seq', ...dot }), 'en-fr-dot-forward-layers1-guide0.5.safetensors');
+  // a model's config follows what training set
+  const model = attn.createModel({ kind: 'seq2seq', ...tiny.seq2seq });
+  model.train({ steps: 1, guide: 2 });
+  assert.equal(model.config.guide, 2);
+  model.dispose();
+});
