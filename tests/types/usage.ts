@@ -290,6 +290,9 @@ const captionLoss: number = captioner.gradients([{ scene, caption: shapesTask.ex
 captioner.train({ steps: 1, guide: 1 });
 // @ts-expect-error an unknown shape
 attn.renderScene({ objects: [{ shape: 'star', colour: 'red', size: 'big', row: 0, column: 0 }] });
+const parsedScene: Scene = attn.parseScene('big red circle 0 1; small blue square 1 0');
+// @ts-expect-error a scene's text, not its objects
+attn.parseScene(scene);
 // @ts-expect-error a captioner's language is en or zh
 attn.createCaptioner({ task: 'shapes', language: 'fr' });
 const shapeNames: readonly string[] = attn.captionerFacts().shapes;
@@ -306,4 +309,4 @@ captionerRun.addEventListener('progress', (event) => {
 trainModel({ kind: 'transformer', model: { task: 'en-zh' }, train: { guide: 1 }, probe: { sentence: 'I eat rice' } });
 // @ts-expect-error the probe of a captioner run is a scene
 trainModel({ kind: 'captioner', model: { task: 'shapes' }, probe: { sentence: 'a red circle' } });
-export { wordWeights, fromImage, regionAccuracy, captionLoss, shapeNames };
+export { wordWeights, fromImage, regionAccuracy, captionLoss, shapeNames, parsedScene };

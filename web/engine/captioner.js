@@ -102,6 +102,13 @@ export function captionerApi(module, call, wrap) {
       return tasks;
     },
     renderScene: (scene) => call('renderScene', sceneOf(scene, 'scene')),
+    // a scene's text, as a form field or an HTML attribute holds it, read by the engine that reads
+    // the captioning walkthrough's
+    parseScene(scene) {
+      if (typeof scene !== 'string')
+        fail(`scene must be a scene's text ("big red circle 0 1; …"), got ${describe(scene)}`, 'scene');
+      return call('parseScene', scene);
+    },
     createCaptioner(opts) {
       const o = options(opts, 'options', CONFIG);
       // what is not given takes the engine's default (facts.defaults); the engine checks the values

@@ -608,6 +608,10 @@ export interface AttentionEngine {
   captionTasks(): readonly CaptionTask[];
   /** The scene drawn as the captioners see it. */
   renderScene(scene: Scene): SceneImage;
+  /** A scene's text as the captioning walkthrough's `scene` input holds it, read as the engine reads
+   * that input: objects separated by ";", each "size colour shape row column" ("big red circle 0 1;
+   * small blue square 1 0"). Text that is no scene throws an Error with `argument` "scene". */
+  parseScene(scene: string): Scene;
   /** A new captioner for a task in a language (see CaptionerOptions for the defaults). */
   createCaptioner<P extends Seq2seqPrecision = 'float32'>(options: CaptionerOptions<P>): CaptionerModel<P>;
   /** A model of any kind again from save()'s bytes (or a PyTorch state_dict the engine
