@@ -145,7 +145,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
       kind: runKind,
       model: { ...part(false), ...chosen('model') },
       train: { ...part(true), ...chosen('train') },
-      probe: training.probe(next.inputs),
+      probe: training.probe(next.inputs, controller.attn),
     });
     const run = trainer;
     run.addEventListener('progress', ({ detail }) => run === trainer && (history.push(detail), drawRun()));
