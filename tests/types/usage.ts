@@ -186,6 +186,7 @@ export { checked64, checked32, checkedWrong };
 
 // the seq2seq walkthrough, shipped models and training
 const shipped: Promise<Seq2seqModel> = attn.loadShippedModel({ kind: 'seq2seq', task: SHIPPED_MODELS[0].task });
+const shippedSteps: number = SHIPPED_MODELS[0].steps;
 // @ts-expect-error a shipped model is asked for by kind
 attn.loadShippedModel({ task: 'en-fr' });
 attn.walkthrough('seq2seq', { model, sentence: ['the', 'red', 'car'], beam: 2 });
@@ -205,7 +206,7 @@ const file: string = modelFile({ kind: 'seq2seq', ...modelIdentity('seq2seq', mo
 const guided: number = model.config.guide;
 // @ts-expect-error the scoring walkthrough needs its models
 attn.walkthrough('scoring', { step: 2 });
-export { compared, byEncoder, encoderOf, file, guided };
+export { compared, byEncoder, encoderOf, file, guided, shippedSteps };
 const trainer = trainModel({
   kind: 'seq2seq',
   model: { task: 'en-fr', scoring: 'general' },

@@ -111,6 +111,8 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
   // queued run may start after the reader has moved to another walkthrough)
   const shownJob = () => ({ identity: inputs(), inputs: inputs(), models: models() });
   const originOfShown = () => controller.models.origin(kind(), inputs());
+  // the steps the shipped model on screen trained for (the engine's SHIPPED_MODELS)
+  const shippedSteps = () => controller.models.shipped(kind(), inputs())?.steps;
   const waiting = () => Boolean(models()) && !models().compares && ['untrained', 'loading'].includes(originOfShown());
 
   // the runs of the comparison on screen: they keep their inputs when the reader moves on
@@ -290,7 +292,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
               ? absent.length
                 ? t('model.comparedMissing', { count: absent.length })
                 : t('model.comparedReady')
-              : t(`model.${origin}`, { steps: models().shippedSteps })),
+              : t(`model.${origin}`, { steps: shippedSteps() })),
     );
     status.classList.toggle('as-error', Boolean(message));
     drawChoices(models().training);
@@ -345,7 +347,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
               ? t('model.runWaiting')
               : t('model.runReader')
           : !compares && !waiting() && !history.length
-            ? t(`model.idle.${origin}`, { steps: models().shippedSteps })
+            ? t(`model.idle.${origin}`, { steps: shippedSteps() })
             : '',
     );
     runText.hidden = !runText.textContent;

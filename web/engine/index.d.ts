@@ -698,8 +698,9 @@ export function writeNpz(tensors: Record<string, TensorInput>): Uint8Array;
 /** Loads the engine. Calls without options share one WebAssembly instance. */
 export function loadAttention(options?: LoadOptions): Promise<AttentionEngine>;
 
-/** The trained models the package ships in attention-stepper/models/ ("<task>-<scoring>.safetensors"). */
-export const SHIPPED_MODELS: readonly ShippedModel[];
+/** The trained models the package ships in attention-stepper/models/ ("<task>-<scoring>.safetensors"),
+ * each with the steps it trained for. */
+export const SHIPPED_MODELS: readonly (ShippedModel & { readonly steps: number })[];
 
 /** The whole identity of `object` (a model's config, inputs, a shipped model's entry): each field given, the defaults for the others. */
 export function modelIdentity(

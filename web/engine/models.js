@@ -79,12 +79,13 @@ function joinRows(rows) {
 }
 
 /** The trained models the package ships in models/ (web/models/shipped.js says how they are made),
- * by the fields of their identity that are not the defaults. */
+ * by the fields of their identity that are not the defaults, each with the steps it trained for
+ * (which shipped.js trains it for, and a page says). */
 export const SHIPPED_MODELS = deepFreeze([
-  { kind: 'seq2seq', task: 'en-fr', scoring: 'additive' },
-  { kind: 'seq2seq', task: 'en-zh', scoring: 'additive' },
-  { kind: 'captioner', task: 'shapes', language: 'en' },
-  { kind: 'transformer', task: 'en-fr' },
+  { kind: 'seq2seq', task: 'en-fr', scoring: 'additive', steps: 600 },
+  { kind: 'seq2seq', task: 'en-zh', scoring: 'additive', steps: 600 },
+  { kind: 'captioner', task: 'shapes', language: 'en', steps: 1500 },
+  { kind: 'transformer', task: 'en-fr', steps: 600 },
 ]);
 
 /**

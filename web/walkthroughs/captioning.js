@@ -24,8 +24,6 @@ export default {
   // the captioner of the form's task and language: the shipped one, or one trained here
   models: {
     kind: 'captioner',
-    // the steps the shipped model trained for (web/models/shipped.js's CAPTIONER.steps)
-    shippedSteps: 1500,
     compares: false,
     compared: () => [],
     context: (inputs, models) => ({ model: models.model('captioner', inputs) }),
