@@ -50,14 +50,8 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     runs.startAll(controller.models.untrained(shown.kind(), shown.compared()).map((identity) => shown.job(identity)));
   const trainByItself = selfTraining(controller, shown, runs, { trainShown, trainOthers });
   const id = ++panels;
-  const { element, heading, status, controls, train, pause, stop, others } = sidebar(id, {
-    vocabulary,
-    choices,
-    files,
-    runs,
-    trainShown,
-    trainOthers,
-  });
+  const parts = { vocabulary, choices, files, runs, trainShown, trainOthers };
+  const { element, heading, status, controls, train, pause, stop, others } = sidebar(id, parts);
   // the model's own actions where the reader looks: train it from scratch, or go to its choices
   const runView = modelRunView(controller, shown, runs, {
     id,
