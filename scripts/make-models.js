@@ -12,7 +12,6 @@ import {
   chooseCandidate,
   modelFile,
   SHIPPED_MODELS,
-  STEPS,
   trainCandidate,
   trainCaptioner,
   trainTransformer,
@@ -28,7 +27,8 @@ const measures = ({ exactMatch, aer, categories }) => ({ exactMatch, aer, catego
 const selection = {
   candidates: CANDIDATES,
   validation: VALIDATION,
-  steps: STEPS,
+  // the candidates' (each seq2seq model's entry says it)
+  steps: SHIPPED_MODELS.find(({ kind }) => kind === 'seq2seq').steps,
   models: kept('seq2seq', previous.models),
   transformers: kept('transformer', previous.transformers),
   captioner: only && only !== 'captioner' ? previous.captioner : undefined,

@@ -1,6 +1,7 @@
 // The captioners and their task, scenes the engine draws. A model lives in the core's model store
 // under a handle (models.cpp: loading, and what every kind does alike); each export takes the
 // handle first, and refuses a model of another kind (blaming "model").
+#include "attention/captioning_walkthrough.hpp"
 #include "models.hpp"
 
 namespace binding {
@@ -73,6 +74,12 @@ val render_scene(val scene) {
     const tasks::Image image = tasks::render(scene_of(scene));
     return image_to_js(image.channels, image.height, image.width, image.data);
   });
+}
+
+// text: a scene as a form field holds it, checked for type by the wrapper; the core reads it (and
+// blames "scene") as the captioning walkthrough does
+val parse_scene(std::string text) {
+  return guarded([&] { return scene_to_js(at::parse_scene(text)); });
 }
 
 // ---- the task ----------------------------------------------------------------------------------
@@ -235,6 +242,7 @@ EMSCRIPTEN_BINDINGS(captioner) {
       &captioner_facts);
   emscripten::function("captionTasks", &caption_tasks);
   emscripten::function("renderScene", &render_scene);
+  emscripten::function("parseScene", &parse_scene);
   emscripten::function("captionerGradients", &captioner_gradients);
   emscripten::function("captionerCaption", &captioner_caption);
 }

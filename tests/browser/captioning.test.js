@@ -21,6 +21,9 @@ for (const [name, viewport] of Object.entries(VIEWPORTS))
   test(`${name}: every stage, a scene composed by keyboard, a random scene`, async (t) => {
     const page = await openPage(session, t, 'dist/site/#captioning', { viewport });
     await page.waitForSelector('.model-panel[data-origin="shipped"]');
+    // the steps of its SHIPPED_MODELS entry, where the reader looks and in the panel
+    assert.match(await page.textContent('.model-run-text'), /trained by this engine for 1500 steps/);
+    assert.match(await page.textContent('.model-status'), /trained by this engine for 1500 steps/);
     const ids = await page.$$eval('[data-stage]', (sections) => sections.map((s) => s.dataset.stage));
     assert.equal(ids[0], 'captioning/scene');
     assert.equal(ids[1], 'captioning/encoder');

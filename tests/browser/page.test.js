@@ -404,6 +404,7 @@ test('seq2seq: training runs in a worker, the loss falls and the alignment of th
 test('seq2seq in Chinese opens on the English → Chinese task', async (t) => {
   const page = await open(t, '?lang=zh#seq2seq/alignment');
   await page.waitForSelector('.model-panel[data-origin="shipped"]');
+  assert.match(await page.textContent('.model-status'), /由本引擎训练 600 步/);
   const titles = await page.$$eval('.stage-link', (links) => links.map((link) => link.textContent).join(' '));
   for (const word of ['我', '今天', '在', '家', '吃', '饭']) assert.ok(titles.includes(`“${word}”`), word);
   await page.screenshot({ path: `${shots}/zh--seq2seq--alignment.png`, fullPage: true });

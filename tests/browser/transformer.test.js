@@ -25,8 +25,9 @@ const visibleLines = (page) =>
 for (const [name, viewport] of Object.entries(VIEWPORTS))
   test(`${name}: the shipped Transformer, every stage drawn, the head view isolates a head, the model view opens one`, async (t) => {
     const page = await openPage(session, t, 'dist/site/#transformer', { viewport });
-    // en-fr's Transformer ships (the element's en-zh one trains, below)
+    // en-fr's Transformer ships (the element's en-zh one trains, below), trained for its SHIPPED_MODELS entry's steps
     await page.waitForSelector('.model-panel[data-origin="shipped"]');
+    assert.match(await page.textContent('.model-status'), /trained by this engine for 600 steps/);
     const ids = await page.$$eval('[data-stage]', (sections) => sections.map((s) => s.dataset.stage));
     assert.ok(ids.includes('transformer/model-view') && ids.includes('transformer/compare'), ids.join());
     for (const [i, id] of ids.entries()) {

@@ -79,6 +79,20 @@ test('renderScene: CHW in [0, 1] at the task size, the objects drawn where they 
   assert.ok(red > blue);
 });
 
+test("parseScene: a scene's text as the engine reads the walkthrough's, back to the same text", () => {
+  const text = 'big red circle 0 0; small blue square 1 0';
+  assert.deepEqual(attn.parseScene(text), scene);
+  assert.deepEqual(attn.parseScene('  small green triangle 1 1 ; ').objects, [
+    { shape: 'triangle', colour: 'green', size: 'small', row: 1, column: 1 },
+  ]);
+  assert.deepEqual(attn.renderScene(attn.parseScene(text)), attn.renderScene(scene));
+  const objects = tasks[0].examples.slice(0, 20).map((example) => example.scene.objects);
+  for (const list of objects) {
+    const written = list.map(({ size, colour, shape, row, column }) => `${size} ${colour} ${shape} ${row} ${column}`);
+    assert.deepEqual(attn.parseScene(written.join('; ')).objects, list);
+  }
+});
+
 test('createCaptioner: its config, vocabulary and parameters under PyTorch names, in the language asked', () => {
   assert.equal(facts.defaults.language, 'en');
   assert.deepEqual(facts.shapes, ['circle', 'square', 'triangle']);
@@ -214,6 +228,12 @@ test('bad input names its argument; another kind of model, or a disposed one, is
     ['scene', () => attn.renderScene({ objects: [{ ...object, row: 2 }] })],
     ['scene', () => attn.renderScene({ objects: [{ ...object, column: 0.5 }] })],
     ['scene', () => attn.renderScene([object])],
+    ['scene', () => attn.parseScene(scene)],
+    ['scene', () => attn.parseScene('')],
+    ['scene', () => attn.parseScene('big red circle 0')],
+    ['scene', () => attn.parseScene('big red circle 0 x')],
+    ['scene', () => attn.parseScene('big purple circle 0 0')],
+    ['scene', () => attn.parseScene('big red circle 0 0; small blue square 0 0')],
     ['scene', () => model.caption('a red circle')],
     ['image', () => model.caption({ ...image, height: 16 })],
     ['image', () => model.caption({ ...image, channels: 1, data: image.data.slice(0, 32 * 32) })],

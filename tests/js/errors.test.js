@@ -497,6 +497,8 @@ const cases = [
   ['transformer heads', () => attn.createTransformer({ task: 'en-fr', heads: 5 }), /heads/, 'heads'],
   ['captioner language', () => attn.createCaptioner({ task: 'shapes', language: 'fr' }), /fr/, 'language'],
   ['scene of no object', () => attn.renderScene({ objects: [] }), /scene/, 'scene'],
+  ['scene text not text', () => attn.parseScene({ objects: [] }), /scene must be a scene's text/, 'scene'],
+  ['scene text of four words', () => attn.parseScene('big red circle 0'), /must be five words/, 'scene'],
   ['seq2seq file truncated', () => attn.loadModel(new Uint8Array([9, 0, 0, 0, 0, 0, 0, 0, 123])), /bytes/, 'bytes'],
   ['tensor file not bytes', () => attn.readTensors([1, 2]), /bytes must be a Uint8Array or an ArrayBuffer/, 'bytes'],
   [

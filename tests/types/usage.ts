@@ -186,6 +186,7 @@ export { checked64, checked32, checkedWrong };
 
 // the seq2seq walkthrough, shipped models and training
 const shipped: Promise<Seq2seqModel> = attn.loadShippedModel({ kind: 'seq2seq', task: SHIPPED_MODELS[0].task });
+const shippedSteps: number = SHIPPED_MODELS[0].steps;
 // @ts-expect-error a shipped model is asked for by kind
 attn.loadShippedModel({ task: 'en-fr' });
 attn.walkthrough('seq2seq', { model, sentence: ['the', 'red', 'car'], beam: 2 });
@@ -205,7 +206,7 @@ const file: string = modelFile({ kind: 'seq2seq', ...modelIdentity('seq2seq', mo
 const guided: number = model.config.guide;
 // @ts-expect-error the scoring walkthrough needs its models
 attn.walkthrough('scoring', { step: 2 });
-export { compared, byEncoder, encoderOf, file, guided };
+export { compared, byEncoder, encoderOf, file, guided, shippedSteps };
 const trainer = trainModel({
   kind: 'seq2seq',
   model: { task: 'en-fr', scoring: 'general' },
@@ -290,6 +291,9 @@ const captionLoss: number = captioner.gradients([{ scene, caption: shapesTask.ex
 captioner.train({ steps: 1, guide: 1 });
 // @ts-expect-error an unknown shape
 attn.renderScene({ objects: [{ shape: 'star', colour: 'red', size: 'big', row: 0, column: 0 }] });
+const parsedScene: Scene = attn.parseScene('big red circle 0 1; small blue square 1 0');
+// @ts-expect-error a scene's text, not its objects
+attn.parseScene(scene);
 // @ts-expect-error a captioner's language is en or zh
 attn.createCaptioner({ task: 'shapes', language: 'fr' });
 const shapeNames: readonly string[] = attn.captionerFacts().shapes;
@@ -306,4 +310,4 @@ captionerRun.addEventListener('progress', (event) => {
 trainModel({ kind: 'transformer', model: { task: 'en-zh' }, train: { guide: 1 }, probe: { sentence: 'I eat rice' } });
 // @ts-expect-error the probe of a captioner run is a scene
 trainModel({ kind: 'captioner', model: { task: 'shapes' }, probe: { sentence: 'a red circle' } });
-export { wordWeights, fromImage, regionAccuracy, captionLoss, shapeNames };
+export { wordWeights, fromImage, regionAccuracy, captionLoss, shapeNames, parsedScene };

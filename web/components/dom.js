@@ -26,3 +26,11 @@ export function setChildren(parent, children) {
     if (present[i] !== child && !present[i].isEqualNode(child)) present[i].replaceWith(child);
   });
 }
+
+/** A button that runs `onClick` (type "button": it never submits a form). */
+export function button(className, onClick) {
+  const element = el('button', className);
+  element.type = 'button';
+  element.addEventListener('click', onClick);
+  return element;
+}

@@ -82,7 +82,7 @@ function sceneField(field, id, session, t, onChange) {
   const composer = sceneComposer({
     id,
     legend: t(field.label),
-    facts: session.attn.captionerFacts(),
+    attn: session.attn,
     t,
     onChange: (text) => onChange(field.name, text),
   });

@@ -44,8 +44,14 @@ export class ModelStore extends EventTarget {
     return identities.filter(
       (identity) =>
         (this.#entries.get(this.#key(kind, identity))?.origin ??
-          (this.#shipped(kind, identity) ? 'loading' : 'untrained')) === 'untrained',
+          (this.shipped(kind, identity) ? 'loading' : 'untrained')) === 'untrained',
     );
+  }
+
+  /** The entry of SHIPPED_MODELS that ships the model of `kind` with `identity` (its steps), or undefined. */
+  shipped(kind, identity) {
+    const key = this.#key(kind, identity);
+    return SHIPPED_MODELS.find((entry) => entry.kind === kind && this.#key(kind, entry) === key);
   }
 
   /** The whole identity of `object` (the inputs, a model's config): what the store keys by. */
@@ -76,7 +82,7 @@ export class ModelStore extends EventTarget {
     const made = Object.fromEntries(Object.entries(whole).filter(([name]) => !trained.includes(name)));
     entry = { model: this.#attn[MODEL_KINDS[kind].create](made), origin: 'untrained', error: null };
     this.#entries.set(key, entry);
-    if (this.#shipped(kind, identity)) {
+    if (this.shipped(kind, identity)) {
       entry.origin = 'loading';
       this.#attn.loadShippedModel({ kind, ...whole }).then(
         (model) => (entry.origin === 'loading' ? this.adopt(model, 'shipped', whole) : model.dispose()),
@@ -92,11 +98,6 @@ export class ModelStore extends EventTarget {
 
   #key(kind, identity) {
     return JSON.stringify([kind, ...Object.values(this.identity(kind, identity))]);
-  }
-
-  #shipped(kind, identity) {
-    const key = this.#key(kind, identity);
-    return SHIPPED_MODELS.some((entry) => entry.kind === kind && this.#key(kind, entry) === key);
   }
 
   #changed(kind, identity) {

@@ -1,21 +1,13 @@
 // The scene input (the captioning walkthrough's): a scene as text, objects separated by ";", each
-// "<size> <colour> <shape> <row> <column>" (what the engine's parse_scene reads and an HTML
-// attribute holds: "big red circle 0 0; small blue square 1 1"), composed with menus: for each of
-// one to facts.maxObjects objects its size, colour, shape and place in the layout, buttons that add
-// and remove an object, and one that draws a random scene. The engine checks the scene (an
-// unknown name, two objects in one place), and the form shows its message under the composer.
+// "<size> <colour> <shape> <row> <column>" (what an HTML attribute holds: "big red circle 0 0;
+// small blue square 1 1", read by the engine's parseScene, as the walkthrough reads it), composed
+// with menus: for each of one to facts.maxObjects objects its size, colour, shape and place in the
+// layout, buttons that add and remove an object, and one that draws a random scene. The engine
+// checks the scene (an unknown name, two objects in one place), and the form shows its message
+// under the composer.
 import { el } from './dom.js';
 
-/** The objects of a scene's text, as the composer shows them: [{ size, colour, shape, row, column }]. */
-export function sceneObjects(text) {
-  return text
-    .split(';')
-    .map((part) => part.trim().split(/\s+/))
-    .filter((words) => words.length === 5)
-    .map(([size, colour, shape, row, column]) => ({ size, colour, shape, row: Number(row), column: Number(column) }));
-}
-
-/** The text of `objects`. */
+/** The text of `objects` ([{ size, colour, shape, row, column }]), as the engine's parseScene reads it. */
 export const sceneText = (objects) =>
   objects.map(({ size, colour, shape, row, column }) => `${size} ${colour} ${shape} ${row} ${column}`).join('; ');
 
@@ -43,11 +35,12 @@ const placesOf = ({ layout }) =>
   Array.from({ length: layout.rows * layout.columns }, (_, i) => [Math.floor(i / layout.columns), i % layout.columns]);
 
 /**
- * The composer: { element, set(text) }. `id` prefixes its controls' ids, `legend` names it,
- * `facts` are the engine's captionerFacts(), `t` words it, and `onChange(text)` runs on every
- * change; set(text) shows the scene of `text` (the session's).
+ * The composer: { element, set(text) }. `id` prefixes its controls' ids, `legend` names it, `attn`
+ * (the engine) reads scenes and says what they are made of (captionerFacts()), `t` words it, and
+ * `onChange(text)` runs on every change; set(text) shows the scene of `text` (the session's).
  */
-export function sceneComposer({ id, legend, facts, t, onChange }) {
+export function sceneComposer({ id, legend, attn, t, onChange }) {
+  const facts = attn.captionerFacts();
   const element = el('fieldset', 'scene-composer');
   element.id = id;
   element.append(el('legend', '', legend));
@@ -70,15 +63,29 @@ export function sceneComposer({ id, legend, facts, t, onChange }) {
 
   // the objects changed: the menus follow, keyboard focus goes to the `focus`-th object's first menu
   function change(next, focus) {
-    draw(sceneText(next));
+    draw(sceneText(next), next);
     onChange(shown);
     if (focus !== undefined) (list.children[focus]?.querySelector('select') ?? add).focus();
   }
 
-  function draw(text) {
+  // the session's text: a text that is no scene (its message shows under the composer) leaves the
+  // menus on the last scene that was one
+  function set(text) {
+    if (text === shown) return;
+    let next;
+    try {
+      next = attn.parseScene(text).objects;
+    } catch {
+      shown = text;
+      return;
+    }
+    draw(text, next);
+  }
+
+  function draw(text, next) {
     if (text === shown) return;
     shown = text;
-    objects = sceneObjects(text);
+    objects = next;
     list.replaceChildren(...objects.map(objectRow));
     add.disabled = objects.length >= facts.maxObjects;
   }
@@ -121,7 +128,7 @@ export function sceneComposer({ id, legend, facts, t, onChange }) {
     return item;
   }
 
-  return { element, set: draw };
+  return { element, set };
 }
 
 function menu(id, label, options, value, onChange) {

@@ -53,6 +53,13 @@ export function captionerParts({ call, facts }) {
         return tasks;
       },
       renderScene: (scene) => call('renderScene', sceneOf(scene, 'scene')),
+      // a scene's text, as a form field or an HTML attribute holds it, read by the engine that reads
+      // the captioning walkthrough's
+      parseScene(scene) {
+        if (typeof scene !== 'string')
+          fail(`scene must be a scene's text ("big red circle 0 1; …"), got ${describe(scene)}`, 'scene');
+        return call('parseScene', scene);
+      },
     },
     methods: (info, live) => ({
       vocab: deepFreeze(info.vocab),

@@ -639,6 +639,10 @@ export interface AttentionEngine {
   captionTasks(): readonly CaptionTask[];
   /** The scene drawn as the captioners see it. */
   renderScene(scene: Scene): SceneImage;
+  /** A scene's text as the captioning walkthrough's `scene` input holds it, read as the engine reads
+   * that input: objects separated by ";", each "size colour shape row column" ("big red circle 0 1;
+   * small blue square 1 0"). Text that is no scene throws an Error with `argument` "scene". */
+  parseScene(scene: string): Scene;
   /** A new captioner for a task in a language (see CaptionerOptions for the defaults). */
   createCaptioner<P extends Seq2seqPrecision = 'float32'>(options: CaptionerOptions<P>): CaptionerModel<P>;
   /** What models of `kind` take: their configuration's fields, limits and defaults (read-only);
@@ -731,8 +735,9 @@ export function writeNpz(tensors: Record<string, TensorInput>): Uint8Array;
 /** Loads the engine. Calls without options share one WebAssembly instance. */
 export function loadAttention(options?: LoadOptions): Promise<AttentionEngine>;
 
-/** The trained models the package ships in attention-stepper/models/ ("<task>-<scoring>.safetensors"). */
-export const SHIPPED_MODELS: readonly ShippedModel[];
+/** The trained models the package ships in attention-stepper/models/ ("<task>-<scoring>.safetensors"),
+ * each with the steps it trained for. */
+export const SHIPPED_MODELS: readonly (ShippedModel & { readonly steps: number })[];
 
 /** The whole identity of `object` (a model's config, inputs, a shipped model's entry): each field given, the defaults for the others. */
 export function modelIdentity(

@@ -66,12 +66,13 @@ function joinRows(rows) {
 }
 
 /** The trained models the package ships in models/ (web/models/shipped.js says how they are made),
- * by the fields of their identity that are not the defaults. */
+ * by the fields of their identity that are not the defaults, each with the steps it trained for
+ * (which shipped.js trains it for, and a page says). */
 export const SHIPPED_MODELS = deepFreeze([
-  { kind: 'seq2seq', task: 'en-fr', scoring: 'additive' },
-  { kind: 'seq2seq', task: 'en-zh', scoring: 'additive' },
-  { kind: 'captioner', task: 'shapes', language: 'en' },
-  { kind: 'transformer', task: 'en-fr' },
+  { kind: 'seq2seq', task: 'en-fr', scoring: 'additive', steps: 600 },
+  { kind: 'seq2seq', task: 'en-zh', scoring: 'additive', steps: 600 },
+  { kind: 'captioner', task: 'shapes', language: 'en', steps: 1500 },
+  { kind: 'transformer', task: 'en-fr', steps: 600 },
 ]);
 
 /**
@@ -107,13 +108,14 @@ export function modelIdentity(kind, object, facts) {
 }
 
 /**
- * A model's file: the identity fields `entry` gives (as modelIdentity orders them), joined by "-",
- * a number after its field's name: en-fr-additive.safetensors (a shipped model's entry),
+ * A model's file: the identity fields `entry` gives (as modelIdentity orders them; a shipped
+ * model's entry also says its kind and steps), joined by "-", a number after its field's name:
+ * en-fr-additive.safetensors (a shipped model's entry),
  * en-fr-additive-forward-layers2-guide1.safetensors.
  */
 export const modelFile = (entry) =>
   `${Object.entries(entry)
-    .filter(([name, value]) => name !== 'kind' && value !== undefined)
+    .filter(([name, value]) => name !== 'kind' && name !== 'steps' && value !== undefined)
     .map(([name, value]) => (typeof value === 'number' ? `${name}${value}` : value))
     .join('-')}.safetensors`;
 

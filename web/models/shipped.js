@@ -1,25 +1,26 @@
-// How the trained models the package ships (web/engine/models.js lists them; dist/engine/models/)
-// are made, so that a page shows a trained model at once. Each is made by the engine itself,
-// deterministically, and chosen without looking at the test split:
+// How the trained models the package ships (web/engine/models.js lists them, each with the steps
+// it trains for; dist/engine/models/) are made, so that a page shows a trained model at once. Each
+// is made by the engine itself, deterministically, and chosen without looking at the test split:
 //  - CANDIDATES models of the shipped identity with createSeq2seq's defaults (for additive, the
 //    bidirectional encoder), seeds 0 … CANDIDATES - 1, each holding its last VALIDATION training
-//    pairs out as its validation split, trained on one thread for STEPS steps (twice what en-fr
-//    needs to reach TARGET exact match; its alignment sharpens on) and saved as float16 (half the
-//    size);
+//    pairs out as its validation split, trained on one thread for its entry's steps (600: twice
+//    what en-fr needs to reach TARGET exact match; its alignment sharpens on) and saved as float16
+//    (half the size);
 //  - the saved model with the lowest alignment error rate on its validation split ships (the lower
 //    seed on a tie). Seeds differ in their alignment far more than in their translations (AER 0.14
 //    to 0.40 over five seeds of en-fr, all near 99% exact match: bench/results/alignment.json), so
 //    the choice is the alignment's.
 // The Transformer (en-fr only; the other tasks train on the spot) has no validation split to choose
-// a seed by: createTransformer's defaults, seed TRANSFORMER_SEED, trained on one thread for STEPS
-// steps (more than twice the 250 en-fr needs to reach TARGET) and saved as float16.
+// a seed by: createTransformer's defaults, seed TRANSFORMER_SEED, trained on one thread for its
+// entry's steps (600: more than twice the 250 en-fr needs to reach TARGET) and saved as float16.
 // `node scripts/make-models.js` trains every candidate, writes the chosen models and the table of
 // candidates (selection.json; `node scripts/make-models.js <kind>` makes only the models of that
 // kind); tests/js/models.test.js trains the chosen seed again and compares the bytes.
+import { SHIPPED_MODELS } from '../engine/models.js';
+
 export { modelFile, SHIPPED_MODELS } from '../engine/models.js';
 export const CANDIDATES = 10;
 export const VALIDATION = 200;
-export const STEPS = 600;
 export const TARGET = 0.98;
 
 /** A trained model as it ships: its float16 bytes (the model disposed), and the saved model's
@@ -33,47 +34,49 @@ function savedAsShipped(attn, model, splits) {
   return { bytes, splits: evaluations };
 }
 
-/** Trains one candidate of a shipped model from scratch → { seed, bytes, validation, test } (the
- * saved, float16 model's evaluations of both splits). */
-export function trainCandidate(attn, { task, scoring }, seed) {
+/** Trains one candidate of a shipped model (its SHIPPED_MODELS entry) from scratch → { seed, bytes,
+ * validation, test } (the saved, float16 model's evaluations of both splits). */
+export function trainCandidate(attn, { task, scoring, steps }, seed) {
   const model = attn.createSeq2seq({ task, scoring, seed, validation: VALIDATION });
-  model.train({ steps: STEPS });
+  model.train({ steps });
   const { bytes, splits } = savedAsShipped(attn, model, ['validation', 'test']);
   return { seed, bytes, ...splits };
 }
 
 /** The candidate that ships: the lowest validation AER, the first of equal ones. Throws if its
  * translations of the test split miss TARGET. */
-export function chooseCandidate(candidates, { task, scoring }) {
+export function chooseCandidate(candidates, { task, scoring, steps }) {
   const chosen = candidates.reduce((best, c) => (c.validation.aer < best.validation.aer ? c : best));
   if (chosen.test.exactMatch < TARGET)
     throw new Error(
-      `${task} ${scoring}, seed ${chosen.seed}: ${chosen.test.exactMatch} exact match after ${STEPS} steps`,
+      `${task} ${scoring}, seed ${chosen.seed}: ${chosen.test.exactMatch} exact match after ${steps} steps`,
     );
   return chosen;
 }
 
 export const TRANSFORMER_SEED = 0;
 
-/** Trains the shipped Transformer of `task` from scratch → { seed, bytes, test } (the saved,
- * float16 model's evaluation of the test split). Throws if its translations miss TARGET. */
-export function trainTransformer(attn, { task }) {
+/** Trains the shipped Transformer of `task` (its SHIPPED_MODELS entry) from scratch → { seed,
+ * bytes, test } (the saved, float16 model's evaluation of the test split). Throws if its
+ * translations miss TARGET. */
+export function trainTransformer(attn, { task, steps }) {
   const model = attn.createTransformer({ task, seed: TRANSFORMER_SEED });
-  model.train({ steps: STEPS });
+  model.train({ steps });
   const { bytes, splits } = savedAsShipped(attn, model, ['test']);
   if (splits.test.exactMatch < TARGET)
     throw new Error(
-      `${task} transformer, seed ${TRANSFORMER_SEED}: ${splits.test.exactMatch} exact match after ${STEPS} steps`,
+      `${task} transformer, seed ${TRANSFORMER_SEED}: ${splits.test.exactMatch} exact match after ${steps} steps`,
     );
   return { seed: TRANSFORMER_SEED, bytes, test: splits.test };
 }
 
 // The captioner (the captioning walkthrough's): one English model, createCaptioner's defaults with
-// seed CAPTIONER.seed, trained CAPTIONER.steps steps with train()'s defaults and the regulariser's
-// weight CAPTIONER.regularization (λ, the default 0: at 1 the attention leaves the objects), saved as
-// float16; no candidates to choose from (seeds differ widely in how soon they learn where to look:
-// bench/captioner.js). zh trains on the reader's page.
-export const CAPTIONER = { task: 'shapes', language: 'en', seed: 0, steps: 1500, regularization: 0 };
+// seed CAPTIONER.seed, trained CAPTIONER.steps steps (its SHIPPED_MODELS entry's) with train()'s
+// defaults and the regulariser's weight CAPTIONER.regularization (λ, the default 0: at 1 the
+// attention leaves the objects), saved as float16; no candidates to choose from (seeds differ
+// widely in how soon they learn where to look: bench/captioner.js). zh trains on the reader's page.
+const { steps } = SHIPPED_MODELS.find(({ kind }) => kind === 'captioner');
+export const CAPTIONER = { task: 'shapes', language: 'en', seed: 0, steps, regularization: 0 };
 
 /** Trains the shipped captioner from scratch → { bytes, test } (the saved model's test evaluation). */
 export function trainCaptioner(attn, { task, language, seed, steps, regularization } = CAPTIONER) {

@@ -2,7 +2,6 @@
 // by word. The trace is the model's own (the stages scene, encoder, one "step" per word, caption);
 // the code is the reference model's PyTorch, as tests/fixtures/make_captioner_fixtures.py writes
 // it. Titles and texts: the locale's captioning.stages.<kind>, with {t}, {word}, {caption}.
-import { sceneObjects } from '../components/scene-composer.js';
 import { panelOf } from './trace.js';
 
 const percent = (share) => `${Math.round(share * 100)}%`;
@@ -25,8 +24,6 @@ export default {
   // the captioner of the form's task and language: the shipped one, or one trained here
   models: {
     kind: 'captioner',
-    // the steps the shipped model trained for (web/models/shipped.js's CAPTIONER.steps)
-    shippedSteps: 1500,
     compares: false,
     compared: () => [],
     context: (inputs, models) => ({ model: models.model('captioner', inputs) }),
@@ -61,7 +58,7 @@ export default {
         },
       ],
       // each evaluation shows the attention over the scene on screen as the model captions it
-      probe: ({ scene }) => ({ scene: { objects: sceneObjects(scene.join(' ')) } }),
+      probe: ({ scene }, attn) => ({ scene: attn.parseScene(scene.join(' ')) }),
     },
   },
   // the inputs an embedding page may give <attention-stepper> as attributes

@@ -68,7 +68,6 @@ export default {
   // the Transformer the form's task picks, and the task's GRU model to compare once it is trained
   models: {
     kind: 'transformer',
-    shippedSteps: TRANSLATION_MODELS.shippedSteps, // the shipped Transformer trains as long (shipped.js STEPS)
     compares: false,
     compared: ({ task }) => [{ task }],
     label: (identity, t) => t('model.name', { model: t('transformer.model'), task: t(`taskNames.${identity.task}`) }),

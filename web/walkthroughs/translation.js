@@ -12,8 +12,6 @@ const GUIDED = 1;
 // with what the model panel trains them with and shows as they learn.
 export const TRANSLATION_MODELS = {
   kind: 'seq2seq',
-  // the steps the shipped models trained for (web/models/shipped.js's STEPS), as the panel says it
-  shippedSteps: 600,
   // the models the comparison sets side by side: the one the form picks, with each value of the
   // field compared (each scoring function keeps its own default encoder unless the form says one)
   compared(inputs, attn) {

@@ -1,0 +1,54 @@
+// The model panel's files (model-panel.js): the model on screen downloaded as a .safetensors file,
+// and a saved model of the walkthrough's kind loaded in place of the one of its identity.
+import { button, el, setText } from './dom.js';
+import { downloadFile } from './export.js';
+
+/**
+ * The files: { element, draw() }, for the models on screen `shown` (model-panel.js). onOpen() runs
+ * when a file has loaded, before its model takes its place; onFail(message) when it could not.
+ */
+export function modelFiles(controller, shown, { onOpen, onFail }) {
+  const download = button('model-download', save);
+  const load = el('input');
+  load.type = 'file';
+  load.accept = '.safetensors';
+  load.className = 'model-load';
+  load.addEventListener('change', () => open(load.files[0]));
+  const loadLabel = el('label', 'field model-load-field');
+  loadLabel.append(el('span'), load);
+  const element = el('div', 'model-files');
+  element.append(download, loadLabel);
+
+  function save() {
+    const model = controller.models.model(shown.kind(), shown.inputs());
+    downloadFile(shown.fileOf(model.config), model.save(), 'application/octet-stream');
+  }
+
+  async function open(file) {
+    if (!file) return;
+    try {
+      const model = controller.attn.loadModel(new Uint8Array(await file.arrayBuffer()));
+      if (model.kind !== shown.kind()) {
+        model.dispose();
+        throw new Error(controller.t('model.otherKind', { kind: model.kind }));
+      }
+      onOpen();
+      controller.models.adopt(model, 'trained');
+      // a model of another identity (task, scoring function, encoder…): the walkthrough follows it
+      const given = controller.session().inputs;
+      const own = shown.identityOf(model.config);
+      for (const [name, value] of Object.entries(own))
+        if (name in given && shown.identityOf(given)[name] !== value) controller.edit(name, String(value));
+    } catch (error) {
+      onFail(controller.t('model.loadFailed', { file: file.name, error: error.message }));
+    }
+    load.value = '';
+  }
+
+  function draw() {
+    setText(loadLabel.firstChild, controller.t('model.load'));
+    setText(download, controller.t('model.download'));
+  }
+
+  return { element, draw };
+}

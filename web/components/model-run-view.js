@@ -1,0 +1,116 @@
+// The model panel's run view (model-panel.js), above the stage, where the reader looks: what
+// trains and why, the run's progress, numbers, loss and exact-match curve and probe (redrawn on
+// each report, without the rest of the page), and the model's own actions; after a run, its last
+// picture stays.
+import { TRAINING_DEFAULTS } from 'attention-stepper';
+
+import { button, el, setText } from './dom.js';
+import { renderHeatmap } from './heatmap.js';
+import { renderPicture } from './scene-image.js';
+import { heatmapText } from './stage-view.js';
+import { trainingChart } from './training-chart.js';
+
+const PROBE_WIDTH = 300;
+
+/**
+ * The run view: { element, draw(compares), drawReports() }, of the models on screen `shown` and
+ * the training `runs` (model-panel.js). `id` tells its heading apart; onTrain() trains the model on
+ * screen from scratch, onChoices() goes to its choices.
+ */
+export function modelRunView(controller, shown, runs, { id, editable, onTrain, onChoices }) {
+  const element = el('section', 'model-run');
+  const heading = el('h2', 'model-run-heading');
+  heading.id = `model-run-heading-${id}`;
+  element.setAttribute('aria-labelledby', heading.id);
+  const text = el('p', 'model-run-text');
+  const progress = el('progress', 'model-progress');
+  progress.max = 1;
+  const numbers = el('p', 'model-numbers');
+  numbers.setAttribute('aria-live', 'polite');
+  const curve = el('div', 'model-curve');
+  const probe = el('div', 'model-alignment');
+  const figures = el('div', 'model-figures');
+  figures.append(curve, probe);
+  const train = button('model-run-train', onTrain);
+  const choices = button('model-run-choices', onChoices);
+  const actions = el('div', 'model-run-actions');
+  actions.append(train, choices);
+  element.append(heading, text, actions, progress, numbers, figures);
+
+  // What is training and why; a comparison's view is its runs, one model's is always there, with its actions.
+  function draw(compares) {
+    const { t } = controller;
+    const { running, history } = runs;
+    const label = (identity) => shown.models().label(shown.named(identity), t);
+    const origin = shown.origin();
+    element.hidden = compares && !running && !history.length;
+    element.dataset.state = running ? runs.state : shown.waiting() ? 'waiting' : history.length ? 'done' : 'idle';
+    setText(
+      heading,
+      running
+        ? t('model.runTitle', { model: label(runs.job.identity) })
+        : origin === 'loading'
+          ? t('model.loading')
+          : history.length
+            ? t('model.runDone', { model: label(runs.job.identity) })
+            : t('model.runIdle', { model: label(shown.inputs()) }),
+    );
+    setText(
+      text,
+      runs.state === 'paused'
+        ? t('model.paused')
+        : running
+          ? compares
+            ? t('model.runCompared', { left: runs.left })
+            : shown.waiting()
+              ? t('model.runWaiting')
+              : t('model.runReader')
+          : !compares && !shown.waiting() && !history.length
+            ? t(`model.idle.${origin}`, { steps: shown.shippedSteps() })
+            : '',
+    );
+    text.hidden = !text.textContent;
+    actions.hidden = compares || running || shown.waiting() || !editable();
+    setText(train, t('model.train'));
+    setText(choices, t('model.choices'));
+  }
+
+  const drawReports = () => drawRun({ progress, numbers, figures, curve, probe }, runs.history, controller);
+  return { element, draw, drawReports };
+}
+
+// The run's numbers, curve and probe, from its progress reports.
+function drawRun({ progress, numbers, figures, curve, probe }, history, { t, options }) {
+  const last = history.at(-1);
+  const measured = history.findLast((report) => report.evaluation !== undefined);
+  progress.hidden = numbers.hidden = figures.hidden = !last;
+  if (!last) return;
+  const exact = measured?.evaluation.exactMatch;
+  progress.value = measured ? Math.min(1, exact / TRAINING_DEFAULTS.target) : 0;
+  progress.setAttribute('aria-label', t('model.progress'));
+  setText(
+    numbers,
+    t('model.numbers', {
+      step: last.step,
+      loss: last.loss === null ? '–' : last.loss.toFixed(3),
+      exact: measured ? `${Math.round(exact * 100)}%` : '–',
+    }),
+  );
+  curve.replaceChildren(trainingChart(history, t));
+  if (!measured) return;
+  const name = t('model.alignment', { step: measured.step });
+  const { image } = measured.probe;
+  // a probe with its image (a captioner's): each word's attention over it
+  if (image)
+    renderPicture(
+      probe,
+      { ...measured.probe, name, palette: 'overlay' },
+      { image: { ...image, palette: 'image' }, width: PROBE_WIDTH, palette: options.palette, t },
+    );
+  else
+    renderHeatmap(
+      probe,
+      { ...measured.probe, name, palette: 'weights' },
+      { palette: options.palette, width: PROBE_WIDTH, annotate: false, text: heatmapText(t) },
+    );
+}
