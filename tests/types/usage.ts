@@ -1,6 +1,7 @@
 // Compiled by `tsc -p tests/types` in npm test: the declarations accept real usage and reject
 // misuse (each @ts-expect-error fails the build if the line becomes valid).
 import {
+  fieldsThat,
   loadAttention,
   modelFile,
   modelIdentity,
@@ -310,4 +311,15 @@ captionerRun.addEventListener('progress', (event) => {
 trainModel({ kind: 'transformer', model: { task: 'en-zh' }, train: { guide: 1 }, probe: { sentence: 'I eat rice' } });
 // @ts-expect-error the probe of a captioner run is a scene
 trainModel({ kind: 'captioner', model: { task: 'shapes' }, probe: { sentence: 'a red circle' } });
+// one create function for every kind: its options and model are the kind's
+const madeCaptioner: CaptionerModel = attn.createModel({ kind: 'captioner', task: 'shapes', hidden: 32 });
+const madeTransformer: TransformerModel = attn.createModel({ kind: 'transformer', task: 'en-fr', heads: 4 });
+// @ts-expect-error a Transformer has no scoring function
+attn.createModel({ kind: 'transformer', task: 'en-fr', scoring: 'dot' });
+// @ts-expect-error a captioner's train() weighs its regulariser, not guided alignment
+madeCaptioner.train({ steps: 1, guide: 1 });
+const lossWeight: string = attn.modelFacts('seq2seq').lossWeight;
+const scoringNames: readonly string[] = attn.modelFacts('seq2seq').scorings;
+const identityFields: string[] = fieldsThat(attn.modelFacts('captioner'), 'identity');
 export { wordWeights, fromImage, regionAccuracy, captionLoss, shapeNames, parsedScene };
+export { madeTransformer, lossWeight, scoringNames, identityFields };

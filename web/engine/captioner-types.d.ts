@@ -1,9 +1,8 @@
 // Types of the captioners' part of attention-stepper's public API (re-exported by index.d.ts):
 // the shapes task, its scenes and images, and the captioners.
 import type { Matrix, ModelFacts } from './index.js';
+import type { ModelOf, PrecisionArray } from './model-types.js';
 import type { NamedTensor, Seq2seqPrecision } from './seq2seq-types.js';
-
-type PrecisionArray<P extends Seq2seqPrecision> = P extends 'float64' ? Float64Array : Float32Array;
 
 export type SceneShape = 'circle' | 'square' | 'triangle';
 export type SceneColour = 'red' | 'green' | 'blue' | 'yellow';
@@ -147,32 +146,23 @@ export interface CaptionEvaluation {
 }
 
 /** Show, Attend and Tell at the scenes' size, and the task it learns. Call dispose() when done. */
-export interface CaptionerModel<P extends Seq2seqPrecision = Seq2seqPrecision> {
-  readonly kind: 'captioner';
+export interface CaptionerModel<P extends Seq2seqPrecision = Seq2seqPrecision> extends ModelOf<
+  'captioner',
+  P,
+  Required<CaptionerOptions<P>>,
+  CaptionEvaluation,
+  'regularization',
+  'train' | 'test'
+> {
   /** the words (ids are indices) */
   readonly vocab: readonly string[];
-  readonly config: Readonly<Required<CaptionerOptions<P>>>;
-  /** copies, under PyTorch's names in state_dict order */
-  parameters(): Record<string, NamedTensor<PrecisionArray<P>>>;
-  setParameters(named: Record<string, { shape: number[]; data: ArrayLike<number> }>): void;
   /** the loss of scenes with their captions (teacher forcing: mean cross-entropy plus
    * `regularization` (λ, default 0) times the doubly stochastic term, the mean over the regions of
-   * (1 − Σ_t α_ti)²) and its gradients */
+   * (1 − Σ_t α_ti)²) and its gradients; train()'s `regularization` is the same λ */
   gradients(
     examples: { scene: Scene; caption: string }[],
     options?: { regularization?: number },
   ): { loss: number; gradients: Record<string, NamedTensor<PrecisionArray<P>>> };
-  /** optimiser steps (Adam, clipping at 1) on shuffled minibatches of the training split */
-  train(options: { steps: number; batch?: number; learningRate?: number; regularization?: number }): {
-    step: number;
-    loss: number;
-  };
-  /** the split (default 'test') */
-  evaluate(options?: { split?: 'train' | 'test' }): CaptionEvaluation;
   /** greedy decoding (beam 1, the default) or beam search of a scene or an image */
   caption(scene: Scene | SceneImage, options?: { beam?: number }): Caption<PrecisionArray<P>>;
-  /** safetensors bytes ("format": "attention-stepper/captioner"); `dtype: 'float16'` rounds the parameters */
-  save(options?: { dtype?: P | 'float16' }): Uint8Array;
-  /** frees the model; later calls throw */
-  dispose(): void;
 }

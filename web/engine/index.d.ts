@@ -1,6 +1,9 @@
 // Types of the public API of attention-stepper's engine. Hand-written (Emscripten 3.1.6 has no
 // --emit-tsd) and checked by tests/types; each kind of model's are in its own file
-// (seq2seq-types.d.ts, transformer-types.d.ts, captioner-types.d.ts).
+// (seq2seq-types.d.ts, transformer-types.d.ts, captioner-types.d.ts), over what every kind's model
+// has (model-types.d.ts).
+import type { TrainOptionsOf } from './model-types.js';
+export type { ModelOf, PrecisionArray, TrainOptionsOf } from './model-types.js';
 import type {
   Seq2seqEncoder,
   Seq2seqEvaluation,
@@ -84,7 +87,7 @@ export interface ModelKinds {
     probeView: LabelledMatrix;
     evaluation: Seq2seqEvaluation;
     /** the options of train() a run may set */
-    train: { learningRate?: number; batch?: number; guide?: number };
+    train: TrainOptionsOf<Seq2seqModel>;
     facts: Seq2seqFacts;
   };
   transformer: {
@@ -94,7 +97,7 @@ export interface ModelKinds {
     /** the guided head's cross-attention over the probe's sentence: target words (with <eos>) by source words */
     probeView: LabelledMatrix;
     evaluation: TransformerEvaluation;
-    train: { learningRate?: number; batch?: number; guide?: number };
+    train: TrainOptionsOf<TransformerModel>;
     facts: TransformerFacts;
   };
   captioner: {
@@ -105,7 +108,7 @@ export interface ModelKinds {
     /** words (with <eos>) by the grid's regions, labelled "row,column" */
     probeView: LabelledMatrix;
     evaluation: CaptionEvaluation;
-    train: { learningRate?: number; batch?: number; regularization?: number };
+    train: TrainOptionsOf<CaptionerModel>;
     facts: CaptionerFacts;
   };
 }

@@ -1,6 +1,7 @@
 // Types of the seq2seq models' part of attention-stepper's public API (re-exported by index.d.ts):
 // tasks, models and translations.
 import type { Matrix, ModelFacts, ScoreFunctionName } from './index.js';
+import type { ModelOf, PrecisionArray } from './model-types.js';
 
 /** What the seq2seq models take: their tasks, scoring functions, precisions, limits and defaults. */
 export interface Seq2seqFacts extends ModelFacts {
@@ -84,7 +85,6 @@ export interface Seq2seqTask {
 export type Seq2seqPrecision = 'float32' | 'float64';
 export type Seq2seqScoring = 'additive' | 'dot' | 'general' | 'concat';
 export type Seq2seqEncoder = 'forward' | 'bidirectional';
-type PrecisionArray<P extends Seq2seqPrecision> = P extends 'float64' ? Float64Array : Float32Array;
 
 export interface Seq2seqOptions<P extends Seq2seqPrecision = Seq2seqPrecision> {
   task: Seq2seqTask['id'];
@@ -168,23 +168,27 @@ export interface Seq2seqEvaluation {
   }[];
 }
 
-/** A GRU encoder–decoder with attention and the task it learns. Call dispose() when done. */
-export interface Seq2seqModel<P extends Seq2seqPrecision = Seq2seqPrecision> {
-  readonly kind: 'seq2seq';
+/** A GRU encoder–decoder with attention and the task it learns. train()'s `guide` (λ >= 0,
+ * default 0) adds guided alignment (Chen et al. 2016): λ times the mean, over the target words of
+ * the minibatch, of the cross-entropy between the word's attention row and its sure gold links,
+ * normalised to sum to 1; its config's `guide` is the largest λ its training has used (0: it learnt
+ * freely). Batch 32, learning rate 0.005 by default. Call dispose() when done. */
+export interface Seq2seqModel<P extends Seq2seqPrecision = Seq2seqPrecision> extends ModelOf<
+  'seq2seq',
+  P,
+  Required<Seq2seqOptions<P>> & { guide: number },
+  Seq2seqEvaluation,
+  'guide',
+  'train' | 'validation' | 'test'
+> {
   /** the vocabularies (ids are indices), and whether a token is a word or a character */
   readonly vocab: {
     readonly source: readonly string[];
     readonly target: readonly string[];
     readonly unit: 'word' | 'character';
   };
-  /** as made, and `guide`: the largest guided-alignment weight λ its training has used (0: it learnt freely) */
-  readonly config: Readonly<Required<Seq2seqOptions<P>> & { guide: number }>;
   /** ids as the encoder reads them ('source') or as the decoder must produce them ('target'), <eos> last */
   tokenize(sentence: string, side?: 'source' | 'target'): number[];
-  /** copies, under PyTorch's names in state_dict order */
-  parameters(): Record<string, NamedTensor<PrecisionArray<P>>>;
-  /** every parameter, by the same names and shapes */
-  setParameters(named: Record<string, { shape: number[]; data: ArrayLike<number> }>): void;
   /** mean cross-entropy of [source, target] sentence pairs (teacher forcing) and its gradients;
    * with `guide` (λ), plus λ times guided alignment's term (see train) for the pairs the task's
    * grammar makes */
@@ -195,23 +199,7 @@ export interface Seq2seqModel<P extends Seq2seqPrecision = Seq2seqPrecision> {
     loss: number;
     gradients: Record<string, NamedTensor<PrecisionArray<P>>>;
   };
-  /** optimiser steps (Adam, clipping at 1) on shuffled minibatches of the training split; batch 32, learningRate 0.005 by default.
-   * `guide` (λ >= 0, default 0) adds guided alignment (Chen et al. 2016): λ times the mean, over
-   * the target words of the minibatch, of the cross-entropy between the word's attention row and
-   * its sure gold links, normalised to sum to 1 */
-  train(options: { steps: number; batch?: number; learningRate?: number; guide?: number }): {
-    step: number;
-    loss: number;
-  };
-  /** greedy decoding of the split (default 'test') */
-  evaluate(options?: { split?: 'train' | 'validation' | 'test' }): Seq2seqEvaluation;
   /** greedy decoding (beam 1, the default) or beam search of width 2 to 16; the steps and
    * alignment are the best hypothesis' */
   translate(sentence: string, options?: { beam?: number }): Seq2seqTranslation<PrecisionArray<P>>;
-  /** safetensors bytes, the task and sizes in the metadata */
-  /** safetensors bytes; `dtype: 'float16'` stores the parameters rounded to float16 (half the
-   * size; a load widens them exactly) */
-  save(options?: { dtype?: P | 'float16' }): Uint8Array;
-  /** frees the model; later calls throw */
-  dispose(): void;
 }

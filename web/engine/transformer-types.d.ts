@@ -1,9 +1,8 @@
 // Types of the Transformer models' part of attention-stepper's public API (re-exported by
 // index.d.ts): they learn the seq2seq models' translation tasks (Seq2seqTask).
 import type { ModelFacts } from './index.js';
+import type { ModelOf, PrecisionArray } from './model-types.js';
 import type { NamedTensor, Seq2seqPrecision, Seq2seqTask } from './seq2seq-types.js';
-
-type PrecisionArray<P extends Seq2seqPrecision> = P extends 'float64' ? Float64Array : Float32Array;
 
 /** What the Transformer models take: their tasks, precisions, limits and defaults. */
 export interface TransformerFacts extends ModelFacts {
@@ -81,39 +80,30 @@ export interface TransformerEvaluation {
 }
 
 /** PyTorch's translation-tutorial Transformer and the task it learns. Call dispose() when done. */
-export interface TransformerModel<P extends Seq2seqPrecision = Seq2seqPrecision> {
-  readonly kind: 'transformer';
+export interface TransformerModel<P extends Seq2seqPrecision = Seq2seqPrecision> extends ModelOf<
+  'transformer',
+  P,
+  Required<TransformerOptions<P>>,
+  TransformerEvaluation,
+  'guide',
+  'train' | 'test'
+> {
   readonly vocab: {
     readonly source: readonly string[];
     readonly target: readonly string[];
     readonly unit: 'word' | 'character';
   };
-  readonly config: Readonly<Required<TransformerOptions<P>>>;
-  /** the cross-attention head guided alignment supervises: the last decoder layer's head 0 */
+  /** the cross-attention head guided alignment supervises: the last decoder layer's head 0;
+   * train()'s `guide` (λ >= 0, default 0) supervises it with the gold links (Garg et al. 2019) */
   readonly guidedHead: Readonly<{ layer: number; head: number }>;
   /** ids as the encoder reads them ('source') or as the decoder must produce them ('target'), <eos> last */
   tokenize(sentence: string, side?: 'source' | 'target'): number[];
-  /** copies, under PyTorch's names in state_dict order */
-  parameters(): Record<string, NamedTensor<PrecisionArray<P>>>;
-  setParameters(named: Record<string, { shape: number[]; data: ArrayLike<number> }>): void;
   /** mean cross-entropy of [source, target] pairs (teacher forcing) and its gradients; with
    * `guide` (λ), plus λ times guided alignment's term on the guided head for the grammar's pairs */
   gradients(
     pairs: [source: string, target: string][],
     options?: { guide?: number },
   ): { loss: number; gradients: Record<string, NamedTensor<PrecisionArray<P>>> };
-  /** optimiser steps (Adam, clipping at 1) on shuffled minibatches of the training split;
-   * `guide` (λ >= 0, default 0) supervises the guided head with the gold links (Garg et al. 2019) */
-  train(options: { steps: number; batch?: number; learningRate?: number; guide?: number }): {
-    step: number;
-    loss: number;
-  };
-  /** the split (default 'test') */
-  evaluate(options?: { split?: 'train' | 'test' }): TransformerEvaluation;
   /** greedy decoding (beam 1, the default) or beam search of width 2 to 16 */
   translate(sentence: string, options?: { beam?: number }): TransformerTranslation<PrecisionArray<P>>;
-  /** safetensors bytes ("format": "attention-stepper/transformer"); `dtype: 'float16'` rounds the parameters */
-  save(options?: { dtype?: P | 'float16' }): Uint8Array;
-  /** frees the model; later calls throw */
-  dispose(): void;
 }

@@ -1,0 +1,38 @@
+// Types of what a model of every kind has (re-exported by index.d.ts), declared once: each kind's
+// model type (seq2seq-types.d.ts, transformer-types.d.ts, captioner-types.d.ts) extends ModelOf
+// with its own methods.
+import type { NamedTensor, Seq2seqPrecision } from './seq2seq-types.js';
+
+/** The typed array of a precision. */
+export type PrecisionArray<P extends Seq2seqPrecision> = P extends 'float64' ? Float64Array : Float32Array;
+
+/**
+ * A model of kind K in precision P: C its configuration (the create options, all given), E its
+ * evaluation, W the name of train()'s loss weight (a number >= 0, default 0), S its splits. Call
+ * dispose() when done.
+ */
+export interface ModelOf<K extends string, P extends Seq2seqPrecision, C, E, W extends string, S extends string> {
+  readonly kind: K;
+  readonly config: Readonly<C>;
+  /** copies, under PyTorch's names in state_dict order */
+  parameters(): Record<string, NamedTensor<PrecisionArray<P>>>;
+  /** every parameter, by the same names and shapes */
+  setParameters(named: Record<string, { shape: number[]; data: ArrayLike<number> }>): void;
+  /** optimiser steps (Adam, clipping at global norm 1) on minibatches of the training split
+   * shuffled from the seed; the batch and learning rate default to the kind's facts' */
+  train(options: { steps: number; batch?: number; learningRate?: number } & { [name in W]?: number }): {
+    step: number;
+    loss: number;
+  };
+  /** the split (default 'test') */
+  evaluate(options?: { split?: S }): E;
+  /** safetensors bytes (its metadata: "format" "attention-stepper/<kind>", the configuration,
+   * "precision"); `dtype: 'float16'` stores the parameters rounded to float16 (half the size; a
+   * load widens them exactly) */
+  save(options?: { dtype?: P | 'float16' }): Uint8Array;
+  /** frees the model; later calls throw */
+  dispose(): void;
+}
+
+/** A model's train() options but steps: what a training run may set. */
+export type TrainOptionsOf<M extends { train(options: never): unknown }> = Omit<Parameters<M['train']>[0], 'steps'>;
