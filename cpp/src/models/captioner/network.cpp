@@ -324,7 +324,7 @@ template <class T> double Captioner<T>::Network::regularizer() {
   return sum / double(batch * l);
 }
 
-// forward's calls in reverse: the loss, decode, encode
+// The forward's calls in reverse: the loss's, decode's, encode's.
 template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T lambda, T *grad) {
   nn::grow(steps * batch * v, {&d_logits});
   nn::cross_entropy_backward(steps * batch, v, probabilities.data(), targets.data(), scale,
