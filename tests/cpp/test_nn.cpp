@@ -43,6 +43,16 @@ template <class Integer> std::vector<Integer> integers(const Values &values) {
   return std::vector<Integer>(values.begin(), values.end());
 }
 
+// Time-major keys (n x batch x width, as the fixtures hold them) laid out as `mask` says.
+Values laid_out(const Values &keys, const nn::KeyMask &mask, std::size_t width) {
+  Values out(keys.size());
+  for (std::size_t j = 0; j < mask.n; ++j)
+    for (std::size_t b = 0; b < mask.batch; ++b)
+      std::copy_n(keys.begin() + (j * mask.batch + b) * width, width,
+                  out.begin() + mask.row(b, j) * width);
+  return out;
+}
+
 } // namespace
 
 TEST_CASE("nn: embedding") {
@@ -185,71 +195,76 @@ TEST_CASE("nn: cross-entropy, the mean over the targets that are not padding") {
   check_finite_differences({{&logits, &d_logits}}, [&] { return forward().mean(); });
 }
 
-TEST_CASE("nn: masked softmax over the keys and the context") {
+TEST_CASE("nn: masked softmax over the keys and the context, time-major or batch-major") {
   const auto &c = layer("attention");
-  Values scores = tensor(c, "scores"), values = tensor(c, "values");
   const auto lengths = integers<std::size_t>(tensor(c, "lengths"));
   const Values upstream = tensor(c, "upstream");
   const std::size_t rows = f::steps * f::batch, n = 4, width = f::hidden;
-  const nn::KeyMask mask{n, f::batch, lengths.data()};
-  Values weights(rows * n), context(rows * width);
-  const auto forward = [&] {
-    nn::attention_forward(rows, mask, width, scores.data(), values.data(), weights.data(),
-                          context.data());
-    return weighted_sum(context.data(), upstream);
-  };
-  forward();
-  check_matches(weights.data(), tensor(c, "weights"), "weights");
-  check_matches(context.data(), tensor(c, "context"), "context");
-  Values d_scores(scores.size()), d_values(values.size(), 0.0);
-  nn::attention_backward(rows, mask, width, weights.data(), values.data(), upstream.data(),
-                         d_scores.data(), d_values.data());
-  check_matches(d_scores.data(), tensor(c, "d_scores"), "d_scores");
-  check_matches(d_values.data(), tensor(c, "d_values"), "d_values");
-  check_finite_differences({{&scores, &d_scores}, {&values, &d_values}}, forward);
-}
-
-TEST_CASE("nn: each scoring function, its queries scored a step of the batch at a time") {
-  for (auto kind : score_functions) {
-    INFO("scoring ", score_function_name(kind));
-    const auto &c = layer("scoring_" + std::string(score_function_name(kind)));
-    Values parameters = tensor(c, "parameters"), queries = tensor(c, "queries"),
-           keys = tensor(c, "keys");
-    const auto lengths = integers<std::size_t>(tensor(c, "lengths"));
-    const Values upstream = tensor(c, "upstream");
-    const std::size_t batch = f::batch, n = 4, h = f::hidden, rows = f::steps * batch;
-    const nn::KeyMask mask{n, batch, lengths.data()};
-    auto scorer = nn::make_scoring_function<double>(kind, h);
-    std::size_t declared = 0;
-    for (const auto &spec : scorer->parameters()) {
-      std::size_t size = 1;
-      for (std::size_t extent : spec.shape)
-        size *= extent;
-      declared += size;
-    }
-    CHECK(declared == parameters.size());
-    Values scores(rows * n);
+  for (const bool batch_major : {false, true}) {
+    INFO("batch-major: ", batch_major);
+    const nn::KeyMask mask{n, f::batch, lengths.data(), batch_major};
+    Values scores = tensor(c, "scores"), values = laid_out(tensor(c, "values"), mask, width);
+    Values weights(rows * n), context(rows * width);
     const auto forward = [&] {
-      scorer->begin(parameters.data(), keys.data(), mask, rows);
-      for (std::size_t first = 0; first < rows; first += batch)
-        scorer->forward(parameters.data(), first, batch, queries.data() + first * h,
-                        scores.data() + first * n);
-      return weighted_sum(scores.data(), upstream);
+      nn::attention_forward(rows, mask, width, scores.data(), values.data(), weights.data(),
+                            context.data());
+      return weighted_sum(context.data(), upstream);
     };
     forward();
-    check_matches(scores.data(), tensor(c, "scores"), "scores");
-    Values d_parameters(parameters.size(), 0.0), d_queries(queries.size()),
-        d_keys(keys.size(), 0.0);
-    for (std::size_t first = rows; first > 0;) {
-      first -= batch;
-      scorer->backward(parameters.data(), first, batch, upstream.data() + first * n,
-                       d_queries.data() + first * h, d_parameters.data());
-    }
-    scorer->end_backward(parameters.data(), d_keys.data(), d_parameters.data());
-    check_matches(d_parameters.data(), tensor(c, "d_parameters"), "d_parameters");
-    check_matches(d_queries.data(), tensor(c, "d_queries"), "d_queries");
-    check_matches(d_keys.data(), tensor(c, "d_keys"), "d_keys");
-    check_finite_differences(
-        {{&parameters, &d_parameters}, {&queries, &d_queries}, {&keys, &d_keys}}, forward);
+    check_matches(weights.data(), tensor(c, "weights"), "weights");
+    check_matches(context.data(), tensor(c, "context"), "context");
+    Values d_scores(scores.size()), d_values(values.size(), 0.0);
+    nn::attention_backward(rows, mask, width, weights.data(), values.data(), upstream.data(),
+                           d_scores.data(), d_values.data());
+    check_matches(d_scores.data(), tensor(c, "d_scores"), "d_scores");
+    check_matches(d_values.data(), laid_out(tensor(c, "d_values"), mask, width), "d_values");
+    check_finite_differences({{&scores, &d_scores}, {&values, &d_values}}, forward);
   }
+}
+
+TEST_CASE("nn: each scoring function, its queries scored a step of the batch at a time, its keys "
+          "time-major or batch-major") {
+  for (const bool batch_major : {false, true})
+    for (auto kind : score_functions) {
+      INFO("scoring ", score_function_name(kind), ", batch-major: ", batch_major);
+      const auto &c = layer("scoring_" + std::string(score_function_name(kind)));
+      const auto lengths = integers<std::size_t>(tensor(c, "lengths"));
+      const std::size_t batch = f::batch, n = 4, h = f::hidden, rows = f::steps * batch;
+      const nn::KeyMask mask{n, batch, lengths.data(), batch_major};
+      Values parameters = tensor(c, "parameters"), queries = tensor(c, "queries"),
+             keys = laid_out(tensor(c, "keys"), mask, h);
+      const Values upstream = tensor(c, "upstream");
+      auto scorer = nn::make_scoring_function<double>(kind, h);
+      std::size_t declared = 0;
+      for (const auto &spec : scorer->parameters()) {
+        std::size_t size = 1;
+        for (std::size_t extent : spec.shape)
+          size *= extent;
+        declared += size;
+      }
+      CHECK(declared == parameters.size());
+      Values scores(rows * n);
+      const auto forward = [&] {
+        scorer->begin(parameters.data(), keys.data(), mask, rows);
+        for (std::size_t first = 0; first < rows; first += batch)
+          scorer->forward(parameters.data(), first, batch, queries.data() + first * h,
+                          scores.data() + first * n);
+        return weighted_sum(scores.data(), upstream);
+      };
+      forward();
+      check_matches(scores.data(), tensor(c, "scores"), "scores");
+      Values d_parameters(parameters.size(), 0.0), d_queries(queries.size()),
+          d_keys(keys.size(), 0.0);
+      for (std::size_t first = rows; first > 0;) {
+        first -= batch;
+        scorer->backward(parameters.data(), first, batch, upstream.data() + first * n,
+                         d_queries.data() + first * h, d_parameters.data());
+      }
+      scorer->end_backward(parameters.data(), d_keys.data(), d_parameters.data());
+      check_matches(d_parameters.data(), tensor(c, "d_parameters"), "d_parameters");
+      check_matches(d_queries.data(), tensor(c, "d_queries"), "d_queries");
+      check_matches(d_keys.data(), laid_out(tensor(c, "d_keys"), mask, h), "d_keys");
+      check_finite_differences(
+          {{&parameters, &d_parameters}, {&queries, &d_queries}, {&keys, &d_keys}}, forward);
+    }
 }

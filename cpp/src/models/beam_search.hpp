@@ -1,13 +1,14 @@
-// Beam search's choice at each step, the same for every model's decoder (Seq2seq, Transformer,
-// Captioner): each model runs its own decoder for the live hypotheses, and this keeps the best.
+// Beam search, the same for every model's decoder (Seq2seq, Transformer, Captioner): the loop and
+// its choice at each step, while each model runs its own decoder for the live hypotheses.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
-#include "attention/softmax.hpp"
 #include "attention/seq2seq.hpp" // TokenId
+#include "attention/softmax.hpp"
 
 namespace attention::models {
 
@@ -69,6 +70,20 @@ std::vector<BeamOrigin> advance_beams(std::vector<Hypothesis> &beams, std::size_
   }
   beams = std::move(next);
   return origins;
+}
+
+// Beam search from the empty hypothesis for up to max_length steps or until every hypothesis has
+// ended; returns the hypotheses, best first. At step t, next(t, beams, b) decodes live hypothesis
+// b (in increasing b, beams as they were before the step) and gives its next logits; then
+// reorder(origins) moves what the model keeps per hypothesis to the step's new hypotheses.
+template <class Hypothesis, class Next, class Reorder>
+std::vector<Hypothesis> search_beams(std::size_t max_length, std::size_t v, std::size_t width,
+                                     TokenId eos, Next &&next, Reorder &&reorder) {
+  std::vector<Hypothesis> beams(1);
+  for (std::size_t t = 0; t < max_length && !all_ended(beams, eos); ++t)
+    reorder(advance_beams(beams, v, width, eos,
+                          [&](std::size_t b) { return next(t, std::as_const(beams), b); }));
+  return beams;
 }
 
 // Each hypothesis's decoder state after the step: a grown one's from `grown`, a kept one's as it

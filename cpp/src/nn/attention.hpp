@@ -1,8 +1,9 @@
 // Attention over a padded batch of keys: the masked softmax of the scores and the weighted sum of
 // the values (the context), as softmax(scores.masked_fill(~mask, -inf)) and torch.bmm.
 //
-// Keys and values are time-major: key j of item b is row j * batch + b. Queries come in rows
-// where row r belongs to item r % batch (a block of decoder steps of the whole batch).
+// Keys and values are time-major, key j of item b being row j * batch + b, or batch-major (row
+// b * n + j) when the mask says so. Queries come in rows where row r belongs to item r % batch (a
+// block of decoder steps of the whole batch).
 #pragma once
 
 #include <algorithm>
@@ -13,10 +14,16 @@
 
 namespace attention::nn {
 
-// The keys' padding: key j of item b is real when j < lengths[b].
+// The keys' padding: key j of item b is real when j < lengths[b]; and their layout.
 struct KeyMask {
   std::size_t n, batch;       // the padded length, the items
   const std::size_t *lengths; // batch values, each 1 … n
+  bool batch_major = false;
+  // Key j of item b's row, and the rows from one key of an item to its next.
+  std::size_t row(std::size_t b, std::size_t j) const {
+    return batch_major ? b * n + j : j * batch + b;
+  }
+  std::size_t stride() const { return batch_major ? 1 : batch; }
 };
 
 // Scores at masked keys become -inf (as masked_fill), for rows [0, rows) of a block (rows x n).
@@ -40,8 +47,8 @@ void attention_forward(std::size_t rows, const KeyMask &keys, std::size_t width,
   // Per item, its rows' contexts are one product of their weights and its values.
   for (std::size_t b = 0; b < batch && b < rows; ++b)
     kernels::gemm_ab((rows - b + batch - 1) / batch, width, keys.lengths[b], weights + b * n,
-                     batch * n, values + b * width, batch * width, context + b * width,
-                     batch * width);
+                     batch * n, values + keys.row(b, 0) * width, keys.stride() * width,
+                     context + b * width, batch * width);
 }
 
 // From d_context (rows x width): d_scores (rows x n, 0 at masked keys) through the softmax,
@@ -49,13 +56,14 @@ void attention_forward(std::size_t rows, const KeyMask &keys, std::size_t width,
 template <class T>
 void attention_backward(std::size_t rows, const KeyMask &keys, std::size_t width, const T *weights,
                         const T *values, const T *d_context, T *d_scores, T *d_values) {
-  const std::size_t n = keys.n, batch = keys.batch;
+  const std::size_t n = keys.n, batch = keys.batch, ld = keys.stride() * width;
   for (std::size_t b = 0; b < batch && b < rows; ++b) {
-    const std::size_t item_rows = (rows - b + batch - 1) / batch, length = keys.lengths[b];
+    const std::size_t item_rows = (rows - b + batch - 1) / batch, length = keys.lengths[b],
+                      first = keys.row(b, 0) * width;
     kernels::gemm_abt(item_rows, length, width, d_context + b * width, batch * width,
-                      values + b * width, batch * width, d_scores + b * n, batch * n);
+                      values + first, ld, d_scores + b * n, batch * n);
     kernels::gemm_atb(length, width, item_rows, weights + b * n, batch * n, d_context + b * width,
-                      batch * width, d_values + b * width, batch * width, true);
+                      batch * width, d_values + first, ld, true);
   }
   for (std::size_t r = 0; r < rows; ++r) {
     const std::size_t length = keys.lengths[r % batch];

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "attention/score_function.hpp"
@@ -39,9 +40,22 @@ public:
 template <class T>
 std::unique_ptr<ScoringFunction<T>> make_scoring_function(ScoreFunction kind, std::size_t hidden);
 
+// Additive scoring of queries and keys of their own widths, both projected to `width` values:
+// e(q, k_j) = score(tanh(query(q) + key(k_j))), three nn.Linear modules with biases named as
+// given, in state_dict order query, key, score, or key first when key_first.
+struct AdditiveConfig {
+  std::size_t query_width, key_width, width;
+  std::string query = "Wa", key = "Ua", score = "va";
+  bool key_first = false;
+};
+
+template <class T> std::unique_ptr<ScoringFunction<T>> make_additive(const AdditiveConfig &config);
+
 extern template std::unique_ptr<ScoringFunction<float>> make_scoring_function(ScoreFunction,
                                                                               std::size_t);
 extern template std::unique_ptr<ScoringFunction<double>> make_scoring_function(ScoreFunction,
                                                                                std::size_t);
+extern template std::unique_ptr<ScoringFunction<float>> make_additive(const AdditiveConfig &);
+extern template std::unique_ptr<ScoringFunction<double>> make_additive(const AdditiveConfig &);
 
 } // namespace attention::nn

@@ -1,9 +1,11 @@
-// What the walkthrough traces (walkthrough.cpp, seq2seq_walkthrough.cpp) build their panels with,
-// so that labels and panels are made one way everywhere.
+// What the walkthrough traces build their stages and panels with and check their inputs with, so
+// that labels, panels and errors are made one way everywhere.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +15,35 @@
 
 namespace attention::trace_parts {
 
+inline void require_size(std::size_t value, const char *what, std::size_t max,
+                         const char *argument) {
+  if (value == 0 || value > max)
+    detail::fail(detail::Argument(argument), what, " (", value, ") must be between 1 and ", max);
+}
+
+inline void require_integer(std::int64_t value, const char *name, std::int64_t min,
+                            std::int64_t max) {
+  if (value < min || value > max)
+    detail::fail(detail::Argument(name), name, " (", value, ") must be between ", min, " and ",
+                 max);
+}
+
+// The core's functions name their own arguments ("query", "keys"); a walkthrough's caller knows
+// only its inputs. Runs `build` and passes an error on as one about the walkthrough input it came
+// from: `query_input` for the scored state, `other_input` for everything else.
+template <class Build>
+Trace blaming_inputs(Build &&build, const char *query_input, const char *other_input,
+                     std::initializer_list<const char *> own_inputs) {
+  try {
+    return build();
+  } catch (const InputError &error) {
+    for (const char *input : own_inputs)
+      if (error.argument() == input)
+        throw;
+    throw InputError(error.argument() == "query" ? query_input : other_input, error.what());
+  }
+}
+
 // A whole-number input from 1 to `high` (a beam, a layer, a head), blamed on its name; `limit`
 // says what bounds it (", the model's heads").
 inline void check_from_one(std::size_t value, std::size_t high, const char *argument,
@@ -20,6 +51,19 @@ inline void check_from_one(std::size_t value, std::size_t high, const char *argu
   if (value < 1 || value > high)
     detail::fail(detail::Argument(argument), argument, " (", value, ") must be between 1 and ",
                  high, limit);
+}
+
+// Plain loops rather than xtensor expressions: each expression type instantiates its own
+// assignment machinery, and the traces are compiled for size.
+inline Matrix<double> shaped(std::size_t rows, std::size_t cols, const double *data) {
+  auto out = Matrix<double>::from_shape({rows, cols});
+  std::copy(data, data + rows * cols, out.data());
+  return out;
+}
+inline Matrix<double> filled(std::size_t rows, std::size_t cols, double value) {
+  auto out = Matrix<double>::from_shape({rows, cols});
+  std::fill(out.data(), out.data() + rows * cols, value);
+  return out;
 }
 
 // Rows first … first + count - 1 of `m`, as doubles.
@@ -41,6 +85,11 @@ inline Labels numbered(const std::string &prefix, std::size_t count, std::size_t
 
 // Texts as plain labels.
 inline std::vector<Label> plain(const Labels &texts) { return {texts.begin(), texts.end()}; }
+
+// Appends a stage; a stage repeated per time step passes its kind and step.
+inline void add_stage(Trace &trace, const char *id, std::vector<Panel> panels) {
+  trace.stages.push_back({id, id, 0, std::move(panels)});
+}
 
 // Names and palettes are literals: strings are made here, once, not at every call.
 inline Panel panel(const char *name, const char *palette, Matrix<double> values,

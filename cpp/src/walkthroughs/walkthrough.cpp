@@ -5,10 +5,8 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdlib>
-#include <initializer_list>
 
 #include "attention/instances.hpp"
-#include "attention/numerics.hpp"
 #include "attention/numpy_random.hpp"
 #include "core/decimal.hpp"
 
@@ -16,18 +14,19 @@ namespace attention {
 
 namespace {
 
+using trace_parts::add_stage;
+using trace_parts::blaming_inputs;
+using trace_parts::filled;
 using trace_parts::numbered;
 using trace_parts::panel;
 using trace_parts::plain;
+using trace_parts::require_integer;
+using trace_parts::require_size;
 using trace_parts::rows_of;
+using trace_parts::shaped;
 
 // Plain loops rather than xtensor expressions: each expression type instantiates its own
 // assignment machinery, and this file is compiled for size.
-Matrix<double> shaped(std::size_t rows, std::size_t cols, const double *data) {
-  auto out = Matrix<double>::from_shape({rows, cols});
-  std::copy(data, data + rows * cols, out.data());
-  return out;
-}
 Matrix<double> as_column(const Vector<double> &v) { return shaped(v.size(), 1, v.data()); }
 Matrix<double> as_row(const Vector<double> &v) { return shaped(1, v.size(), v.data()); }
 Vector<double> row_of(const Matrix<double> &m, std::size_t i) {
@@ -49,47 +48,10 @@ template <class Container> Container scaled(Container values, double factor) {
     values.data()[i] *= factor;
   return values;
 }
-Matrix<double> filled(std::size_t rows, std::size_t cols, double value) {
-  auto out = Matrix<double>::from_shape({rows, cols});
-  std::fill(out.data(), out.data() + rows * cols, value);
-  return out;
-}
-
-// Appends a stage; a stage repeated per time step passes its kind and step.
-void add_stage(Trace &trace, const char *id, std::vector<Panel> panels) {
-  trace.stages.push_back({id, id, 0, std::move(panels)});
-}
 
 // A one-label axis, made here rather than at every call.
 Labels one(const std::string &label) { return Labels(1, label); }
 Labels one(const char *label) { return Labels(1, label); }
-
-void require_size(std::size_t value, const char *what, std::size_t max, const char *argument) {
-  if (value == 0 || value > max)
-    detail::fail(detail::Argument(argument), what, " (", value, ") must be between 1 and ", max);
-}
-
-void require_integer(std::int64_t value, const char *name, std::int64_t min, std::int64_t max) {
-  if (value < min || value > max)
-    detail::fail(detail::Argument(name), name, " (", value, ") must be between ", min, " and ",
-                 max);
-}
-
-// The core's functions name their own arguments ("query", "keys"); a walkthrough's caller knows
-// only its inputs. Runs `build` and passes an error on as one about the walkthrough input it came
-// from: `query_input` for the scored state, `other_input` for everything else.
-template <class Build>
-Trace blaming_inputs(Build &&build, const char *query_input, const char *other_input,
-                     std::initializer_list<const char *> own_inputs) {
-  try {
-    return build();
-  } catch (const InputError &error) {
-    for (const char *input : own_inputs)
-      if (error.argument() == input)
-        throw;
-    throw InputError(error.argument() == "query" ? query_input : other_input, error.what());
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Attention Basics
@@ -229,191 +191,6 @@ Trace self_attention_trace(const SelfAttentionInputs &in) {
   return trace;
 }
 
-// ---------------------------------------------------------------------------------------------
-// The numerics lab
-
-namespace nx = numerics;
-
-using Rows = std::vector<std::pair<Label, nx::Values>>;
-
-// A panel whose rows are rows of values of some precision each (all of one length), labelled.
-Panel precision_rows(const char *name, const char *palette, const Rows &rows,
-                     std::vector<Label> cols) {
-  const std::size_t n = cols.size();
-  Panel out = panel(name, palette, filled(rows.size(), n, 0.0), {}, std::move(cols));
-  bool any_exact = false;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const nx::Values &row = rows[i].second;
-    out.row_labels.push_back(rows[i].first);
-    std::copy(row.values.begin(), row.values.end(), out.values.data() + i * n);
-    out.bits.insert(out.bits.end(), row.bits.begin(), row.bits.end());
-    any_exact = any_exact || !row.exact.empty();
-  }
-  if (any_exact)
-    for (const auto &[label, row] : rows) {
-      const auto &exact = row.exact.empty() ? std::vector<std::string>(n) : row.exact;
-      out.exact.insert(out.exact.end(), exact.begin(), exact.end());
-    }
-  return out;
-}
-
-// The label of a row computed in precision `p`, which the other fields of a row label qualify.
-Label precision_label(nx::Precision p) {
-  Label label;
-  label.precision = nx::precision_name(p);
-  return label;
-}
-
-// One value row appended to another: the weights and their sum.
-nx::Values joined(nx::Values a, const nx::Values &b) {
-  if (!a.exact.empty() || !b.exact.empty()) {
-    a.exact.resize(a.values.size());
-    const auto exact = b.exact.empty() ? std::vector<std::string>(b.values.size()) : b.exact;
-    a.exact.insert(a.exact.end(), exact.begin(), exact.end());
-  }
-  a.values.insert(a.values.end(), b.values.begin(), b.values.end());
-  a.bits.insert(a.bits.end(), b.bits.begin(), b.bits.end());
-  return a;
-}
-
-Trace numerics_trace(const NumericsInputs &in) {
-  detail::require_values(in.scores, "scores");
-  const std::size_t n = in.scores.size();
-  require_size(n, "number of scores", max_scores, "scores");
-  detail::require_equal_length(detail::Argument("mask"), in.mask.size(), "mask length", in.mask, n,
-                               "scores length", in.scores);
-  std::vector<std::uint8_t> keep;
-  for (std::size_t j = 0; j < n; ++j) {
-    if (in.mask(j) != 0 && in.mask(j) != 1)
-      detail::fail(detail::Argument("mask"), "mask[", j, "] (", in.mask(j), ") must be 0 or 1");
-    keep.push_back(static_cast<std::uint8_t>(in.mask(j)));
-  }
-  require_integer(in.seed, "seed", 0, max_seed);
-
-  const std::vector<double> scores(in.scores.begin(), in.scores.end());
-  const std::vector<Label> keys = plain(numbered("x", n, 1));
-  const auto run = [&](nx::Form form, double scale = 1) {
-    std::vector<nx::SoftmaxSteps> out;
-    nx::SoftmaxOptions options;
-    options.form = form;
-    options.scale = scale;
-    for (const nx::Precision p : nx::precisions)
-      out.push_back(nx::softmax_steps(p, scores, options));
-    return out;
-  };
-  // one row per precision of the rows `pick` chooses from each precision's steps
-  const auto per_precision = [&](const std::vector<nx::SoftmaxSteps> &steps, auto pick) {
-    Rows rows;
-    for (std::size_t i = 0; i < steps.size(); ++i)
-      rows.push_back({precision_label(nx::precisions[i]), pick(steps[i])});
-    return rows;
-  };
-
-  Trace trace{"numerics", {}, {}, {}};
-  const auto naive = run(nx::Form::naive);
-  add_stage(
-      trace, "naive",
-      {precision_rows("x", "scores", per_precision(naive, [](auto &s) { return s.scores; }), keys),
-       precision_rows("exp_x", "scores", per_precision(naive, [](auto &s) { return s.exps; }),
-                      keys),
-       precision_rows("weights", "weights", per_precision(naive, [](auto &s) { return s.weights; }),
-                      keys)});
-
-  const auto shifted = run(nx::Form::shifted);
-  add_stage(trace, "shifted",
-            {precision_rows("d", "scores",
-                            per_precision(shifted, [](auto &s) { return s.shifted; }), keys),
-             precision_rows("exp_d", "scores",
-                            per_precision(shifted, [](auto &s) { return s.exps; }), keys),
-             precision_rows("weights", "weights",
-                            per_precision(shifted, [](auto &s) { return s.weights; }), keys)});
-
-  const auto log = run(nx::Form::log);
-  add_stage(trace, "underflow",
-            {precision_rows("weights", "weights",
-                            per_precision(shifted, [](auto &s) { return s.weights; }), keys),
-             precision_rows("log_weights", "scores",
-                            per_precision(log, [](auto &s) { return s.weights; }), keys)});
-
-  std::vector<Label> with_sum = keys;
-  with_sum.emplace_back().total = true;
-  add_stage(trace, "rounding",
-            {precision_rows(
-                "weights", "weights",
-                per_precision(shifted, [](auto &s) { return joined(s.weights, s.weights_sum); }),
-                with_sum)});
-
-  // each fill with the reader's mask, then with every score masked
-  struct FillCase {
-    const char *name;
-    nx::Fill fill;
-    double value;
-  };
-  const FillCase fills[] = {{"-inf", nx::Fill::negative_infinity, 0},
-                            {"-1e9", nx::Fill::value, -1e9},
-                            {"-1e4", nx::Fill::value, -1e4},
-                            {"finfo.min", nx::Fill::lowest, 0}};
-  std::vector<Panel> masked;
-  for (const FillCase &fill : fills) {
-    Rows rows;
-    for (const bool all : {false, true})
-      for (const nx::Precision p : nx::precisions) {
-        nx::SoftmaxOptions options;
-        options.keep = all ? std::vector<std::uint8_t>(n, 0) : keep;
-        options.fill = fill.fill;
-        options.fill_value = fill.value;
-        Label label = precision_label(p);
-        label.all_masked = all;
-        rows.push_back({label, nx::softmax_steps(p, scores, options).weights});
-      }
-    masked.push_back(precision_rows(fill.name, "weights", rows, keys));
-  }
-  add_stage(trace, "masking", std::move(masked));
-
-  // q·k of random q and k for growing d: its spread grows as sqrt(d), and the softmax saturates
-  // unless the scores are divided by sqrt(d)
-  NumpyRandomState random(in.seed);
-  const std::size_t key_count = 4, widths[] = {4, 64, 1024};
-  const std::vector<Label> dot_keys = plain(numbered("k", key_count, 1));
-  Rows raw, unscaled, scaled_rows;
-  for (const std::size_t d : widths) {
-    const Matrix<double> q = random.randn(1, d), k = random.randn(key_count, d);
-    std::vector<double> dots(key_count, 0.0);
-    for (std::size_t j = 0; j < key_count; ++j)
-      for (std::size_t i = 0; i < d; ++i)
-        dots[j] += q(0, i) * k(j, i);
-    Label width;
-    width.width = d;
-    raw.push_back({width, nx::softmax_steps(nx::Precision::float64, dots).scores});
-    nx::SoftmaxOptions by_root;
-    by_root.scale = 1 / std::sqrt(static_cast<double>(d));
-    for (const nx::Precision p : nx::precisions) {
-      Label label = precision_label(p);
-      label.width = d;
-      unscaled.push_back({label, nx::softmax_steps(p, dots).weights});
-      scaled_rows.push_back({label, nx::softmax_steps(p, dots, by_root).weights});
-    }
-  }
-  add_stage(trace, "scale",
-            {precision_rows("scores", "scores", raw, dot_keys),
-             precision_rows("weights", "weights", unscaled, dot_keys),
-             precision_rows("scaled_weights", "weights", scaled_rows, dot_keys)});
-
-  Rows tempered;
-  for (const double t : {0.05, 0.5, 1.0, 5.0, 100.0}) {
-    const auto steps = run(nx::Form::shifted, 1 / t);
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-      Label label = precision_label(nx::precisions[i]);
-      label.temperature = t;
-      tempered.push_back({label, steps[i].weights});
-    }
-  }
-  add_stage(trace, "temperature", {precision_rows("weights", "weights", tempered, keys)});
-
-  trace.output = shaped(1, n, shifted[3].weights.values.data()); // float64's weights
-  return trace;
-}
-
 } // namespace
 
 std::string decimal_from_log(double log_magnitude, bool negative, int digits) {
@@ -448,11 +225,6 @@ Trace basics_walkthrough(const BasicsInputs &inputs) {
 Trace self_attention_walkthrough(const SelfAttentionInputs &inputs) {
   return blaming_inputs([&] { return self_attention_trace(inputs); }, "embeddings", "embeddings",
                         {"embeddings", "seed", "high", "word", "W_Q", "W_K", "W_V"});
-}
-
-Trace numerics_walkthrough(const NumericsInputs &inputs) {
-  return blaming_inputs([&] { return numerics_trace(inputs); }, "scores", "scores",
-                        {"scores", "mask", "seed"});
 }
 
 } // namespace attention

@@ -193,23 +193,24 @@ CaptionerBeamSearch<T> Captioner<T>::beam_search(const std::vector<T> &image,
   Network &w = *network_;
   w.begin({&image}, max_length);
   w.encode(parameters_.data());
-  const std::size_t state_size = 2 * config_.hidden; // (h, c) after a hypothesis's last token
-  std::vector<CaptionHypothesis> beams(1);
-  std::vector<std::vector<T>> states(1, std::vector<T>(state_size));
+  // Each hypothesis's (h, c) after its last token, and after the step's
+  const std::size_t state_size = 2 * config_.hidden;
+  std::vector<std::vector<T>> states(1, std::vector<T>(state_size)),
+      grown(width, std::vector<T>(state_size));
   w.get_state(0, states[0].data());
-  for (std::size_t t = 0; t < max_length && !all_ended(beams, config_.eos); ++t) {
-    std::vector<std::vector<T>> grown(beams.size(), std::vector<T>(state_size));
-    const auto origins = advance_beams(beams, w.v, width, config_.eos, [&](std::size_t b) {
-      w.set_state(t, states[b].data());
-      w.inputs[t] = t == 0 ? config_.sos : beams[b].output.back();
-      w.decode(parameters_.data(), t, t + 1);
-      w.get_state(t + 1, grown[b].data());
-      return w.logits_at(t);
-    });
-    states = states_after(origins, states, grown);
-  }
   CaptionerBeamSearch<T> result;
-  result.beams = std::move(beams);
+  result.beams = search_beams<CaptionHypothesis>(
+      max_length, w.v, width, config_.eos,
+      [&](std::size_t t, const std::vector<CaptionHypothesis> &beams, std::size_t b) {
+        w.set_state(t, states[b].data());
+        w.inputs[t] = t == 0 ? config_.sos : beams[b].output.back();
+        w.decode(parameters_.data(), t, t + 1);
+        w.get_state(t + 1, grown[b].data());
+        return w.logits_at(t);
+      },
+      [&](const std::vector<BeamOrigin> &origins) {
+        states = states_after(origins, states, grown);
+      });
   // The best again, teacher forced, for its trace (the numbers it was found with); it may lack
   // <eos> (length-limited), so it is not checked as a caption.
   const auto &best = result.beams.front().output;

@@ -4,15 +4,29 @@
 #include <cmath>
 
 #include "attention/detail/kernels.hpp"
-#include "attention/softmax.hpp"
+#include "nn/attention.hpp"
 #include "nn/embedding.hpp"
 #include "nn/max_pool2d.hpp"
 #include "nn/relu.hpp"
 
 namespace attention {
 
+namespace {
+
+// Its modules as PyTorch's Show, Attend and Tell replica names them, encoder_att first.
+nn::AdditiveConfig attention_config(const CaptionerConfig &config) {
+  nn::AdditiveConfig attention{config.hidden, config.annotation, config.attention};
+  attention.query = "decoder_att";
+  attention.key = "encoder_att";
+  attention.score = "full_att";
+  attention.key_first = true;
+  return attention;
+}
+
+} // namespace
+
 std::vector<nn::ParameterSpec> captioner_parameter_specs(const CaptionerConfig &config) {
-  const std::size_t d = config.annotation, h = config.hidden, a = config.attention;
+  const std::size_t d = config.annotation, h = config.hidden;
   std::vector<nn::ParameterSpec> specs;
   const auto add = [&](const std::string &module, std::vector<nn::ParameterSpec> part) {
     part = nn::prefixed(module, std::move(part));
@@ -22,9 +36,7 @@ std::vector<nn::ParameterSpec> captioner_parameter_specs(const CaptionerConfig &
   add("encoder.conv2", nn::conv2d_parameters(config.channels, d));
   add("decoder.init_h", nn::linear_parameters(d, h));
   add("decoder.init_c", nn::linear_parameters(d, h));
-  add("decoder.attention.encoder_att", nn::linear_parameters(d, a));
-  add("decoder.attention.decoder_att", nn::linear_parameters(h, a));
-  add("decoder.attention.full_att", nn::linear_parameters(a, 1));
+  add("decoder.attention", nn::make_additive<double>(attention_config(config))->parameters());
   add("decoder.f_beta", nn::linear_parameters(h, d));
   add("decoder.embedding", nn::embedding_parameters(config.vocab, config.embedding));
   add("decoder.decode_step", nn::lstm_cell_parameters(config.embedding + d, h));
@@ -34,17 +46,16 @@ std::vector<nn::ParameterSpec> captioner_parameter_specs(const CaptionerConfig &
 
 template <class T>
 Captioner<T>::Network::Network(const CaptionerConfig &config, const ParameterSet<T> &parameters)
-    : c(config.channels), d(config.annotation), a(config.attention), e(config.embedding),
-      h(config.hidden), v(config.vocab), sos(config.sos), height(config.height),
-      width(config.width), l(config.height / 4 * (config.width / 4)) {
+    : c(config.channels), d(config.annotation), e(config.embedding), h(config.hidden),
+      v(config.vocab), sos(config.sos), height(config.height), width(config.width),
+      l(config.height / 4 * (config.width / 4)),
+      attention(nn::make_additive<T>(attention_config(config))) {
   const auto at = [&](const char *name) { return parameters.info(name).offset; };
   conv1 = at("encoder.conv1.weight");
   conv2 = at("encoder.conv2.weight");
   init_h = at("decoder.init_h.weight");
   init_c = at("decoder.init_c.weight");
-  encoder_att = at("decoder.attention.encoder_att.weight");
-  decoder_att = at("decoder.attention.decoder_att.weight");
-  full_att = at("decoder.attention.full_att.weight");
+  attention_at = at("decoder.attention.encoder_att.weight");
   f_beta = at("decoder.f_beta.weight");
   embedding = at("decoder.embedding.weight");
   lstm = at("decoder.decode_step.weight_ih");
@@ -78,13 +89,13 @@ void Captioner<T>::Network::begin(const std::vector<const std::vector<T> *> &ima
   inputs.assign(rows, TokenId(0));
   targets.assign(rows, TokenId(-1));
   lengths.assign(batch, steps);
-  nn::grow(rows * l * a, {&activations});
+  annotations_per_image.assign(batch, l);
+  mask = {l, batch, annotations_per_image.data(), true};
   nn::grow(rows * l, {&scores, &weights});
   nn::grow(rows * d, {&contexts, &betas});
   nn::grow(rows * (e + d), {&x});
   nn::grow(rows * 4 * h, {&lstm_gates});
   nn::grow(rows * h, {&tanh_c});
-  nn::grow(rows * a, {&queries});
   nn::grow((steps + 1) * batch * h, {&hs, &cs});
   nn::grow(rows * v, {&logits, &probabilities});
 }
@@ -146,158 +157,12 @@ template <class T> void Captioner<T>::Network::encode(const T *p) {
   nn::linear_forward(batch, d, h, mean.data(), d, p + init_c, d, p + init_c + h * d, state_c(0), h);
   ih_t.pack_transposed(4 * h, e + d, p + lstm, e + d);
   hh_t.pack_transposed(4 * h, h, p + lstm + 4 * h * (e + d), h);
-  decoder_att_t.pack_transposed(a, h, p + decoder_att, h);
   f_beta_t.pack_transposed(d, h, p + f_beta, h);
-  projected.resize(batch * l * a);
-  nn::linear_forward(batch * l, d, a, annotations.data(), d, p + encoder_att, d,
-                     p + encoder_att + a * d, projected.data(), a);
+  attention->begin(p + attention_at, annotations.data(), mask, steps * batch);
 }
 
-template <class T> void Captioner<T>::Network::decode(const T *p, std::size_t t0, std::size_t t1) {
-  const auto w = lstm_weights(p);
-  const T *full = p + full_att, full_bias = p[full_att + a];
-  const std::size_t width_x = e + d;
-  for (std::size_t t = t0; t < t1; ++t) {
-    const std::size_t at = t * batch;
-    const T *h_prev = state_h(t);
-    T *query = queries.data() + at * a;
-    nn::linear_forward(batch, h_prev, h, decoder_att_t, p + decoder_att + a * h, query, a);
-    for (std::size_t b = 0; b < batch; ++b) {
-      T *score = scores.data() + (at + b) * l, *alpha = weights.data() + (at + b) * l;
-      for (std::size_t i = 0; i < l; ++i)
-        score[i] =
-            full_bias + kernels::tanh_sum_dot(projected.data() + (b * l + i) * a, query + b * a,
-                                              full, activations.data() + ((at + b) * l + i) * a, a);
-      detail::softmax_into(score, l, T(1), nullptr, alpha);
-      T *context = contexts.data() + (at + b) * d;
-      kernels::gemm_ab(1, d, l, alpha, l, annotations.data() + b * l * d, d, context, d);
-    }
-    // β = σ(f_beta(h_{t-1})); the LSTM's input [embedding(y_{t-1}); β ⊙ context]
-    T *beta = betas.data() + at * d;
-    nn::linear_forward(batch, h_prev, h, f_beta_t, p + f_beta + d * h, beta, d);
-    kernels::sigmoid_in_place(beta, batch * d);
-    T *input = x.data() + at * width_x;
-    nn::embedding_forward(p + embedding, e, inputs.data() + at, batch, input, width_x);
-    for (std::size_t b = 0; b < batch; ++b)
-      for (std::size_t k = 0; k < d; ++k)
-        input[b * width_x + e + k] = beta[b * d + k] * contexts[(at + b) * d + k];
-    nn::lstm_cell_forward(w, batch, input, width_x, h_prev, state_c(t),
-                          lstm_gates.data() + at * 4 * h, tanh_c.data() + at * h, state_c(t + 1),
-                          state_h(t + 1), &ih_t, &hh_t);
-  }
-  nn::linear_forward((t1 - t0) * batch, h, v, state_h(t0 + 1), h, p + fc, h, p + fc + v * h,
-                     logits.data() + t0 * batch * v, v);
-}
-
-template <class T> nn::CrossEntropy Captioner<T>::Network::cross_entropy() {
-  return nn::cross_entropy_forward(steps * batch, v, logits.data(), targets.data(),
-                                   probabilities.data());
-}
-
-template <class T> double Captioner<T>::Network::regularizer() {
-  attended.assign(batch * l, T(0));
-  for (std::size_t b = 0; b < batch; ++b)
-    for (std::size_t t = 0; t < lengths[b]; ++t)
-      for (std::size_t i = 0; i < l; ++i)
-        attended[b * l + i] += weights[(t * batch + b) * l + i];
-  double sum = 0;
-  for (const T total : attended)
-    sum += double((T(1) - total) * (T(1) - total));
-  return sum / double(batch * l);
-}
-
-template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T lambda, T *grad) {
-  const std::size_t rows = steps * batch, width_x = e + d, g = 4 * h;
-  const auto w = lstm_weights(p);
-  nn::grow(rows * v, {&d_logits});
-  nn::grow(rows * h, {&d_hs});
-  nn::grow(rows * g, {&d_gates});
-  nn::grow(rows * width_x, {&d_x});
-  nn::grow(rows * d, {&d_beta});
-  nn::grow(rows * a, {&d_queries});
-  d_projected.assign(batch * l * a, T(0));
-  d_annotations.assign(batch * l * d, T(0));
-  for (auto *buffer : {&dh, &dc, &dh_next, &dc_next})
-    buffer->assign(batch * h, T(0));
-  d_alpha.resize(l);
-  ih_w.pack(width_x, g, w.weight_ih, width_x);
-  hh_w.pack(h, g, w.weight_hh, h);
-  f_beta_w.pack(h, d, p + f_beta, h);
-  decoder_att_w.pack(h, a, p + decoder_att, h);
-  nn::cross_entropy_backward(rows, v, probabilities.data(), targets.data(), scale, d_logits.data());
-  nn::linear_backward(rows, h, v, state_h(1), h, p + fc, h, d_logits.data(), v, grad + fc,
-                      grad + fc + v * h, d_hs.data(), h);
-  const T *full = p + full_att;
-  T *d_full = grad + full_att;
-  // d (λ/(B L) Σ_b Σ_i (1 - Σ_t α_ti)²) / dα_ti = 2 λ/(B L) (Σ_t α_ti - 1), at each caption's
-  // own steps
-  const T regularizer_scale = T(2) * lambda / T(batch * l);
-  for (std::size_t t = steps; t-- > 0;) {
-    const std::size_t at = t * batch;
-    // the gradients at h_{t+1} (from the output and step t + 1) and c_{t+1}
-    for (std::size_t i = 0; i < batch * h; ++i)
-      dh_next[i] = d_hs[at * h + i] + dh[i];
-    std::copy(dc.begin(), dc.end(), dc_next.begin());
-    T *d_gates_t = d_gates.data() + at * g;
-    nn::lstm_cell_backward(w, batch, dh_next.data(), dc_next.data(), state_c(t),
-                           lstm_gates.data() + at * g, tanh_c.data() + at * h, d_gates_t, dc.data(),
-                           dh.data(), &hh_w);
-    T *dx = d_x.data() + at * width_x;
-    kernels::gemm_packed(batch, d_gates_t, g, ih_w, dx, width_x);
-    // z = β ⊙ context: β's pre-activation and the context
-    T *d_beta_t = d_beta.data() + at * d;
-    for (std::size_t b = 0; b < batch; ++b) {
-      const T *beta = betas.data() + (at + b) * d, *context = contexts.data() + (at + b) * d,
-              *dz = dx + b * width_x + e;
-      T *d_beta_pre = d_beta_t + b * d;
-      const T *alpha = weights.data() + (at + b) * l, *values = annotations.data() + b * l * d;
-      for (std::size_t i = 0; i < l; ++i) {
-        T d_weight = 0;
-        for (std::size_t k = 0; k < d; ++k) {
-          d_weight += dz[k] * beta[k] * values[i * d + k];
-          d_annotations[(b * l + i) * d + k] += alpha[i] * dz[k] * beta[k];
-        }
-        d_alpha[i] = d_weight;
-      }
-      if (t < lengths[b] && lambda != T(0))
-        for (std::size_t i = 0; i < l; ++i)
-          d_alpha[i] += regularizer_scale * (attended[b * l + i] - T(1));
-      for (std::size_t k = 0; k < d; ++k)
-        d_beta_pre[k] = dz[k] * context[k] * beta[k] * (T(1) - beta[k]);
-      // through the softmax to the scores, and through e = w · tanh(q + k) + bias to the
-      // queries and the projected annotations. full_att's bias shifts every score alike, which
-      // the softmax cancels: its gradient is exactly 0, left so.
-      const T weighted = kernels::dot(alpha, d_alpha.data(), l);
-      T *d_query = d_queries.data() + (at + b) * a;
-      std::fill(d_query, d_query + a, T(0));
-      for (std::size_t i = 0; i < l; ++i) {
-        const T d_score = alpha[i] * (d_alpha[i] - weighted);
-        const T *act = activations.data() + ((at + b) * l + i) * a;
-        T *d_key = d_projected.data() + (b * l + i) * a;
-        for (std::size_t k = 0; k < a; ++k) {
-          d_full[k] += d_score * act[k];
-          const T d_pre = d_score * full[k] * (T(1) - act[k] * act[k]);
-          d_query[k] += d_pre;
-          d_key[k] += d_pre;
-        }
-      }
-    }
-    // h_{t-1} also fed f_beta and decoder_att
-    kernels::gemm_packed(batch, d_beta_t, d, f_beta_w, dh.data(), h, true);
-    kernels::gemm_packed(batch, d_queries.data() + at * a, a, decoder_att_w, dh.data(), h, true);
-  }
-  // The weights of the layers applied at every step, over all steps at once; the inputs of step
-  // t's are h_{t-1}, rows [0, steps) of hs.
-  nn::lstm_weight_backward<T>({grad + lstm, width_x, h}, w, rows, x.data(), width_x, state_h(0),
-                              d_gates.data(), nullptr, 0);
-  nn::linear_backward(rows, h, d, state_h(0), h, p + f_beta, h, d_beta.data(), d, grad + f_beta,
-                      grad + f_beta + d * h, static_cast<T *>(nullptr), 0);
-  nn::linear_backward(rows, h, a, state_h(0), h, p + decoder_att, h, d_queries.data(), a,
-                      grad + decoder_att, grad + decoder_att + a * h, static_cast<T *>(nullptr), 0);
-  nn::embedding_backward(d_x.data(), width_x, e, inputs.data(), rows, grad + embedding);
-  nn::linear_backward(batch * l, d, a, annotations.data(), d, p + encoder_att, d,
-                      d_projected.data(), a, grad + encoder_att, grad + encoder_att + a * d,
-                      d_annotations.data(), d, true);
+template <class T> void Captioner<T>::Network::encode_backward(const T *p, T *grad) {
+  attention->end_backward(p + attention_at, d_annotations.data(), grad + attention_at);
   // h_0 and c_0 from the mean annotation, which each annotation feeds by 1 / L
   d_mean.resize(batch * d);
   nn::linear_backward(batch, d, h, mean.data(), d, p + init_h, d, dh.data(), h, grad + init_h,
@@ -322,7 +187,7 @@ template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T l
                           d_features1.data());
   nn::relu_backward(features1.data(), d_features1.data(), shape1.rows() * c);
   // conv1's weight: its image columns from every pixel, its coordinate columns and the bias from
-  // the gradient summed over the images (the image needs no gradient)
+  // the gradient summed over the images
   nn::linear_backward(shape1.rows(), 27, c, patches1.data(), 27, p + conv1, 45, d_features1.data(),
                       c, grad + conv1, static_cast<T *>(nullptr), static_cast<T *>(nullptr), 0);
   const std::size_t plane = height * width;
@@ -333,6 +198,139 @@ template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T l
   nn::linear_backward(plane, 18, c, coordinate_patches.data(), 18, p + conv1 + 27, 45,
                       d_coordinate_map.data(), c, grad + conv1 + 27, grad + conv1 + c * 45,
                       static_cast<T *>(nullptr), 0);
+}
+
+template <class T> void Captioner<T>::Network::step(const T *p, std::size_t t) {
+  const std::size_t at = t * batch, width_x = e + d;
+  const T *h_prev = state_h(t);
+  attention->forward(p + attention_at, at, batch, h_prev, scores.data() + at * l);
+  nn::attention_forward(batch, mask, d, scores.data() + at * l, annotations.data(),
+                        weights.data() + at * l, contexts.data() + at * d);
+  // β = σ(f_beta(h_{t-1})); the LSTM's input [embedding(y_{t-1}); β ⊙ context]
+  T *beta = betas.data() + at * d;
+  nn::linear_forward(batch, h_prev, h, f_beta_t, p + f_beta + d * h, beta, d);
+  kernels::sigmoid_in_place(beta, batch * d);
+  T *input = x.data() + at * width_x;
+  nn::embedding_forward(p + embedding, e, inputs.data() + at, batch, input, width_x);
+  for (std::size_t b = 0; b < batch; ++b)
+    for (std::size_t k = 0; k < d; ++k)
+      input[b * width_x + e + k] = beta[b * d + k] * contexts[(at + b) * d + k];
+  nn::lstm_cell_forward(lstm_weights(p), batch, input, width_x, h_prev, state_c(t),
+                        lstm_gates.data() + at * 4 * h, tanh_c.data() + at * h, state_c(t + 1),
+                        state_h(t + 1), &ih_t, &hh_t);
+}
+
+template <class T>
+void Captioner<T>::Network::step_backward(const T *p, std::size_t t, T lambda, T *grad) {
+  const std::size_t at = t * batch, width_x = e + d, g = 4 * h;
+  // The LSTM, from the gradients at h_{t+1} (the output's and step t + 1's) and c_{t+1}, to its
+  // input (the embedding's part is taken for every step at once, by decode_backward)
+  for (std::size_t i = 0; i < batch * h; ++i)
+    dh_next[i] = d_hs[at * h + i] + dh[i];
+  std::copy(dc.begin(), dc.end(), dc_next.begin());
+  T *d_gates_t = d_gates.data() + at * g;
+  nn::lstm_cell_backward(lstm_weights(p), batch, dh_next.data(), dc_next.data(), state_c(t),
+                         lstm_gates.data() + at * g, tanh_c.data() + at * h, d_gates_t, dc.data(),
+                         dh.data(), &hh_w);
+  T *dx = d_x.data() + at * width_x;
+  kernels::gemm_packed(batch, d_gates_t, g, ih_w, dx, width_x);
+  // z = β ⊙ context: β's pre-activation, then h_{t-1} through f_beta
+  T *d_beta_t = d_beta.data() + at * d;
+  for (std::size_t b = 0; b < batch; ++b) {
+    const T *beta = betas.data() + (at + b) * d, *context = contexts.data() + (at + b) * d,
+            *dz = dx + b * width_x + e;
+    for (std::size_t k = 0; k < d; ++k)
+      d_beta_t[b * d + k] = dz[k] * context[k] * beta[k] * (T(1) - beta[k]);
+  }
+  kernels::gemm_packed(batch, d_beta_t, d, f_beta_w, dh.data(), h, true);
+  // The context Σ α_i a_i, with the regulariser's d (λ/(B L) Σ_b Σ_i (1 - Σ_t α_ti)²) / dα_ti =
+  // 2 λ/(B L) (Σ_t α_ti - 1) at each caption's own steps, then the softmax
+  const T regularizer_scale = T(2) * lambda / T(batch * l);
+  for (std::size_t b = 0; b < batch; ++b) {
+    const T *beta = betas.data() + (at + b) * d, *dz = dx + b * width_x + e;
+    const T *alpha = weights.data() + (at + b) * l, *values = annotations.data() + b * l * d;
+    for (std::size_t i = 0; i < l; ++i) {
+      T d_weight = 0;
+      for (std::size_t k = 0; k < d; ++k) {
+        d_weight += dz[k] * beta[k] * values[i * d + k];
+        d_annotations[(b * l + i) * d + k] += alpha[i] * dz[k] * beta[k];
+      }
+      d_alpha[i] = d_weight;
+    }
+    if (t < lengths[b] && lambda != T(0))
+      for (std::size_t i = 0; i < l; ++i)
+        d_alpha[i] += regularizer_scale * (attended[b * l + i] - T(1));
+    const T weighted = kernels::dot(alpha, d_alpha.data(), l);
+    for (std::size_t i = 0; i < l; ++i)
+      d_scores[b * l + i] = alpha[i] * (d_alpha[i] - weighted);
+  }
+  // The scores, to h_{t-1} (and the annotations, at encode_backward)
+  attention->backward(p + attention_at, at, batch, d_scores.data(), d_queries.data(),
+                      grad + attention_at);
+  for (std::size_t i = 0; i < batch * h; ++i)
+    dh[i] += d_queries[i];
+}
+
+template <class T> void Captioner<T>::Network::decode(const T *p, std::size_t t0, std::size_t t1) {
+  for (std::size_t t = t0; t < t1; ++t)
+    step(p, t);
+  nn::linear_forward((t1 - t0) * batch, h, v, state_h(t0 + 1), h, p + fc, h, p + fc + v * h,
+                     logits.data() + t0 * batch * v, v);
+}
+
+template <class T> void Captioner<T>::Network::decode_backward(const T *p, T lambda, T *grad) {
+  const std::size_t rows = steps * batch, width_x = e + d, g = 4 * h;
+  const auto w = lstm_weights(p);
+  nn::grow(rows * h, {&d_hs});
+  nn::grow(rows * g, {&d_gates});
+  nn::grow(rows * width_x, {&d_x});
+  nn::grow(rows * d, {&d_beta});
+  nn::grow(batch * l, {&d_scores});
+  nn::grow(batch * h, {&d_queries});
+  d_annotations.assign(batch * l * d, T(0));
+  for (auto *buffer : {&dh, &dc, &dh_next, &dc_next})
+    buffer->assign(batch * h, T(0));
+  d_alpha.resize(l);
+  ih_w.pack(width_x, g, w.weight_ih, width_x);
+  hh_w.pack(h, g, w.weight_hh, h);
+  f_beta_w.pack(h, d, p + f_beta, h);
+  nn::linear_backward(rows, h, v, state_h(1), h, p + fc, h, d_logits.data(), v, grad + fc,
+                      grad + fc + v * h, d_hs.data(), h);
+  for (std::size_t t = steps; t-- > 0;)
+    step_backward(p, t, lambda, grad);
+  // The weights of the layers applied at every step, over all steps at once; the inputs of step
+  // t's are h_{t-1}, rows [0, steps) of hs.
+  nn::lstm_weight_backward<T>({grad + lstm, width_x, h}, w, rows, x.data(), width_x, state_h(0),
+                              d_gates.data(), nullptr, 0);
+  nn::embedding_backward(d_x.data(), width_x, e, inputs.data(), rows, grad + embedding);
+  nn::linear_backward(rows, h, d, state_h(0), h, p + f_beta, h, d_beta.data(), d, grad + f_beta,
+                      grad + f_beta + d * h, static_cast<T *>(nullptr), 0);
+}
+
+template <class T> nn::CrossEntropy Captioner<T>::Network::cross_entropy() {
+  return nn::cross_entropy_forward(steps * batch, v, logits.data(), targets.data(),
+                                   probabilities.data());
+}
+
+template <class T> double Captioner<T>::Network::regularizer() {
+  attended.assign(batch * l, T(0));
+  for (std::size_t b = 0; b < batch; ++b)
+    for (std::size_t t = 0; t < lengths[b]; ++t)
+      for (std::size_t i = 0; i < l; ++i)
+        attended[b * l + i] += weights[(t * batch + b) * l + i];
+  double sum = 0;
+  for (const T total : attended)
+    sum += double((T(1) - total) * (T(1) - total));
+  return sum / double(batch * l);
+}
+
+// The forward's calls in reverse: the loss's, decode's, encode's.
+template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T lambda, T *grad) {
+  nn::grow(steps * batch * v, {&d_logits});
+  nn::cross_entropy_backward(steps * batch, v, probabilities.data(), targets.data(), scale,
+                             d_logits.data());
+  decode_backward(p, lambda, grad);
+  encode_backward(p, grad);
 }
 
 template <class T> void Captioner<T>::Network::get_state(std::size_t t, T *state) const {

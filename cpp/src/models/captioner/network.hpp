@@ -1,11 +1,12 @@
 // The captioner's layers composed over a padded minibatch: the encoder (coordinate channels, two
 // convolutions with ReLU and max pooling, channels-last) and the decoder (soft attention, the gate
 // β, an LSTM cell, the output layer), forward and backward, with the doubly stochastic
-// regulariser. Decoder buffers are step-major: row t * batch + b is image b at step t. Only
-// model.cpp includes it.
+// regulariser. Each backward calls its forward's layers in reverse. Decoder buffers are
+// step-major: row t * batch + b is image b at step t. Only model.cpp includes it.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "attention/captioner.hpp"
@@ -13,6 +14,7 @@
 #include "nn/conv2d.hpp"
 #include "nn/cross_entropy.hpp"
 #include "nn/lstm_cell.hpp"
+#include "nn/scoring.hpp"
 
 namespace attention {
 
@@ -31,8 +33,10 @@ template <class T> struct Captioner<T>::Network {
 
   // The annotations, the decoder's initial state and the attention's annotation side.
   void encode(const T *p);
-  // Decoder steps [t0, t1), their inputs set.
+  // Decoder steps [t0, t1), their inputs set, then their logits.
   void decode(const T *p, std::size_t t0, std::size_t t1);
+  // Step t: the attention from h_{t-1}, the gate β, the LSTM.
+  void step(const T *p, std::size_t t);
   void forward(const T *p) {
     encode(p);
     decode(p, 0, steps);
@@ -43,6 +47,12 @@ template <class T> struct Captioner<T>::Network {
   // After cross_entropy and regularizer: adds every parameter's gradient of `scale` times the
   // summed cross-entropy plus λ times the regulariser.
   void backward(const T *p, T scale, T lambda, T *grad);
+  // Its parts, each its forward's backward: encode's (from d_annotations, and dh and dc at the
+  // initial state), decode's over every step (from d_logits), step t's (from d_hs, and dh and dc
+  // at h_{t+1} and c_{t+1}).
+  void encode_backward(const T *p, T *grad);
+  void decode_backward(const T *p, T lambda, T *grad);
+  void step_backward(const T *p, std::size_t t, T lambda, T *grad);
 
   // Image 0's first m steps, for display.
   CaptionerTrace<T> trace(std::size_t m) const;
@@ -51,16 +61,20 @@ template <class T> struct Captioner<T>::Network {
   void get_state(std::size_t t, T *state) const;
   void set_state(std::size_t t, const T *state);
 
-  std::size_t c, d, a, e, h, v;
+  std::size_t c, d, e, h, v;
   TokenId sos;
   std::size_t height, width, l; // l: annotations per image
-  std::size_t conv1, conv2, init_h, init_c, encoder_att, decoder_att, full_att, f_beta, embedding,
-      lstm, fc; // offsets of each layer's block in the flat parameters
+  // offsets of each layer's block in the flat parameters
+  std::size_t conv1, conv2, init_h, init_c, attention_at, f_beta, embedding, lstm, fc;
   nn::Conv2dShape shape1{}, shape2{};
+  // e_ti = full_att(tanh(encoder_att(a_i) + decoder_att(h_{t-1}))) over each image's L annotations
+  std::unique_ptr<nn::ScoringFunction<T>> attention;
 
   std::size_t batch = 0, steps = 0;
   std::vector<TokenId> inputs, targets;
-  std::vector<std::size_t> lengths; // each caption's, for the regulariser
+  std::vector<std::size_t> lengths;               // each caption's, for the regulariser
+  std::vector<std::size_t> annotations_per_image; // L each: no region is masked
+  nn::KeyMask mask{};
 
   // Encoder, channels-last
   // conv1 reads the image (3 channels) and the coordinates (2, the same in every image): each part
@@ -74,10 +88,7 @@ template <class T> struct Captioner<T>::Network {
   std::vector<std::uint8_t> argmax1, argmax2;
   // Decoder
   std::vector<T> mean;                  // batch x D
-  std::vector<T> projected;             // batch x L x A: encoder_att(a_i)
   std::vector<T> hs, cs;                // (steps + 1) x batch x H: h_t and c_t
-  std::vector<T> queries;               // steps x batch x A: decoder_att(h_{t-1})
-  std::vector<T> activations;           // steps x batch x L x A: the tanh's
   std::vector<T> scores, weights;       // steps x batch x L
   std::vector<T> contexts, betas;       // steps x batch x D: Σ α a, and β
   std::vector<T> x;                     // steps x batch x (E + D): [embedding; z]
@@ -86,10 +97,10 @@ template <class T> struct Captioner<T>::Network {
   std::vector<T> attended;              // batch x L: Σ_t α_ti
   // The weights used at every decoder step, packed once per batch: transposed by encode for the
   // forward steps (X W^T), as they are by backward for the gradients (dY W).
-  kernels::PackedB<T> ih_t, hh_t, decoder_att_t, f_beta_t, ih_w, hh_w, decoder_att_w, f_beta_w;
-  // Gradients
-  std::vector<T> d_logits, d_hs, d_gates, d_x, d_beta, d_queries, d_projected, d_annotations,
-      d_mean, dh, dc, dh_next, dc_next, d_alpha, d_features2, d_pooled1, d_features1, d_patches,
+  kernels::PackedB<T> ih_t, hh_t, f_beta_t, ih_w, hh_w, f_beta_w;
+  // Gradients; d_scores and d_queries (the attention's at h_{t-1}) of one step
+  std::vector<T> d_logits, d_hs, d_gates, d_x, d_beta, d_scores, d_queries, d_annotations, d_mean,
+      dh, dc, dh_next, dc_next, d_alpha, d_features2, d_pooled1, d_features1, d_patches,
       d_coordinate_map;
 
   T *state_h(std::size_t t) { return hs.data() + t * batch * h; }

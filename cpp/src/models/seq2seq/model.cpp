@@ -116,24 +116,25 @@ Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
   Network &w = *network_;
   w.begin({&source}, max_length);
   w.encode(parameters_.data());
-  const std::size_t h = config_.hidden * config_.layers; // every layer's state
-  std::vector<Seq2seqHypothesis> beams(1);               // the empty hypothesis, from s_0
-  std::vector<std::vector<T>> states(1, std::vector<T>(h));
+  // Each hypothesis's state after its last token (every layer's; s_0 for the empty one), and
+  // after the step's
+  const std::size_t h = config_.hidden * config_.layers;
+  std::vector<std::vector<T>> states(1, std::vector<T>(h)), grown(width, std::vector<T>(h));
   w.get_decoder_state(0, states[0].data());
-  for (std::size_t t = 0; t < max_length && !all_ended(beams, config_.eos); ++t) {
-    std::vector<std::vector<T>> grown(beams.size(), std::vector<T>(h));
-    const auto origins = advance_beams(beams, w.v, width, config_.eos, [&](std::size_t b) {
-      // Step t of the batch of one reads s_{t-1} from decoder_state(t) and its input token.
-      w.set_decoder_state(t, states[b].data());
-      w.inputs[t] = t == 0 ? config_.sos : beams[b].output.back();
-      w.decode(parameters_.data(), t, t + 1);
-      w.get_decoder_state(t + 1, grown[b].data());
-      return w.logits_at(t);
-    });
-    states = states_after(origins, states, grown);
-  }
   Seq2seqBeamSearch<T> result;
-  result.beams = std::move(beams);
+  result.beams = search_beams<Seq2seqHypothesis>(
+      max_length, w.v, width, config_.eos,
+      [&](std::size_t t, const std::vector<Seq2seqHypothesis> &beams, std::size_t b) {
+        // Step t of the batch of one reads s_{t-1} from decoder_state(t) and its input token.
+        w.set_decoder_state(t, states[b].data());
+        w.inputs[t] = t == 0 ? config_.sos : beams[b].output.back();
+        w.decode(parameters_.data(), t, t + 1);
+        w.get_decoder_state(t + 1, grown[b].data());
+        return w.logits_at(t);
+      },
+      [&](const std::vector<BeamOrigin> &origins) {
+        states = states_after(origins, states, grown);
+      });
   // The best hypothesis again, teacher forced, for its trace (the same numbers it was found with).
   // Its output may lack <eos> (length-limited), so it is not checked as a target.
   const auto &best = result.beams.front().output;

@@ -130,25 +130,30 @@ TransformerBeamSearch<T> Transformer<T>::beam_search(const std::vector<TokenId> 
     detail::fail(detail::Argument("beam"), "beam (", width, ") must be between 1 and ",
                  max_beam_width);
   Network &w = *network_;
-  std::vector<Seq2seqHypothesis> beams(1); // the empty hypothesis
-  for (std::size_t t = 0; t < max_length && !all_ended(beams, config_.eos); ++t) {
-    // The live hypotheses as one batch, each decoded over its t tokens so far and one more step
-    // (no keys kept between steps: hypotheses reorder at every step).
-    std::vector<std::size_t> live;
-    for (std::size_t b = 0; b < beams.size(); ++b)
-      if (!ended(beams[b], config_.eos))
-        live.push_back(b);
-    w.begin(std::vector<const std::vector<TokenId> *>(live.size(), &source), t + 1);
-    for (std::size_t i = 0; i < live.size(); ++i)
-      for (std::size_t s = 0; s <= t; ++s)
-        w.inputs[s * live.size() + i] = s == 0 ? config_.sos : beams[live[i]].output[s - 1];
-    w.forward(parameters_.data());
-    std::size_t row = 0; // the live hypotheses' rows, in order
-    advance_beams(beams, w.v, width, config_.eos,
-                  [&](std::size_t) { return w.logits_at(t) + row++ * w.v; });
-  }
+  std::size_t decoded = max_length, row = 0; // the step decoded, and its next live row
   TransformerBeamSearch<T> result;
-  result.beams = beams;
+  result.beams = search_beams<Seq2seqHypothesis>(
+      max_length, w.v, width, config_.eos,
+      [&](std::size_t t, const std::vector<Seq2seqHypothesis> &beams, std::size_t) {
+        // At the step's first live hypothesis, all of them as one batch, each decoded over its t
+        // tokens so far and one more step (no keys kept between steps: hypotheses reorder at
+        // every step); then each its row, in order.
+        if (decoded != t) {
+          std::vector<std::size_t> live;
+          for (std::size_t b = 0; b < beams.size(); ++b)
+            if (!ended(beams[b], config_.eos))
+              live.push_back(b);
+          w.begin(std::vector<const std::vector<TokenId> *>(live.size(), &source), t + 1);
+          for (std::size_t i = 0; i < live.size(); ++i)
+            for (std::size_t s = 0; s <= t; ++s)
+              w.inputs[s * live.size() + i] = s == 0 ? config_.sos : beams[live[i]].output[s - 1];
+          w.forward(parameters_.data());
+          decoded = t;
+          row = 0;
+        }
+        return w.logits_at(t) + row++ * w.v;
+      },
+      [](const std::vector<BeamOrigin> &) {});
   // The best hypothesis teacher forced, for its trace; it may lack <eos> (length-limited), so it
   // is not checked as a target.
   const auto &best = result.beams.front().output;

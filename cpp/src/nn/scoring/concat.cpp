@@ -12,7 +12,7 @@ public:
   // Wa.weight (H x 2H), va.weight (1 x H).
   explicit Concat(std::size_t h)
       : TanhScoring<T>(
-            h, {/*query_weight*/ 0, 2 * h, /*key_weight*/ h, 2 * h, /*va*/ 2 * h * h, false}),
+            h, h, h, {/*query_weight*/ 0, 2 * h, /*key_weight*/ h, 2 * h, /*va*/ 2 * h * h, false}),
         h_(h) {}
 
   std::vector<ParameterSpec> parameters() const override {

@@ -36,7 +36,7 @@ public:
     const std::size_t n = mask_.n, batch = mask_.batch;
     for (std::size_t b = 0; b < batch && b < rows; ++b)
       kernels::gemm_abt(item_rows(rows, b), mask_.lengths[b], h_, queries + b * h_, batch * h_,
-                        keys() + b * h_, batch * h_, scores + b * n, batch * n);
+                        keys() + mask_.row(b, 0) * h_, key_ld(), scores + b * n, batch * n);
     mask_scores(rows, mask_, scores);
   }
 
@@ -47,10 +47,10 @@ public:
     const T *queries = queries_.data() + first * h_;
     for (std::size_t b = 0; b < batch && b < rows; ++b) {
       const std::size_t item = item_rows(rows, b), length = mask_.lengths[b];
-      kernels::gemm_ab(item, h_, length, d_scores + b * n, batch * n, keys() + b * h_, batch * h_,
-                       d_queries + b * h_, batch * h_);
+      kernels::gemm_ab(item, h_, length, d_scores + b * n, batch * n, keys() + mask_.row(b, 0) * h_,
+                       key_ld(), d_queries + b * h_, batch * h_);
       kernels::gemm_atb(length, h_, item, d_scores + b * n, batch * n, queries + b * h_, batch * h_,
-                        d_projected_keys_.data() + b * h_, batch * h_, true);
+                        d_projected_keys_.data() + mask_.row(b, 0) * h_, key_ld(), true);
     }
   }
 
@@ -67,6 +67,7 @@ public:
 
 private:
   const T *keys() const { return projected_ ? projected_keys_.data() : keys_; }
+  std::size_t key_ld() const { return mask_.stride() * h_; }
   // Rows b, b + batch, … of a block of `rows`.
   std::size_t item_rows(std::size_t rows, std::size_t b) const {
     return (rows - b + mask_.batch - 1) / mask_.batch;

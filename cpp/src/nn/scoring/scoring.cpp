@@ -6,7 +6,7 @@ template <class T>
 std::unique_ptr<ScoringFunction<T>> make_scoring_function(ScoreFunction kind, std::size_t hidden) {
   switch (kind) {
   case ScoreFunction::additive:
-    return make_additive<T>(hidden);
+    return make_additive<T>({hidden, hidden, hidden});
   case ScoreFunction::dot:
     return make_dot<T>(hidden);
   case ScoreFunction::general:
