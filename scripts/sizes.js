@@ -2,6 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
+import { modelFile, SHIPPED_MODELS } from '../web/engine/models.js';
+
 const entries = {
   'attention-stepper (engine JS: index.js, engine.js, tensors.js with fflate, loader)': [
     'dist/engine/index.js',
@@ -17,16 +19,13 @@ const entries = {
   ],
   'attention-stepper/components (with KaTeX and palettes; loads the engine)': ['dist/components/attention-stepper.js'],
   'attention-stepper/styles.css': ['dist/components/styles.css'],
-  'attention-stepper/models/* (the trained seq2seq models, float16)': [
-    'dist/engine/models/en-fr-additive.safetensors',
-    'dist/engine/models/en-zh-additive.safetensors',
-  ],
-  'attention-stepper/models/shapes-en.safetensors (the trained captioner, float16)': [
-    'dist/engine/models/shapes-en.safetensors',
-  ],
-  'attention-stepper/models/en-fr.safetensors (the trained Transformer, float16)': [
-    'dist/engine/models/en-fr.safetensors',
-  ],
+  // the trained models the package ships, by kind
+  ...Object.fromEntries(
+    [...new Set(SHIPPED_MODELS.map(({ kind }) => kind))].map((kind) => [
+      `attention-stepper/models/* (the trained ${kind} models, float16)`,
+      SHIPPED_MODELS.filter((entry) => entry.kind === kind).map((entry) => `dist/engine/models/${modelFile(entry)}`),
+    ]),
+  ),
 };
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;

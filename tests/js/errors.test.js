@@ -448,7 +448,7 @@ const cases = [
   [
     'seq2seq walkthrough comparing something else',
     () => attn.walkthrough('seq2seq', { model: comparingModel, compare: [{}] }),
-    /inputs.compare\[0\] must be a model of this engine \(createSeq2seq, createCaptioner, loadModel\), got an object/,
+    /inputs.compare\[0\] must be a model of this engine \(createModel, loadModel\), got an object/,
     'compare',
   ],
   [

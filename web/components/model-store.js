@@ -1,7 +1,6 @@
-// The trained models the walkthroughs show, of any kind the engine makes, one per identity (for
-// seq2seq, a task, scoring function, encoder, layers and guided alignment's weight: MODEL_KINDS,
-// each completed with the engine's defaults, so that the inputs' 'default' encoder and a model's
-// 'bidirectional' are one): the one the reader trained, else the trained one the package ships,
+// The trained models the walkthroughs show, of any kind the engine makes, one per identity (the
+// fields the engine's modelFacts(kind) marks `identity`, each completed with the engine's defaults,
+// so that the inputs' 'default' encoder and a model's 'bidirectional' are one): the one the reader trained, else the trained one the package ships,
 // else an untrained one (seed 0) until either arrives.
 // model() answers at once, so a trace can always be drawn; a shipped model loads in the background
 // and `change` fires when it (or a model the reader trained) takes over.

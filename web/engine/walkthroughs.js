@@ -13,7 +13,7 @@ export function walkthroughApi(call, handleOf) {
   const modelHandle = (model, name) =>
     handleOf(model) ??
     fail(
-      `${name} must be a model of this engine (createSeq2seq, createCaptioner, loadModel), got ${describe(model)}`,
+      `${name} must be a model of this engine (createModel, loadModel), got ${describe(model)}`,
       name,
     );
   const converters = {

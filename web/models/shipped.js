@@ -16,6 +16,8 @@
 // `node scripts/make-models.js` trains every candidate, writes the chosen models and the table of
 // candidates (selection.json; `node scripts/make-models.js <kind>` makes only the models of that
 // kind); tests/js/models.test.js trains the chosen seed again and compares the bytes.
+import { gzipSync } from 'node:zlib';
+
 import { SHIPPED_MODELS } from '../engine/models.js';
 
 export { modelFile, SHIPPED_MODELS } from '../engine/models.js';
@@ -85,3 +87,72 @@ export function trainCaptioner(attn, { task, language, seed, steps, regularizati
   const { bytes, splits } = savedAsShipped(attn, model, ['test']);
   return { bytes, test: splits.test };
 }
+
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const sizes = (bytes) => `${kb(bytes.length)} (${kb(gzipSync(bytes, { level: 9 }).length)} gzip)`;
+
+/**
+ * Each kind's recipe for scripts/make-models.js: make(attn, entry, log) trains the model of a
+ * SHIPPED_MODELS entry from scratch → { bytes, record, summary }, its record going to the
+ * selection table's `table` (a list of records, or one record when `one`), which begins with each
+ * recipe's `header`.
+ */
+export const RECIPES = {
+  seq2seq: {
+    // the candidates' (each seq2seq model's entry says its steps)
+    header: {
+      candidates: CANDIDATES,
+      validation: VALIDATION,
+      steps: SHIPPED_MODELS.find(({ kind }) => kind === 'seq2seq').steps,
+    },
+    table: 'models',
+    make(attn, entry, log) {
+      const candidates = [];
+      for (let seed = 0; seed < CANDIDATES; ++seed) {
+        const candidate = trainCandidate(attn, entry, seed);
+        candidates.push(candidate);
+        const { validation, test } = candidate;
+        log(
+          `seed ${seed}: validation AER ${validation.aer.toFixed(3)} (exact ${validation.exactMatch}), test AER ${test.aer.toFixed(3)} (exact ${test.exactMatch})`,
+        );
+      }
+      const chosen = chooseCandidate(candidates, entry);
+      const measures = ({ exactMatch, aer, categories }) => ({ exactMatch, aer, categories });
+      return {
+        bytes: chosen.bytes,
+        record: {
+          seed: chosen.seed,
+          test: measures(chosen.test),
+          candidates: candidates.map(({ seed, validation }) => ({ seed, validation: measures(validation) })),
+        },
+        summary: `seed ${chosen.seed}, test exact match ${chosen.test.exactMatch}, AER ${chosen.test.aer.toFixed(3)}, ${sizes(chosen.bytes)}`,
+      };
+    },
+  },
+  transformer: {
+    table: 'transformers',
+    make(attn, entry) {
+      const made = trainTransformer(attn, entry);
+      const { exactMatch, aer, heads } = made.test;
+      return {
+        bytes: made.bytes,
+        record: { seed: made.seed, test: { exactMatch, aer, heads } },
+        summary: `seed ${made.seed}, test exact match ${exactMatch}, AER ${aer.toFixed(3)}, ${sizes(made.bytes)}`,
+      };
+    },
+  },
+  captioner: {
+    table: 'captioner',
+    one: true,
+    // one recipe, no candidates
+    make(attn) {
+      const { bytes, test } = trainCaptioner(attn, CAPTIONER);
+      const { exactMatch, tokenAccuracy, regionAccuracy } = test;
+      return {
+        bytes,
+        record: { ...CAPTIONER, test: { exactMatch, tokenAccuracy, regionAccuracy } },
+        summary: `${CAPTIONER.steps} steps, test exact match ${exactMatch}, region accuracy ${regionAccuracy.toFixed(3)}, ${sizes(bytes)}`,
+      };
+    },
+  },
+};
