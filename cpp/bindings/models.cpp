@@ -52,7 +52,7 @@ val field_value(const at::ConfigField<Config> &field, const Config &config) {
 }
 
 // The fields of a kind's configuration as facts publish them: [{ name, type, identity?,
-// required?, trained?, choices?, max?, defaultBy? }].
+// required?, trained?, named?, choices?, max?, defaultBy? }].
 template <class Config> val fields_to_js(const std::vector<at::ConfigField<Config>> &fields) {
   static const char *const types[] = {"text", "choice", "size", "integer", "number"};
   val out = val::array();
@@ -62,7 +62,8 @@ template <class Config> val fields_to_js(const std::vector<at::ConfigField<Confi
     entry.set("type", types[static_cast<int>(field.type)]);
     for (const auto &[role, key] : {std::pair{at::FieldRole::identity, "identity"},
                                     {at::FieldRole::required, "required"},
-                                    {at::FieldRole::trained, "trained"}})
+                                    {at::FieldRole::trained, "trained"},
+                                    {at::FieldRole::named, "named"}})
       if (field.is(role))
         entry.set(key, true);
     if (!field.choices.empty())

@@ -41,8 +41,10 @@ test('the identity and its defaults come from the fields the engine marks', () =
   assert.equal(facts.lossWeight, 'guide');
   assert.equal(attn.modelFacts('captioner').lossWeight, 'regularization');
   // the encoder's default follows the scoring function: Bahdanau's reads both ways
+  // the scoring function is always said (en-fr-additive.safetensors), the others only when not
+  // their default
+  assert.deepEqual(fieldsThat(facts, 'named'), ['scoring']);
   assert.deepEqual(identityDefaults(facts, { scoring: 'additive' }), {
-    scoring: 'additive',
     encoder: 'bidirectional',
     layers: 1,
     guide: 0,

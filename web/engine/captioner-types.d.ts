@@ -1,8 +1,7 @@
 // Types of the captioners' part of attention-stepper's public API (re-exported by index.d.ts):
 // the shapes task, its scenes and images, and the captioners.
 import type { Matrix, ModelFacts } from './index.js';
-import type { ModelOf, PrecisionArray } from './model-types.js';
-import type { NamedTensor, Seq2seqPrecision } from './seq2seq-types.js';
+import type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray } from './model-types.js';
 
 export type SceneShape = 'circle' | 'square' | 'triangle';
 export type SceneColour = 'red' | 'green' | 'blue' | 'yellow';
@@ -65,7 +64,7 @@ export interface CaptionerFacts extends ModelFacts {
   imageSize: number;
   /** the annotation grid the attention is over */
   grid: Readonly<{ rows: number; cols: number }>;
-  precisions: readonly Seq2seqPrecision[];
+  precisions: readonly ModelPrecision[];
   maxBeam: number;
   maxSteps: number;
   maxSeed: number;
@@ -78,7 +77,7 @@ export interface CaptionerFacts extends ModelFacts {
     embedding: number;
     hidden: number;
     seed: number;
-    precision: Seq2seqPrecision;
+    precision: ModelPrecision;
     batch: number;
     learningRate: number;
     /** the doubly stochastic regulariser's λ */
@@ -86,7 +85,7 @@ export interface CaptionerFacts extends ModelFacts {
   }>;
 }
 
-export interface CaptionerOptions<P extends Seq2seqPrecision = Seq2seqPrecision> {
+export interface CaptionerOptions<P extends ModelPrecision = ModelPrecision> {
   task: 'shapes';
   /** the captions' language, default 'en' (Chinese names the objects in the reverse order) */
   language?: CaptionLanguage;
@@ -146,7 +145,7 @@ export interface CaptionEvaluation {
 }
 
 /** Show, Attend and Tell at the scenes' size, and the task it learns. Call dispose() when done. */
-export interface CaptionerModel<P extends Seq2seqPrecision = Seq2seqPrecision> extends ModelOf<
+export interface CaptionerModel<P extends ModelPrecision = ModelPrecision> extends ModelOf<
   'captioner',
   P,
   Required<CaptionerOptions<P>>,

@@ -2,15 +2,14 @@
 // --emit-tsd) and checked by tests/types; each kind of model's are in its own file
 // (seq2seq-types.d.ts, transformer-types.d.ts, captioner-types.d.ts), over what every kind's model
 // has (model-types.d.ts).
-import type { TrainOptionsOf } from './model-types.js';
-export type { ModelOf, PrecisionArray, TrainOptionsOf } from './model-types.js';
+import type { ModelPrecision, TrainOptionsOf } from './model-types.js';
+export type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray, TrainOptionsOf } from './model-types.js';
 import type {
   Seq2seqEncoder,
   Seq2seqEvaluation,
   Seq2seqFacts,
   Seq2seqModel,
   Seq2seqOptions,
-  Seq2seqPrecision,
   Seq2seqTask,
   WordCategory,
 } from './seq2seq-types.js';
@@ -24,7 +23,6 @@ export type {
   Seq2seqEncoder,
   WordCategory,
   Seq2seqOptions,
-  NamedTensor,
   Seq2seqTranslationStep,
   Seq2seqTranslation,
   Seq2seqEvaluation,
@@ -125,6 +123,8 @@ export interface ModelField {
   required?: true;
   /** train() sets it, not the create function (the config still says it) */
   trained?: true;
+  /** of the identity, said in a model's name (a file's, a label's) even at its default */
+  named?: true;
   choices?: readonly string[];
   max?: number;
   /** its default follows this field's value: defaults[name] is by that value */
@@ -137,7 +137,7 @@ export interface ModelFacts {
   fields: readonly Readonly<ModelField>[];
   /** the name of train()'s loss weight: guide or regularization */
   lossWeight: string;
-  precisions: readonly Seq2seqPrecision[];
+  precisions: readonly ModelPrecision[];
   maxSteps: number;
   maxSeed: number;
 }
@@ -631,11 +631,11 @@ export interface AttentionEngine {
   /** The translation tasks: en-fr, en-zh and dates (read-only; made on the first call). */
   seq2seqTasks(): readonly Seq2seqTask[];
   /** A new encoder–decoder for a task (see Seq2seqOptions for the defaults). */
-  createSeq2seq<P extends Seq2seqPrecision = 'float32'>(options: Seq2seqOptions<P>): Seq2seqModel<P>;
+  createSeq2seq<P extends ModelPrecision = 'float32'>(options: Seq2seqOptions<P>): Seq2seqModel<P>;
   /** What the Transformer models take and do by default (read-only). */
   transformerFacts(): TransformerFacts;
   /** A new Transformer for a translation task (see TransformerOptions for the defaults). */
-  createTransformer<P extends Seq2seqPrecision = 'float32'>(options: TransformerOptions<P>): TransformerModel<P>;
+  createTransformer<P extends ModelPrecision = 'float32'>(options: TransformerOptions<P>): TransformerModel<P>;
   /** What the captioners take, what scenes are made of, and the defaults (read-only). */
   captionerFacts(): CaptionerFacts;
   /** The captioning tasks, one entry per task and language (read-only; made on the first call). */
@@ -647,7 +647,7 @@ export interface AttentionEngine {
    * small blue square 1 0"). Text that is no scene throws an Error with `argument` "scene". */
   parseScene(scene: string): Scene;
   /** A new captioner for a task in a language (see CaptionerOptions for the defaults). */
-  createCaptioner<P extends Seq2seqPrecision = 'float32'>(options: CaptionerOptions<P>): CaptionerModel<P>;
+  createCaptioner<P extends ModelPrecision = 'float32'>(options: CaptionerOptions<P>): CaptionerModel<P>;
   /** What models of `kind` take: their configuration's fields, limits and defaults (read-only);
    * seq2seqFacts(), transformerFacts() and captionerFacts() are this for their kind. */
   modelFacts<K extends ModelKind>(kind: K): ModelKinds[K]['facts'];
@@ -763,7 +763,7 @@ export const MODEL_KINDS: Readonly<{
 }>;
 
 /** The names of a kind's fields that `role` marks, from its facts: fieldsThat(facts, 'identity'). */
-export function fieldsThat(facts: ModelFacts, role: 'identity' | 'required' | 'trained'): string[];
+export function fieldsThat(facts: ModelFacts, role: 'identity' | 'required' | 'trained' | 'named'): string[];
 
 /** The values a kind's identity fields take where `object` leaves them unsaid. */
 export function identityDefaults(facts: ModelFacts, object: Record<string, unknown>): Record<string, unknown>;

@@ -1,17 +1,24 @@
 // Types of what a model of every kind has (re-exported by index.d.ts), declared once: each kind's
 // model type (seq2seq-types.d.ts, transformer-types.d.ts, captioner-types.d.ts) extends ModelOf
 // with its own methods.
-import type { NamedTensor, Seq2seqPrecision } from './seq2seq-types.js';
+/** A model's precision: its parameters' and its results' arrays. */
+export type ModelPrecision = 'float32' | 'float64';
+
+/** A tensor under its PyTorch name: row-major data of the model's precision. */
+export interface NamedTensor<A extends Float32Array | Float64Array = Float32Array | Float64Array> {
+  shape: number[];
+  data: A;
+}
 
 /** The typed array of a precision. */
-export type PrecisionArray<P extends Seq2seqPrecision> = P extends 'float64' ? Float64Array : Float32Array;
+export type PrecisionArray<P extends ModelPrecision> = P extends 'float64' ? Float64Array : Float32Array;
 
 /**
  * A model of kind K in precision P: C its configuration (the create options, all given), E its
  * evaluation, W the name of train()'s loss weight (a number >= 0, default 0), S its splits. Call
  * dispose() when done.
  */
-export interface ModelOf<K extends string, P extends Seq2seqPrecision, C, E, W extends string, S extends string> {
+export interface ModelOf<K extends string, P extends ModelPrecision, C, E, W extends string, S extends string> {
   readonly kind: K;
   readonly config: Readonly<C>;
   /** copies, under PyTorch's names in state_dict order */

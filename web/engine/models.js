@@ -77,13 +77,14 @@ export const SHIPPED_MODELS = deepFreeze([
 
 /**
  * The values the identity fields of a kind whose facts are `facts` take where `object` leaves them
- * unsaid (its required fields have none): each field's default, or for a field whose default
- * follows another's (`defaultBy`), the default for that field's value.
+ * unsaid (a required field, or one a model's name always says (`named`), is never left unsaid):
+ * each field's default, or for a field whose default follows another's (`defaultBy`), the default
+ * for that field's value.
  */
 export function identityDefaults(facts, object) {
   return Object.fromEntries(
     facts.fields
-      .filter((field) => field.identity && !field.required)
+      .filter((field) => field.identity && !field.required && !field.named)
       .map(({ name, defaultBy }) => {
         const fallback = facts.defaults[name];
         return [name, defaultBy ? fallback[object[defaultBy] ?? facts.defaults[defaultBy]] : fallback];

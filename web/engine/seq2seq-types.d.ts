@@ -1,7 +1,7 @@
 // Types of the seq2seq models' part of attention-stepper's public API (re-exported by index.d.ts):
 // tasks, models and translations.
 import type { Matrix, ModelFacts, ScoreFunctionName } from './index.js';
-import type { ModelOf, PrecisionArray } from './model-types.js';
+import type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray } from './model-types.js';
 
 /** What the seq2seq models take: their tasks, scoring functions, precisions, limits and defaults. */
 export interface Seq2seqFacts extends ModelFacts {
@@ -82,11 +82,12 @@ export interface Seq2seqTask {
   test: readonly TaskExample[];
 }
 
-export type Seq2seqPrecision = 'float32' | 'float64';
+/** ModelPrecision, by its first name. */
+export type Seq2seqPrecision = ModelPrecision;
 export type Seq2seqScoring = 'additive' | 'dot' | 'general' | 'concat';
 export type Seq2seqEncoder = 'forward' | 'bidirectional';
 
-export interface Seq2seqOptions<P extends Seq2seqPrecision = Seq2seqPrecision> {
+export interface Seq2seqOptions<P extends ModelPrecision = ModelPrecision> {
   task: Seq2seqTask['id'];
   /** default 'additive' (Bahdanau); 'dot', 'general', 'concat' are Luong's */
   scoring?: Seq2seqScoring;
@@ -106,12 +107,6 @@ export interface Seq2seqOptions<P extends Seq2seqPrecision = Seq2seqPrecision> {
   validation?: number;
   /** default 'float32' */
   precision?: P;
-}
-
-/** A tensor under its PyTorch name: row-major data of the model's precision. */
-export interface NamedTensor<A extends Float32Array | Float64Array = Float32Array | Float64Array> {
-  shape: number[];
-  data: A;
 }
 
 export interface Seq2seqTranslationStep<A extends Float32Array | Float64Array> {
@@ -173,7 +168,7 @@ export interface Seq2seqEvaluation {
  * the minibatch, of the cross-entropy between the word's attention row and its sure gold links,
  * normalised to sum to 1; its config's `guide` is the largest λ its training has used (0: it learnt
  * freely). Batch 32, learning rate 0.005 by default. Call dispose() when done. */
-export interface Seq2seqModel<P extends Seq2seqPrecision = Seq2seqPrecision> extends ModelOf<
+export interface Seq2seqModel<P extends ModelPrecision = ModelPrecision> extends ModelOf<
   'seq2seq',
   P,
   Required<Seq2seqOptions<P>> & { guide: number },

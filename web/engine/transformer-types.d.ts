@@ -1,13 +1,13 @@
 // Types of the Transformer models' part of attention-stepper's public API (re-exported by
 // index.d.ts): they learn the seq2seq models' translation tasks (Seq2seqTask).
 import type { ModelFacts } from './index.js';
-import type { ModelOf, PrecisionArray } from './model-types.js';
-import type { NamedTensor, Seq2seqPrecision, Seq2seqTask } from './seq2seq-types.js';
+import type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray } from './model-types.js';
+import type { Seq2seqTask } from './seq2seq-types.js';
 
 /** What the Transformer models take: their tasks, precisions, limits and defaults. */
 export interface TransformerFacts extends ModelFacts {
   tasks: readonly string[];
-  precisions: readonly Seq2seqPrecision[];
+  precisions: readonly ModelPrecision[];
   maxBeam: number;
   maxSteps: number;
   maxSeed: number;
@@ -23,7 +23,7 @@ export interface TransformerFacts extends ModelFacts {
     decoderLayers: number;
     feedforward: number;
     seed: number;
-    precision: Seq2seqPrecision;
+    precision: ModelPrecision;
     batch: number;
     learningRate: number;
     /** guided alignment's weight: 0, learning freely */
@@ -31,7 +31,7 @@ export interface TransformerFacts extends ModelFacts {
   }>;
 }
 
-export interface TransformerOptions<P extends Seq2seqPrecision = Seq2seqPrecision> {
+export interface TransformerOptions<P extends ModelPrecision = ModelPrecision> {
   task: Seq2seqTask['id'];
   /** d_model, default 32; heads must divide it */
   model?: number;
@@ -80,7 +80,7 @@ export interface TransformerEvaluation {
 }
 
 /** PyTorch's translation-tutorial Transformer and the task it learns. Call dispose() when done. */
-export interface TransformerModel<P extends Seq2seqPrecision = Seq2seqPrecision> extends ModelOf<
+export interface TransformerModel<P extends ModelPrecision = ModelPrecision> extends ModelOf<
   'transformer',
   P,
   Required<TransformerOptions<P>>,

@@ -12,10 +12,7 @@ export function walkthroughApi(call, handleOf) {
 
   const modelHandle = (model, name) =>
     handleOf(model) ??
-    fail(
-      `${name} must be a model of this engine (createModel, loadModel), got ${describe(model)}`,
-      name,
-    );
+    fail(`${name} must be a model of this engine (createModel, loadModel), got ${describe(model)}`, name);
   const converters = {
     vector: (field, value, name) => toVector(value, name, Float64Array),
     matrix: (field, value, name) => toMatrix(value, name, Float64Array),

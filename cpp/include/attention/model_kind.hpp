@@ -32,6 +32,8 @@ struct FieldRole {
   // written to a file only when not its default, so that older files stay byte for byte
   static constexpr unsigned if_set = 8;
   static constexpr unsigned absent_before = 16; // older files lack it: its default then
+  // of the identity, said in a model's name (a file's, a label's) even at its default
+  static constexpr unsigned named = 32;
 };
 
 template <class Config> struct ConfigField {

@@ -202,35 +202,42 @@ std::vector<int> handles(const GivenInputs &given, const char *name) {
   return out;
 }
 
-// The identity's inputs given with a model must be the model's (all but `skipped`, the field
-// compared).
-template <class T>
-void require_models_own(const GivenInputs &given, const Seq2seqSession<T> &session,
+// The identity's inputs given with a model must be the model's, each field its kind marks
+// `identity` but `skipped` (the field compared): a text as the field names its value (a number as
+// format_shortest writes it, "default" for a field whose default the others imply), or a number.
+template <class Session>
+void require_models_own(const GivenInputs &given, const Session &session,
                         const std::string &skipped = "") {
-  const Seq2seqSessionConfig &config = session.config();
-  const auto refuse = [](const char *name, const std::string &value, const std::string &own) {
-    detail::fail(detail::Argument(name), "inputs.", name, " (", value, ") is not the model's (",
-                 own, ")");
-  };
-  const auto text = [&](const char *name) -> const std::string * {
-    const auto *value = find(given.texts, name);
-    return name != skipped && value && !value->empty() ? &value->front() : nullptr;
-  };
-  if (const auto *task = text("task"); task && *task != config.task)
-    refuse("task", *task, config.task);
-  if (const auto *scoring = text("scoring");
-      scoring && *scoring != score_function_name(config.scoring))
-    refuse("scoring", *scoring, score_function_name(config.scoring));
-  // "default" says nothing of the model's encoder: the page's store resolves it to the scoring
-  // function's (default_encoder)
-  if (const auto *encoder = text("encoder");
-      encoder && *encoder != "default" && parse_encoder(*encoder, "encoder") != config.encoder)
-    refuse("encoder", *encoder, encoder_name(config.encoder));
-  if (const auto *layers = find(given.numbers, "layers");
-      layers && layers->size() && (*layers)(0, 0) != double(config.layers))
-    refuse("layers", detail::format_shortest((*layers)(0, 0)), std::to_string(config.layers));
-  if (const auto *guide = text("guide"); guide && *guide != detail::format_shortest(config.guide))
-    refuse("guide", *guide, detail::format_shortest(config.guide));
+  using Kind = typename KindOfSession<Session>::type;
+  const auto &config = session.config();
+  for (const auto &field : Kind::fields()) {
+    if (!field.is(FieldRole::identity) || field.name == skipped)
+      continue;
+    const FieldValue own = field.get(config);
+    const auto refuse = [&](const std::string &value) {
+      const std::string own_text = std::holds_alternative<std::string>(own)
+                                       ? std::get<std::string>(own)
+                                       : detail::format_shortest(std::get<double>(own));
+      detail::fail(detail::Argument(field.name), "inputs.", field.name, " (", value,
+                   ") is not the model's (", own_text, ")");
+    };
+    if (const auto *texts = find(given.texts, field.name); texts && !texts->empty()) {
+      const std::string &text = texts->front();
+      if (text == "default" && field.unsaid)
+        continue;
+      if (std::holds_alternative<std::string>(own)) {
+        auto parsed = config; // a choice's name is checked as create checks it
+        field.set(parsed, text, field.name);
+        if (field.get(parsed) != own)
+          refuse(text);
+      } else if (text != detail::format_shortest(std::get<double>(own))) {
+        refuse(text);
+      }
+    } else if (const auto *numbers = find(given.numbers, field.name);
+               numbers && numbers->size() && (*numbers)(0, 0) != std::get<double>(own)) {
+      refuse(detail::format_shortest((*numbers)(0, 0)));
+    }
+  }
 }
 Comparison comparison_of(const GivenInputs &given, const std::vector<InputField> &fields) {
   return parse_comparison(texts(given, "comparison", fields).front(), "comparison");

@@ -163,7 +163,7 @@ const std::vector<ConfigField<Seq2seqSessionConfig>> &ModelKind<Seq2seqSession>:
   static const std::vector<ConfigField<C>> fields{
       config_field("task", &C::task, R::identity | R::required),
       choice_field("scoring", &C::scoring, score_functions, score_function_name,
-                   parse_score_function, R::identity),
+                   parse_score_function, R::identity | R::named),
       [] {
         auto encoder = choice_field("encoder", &C::encoder, encoders, encoder_name, parse_encoder,
                                     R::identity | R::absent_before);
