@@ -1,36 +1,89 @@
-// Prints the gzip size of each package entry, as the README reports them: node scripts/sizes.js
-import { readFileSync } from 'node:fs';
+// The size of each package entry, gzip (level 9, file by file, as a server sends them) and raw, from
+// the built dist/: `node scripts/sizes.js` prints them; `node scripts/sizes.js --write` writes the
+// table in docs/package.md (its `sizes` block), which tests/js/docs.test.js holds to within 2%.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
+import { markdownTable, root, writeBlocks } from './generated-blocks.js';
 import { modelFile, SHIPPED_MODELS } from '../web/engine/models.js';
 
-const entries = {
-  'attention-stepper (engine JS: index.js, engine.js, tensors.js with fflate, loader)': [
-    'dist/engine/index.js',
-    'dist/engine/engine.js',
-    'dist/engine/tensors.js',
-    'dist/engine/wasm/attention-engine.mjs',
-  ],
-  'attention-stepper/wasm (attention-engine.wasm)': ['dist/engine/wasm/attention-engine.wasm'],
-  'threaded module, loaded instead on cross-origin-isolated pages (loader, worker, wasm)': [
-    'dist/engine/wasm/attention-engine-threads.mjs',
-    'dist/engine/wasm/attention-engine-threads.worker.js',
-    'dist/engine/wasm/attention-engine-threads.wasm',
-  ],
-  'attention-stepper/components (with KaTeX and palettes; loads the engine)': ['dist/components/attention-stepper.js'],
-  'attention-stepper/styles.css': ['dist/components/styles.css'],
-  // the trained models the package ships, by kind
-  ...Object.fromEntries(
-    [...new Set(SHIPPED_MODELS.map(({ kind }) => kind))].map((kind) => [
-      `attention-stepper/models/* (the trained ${kind} models, float16)`,
-      SHIPPED_MODELS.filter((entry) => entry.kind === kind).map((entry) => `dist/engine/models/${modelFile(entry)}`),
-    ]),
-  ),
-};
+/** a JS module and every module it imports statically (relative imports; dynamic import() left out) */
+function moduleGraph(start) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(join(root, file), 'utf8');
+    for (const [, spec] of text.matchAll(/(?:\bfrom|\bimport)\s*['"](\.{1,2}\/[^'"]+)['"]/g))
+      visit(normalize(join(dirname(file), spec)));
+  };
+  visit(start);
+  return [...seen];
+}
 
-const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
-for (const [name, files] of Object.entries(entries)) {
-  const raw = files.reduce((sum, file) => sum + readFileSync(file).length, 0);
-  const gzip = files.reduce((sum, file) => sum + gzipSync(readFileSync(file), { level: 9 }).length, 0);
-  console.log(`${name}: ${kb(gzip)} gzip (${kb(raw)} raw)`);
+const kinds = [...new Set(SHIPPED_MODELS.map(({ kind }) => kind))];
+
+/** the package's entries: a name for the table and the files it counts */
+export const entries = () => [
+  {
+    entry: '`attention-stepper`: the engine JS (`index.js` and the modules it imports, the loader)',
+    files: moduleGraph('dist/engine/index.js'),
+  },
+  { entry: '`attention-stepper/wasm`: `attention-engine.wasm`', files: ['dist/engine/wasm/attention-engine.wasm'] },
+  {
+    entry: 'the threaded module, loaded instead where threads can run (loader, worker, `.wasm`)',
+    files: [
+      'dist/engine/wasm/attention-engine-threads.mjs',
+      'dist/engine/wasm/attention-engine-threads.worker.js',
+      'dist/engine/wasm/attention-engine-threads.wasm',
+    ],
+  },
+  {
+    entry: 'the training worker: `training-worker.js` (it imports the engine JS above)',
+    files: ['dist/engine/training-worker.js'],
+  },
+  {
+    entry: '`attention-stepper/components`: `attention-stepper.js` (KaTeX and the palettes bundled)',
+    files: ['dist/components/attention-stepper.js'],
+  },
+  { entry: '`attention-stepper/styles.css`', files: ['dist/components/styles.css'] },
+  ...kinds.map((kind) => {
+    const files = SHIPPED_MODELS.filter((entry) => entry.kind === kind).map((entry) => modelFile(entry));
+    return {
+      entry: `\`attention-stepper/models/\`: ${kind} (${files.map((file) => `\`${file}\``).join(', ')})`,
+      files: files.map((file) => `dist/engine/models/${file}`),
+    };
+  }),
+];
+
+/** each entry's measured sizes in bytes: [{ entry, files, gzip, raw }] */
+export function measure() {
+  return entries().map(({ entry, files }) => {
+    for (const file of files)
+      if (!existsSync(join(root, file))) throw new Error(`${file} is missing: run \`npm run build\` first`);
+    const bytes = files.map((file) => readFileSync(join(root, file)));
+    return {
+      entry,
+      files,
+      raw: bytes.reduce((sum, data) => sum + data.length, 0),
+      gzip: bytes.reduce((sum, data) => sum + gzipSync(data, { level: 9 }).length, 0),
+    };
+  });
+}
+
+export const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** the docs' table of the measured sizes */
+export const sizeTable = (sizes) =>
+  markdownTable(
+    ['entry', 'gzip', 'raw'],
+    sizes.map(({ entry, gzip, raw }) => [entry, kb(gzip), kb(raw)]),
+  );
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const sizes = measure();
+  if (process.argv.includes('--write')) writeBlocks({ sizes: sizeTable(sizes) });
+  else for (const { entry, gzip, raw } of sizes) console.log(`${entry}: ${kb(gzip)} gzip (${kb(raw)} raw)`);
 }
