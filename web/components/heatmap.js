@@ -276,7 +276,7 @@ function exportMenu(figure, shown, sizes, options, text) {
   const imageOptions = () => ({
     t: options.t,
     palette: options.palette,
-    role: options.role ?? shown().palette,
+    role: options.role,
     annotate: options.annotate,
     precision: options.precision,
     measure: options.measure,
