@@ -119,7 +119,7 @@ export function renderHeatmap(element, matrix, options = {}) {
 // The elements of a heatmap for `layout`, and update(matrix, layout), which writes a matrix's
 // values, as laid out for it, into them (the first one included).
 function buildHeatmap(matrix, layout, text, options) {
-  const { rows, cols, rowLabels, colLabels } = layout;
+  const { rows, cols } = layout;
   let current = matrix;
   let sizes = layout; // the sizes on screen (cellWidth and annotationSize follow the values)
   const id = `hm${++nextId}`;
@@ -127,11 +127,52 @@ function buildHeatmap(matrix, layout, text, options) {
   const figure = el('figure', 'heatmap');
   const caption = el('figcaption', 'hm-caption');
   caption.append(el('span', 'hm-name', matrix.name ?? ''), el('span', 'hm-shape', ` ${rows}×${cols}`));
-  figure.append(caption);
-
-  const body = el('div', 'hm-body');
-  const grid = el('div', 'hm-grid');
   const large = rows * cols > CANVAS_CELLS;
+  const { grid, keys } = gridFrame(matrix, layout, large, text.heatmapKeys, id);
+  const cells = appendCellRows(grid, layout);
+  const canvas = large ? grid.appendChild(canvasOver(rows, cols, layout)) : null;
+  const scale = legend(layout.legend.stops, text.legend);
+  const spot = spotlight(grid, id, () => sizes);
+  const body = el('div', 'hm-body');
+  body.append(grid, scale.box, spot.tooltip, keys, spot.highlight);
+  figure.append(caption, body);
+  const table = tableAlternative(figure, matrix, layout, text, () => current);
+  figure.append(
+    table.toggle,
+    exportMenu(
+      figure,
+      () => current,
+      () => sizes,
+      options,
+      text,
+    ),
+  );
+  const refreshInteraction = wireInteraction({
+    grid,
+    spot,
+    about: (r, c) => cellAbout(current, layout, text, r, c),
+    layout,
+    id,
+    sizes: () => sizes,
+  });
+
+  const update = (next, shown) => {
+    current = next;
+    sizes = shown;
+    paintCells(grid, cells, canvas, next, shown);
+    scale.fill(shown.legend);
+    table.fill(next);
+    refreshInteraction();
+  };
+  update(matrix, layout);
+  return { figure, update };
+}
+
+// The grid with its ARIA grid attributes and its row of column labels, and the description of its
+// keys for screen readers (`keys`, which goes beside the grid, not in it).
+function gridFrame(matrix, layout, large, keysText, id) {
+  const { rows, cols } = layout;
+  const grid = el('div', 'hm-grid');
   grid.classList.toggle('hm-large', large);
   grid.classList.toggle('hm-dense', large || layout.cell < 12); // 1px gaps would wash out tiny cells
   grid.classList.toggle('hm-upright', layout.upright);
@@ -140,7 +181,7 @@ function buildHeatmap(matrix, layout, text, options) {
   grid.tabIndex = 0;
   grid.setAttribute('role', 'grid');
   grid.setAttribute('aria-label', `${matrix.name ?? ''} ${rows}×${cols}`);
-  const keys = el('span', 'sr-only', text.heatmapKeys);
+  const keys = el('span', 'sr-only', keysText);
   keys.id = `${id}-keys`;
   grid.setAttribute('aria-describedby', keys.id);
   grid.setAttribute('aria-rowcount', String(rows + 1));
@@ -150,15 +191,22 @@ function buildHeatmap(matrix, layout, text, options) {
   header.setAttribute('role', 'row');
   header.append(el('div', 'hm-corner'));
   // the labels on screen may skip some where they would overlap; screen readers get every one
-  colLabels.forEach((label, c) => header.append(labelCell('hm-col-label', 'columnheader', label, layout.colTicks[c])));
+  layout.colLabels.forEach((label, c) =>
+    header.append(labelCell('hm-col-label', 'columnheader', label, layout.colTicks[c])),
+  );
   grid.append(header);
+  return { grid, keys };
+}
 
+// Appends a row per matrix row to `grid`: its label, then its cells (each with data-row and
+// data-col); returns the cells in the matrix's order, still empty.
+function appendCellRows(grid, { rows, cols, rowLabels, rowTicks }) {
   const cells = [];
   const fragment = document.createDocumentFragment();
   for (let r = 0; r < rows; r++) {
     const row = el('div', 'hm-row');
     row.setAttribute('role', 'row');
-    row.append(labelCell('hm-row-label', 'rowheader', rowLabels[r], layout.rowTicks[r]));
+    row.append(labelCell('hm-row-label', 'rowheader', rowLabels[r], rowTicks[r]));
     for (let c = 0; c < cols; c++) {
       const cellElement = el('div', 'hm-cell');
       cellElement.setAttribute('role', 'gridcell');
@@ -170,83 +218,50 @@ function buildHeatmap(matrix, layout, text, options) {
     fragment.append(row);
   }
   grid.append(fragment);
-  const canvas = large ? grid.appendChild(canvasOver(rows, cols, layout)) : null;
+  return cells;
+}
 
-  const tooltip = el('div', 'hm-tooltip');
-  tooltip.id = `${id}-tip`;
-  tooltip.hidden = true;
-  const scale = legend(layout.legend.stops, text.legend);
-  body.append(grid, scale.box, tooltip, keys);
-  figure.append(body);
+// Writes `matrix`'s values into the cells as `shown` lays them out: every cell's data-value, and
+// its colours and annotation unless `canvas` paints them. Whether annotations fit, and so the
+// columns' width and the text size, depends on the longest one, so it can change with the values.
+function paintCells(grid, cells, canvas, matrix, shown) {
+  grid.style.gridTemplateColumns = `auto repeat(${shown.cols}, ${shown.cellWidth}px)`;
+  grid.style.setProperty('--hm-text-size', `${shown.annotationSize}px`);
+  grid.classList.toggle('hm-no-text', !shown.annotated);
+  cells.forEach((cellElement, index) => {
+    cellElement.dataset.value = fullValue(matrix, index);
+    if (!canvas) {
+      const { fill, textColour, text } = shown.cellAt(index);
+      setText(cellElement, text);
+      cellElement.style.backgroundColor = fill;
+      cellElement.style.color = textColour;
+    }
+  });
+  if (canvas) paintCanvas(canvas, matrix, shown);
+}
 
-  const tableToggle = el('button', 'hm-table-toggle', text.table);
-  tableToggle.type = 'button';
-  tableToggle.setAttribute('aria-expanded', 'false');
+// The table alternative's toggle button, with the table itself: in the figure from the start up
+// to SR_TABLE_LIMIT cells, else built (from `shown()`, the matrix on screen) when the toggle first
+// asks for it. fill(matrix) writes the values into the table where there is one.
+function tableAlternative(figure, matrix, { rows, cols, rowLabels, colLabels }, text, shown) {
+  const toggle = el('button', 'hm-table-toggle', text.table);
+  toggle.type = 'button';
+  toggle.setAttribute('aria-expanded', 'false');
   let table = rows * cols <= SR_TABLE_LIMIT ? buildTable(matrix, rowLabels, colLabels) : null;
   if (table) figure.append(table.element);
-  tableToggle.addEventListener('click', () => {
+  toggle.addEventListener('click', () => {
     if (!table) {
-      table = buildTable(current, rowLabels, colLabels);
-      table.fill(current);
+      table = buildTable(shown(), rowLabels, colLabels);
+      table.fill(shown());
       figure.append(table.element);
     }
-    const show = tableToggle.getAttribute('aria-expanded') !== 'true';
+    const show = toggle.getAttribute('aria-expanded') !== 'true';
     table.element.classList.toggle('sr-only', !show);
     table.element.tabIndex = show ? 0 : -1; // shown, it may scroll: the keyboard must reach it
-    tableToggle.setAttribute('aria-expanded', String(show));
-    tableToggle.textContent = show ? text.hideTable : text.table;
+    toggle.setAttribute('aria-expanded', String(show));
+    toggle.textContent = show ? text.hideTable : text.table;
   });
-  figure.append(
-    tableToggle,
-    exportMenu(
-      figure,
-      () => current,
-      () => sizes,
-      options,
-      text,
-    ),
-  );
-
-  const highlight = el('div', 'hm-highlight');
-  highlight.hidden = true;
-  body.append(highlight);
-  const refreshInteraction = wireInteraction({
-    grid,
-    tooltip,
-    highlight,
-    valueAt: (index) => fullValue(current, index),
-    bitsAt: (index) => bitsText(current, index, text),
-    rows,
-    cols,
-    rowLabels,
-    colLabels,
-    id,
-    sizes: () => sizes,
-  });
-
-  // Whether annotations fit depends on the longest one, so it can change with the values.
-  const update = (next, shown) => {
-    current = next;
-    sizes = shown;
-    grid.style.gridTemplateColumns = `auto repeat(${cols}, ${shown.cellWidth}px)`;
-    grid.style.setProperty('--hm-text-size', `${shown.annotationSize}px`);
-    grid.classList.toggle('hm-no-text', !shown.annotated);
-    cells.forEach((cellElement, index) => {
-      cellElement.dataset.value = fullValue(next, index);
-      if (!large) {
-        const { fill, textColour, text } = shown.cellAt(index);
-        setText(cellElement, text);
-        cellElement.style.backgroundColor = fill;
-        cellElement.style.color = textColour;
-      }
-    });
-    if (canvas) paintCanvas(canvas, next, shown);
-    scale.fill(shown.legend);
-    table?.fill(next);
-    refreshInteraction();
-  };
-  update(matrix, layout);
-  return { figure, update };
+  return { toggle, fill: (next) => table?.fill(next) };
 }
 
 // PNG and SVG of what is shown (in the current theme's colours, at the cell sizes on screen), the
@@ -261,7 +276,7 @@ function exportMenu(figure, shown, sizes, options, text) {
   const imageOptions = () => ({
     t: options.t,
     palette: options.palette,
-    role: options.role ?? shown().palette,
+    role: options.role,
     annotate: options.annotate,
     precision: options.precision,
     measure: options.measure,
@@ -303,32 +318,23 @@ function exportMenu(figure, shown, sizes, options, text) {
   return menu;
 }
 
-// Hover and keyboard focus show "row · column: full value" over the cell (below it where there is
-// no room above, and moved sideways to stay in view). Positions come from the grid's geometry,
-// not from each cell's layout, so a large grid is never measured again. Arrows move the keyboard's
-// cell, Home and End to the row's first and last, Ctrl+Home and Ctrl+End to the grid's (as ARIA's
-// grid pattern has them). Returns refresh(), which brings the tooltip and the focused cell's label
-// up to new values.
-function wireInteraction({ grid, tooltip, highlight, valueAt, bitsAt, rows, cols, rowLabels, colLabels, id, sizes }) {
+// The tooltip and the highlight over one cell, placed from the grid's geometry rather than from
+// each cell's layout, so that a large grid is never measured again: show(r, c, about) writes
+// "row · column: full value" (and the value's bits, if any) above the cell (below it where there is
+// no room above, and moved sideways to stay in view); hide() hides both.
+function spotlight(grid, id, sizes) {
   const gap = grid.classList.contains('hm-dense') ? 0 : 1;
-  let origin; // top-left of cell (0, 0), relative to the heatmap body
-  let active = null; // [row, col] under keyboard focus
-  let shown = null; // [row, col] the tooltip is over
-  const cellAt = (r, c) => grid.children[r + 1]?.children[c + 1];
-  const nearest = (r, c) => [Math.min(rows - 1, Math.max(0, r)), Math.min(cols - 1, Math.max(0, c))];
-  const label = (r, c) => {
-    const bits = bitsAt(r * cols + c);
-    return `${rowLabels[r]}, ${colLabels[c]}: ${valueAt(r * cols + c)}${bits ? `; ${bits}` : ''}`;
-  };
-  const show = (r, c) => {
-    shown = [r, c];
+  const tooltip = el('div', 'hm-tooltip');
+  tooltip.id = `${id}-tip`;
+  tooltip.hidden = true;
+  const highlight = el('div', 'hm-highlight');
+  highlight.hidden = true;
+  const show = (r, c, { row, col, value, bits }) => {
     const { cellWidth, cellHeight } = sizes();
     // read on every show: the columns widen when the values' texts do
-    origin = [cellAt(0, 0).offsetLeft, cellAt(0, 0).offsetTop];
-    const [x, y] = [origin[0] + c * (cellWidth + gap), origin[1] + r * (cellHeight + gap)];
-    tooltip.textContent = `${rowLabels[r]} · ${colLabels[c]}: ${valueAt(r * cols + c)}`;
-    // a value of the numerics lab also shows its bits: sign, exponent, mantissa
-    const bits = bitsAt(r * cols + c);
+    const origin = grid.children[1].children[1]; // cell (0, 0)
+    const [x, y] = [origin.offsetLeft + c * (cellWidth + gap), origin.offsetTop + r * (cellHeight + gap)];
+    tooltip.textContent = `${row} · ${col}: ${value}`;
     if (bits) tooltip.append(el('span', 'hm-bits', bits));
     tooltip.hidden = false;
     const [left, top] = tooltipPlace(tooltip, x + cellWidth / 2, y, cellHeight);
@@ -338,9 +344,30 @@ function wireInteraction({ grid, tooltip, highlight, valueAt, bitsAt, rows, cols
     highlight.style.height = `${cellHeight}px`;
     highlight.style.transform = `translate(${x}px, ${y}px)`;
   };
+  const hide = () => (tooltip.hidden = highlight.hidden = true);
+  return { tooltip, highlight, show, hide };
+}
+
+// Hover and keyboard focus show a cell in `spot` (spotlight's); the keyboard's cell is also the
+// grid's aria-activedescendant, labelled "row, column: full value". Returns refresh(), which
+// brings the tooltip and that label up to new values.
+function wireInteraction({ grid, spot, about, layout, id, sizes }) {
+  const { rows, cols } = layout;
+  let active = null; // [row, col] under keyboard focus
+  let shown = null; // [row, col] the tooltip is over
+  const cellAt = (r, c) => grid.children[r + 1]?.children[c + 1];
+  const nearest = (r, c) => [Math.min(rows - 1, Math.max(0, r)), Math.min(cols - 1, Math.max(0, c))];
+  const label = (r, c) => {
+    const { row, col, value, bits } = about(r, c);
+    return `${row}, ${col}: ${value}${bits ? `; ${bits}` : ''}`;
+  };
+  const show = (r, c) => {
+    shown = [r, c];
+    spot.show(r, c, about(r, c));
+  };
   const hide = () => {
     shown = null;
-    tooltip.hidden = highlight.hidden = true;
+    spot.hide();
   };
   const activate = (r, c) => {
     const previous = active && cellAt(...active);
@@ -355,30 +382,15 @@ function wireInteraction({ grid, tooltip, highlight, valueAt, bitsAt, rows, cols
     show(r, c);
   };
   grid.addEventListener('pointermove', (event) => {
-    const target = event.target;
-    if (target.classList.contains('hm-cell')) return show(Number(target.dataset.row), Number(target.dataset.col));
-    if (!target.classList.contains('hm-canvas')) return;
-    const r = Math.floor(event.offsetY / sizes().cellHeight);
-    const c = Math.floor(event.offsetX / sizes().cellWidth);
-    if (r >= 0 && r < rows && c >= 0 && c < cols) show(r, c);
+    const cell = pointedCell(event, layout, sizes());
+    if (cell) show(...cell);
   });
   grid.addEventListener('pointerleave', () => (document.activeElement === grid && active ? show(...active) : hide()));
   grid.addEventListener('focus', () => activate(...(active ?? [0, 0])));
   grid.addEventListener('blur', hide);
   grid.addEventListener('keydown', (event) => {
-    if (!active || event.altKey || event.metaKey) return;
-    const [r, c] = active;
-    const corner = event.ctrlKey;
-    const moves = {
-      ArrowUp: [r - 1, c],
-      ArrowDown: [r + 1, c],
-      ArrowLeft: [r, c - 1],
-      ArrowRight: [r, c + 1],
-      Home: [corner ? 0 : r, 0],
-      End: [corner ? rows - 1 : r, cols - 1],
-    };
-    const move = moves[event.key];
-    if (!move || (corner && event.key.startsWith('Arrow'))) return;
+    const move = active && keyMove(event, active, layout);
+    if (!move) return;
     event.preventDefault();
     event.stopPropagation(); // these keys move the cell here, not the stage
     activate(...nearest(...move));
@@ -394,6 +406,42 @@ function wireInteraction({ grid, tooltip, highlight, valueAt, bitsAt, rows, cols
     if (active) cellAt(...active).setAttribute('aria-label', label(...active));
     if (shown) show(...shown);
   };
+}
+
+// What the tooltip and the keyboard's label say of cell (r, c) of `matrix`: its row and column
+// labels, its full value, and its bits (a value of the numerics lab: sign, exponent, mantissa).
+function cellAbout(matrix, { cols, rowLabels, colLabels }, text, r, c) {
+  const index = r * cols + c;
+  return { row: rowLabels[r], col: colLabels[c], value: fullValue(matrix, index), bits: bitsText(matrix, index, text) };
+}
+
+// The [row, col] under the pointer: a cell element says which it is; on the canvas that paints a
+// large grid, the pointer's offset and the cells' `sizes` on screen tell. Null elsewhere.
+function pointedCell(event, { rows, cols }, sizes) {
+  const target = event.target;
+  if (target.classList.contains('hm-cell')) return [Number(target.dataset.row), Number(target.dataset.col)];
+  if (!target.classList.contains('hm-canvas')) return null;
+  const r = Math.floor(event.offsetY / sizes.cellHeight);
+  const c = Math.floor(event.offsetX / sizes.cellWidth);
+  return r >= 0 && r < rows && c >= 0 && c < cols ? [r, c] : null;
+}
+
+// Where a key moves the keyboard's cell from `active` (possibly off the grid: the caller clamps),
+// or null for a key the grid leaves alone. Arrows move by one cell, Home and End to the row's
+// first and last, Ctrl+Home and Ctrl+End to the grid's (as ARIA's grid pattern has them).
+function keyMove(event, [r, c], { rows, cols }) {
+  if (event.altKey || event.metaKey) return null;
+  const corner = event.ctrlKey;
+  const moves = {
+    ArrowUp: [r - 1, c],
+    ArrowDown: [r + 1, c],
+    ArrowLeft: [r, c - 1],
+    ArrowRight: [r, c + 1],
+    Home: [corner ? 0 : r, 0],
+    End: [corner ? rows - 1 : r, cols - 1],
+  };
+  const move = moves[event.key];
+  return !move || (corner && event.key.startsWith('Arrow')) ? null : move;
 }
 
 // Where the tooltip goes, relative to the heatmap body, for a cell whose top centre is at
