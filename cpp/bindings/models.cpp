@@ -24,21 +24,6 @@ val words_of(const std::vector<std::string> &tokens, const std::vector<at::Token
   return out;
 }
 
-val source_tokens(const at::tasks::Task &task, const std::vector<at::TokenId> &ids) {
-  val out = val::array();
-  for (auto id : ids)
-    out.call<void>("push", task.source.tokens[id]);
-  return out;
-}
-
-std::vector<std::pair<std::string, std::string>> sentence_pairs(const val &pairs) {
-  std::vector<std::pair<std::string, std::string>> sentences;
-  const auto n = pairs["length"].as<std::size_t>();
-  for (std::size_t i = 0; i < n; ++i)
-    sentences.emplace_back(pairs[i][0].as<std::string>(), pairs[i][1].as<std::string>());
-  return sentences;
-}
-
 std::map<std::string, KindBinding> &kind_bindings() {
   static std::map<std::string, KindBinding> bindings;
   return bindings;

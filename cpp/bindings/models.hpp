@@ -1,5 +1,5 @@
 // What the bindings of the model kinds share: the conversions of named parameters, training
-// results and likeliest tokens, the translation tasks' words, and each kind's registration
+// results, likeliest tokens and words, and each kind's registration
 // (bind_kind), through which models.cpp's exports (create, load, facts, train, evaluate and what
 // every kind does alike: parameters, setParameters, save, dispose) serve any kind.
 #pragma once
@@ -124,35 +124,7 @@ val beams_to_js(const std::vector<Hypothesis> &beams, Words words) {
 // Lists of positions (gold links, cells) as arrays of arrays.
 val links_to_js(const std::vector<std::vector<std::size_t>> &links);
 
-// ---- the translation tasks (seq2seq and Transformer models) ------------------------------------
-
-inline const char *unit_name(const at::tasks::Task &task) {
-  return task.unit == at::tasks::Unit::word ? "word" : "character";
-}
-
 // The words (or characters) of `ids` in a vocabulary's `tokens`, without <eos>.
 val words_of(const std::vector<std::string> &tokens, const std::vector<at::TokenId> &ids);
-// The tokens of `ids` on the source side.
-val source_tokens(const at::tasks::Task &task, const std::vector<at::TokenId> &ids);
-// A sentence as the session's token ids, on the "source" or "target" side.
-template <class Session>
-val tokenized(const Session &session, const std::string &sentence, const std::string &side) {
-  val out = val::array();
-  for (auto id : session.tokenize(sentence, side == "target" ? at::tasks::Side::target
-                                                             : at::tasks::Side::source))
-    out.call<void>("push", id);
-  return out;
-}
-// [source, target] sentence pairs as the sessions take them.
-std::vector<std::pair<std::string, std::string>> sentence_pairs(const val &pairs);
-// What both kinds of translation model say of themselves besides their fields: vocabularies,
-// limits.
-template <class Session> void translation_info(val &info, const Session &session) {
-  info.set("source", strings(session.task().source.tokens));
-  info.set("target", strings(session.task().target.tokens));
-  info.set("unit", unit_name(session.task()));
-  info.set("maxSourceLength", session.task().max_source_length);
-  info.set("maxTargetLength", session.task().max_target_length);
-}
 
 } // namespace binding

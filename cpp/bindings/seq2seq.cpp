@@ -2,7 +2,7 @@
 // the core's model store under a handle (models.cpp: loading, and what every kind does alike);
 // each export takes the handle first, and refuses a model of another kind (blaming "model").
 #include "attention/score_function.hpp"
-#include "models.hpp"
+#include "translation.hpp"
 
 namespace binding {
 namespace {
@@ -52,34 +52,6 @@ val seq2seq_tasks() {
 
 // ---- seq2seq models ----------------------------------------------------------------------------
 
-// f(session) on the seq2seq model of `handle`, in its precision.
-template <class F> val with_seq2seq(int handle, F &&f) {
-  return with_session<at::Seq2seqSession>(handle, f);
-}
-
-// A seq2seq model's info besides its fields: its vocabularies and limits.
-template <class T> void seq2seq_info(const at::Seq2seqSession<T> &session, val &out) {
-  translation_info(out, session);
-}
-
-val seq2seq_tokenize(int handle, std::string sentence, std::string side) {
-  return guarded([&] {
-    return with_seq2seq(handle, [&](auto &session) { return tokenized(session, sentence, side); });
-  });
-}
-
-// pairs: [[source, target], …] sentences; guide: guided alignment's weight
-val seq2seq_gradients(int handle, val pairs, double guide) {
-  return guarded([&] {
-    const auto sentences = sentence_pairs(pairs);
-    return with_seq2seq(handle, [&](auto &session) {
-      auto gradients = session.model().make_gradients();
-      const double loss = session.gradients(sentences, gradients, guide);
-      return loss_and_gradients(loss, gradients);
-    });
-  });
-}
-
 template <class T>
 val seq2seq_evaluation(at::Seq2seqSession<T> &session, const std::string &split) {
   const auto result = session.evaluate(session.split(split));
@@ -110,36 +82,23 @@ val seq2seq_evaluation(at::Seq2seqSession<T> &session, const std::string &split)
 
 val seq2seq_translate(int handle, std::string sentence, int beam) {
   return guarded([&] {
-    return with_seq2seq(handle, [&](auto &session) {
-      const auto &task = session.task();
-      const auto source = session.tokenize(sentence, at::tasks::Side::source);
-      const auto translation = session.translate(source, static_cast<std::size_t>(beam));
-      const auto &trace = translation.trace;
-      val out = val::object();
-      out.set("source", source_tokens(task, source));
-      out.set("target", words_of(task.target.tokens, trace.output));
-      out.set("alignment", from_matrix(trace.weights));
-      val encoder = val::object();
-      encoder.set("embeddings", from_matrix(trace.source_embeddings));
-      encoder.set("states", from_matrix(trace.encoder_states));
-      out.set("encoder", encoder);
-      val steps = val::array();
-      for (std::size_t t = 0; t < trace.output.size(); ++t) {
-        val step = val::object();
-        step.set("token", task.target.tokens[trace.output[t]]);
-        step.set("state", matrix_row(trace.decoder_states, t));
-        step.set("scores", matrix_row(trace.scores, t));
-        step.set("weights", matrix_row(trace.weights, t));
-        step.set("context", matrix_row(trace.contexts, t));
-        step.set("attentional", matrix_row(trace.attentional, t));
-        step.set("top", top_tokens(translation.top[t], task.target.tokens));
-        steps.call<void>("push", step);
-      }
-      out.set("steps", steps);
-      out.set("beams", beams_to_js(translation.beams, [&](const auto &ids) {
-                return words_of(task.target.tokens, ids);
-              }));
-      return out;
+    return with_session<at::Seq2seqSession>(handle, [&](auto &session) {
+      return translation_to_js(
+          session, sentence, beam,
+          [](const auto &trace, val &out) {
+            out.set("alignment", from_matrix(trace.weights));
+            val encoder = val::object();
+            encoder.set("embeddings", from_matrix(trace.source_embeddings));
+            encoder.set("states", from_matrix(trace.encoder_states));
+            out.set("encoder", encoder);
+          },
+          [](const auto &trace, std::size_t t, val &step) {
+            step.set("state", matrix_row(trace.decoder_states, t));
+            step.set("scores", matrix_row(trace.scores, t));
+            step.set("weights", matrix_row(trace.weights, t));
+            step.set("context", matrix_row(trace.contexts, t));
+            step.set("attentional", matrix_row(trace.attentional, t));
+          });
     });
   });
 }
@@ -169,10 +128,10 @@ EMSCRIPTEN_BINDINGS(seq2seq) {
   using namespace binding;
   emscripten::function("seq2seqTasks", &seq2seq_tasks);
   bind_kind<at::Seq2seqSession>(
-      [](const auto &session, val &out) { seq2seq_info(session, out); },
+      [](const auto &session, val &out) { translation_info(out, session); },
       [](auto &session, const std::string &split) { return seq2seq_evaluation(session, split); },
       &seq2seq_facts);
-  emscripten::function("seq2seqTokenize", &seq2seq_tokenize);
-  emscripten::function("seq2seqGradients", &seq2seq_gradients);
+  emscripten::function("seq2seqTokenize", &translation_tokenize<at::Seq2seqSession>);
+  emscripten::function("seq2seqGradients", &translation_gradients<at::Seq2seqSession>);
   emscripten::function("seq2seqTranslate", &seq2seq_translate);
 }

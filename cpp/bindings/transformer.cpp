@@ -2,15 +2,10 @@
 // lives in the core's model store under a handle (models.cpp: loading, and what every kind does
 // alike); each export takes the handle first, and refuses a model of another kind (blaming
 // "model").
-#include "models.hpp"
+#include "translation.hpp"
 
 namespace binding {
 namespace {
-
-// f(session) on the Transformer of `handle`, in its precision.
-template <class F> val with_transformer(int handle, F &&f) {
-  return with_session<at::TransformerSession>(handle, f);
-}
 
 // One layer's attention, [head][query][key]: an array of heads, each an array of rows.
 template <class T> val heads_to_js(const at::LayerAttention<T> &attention) {
@@ -38,25 +33,6 @@ template <class T> void transformer_info(const at::TransformerSession<T> &sessio
   out.set("guidedHead", guided);
 }
 
-val transformer_tokenize(int handle, std::string sentence, std::string side) {
-  return guarded([&] {
-    return with_transformer(handle,
-                            [&](auto &session) { return tokenized(session, sentence, side); });
-  });
-}
-
-// pairs: [[source, target], …] sentences; guide: guided alignment's weight
-val transformer_gradients(int handle, val pairs, double guide) {
-  return guarded([&] {
-    const auto sentences = sentence_pairs(pairs);
-    return with_transformer(handle, [&](auto &session) {
-      auto gradients = session.model().make_gradients();
-      const double loss = session.gradients(sentences, gradients, guide);
-      return loss_and_gradients(loss, gradients);
-    });
-  });
-}
-
 template <class T>
 val transformer_evaluation(at::TransformerSession<T> &session, const std::string &split) {
   const auto result = session.evaluate(at::tasks::split(session.task(), split));
@@ -78,41 +54,27 @@ val transformer_evaluation(at::TransformerSession<T> &session, const std::string
 
 val transformer_translate(int handle, std::string sentence, int beam) {
   return guarded([&] {
-    return with_transformer(handle, [&](auto &session) {
-      const auto &task = session.task();
-      const auto source = session.tokenize(sentence, at::tasks::Side::source);
-      const auto translation = session.translate(source, static_cast<std::size_t>(beam));
-      const auto &trace = translation.trace;
-      val out = val::object();
-      out.set("source", source_tokens(task, source));
-      out.set("target", words_of(task.target.tokens, trace.output));
-      val encoder = val::array();
-      for (const auto &attention : trace.encoder_attention) {
-        val layer = val::object();
-        layer.set("attention", heads_to_js(attention));
-        encoder.call<void>("push", layer);
-      }
-      out.set("encoder", encoder);
-      val decoder = val::array();
-      for (std::size_t l = 0; l < trace.decoder_attention.size(); ++l) {
-        val layer = val::object();
-        layer.set("selfAttention", heads_to_js(trace.decoder_attention[l]));
-        layer.set("crossAttention", heads_to_js(trace.cross_attention[l]));
-        decoder.call<void>("push", layer);
-      }
-      out.set("decoder", decoder);
-      val steps = val::array();
-      for (std::size_t t = 0; t < trace.output.size(); ++t) {
-        val step = val::object();
-        step.set("token", task.target.tokens[trace.output[t]]);
-        step.set("top", top_tokens(translation.top[t], task.target.tokens));
-        steps.call<void>("push", step);
-      }
-      out.set("steps", steps);
-      out.set("beams", beams_to_js(translation.beams, [&](const auto &ids) {
-                return words_of(task.target.tokens, ids);
-              }));
-      return out;
+    return with_session<at::TransformerSession>(handle, [&](auto &session) {
+      return translation_to_js(
+          session, sentence, beam,
+          [](const auto &trace, val &out) {
+            val encoder = val::array();
+            for (const auto &attention : trace.encoder_attention) {
+              val layer = val::object();
+              layer.set("attention", heads_to_js(attention));
+              encoder.call<void>("push", layer);
+            }
+            out.set("encoder", encoder);
+            val decoder = val::array();
+            for (std::size_t l = 0; l < trace.decoder_attention.size(); ++l) {
+              val layer = val::object();
+              layer.set("selfAttention", heads_to_js(trace.decoder_attention[l]));
+              layer.set("crossAttention", heads_to_js(trace.cross_attention[l]));
+              decoder.call<void>("push", layer);
+            }
+            out.set("decoder", decoder);
+          },
+          [](const auto &, std::size_t, val &) {});
     });
   });
 }
@@ -138,7 +100,7 @@ EMSCRIPTEN_BINDINGS(transformer) {
         return transformer_evaluation(session, split);
       },
       &transformer_facts);
-  emscripten::function("transformerTokenize", &transformer_tokenize);
-  emscripten::function("transformerGradients", &transformer_gradients);
+  emscripten::function("transformerTokenize", &translation_tokenize<at::TransformerSession>);
+  emscripten::function("transformerGradients", &translation_gradients<at::TransformerSession>);
   emscripten::function("transformerTranslate", &transformer_translate);
 }
