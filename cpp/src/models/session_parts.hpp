@@ -159,6 +159,30 @@ inline std::string translation_task_of(std::size_t source, std::size_t target,
                " have");
 }
 
+// A session's file: its model's parameters, its kind's format and its configuration's fields.
+template <template <class> class Session, class T>
+std::vector<std::uint8_t> session_file(const Session<T> &session, bool float16) {
+  using Kind = ModelKind<Session>;
+  return save_model_file(session.model().parameters(), model_format(Kind::name),
+                         metadata_of(Kind::fields(), session.config()), float16);
+}
+
+// What a file of Session's kind holds ({ config, precision }): a PyTorch state_dict's as
+// infer(file) reads its tensors, else what its metadata says. `what` names the kind in errors ("a
+// saved captioner").
+template <template <class> class Session, class Saved, class Infer>
+Saved read_session_file(const std::uint8_t *bytes, std::size_t size, Infer infer,
+                        const char *what) {
+  const safetensors::File file = safetensors::parse(bytes, size);
+  if (is_state_dict(file))
+    return infer(file);
+  const SavedMetadata meta(file, model_format(ModelKind<Session>::name), what);
+  Saved saved;
+  saved.config = config_from(ModelKind<Session>::fields(), meta);
+  saved.precision = meta.precision();
+  return saved;
+}
+
 // A session of the configuration a file's metadata gave (checked as a caller's would be, but
 // blamed on the file), with the file's parameters. `what` names the kind ("the file's metadata
 // describes no captioner").

@@ -179,9 +179,7 @@ CaptionResult<T> CaptionerSession<T>::caption(const tasks::Image &image, std::si
 }
 
 template <class T> std::vector<std::uint8_t> CaptionerSession<T>::save(Storage storage) const {
-  return save_model_file(model_.parameters(), model_format(ModelKind<CaptionerSession>::name),
-                         metadata_of(ModelKind<CaptionerSession>::fields(), config_),
-                         storage == Storage::float16);
+  return session_file(*this, storage == Storage::float16);
 }
 
 const std::vector<ConfigField<CaptionerSessionConfig>> &ModelKind<CaptionerSession>::fields() {
@@ -234,15 +232,8 @@ SavedCaptioner infer_saved_captioner(const safetensors::File &file) {
 } // namespace
 
 SavedCaptioner read_saved_captioner(const std::uint8_t *bytes, std::size_t size) {
-  const safetensors::File file = safetensors::parse(bytes, size);
-  if (is_state_dict(file))
-    return infer_saved_captioner(file);
-  const SavedMetadata meta(file, model_format(ModelKind<CaptionerSession>::name),
-                           "a saved captioner");
-  SavedCaptioner saved;
-  saved.config = config_from(ModelKind<CaptionerSession>::fields(), meta);
-  saved.precision = meta.precision();
-  return saved;
+  return read_session_file<CaptionerSession, SavedCaptioner>(bytes, size, infer_saved_captioner,
+                                                             "a saved captioner");
 }
 
 template <class T>

@@ -150,9 +150,7 @@ Seq2seqTranslation<T> Seq2seqSession<T>::translate(const std::vector<TokenId> &s
 }
 
 template <class T> std::vector<std::uint8_t> Seq2seqSession<T>::save(Storage storage) const {
-  return save_model_file(model_.parameters(), model_format(ModelKind<Seq2seqSession>::name),
-                         metadata_of(ModelKind<Seq2seqSession>::fields(), config_),
-                         storage == Storage::float16);
+  return session_file(*this, storage == Storage::float16);
 }
 
 // "encoder", "layers" and "validation" came after the first files, and "guide" is saved only for
@@ -219,15 +217,8 @@ SavedSeq2seq infer_saved_seq2seq(const safetensors::File &file) {
 } // namespace
 
 SavedSeq2seq read_saved_seq2seq(const std::uint8_t *bytes, std::size_t size) {
-  const safetensors::File file = safetensors::parse(bytes, size);
-  if (is_state_dict(file))
-    return infer_saved_seq2seq(file);
-  const SavedMetadata meta(file, model_format(ModelKind<Seq2seqSession>::name),
-                           "a saved seq2seq model");
-  SavedSeq2seq saved;
-  saved.config = config_from(ModelKind<Seq2seqSession>::fields(), meta);
-  saved.precision = meta.precision();
-  return saved;
+  return read_session_file<Seq2seqSession, SavedSeq2seq>(bytes, size, infer_saved_seq2seq,
+                                                         "a saved seq2seq model");
 }
 
 template <class T>

@@ -135,9 +135,7 @@ TransformerTranslation<T> TransformerSession<T>::translate(const std::vector<Tok
 }
 
 template <class T> std::vector<std::uint8_t> TransformerSession<T>::save(Storage storage) const {
-  return save_model_file(model_.parameters(), model_format(ModelKind<TransformerSession>::name),
-                         metadata_of(ModelKind<TransformerSession>::fields(), config_),
-                         storage == Storage::float16);
+  return session_file(*this, storage == Storage::float16);
 }
 
 const std::vector<ConfigField<TransformerSessionConfig>> &ModelKind<TransformerSession>::fields() {
@@ -192,15 +190,8 @@ SavedTransformer infer_saved_transformer(const safetensors::File &file) {
 } // namespace
 
 SavedTransformer read_saved_transformer(const std::uint8_t *bytes, std::size_t size) {
-  const safetensors::File file = safetensors::parse(bytes, size);
-  if (is_state_dict(file))
-    return infer_saved_transformer(file);
-  const SavedMetadata meta(file, model_format(ModelKind<TransformerSession>::name),
-                           "a saved Transformer");
-  SavedTransformer saved;
-  saved.config = config_from(ModelKind<TransformerSession>::fields(), meta);
-  saved.precision = meta.precision();
-  return saved;
+  return read_session_file<TransformerSession, SavedTransformer>(
+      bytes, size, infer_saved_transformer, "a saved Transformer");
 }
 
 template <class T>
