@@ -9,6 +9,7 @@
 
 #include "layer_checks.hpp"
 #include "nn/attention.hpp"
+#include "nn/batch_norm.hpp"
 #include "nn/cross_entropy.hpp"
 #include "nn/embedding.hpp"
 #include "nn/gru.hpp"
@@ -35,6 +36,14 @@ Values tensor(const f::Case &c, const std::string &name) {
   for (const auto &t : c.tensors)
     if (name == t.name)
       return t.values;
+  FAIL("no tensor ", name, " in ", c.layer);
+  throw;
+}
+
+const std::vector<std::size_t> &shape_of(const f::Case &c, const std::string &name) {
+  for (const auto &t : c.tensors)
+    if (name == t.name)
+      return t.shape;
   FAIL("no tensor ", name, " in ", c.layer);
   throw;
 }
@@ -267,4 +276,74 @@ TEST_CASE("nn: each scoring function, its queries scored a step of the batch at 
       check_finite_differences(
           {{&parameters, &d_parameters}, {&queries, &d_queries}, {&keys, &d_keys}}, forward);
     }
+}
+
+TEST_CASE("nn: batch norm over channels-last images: training mode, its running statistics, eval "
+          "mode") {
+  const auto &c = layer("batch_norm");
+  Values weight = tensor(c, "weight"), bias = tensor(c, "bias"), x = tensor(c, "x");
+  const Values upstream = tensor(c, "upstream");
+  const std::size_t channels = weight.size(), rows = x.size() / channels;
+  CHECK(shape_of(c, "x") == std::vector<std::size_t>{3, 3, 3, channels}); // N x H x W x C
+
+  // The parameters as the layer declares them, the buffers at PyTorch's starting values.
+  const auto specs = nn::batch_norm_parameters(channels);
+  REQUIRE(specs.size() == 5);
+  const char *names[] = {"weight", "bias", "running_mean", "running_var", "num_batches_tracked"};
+  const double starts[] = {1, 0, 0, 1, 0};
+  for (std::size_t k = 0; k < specs.size(); ++k) {
+    CHECK(specs[k].name == names[k]);
+    CHECK(specs[k].constant == starts[k]);
+    CHECK(specs[k].shape ==
+          (k < 4 ? std::vector<std::size_t>{channels} : std::vector<std::size_t>{}));
+  }
+
+  Values mean(channels), variance(channels), normalised(x.size()), inverse_std(channels),
+      y(x.size());
+  const auto forward = [&] {
+    nn::batch_norm_forward(rows, channels, x.data(), weight.data(), bias.data(), mean.data(),
+                           variance.data(), normalised.data(), inverse_std.data(), y.data());
+    return weighted_sum(y.data(), upstream);
+  };
+  forward();
+  check_matches(y.data(), tensor(c, "y"), "y");
+
+  Values d_weight(channels, 0.0), d_bias(channels, 0.0), dx(x.size());
+  nn::batch_norm_backward(rows, channels, normalised.data(), inverse_std.data(), weight.data(),
+                          upstream.data(), d_weight.data(), d_bias.data(), dx.data());
+  check_matches(d_weight.data(), tensor(c, "d_weight"), "d_weight");
+  check_matches(d_bias.data(), tensor(c, "d_bias"), "d_bias");
+  check_matches(dx.data(), tensor(c, "d_x"), "d_x");
+  check_finite_differences({{&weight, &d_weight}, {&bias, &d_bias}, {&x, &dx}}, forward);
+
+  // In place, as the layer allows: y over x, dx over dy.
+  Values in_place = x, d_in_place = upstream;
+  nn::batch_norm_forward(rows, channels, in_place.data(), weight.data(), bias.data(), mean.data(),
+                         variance.data(), normalised.data(), inverse_std.data(), in_place.data());
+  check_matches(in_place.data(), tensor(c, "y"), "y in place");
+  Values unused(channels, 0.0);
+  nn::batch_norm_backward(rows, channels, normalised.data(), inverse_std.data(), weight.data(),
+                          d_in_place.data(), unused.data(), unused.data(), d_in_place.data());
+  check_matches(d_in_place.data(), tensor(c, "d_x"), "d_x in place");
+
+  // Two training forwards, each followed by its update, from the buffers' starting values.
+  Values running_mean(channels, 0.0), running_var(channels, 1.0), y2(x.size());
+  double batches = 0;
+  for (const char *step : {"1", "2"}) {
+    INFO("after training forward ", step);
+    const Values batch = tensor(c, step == std::string("1") ? "x" : "x2");
+    nn::batch_norm_forward(rows, channels, batch.data(), weight.data(), bias.data(), mean.data(),
+                           variance.data(), normalised.data(), inverse_std.data(), y2.data());
+    nn::batch_norm_update_running(rows, channels, mean.data(), variance.data(), running_mean.data(),
+                                  running_var.data(), &batches);
+    check_matches(running_mean.data(), tensor(c, std::string("running_mean_") + step),
+                  "running_mean");
+    check_matches(running_var.data(), tensor(c, std::string("running_var_") + step), "running_var");
+    check_matches(&batches, tensor(c, std::string("num_batches_tracked_") + step),
+                  "num_batches_tracked");
+  }
+
+  nn::batch_norm_eval_forward(rows, channels, x.data(), weight.data(), bias.data(),
+                              running_mean.data(), running_var.data(), y.data());
+  check_matches(y.data(), tensor(c, "y_eval"), "y_eval");
 }

@@ -13,7 +13,8 @@ namespace attention::nn {
 // PyTorch's name within the layer's module ("weight_ih_l0"), its shape, and PyTorch's default
 // initial distribution: U(-bound, bound), or N(0, 1) when bound is 0; or, when `constant` is set,
 // that value everywhere, drawing nothing (nn.LayerNorm's ones and zeros, nn.MultiheadAttention's
-// zero biases).
+// zero biases, and the state_dict's buffers that a model keeps: batch_norm.hpp's running
+// statistics).
 struct ParameterSpec {
   std::string name;
   std::vector<std::size_t> shape;
