@@ -45,8 +45,12 @@ export const entries = () => [
     files: ['dist/engine/training-worker.js'],
   },
   {
-    entry: '`attention-stepper/components`: `attention-stepper.js` (KaTeX and the palettes bundled)',
+    entry: '`attention-stepper/components`: `attention-stepper.js` (the palettes bundled; KaTeX apart, below)',
     files: ['dist/components/attention-stepper.js'],
+  },
+  {
+    entry: 'KaTeX: `katex.js` beside it, loaded by the components when a formula is first drawn',
+    files: ['dist/components/katex.js'],
   },
   { entry: '`attention-stepper/styles.css`', files: ['dist/components/styles.css'] },
   ...kinds.map((kind) => {

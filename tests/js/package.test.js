@@ -28,6 +28,7 @@ test('the tarball holds the engine, its wasm and types, and nothing of the sourc
     'dist/engine/wasm/node/package.json',
     'dist/components/index.d.ts',
     'dist/components/attention-stepper.js',
+    'dist/components/katex.js', // loaded by the bundle when a formula is first drawn
     'dist/components/styles.css',
   ]) {
     assert.ok(paths.includes(expected), `${expected} missing from ${paths.join(', ')}`);

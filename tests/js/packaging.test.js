@@ -49,10 +49,11 @@ test('after the build, web/ and cpp/ hold no generated file, ignored or not', ()
   );
 });
 
-test('the components bundle imports the engine only through its public entry', async () => {
-  // esbuild parses the bundle and lists every import (static, re-export, dynamic) without following it
+// every import of a built module (static, re-export, dynamic), as written, without following it:
+// esbuild parses the module and lists them
+async function importsOf(file) {
   const { metafile } = await build({
-    entryPoints: [bundle],
+    entryPoints: [file],
     bundle: true,
     write: false,
     metafile: true,
@@ -67,17 +68,30 @@ test('the components bundle imports the engine only through its public entry', a
       },
     ],
   });
-  const imports = Object.values(metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
-  assert.deepEqual(imports, ['../engine/index.js']);
+  return Object.values(metafile.inputs).flatMap((input) => input.imports.map(({ path, kind }) => ({ path, kind })));
+}
+
+test('the components bundle imports the engine only through its public entry, and KaTeX as its own chunk', async () => {
+  assert.deepEqual(await importsOf(bundle), [
+    { path: '../engine/index.js', kind: 'import-statement' },
+    // KaTeX, when a formula is first drawn: beside the bundle, where the package ships it
+    { path: './katex.js', kind: 'dynamic-import' },
+  ]);
   // that relative path is the browsers' engine entry of package.json, so a CDN serves it as is
   assert.equal(
-    new URL(imports[0], pathToFileURL(bundle)).href,
+    new URL('../engine/index.js', pathToFileURL(bundle)).href,
     new URL(pkg.exports['.'].default, pathToFileURL(join(root, '/'))).href,
   );
   const text = readFileSync(bundle, 'utf8');
   assert.ok(!text.includes('../../web/'), 'the bundle reaches into the sources');
   // the engine's loader is not bundled in: one WebAssembly instance per page, shared with the app
   assert.doesNotMatch(text, /attention-engine/);
+  // nor is KaTeX: it is the chunk, which imports nothing and is in the published folder
+  assert.doesNotMatch(text, /KaTeX parse error/);
+  const katex = join(root, 'dist/components/katex.js');
+  assert.match(readFileSync(katex, 'utf8'), /KaTeX parse error/);
+  assert.deepEqual(await importsOf(katex), []);
+  assert.ok(pkg.files.includes('dist/components/'), 'package.json publishes dist/components/');
 });
 
 test("every path package.json publishes exists after the build, and Node resolves the package's own name", async () => {

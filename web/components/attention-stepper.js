@@ -11,7 +11,7 @@ import { el } from './dom.js';
 import { LANGUAGES, translator } from './i18n.js';
 import { renderInputForm } from './input-form.js';
 import { createModelPanel } from './model-panel.js';
-import { keepStageFocus, renderStage } from './stage-view.js';
+import { formulasDrawn, keepStageFocus, loadFormulas, renderStage } from './stage-view.js';
 import { acceptDrops, createFilePanel, fieldFiles } from './file-panel.js';
 import { createNav, updateProblems } from './stepper-nav.js';
 import { linkStyles } from './styles-link.js';
@@ -62,6 +62,7 @@ export class AttentionStepperElement extends HTMLElement {
     if (this.#controller) return;
     const t = translator(this.#options().lang);
     this.#root.replaceChildren(el('p', 'as-status', t('loading')));
+    loadFormulas(); // KaTeX, alongside the engine: every stage shows a formula
     loadAttention().then(
       (attn) => this.#start(attn),
       (error) => this.#fail(t('loadFailed', { error: error.message })),
@@ -93,7 +94,10 @@ export class AttentionStepperElement extends HTMLElement {
     return this.#controller?.trace ?? null;
   }
 
-  /** Resolves once the stepper has drawn its first stage (of a trained model, where it shows one). */
+  /**
+   * Resolves once the stepper has drawn its first stage, formula included (of a trained model,
+   * where it shows one).
+   */
   get ready() {
     return this.#ready;
   }
@@ -230,8 +234,9 @@ export class AttentionStepperElement extends HTMLElement {
       present[children.indexOf(this.#section)].replaceWith(this.#section);
     else if (changed.length) this.#root.replaceChildren(...children);
     restoreFocus(this.#section);
-    // ready: a stage is on screen (not the wait for a model that is still loading or training)
-    if (!model.waiting()) this.#drawn();
+    // ready: a stage is on screen, its formula too (not the wait for a model that is still
+    // loading or training)
+    if (!model.waiting()) formulasDrawn().then(this.#drawn);
   }
 
   // The inputs form survives redraws (it keeps the caret and what the user typed).

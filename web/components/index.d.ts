@@ -51,7 +51,7 @@ export class AttentionStepperElement extends HTMLElement {
   readonly stage: string | null;
   /** the engine's trace being drawn */
   readonly trace: Trace | null;
-  /** resolves once the first stage is drawn */
+  /** resolves once the first stage is drawn, its formula included (KaTeX loads beside the engine) */
   readonly ready: Promise<AttentionStepperElement>;
   next(): void;
   prev(): void;

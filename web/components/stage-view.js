@@ -1,8 +1,8 @@
 // Draws one stage of a walkthrough trace: title, the seed's explanation, the formula (KaTeX,
 // MathML output: no fonts or inline styles needed), the notebook's code and every panel. What to
 // say comes from the controller's view of the stage (the walkthrough's spec and the locales).
-import katex from 'katex';
-
+// KaTeX is loaded when a formula is first wanted (loadFormulas): a chunk of its own, so an embed
+// that draws no stage (a lone <attention-heatmap>) never downloads it.
 import { el, setChildren } from './dom.js';
 import { activeCell, focusCell, renderHeatmap, textMeasure } from './heatmap.js';
 import { computeLayout } from './heatmap-layout.js';
@@ -90,7 +90,7 @@ export function renderStage(section, controller, width, font) {
   // Labelled groups (aria-label is not allowed on an element without a role) that scroll
   // sideways when wider than the stage, so the keyboard can reach them too.
   const formula = el('div', 'stage-formula');
-  formula.append(renderedFormula(view.formula));
+  fillFormula(formula, view.formula);
   const code = el('pre', 'stage-code');
   code.append(el('code', '', view.code));
   for (const [element, label] of [
@@ -204,11 +204,60 @@ function panelShare(panels, width, options) {
   return width;
 }
 
+// KaTeX once its loading settled (null if it could not load); the promise of loading it; the
+// formula holders drawn before it came, each with its LaTeX, filled in place when it comes.
+let katex = null;
+let settled = false;
+let katexLoad = null;
+const pending = new Map();
+
+/**
+ * Loads KaTeX (once: `import()` of its chunk beside this module, wherever that is served from) and
+ * fills every formula drawn while it was on its way. A stepper calls it as it starts, so that
+ * KaTeX arrives alongside the engine. Resolves once those formulas are filled (with the LaTeX
+ * source as text if KaTeX could not load).
+ */
+export function loadFormulas() {
+  katexLoad ??= import('katex').then(
+    (module) => settle(module.default),
+    () => settle(null),
+  );
+  return katexLoad;
+}
+
+/** Resolves once every formula drawn so far shows (at once while none waits for KaTeX). */
+export const formulasDrawn = () => (settled ? Promise.resolve() : loadFormulas());
+
+function settle(loaded) {
+  katex = loaded;
+  settled = true;
+  for (const [holder, latex] of pending) {
+    holder.removeAttribute('aria-busy');
+    holder.removeAttribute('data-latex');
+    holder.append(renderedFormula(latex));
+  }
+  pending.clear();
+}
+
+// The formula into its holder: rendered at once once KaTeX is here, else a place kept for it
+// (styles.css reserves a formula's usual height; aria-busy tells a screen reader to wait) that is
+// filled in place when KaTeX comes, so focus and the stage around it stay. The LaTeX as an
+// attribute tells two waiting formulas apart (setChildren keeps the present one if equal).
+function fillFormula(holder, latex) {
+  if (settled) return holder.append(renderedFormula(latex));
+  holder.setAttribute('aria-busy', 'true');
+  holder.dataset.latex = latex;
+  pending.set(holder, latex);
+  loadFormulas();
+}
+
 // KaTeX takes milliseconds per formula and a stage redraws on every edit, while its formula
-// rarely changes: each is rendered once and cloned afterwards.
+// rarely changes: each is rendered once and cloned afterwards. Without KaTeX (it could not load),
+// the formula shows as its LaTeX source.
 const formulas = new Map();
 
 function renderedFormula(latex) {
+  if (!katex) return el('code', 'formula-source', latex);
   if (!formulas.has(latex)) {
     if (formulas.size > 500) formulas.clear();
     const holder = el('div');
