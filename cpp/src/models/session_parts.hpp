@@ -15,7 +15,9 @@
 #include "attention/seq2seq.hpp"
 #include "attention/seq2seq_tasks.hpp"
 #include "attention/softmax.hpp"
+#include "attention/trainer.hpp"
 #include "files/model_file.hpp"
+#include "models/checks.hpp"
 #include "nn/guided_alignment.hpp"
 
 namespace attention::models {
@@ -90,6 +92,25 @@ sentence_batch(const Session &session,
         pair.guide = guide_of(*gold);
   }
   return batch;
+}
+
+// A translation session's train(): the trainer's loop over the first `pairs` of the task's training
+// split (the rest held out), each pair guided by its gold links when guide > 0 (InputError blames
+// "guide" for a negative or non-finite weight).
+template <class T, class Model>
+TrainResult<T> train_on_pairs(Trainer<T> &trainer, Model &model, const tasks::Task &task,
+                              std::size_t steps, std::size_t batch, double learning_rate,
+                              double max_norm, double guide) {
+  check_weight(guide, "guide");
+  std::vector<SentencePair> minibatch;
+  return trainer.train(model.parameters(), steps, batch, learning_rate, max_norm,
+                       [&](const std::vector<std::size_t> &examples, ParameterSet<T> &gradients) {
+                         minibatch.clear();
+                         for (std::size_t index : examples)
+                           minibatch.push_back(pair_of(task.train[index], guide > 0));
+                         return model.loss_and_gradients(minibatch, gradients,
+                                                         static_cast<T>(guide));
+                       });
 }
 
 // Each step's `k` likeliest tokens from its logits, likeliest first (ties to the smaller id), and

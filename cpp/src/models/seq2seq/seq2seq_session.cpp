@@ -75,16 +75,8 @@ typename Seq2seqSession<T>::TrainResult
 Seq2seqSession<T>::train(std::size_t steps, std::size_t batch, double learning_rate,
                          double max_norm, double guide) {
   check_weight(guide, "guide");
-  config_.guide = std::max(config_.guide, guide);
-  std::vector<SentencePair> minibatch;
-  return trainer_.train(model_.parameters(), steps, batch, learning_rate, max_norm,
-                        [&](const std::vector<std::size_t> &examples, ParameterSet<T> &gradients) {
-                          minibatch.clear();
-                          for (std::size_t index : examples)
-                            minibatch.push_back(pair_of(task_->train[index], guide > 0));
-                          return model_.loss_and_gradients(minibatch, gradients,
-                                                           static_cast<T>(guide));
-                        });
+  config_.guide = std::max(config_.guide, guide); // raised even if training stops early
+  return train_on_pairs(trainer_, model_, *task_, steps, batch, learning_rate, max_norm, guide);
 }
 
 template <class T>
