@@ -2,6 +2,7 @@
 // fields, which tell models apart, which training sets, their defaults), and createModel, the
 // create aliases, a model's config, its file and the identity a page keys it by all read that.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { fieldsThat, identityDefaults, loadAttention, MODEL_KINDS, modelFile, modelIdentity } from 'attention-stepper';
@@ -57,4 +58,25 @@ test('the identity and its defaults come from the fields the engine marks', () =
   model.train({ steps: 1, guide: 2 });
   assert.equal(model.config.guide, 2);
   model.dispose();
+});
+
+// Each kind's create options are typed by hand (Emscripten 3.1.6 writes no declarations): they
+// must list the fields the engine describes, in its order, optional unless required.
+const optionsTypes = {
+  seq2seq: ['seq2seq-types.d.ts', 'Seq2seqOptions'],
+  transformer: ['transformer-types.d.ts', 'TransformerOptions'],
+  captioner: ['captioner-types.d.ts', 'CaptionerOptions'],
+};
+test("each kind's options type lists the fields the engine describes", () => {
+  assert.deepEqual(Object.keys(optionsTypes), Object.keys(MODEL_KINDS));
+  for (const [kind, [file, name]] of Object.entries(optionsTypes)) {
+    const text = readFileSync(new URL(`../../web/engine/${file}`, import.meta.url), 'utf8');
+    const body = text.match(new RegExp(`export interface ${name}<[^>]*> \\{\\n([\\s\\S]*?)\\n\\}`))[1];
+    const typed = [...body.matchAll(/^ {2}(\w+)(\??):/gm)].map(([, field, optional]) => `${field}${optional}`);
+    const described = attn
+      .modelFacts(kind)
+      .fields.filter((field) => !field.trained)
+      .map((field) => `${field.name}${field.required ? '' : '?'}`);
+    assert.deepEqual(typed, [...described, 'precision?'], name);
+  }
 });
