@@ -202,7 +202,7 @@ val model_facts(std::string kind) {
       if (!own.isUndefined())
         val::global("Object").call<void>("assign", defaults, own);
       out.set("defaults", defaults);
-      out.set("fields", fields_to_js(Kind::fields()));
+      out.set("fields", fields_to_js(fields));
       out.set("lossWeight", Kind::loss_weight);
       out.set("precisions", strings({"float32", "float64"}));
       out.set("maxSteps", at::max_train_steps);

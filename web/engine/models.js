@@ -148,10 +148,18 @@ export function modelsApi(module, call, platform, kindParts) {
     const facts = factsOf[info.kind];
     const { live, methods } = modelBase(call, info);
     const keys = [...facts.fields.map((field) => field.name), 'precision'];
-    // train() may change a trained field (seq2seq's guide: the largest λ it has trained with): the
-    // engine says what it became
     let config = configOf(info, keys);
     const training = trainingMethods(call, live, facts);
+    // train() may change a trained field (seq2seq's guide: the largest λ it has trained with): the
+    // engine says what it became; a kind without one keeps its config
+    const trainAndRefresh = (opts) => {
+      const h = live();
+      try {
+        return training.train(opts);
+      } finally {
+        config = configOf({ ...call('modelConfig', h), precision: info.precision }, keys);
+      }
+    };
     const model = Object.freeze({
       ...methods,
       get config() {
@@ -159,14 +167,7 @@ export function modelsApi(module, call, platform, kindParts) {
       },
       ...kinds[info.kind].methods(info, live),
       ...training,
-      train(opts) {
-        const h = live();
-        try {
-          return training.train(opts);
-        } finally {
-          config = configOf({ ...call('modelConfig', h), precision: info.precision }, keys);
-        }
-      },
+      ...(fieldsThat(facts, 'trained').length ? { train: trainAndRefresh } : {}),
     });
     handles.set(model, live);
     return model;
