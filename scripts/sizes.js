@@ -7,7 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 import { markdownTable, root, writeBlocks } from './generated-blocks.js';
-import { modelFile, SHIPPED_MODELS } from '../web/engine/models.js';
+import { modelFile } from '../web/engine/models.js';
+import { SHIPPED_MODELS } from '../web/engine/kinds.js';
 
 /** a JS module and every module it imports statically (relative imports; dynamic import() left out) */
 function moduleGraph(start) {

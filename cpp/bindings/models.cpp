@@ -213,7 +213,7 @@ val model_facts(std::string kind) {
 
 // options: a kind's create options, checked for type by the wrapper: each field given (not
 // trained ones), and precision; what is not given takes the core's default, or the one the other
-// fields imply (the seq2seq encoder's, by scoring)
+// fields imply (a field's `unsaid_by`)
 val model_create(std::string kind, val options) {
   return guarded([&] {
     return with_kind(kind, "kind", [&](auto tag) {
@@ -255,7 +255,7 @@ val model_train(int handle, double steps, val batch, val learning_rate, val weig
   });
 }
 
-// The model's configuration as it is now: training may change a `trained` field (seq2seq's guide).
+// The model's configuration as it is now: training may change a `trained` field.
 val model_config(int handle) {
   return guarded([&] { return config_of(at::stored_model(handle)); });
 }

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "attention/seq2seq_tasks.hpp"
+#include "attention/translation_tasks.hpp"
 #include "check_close.hpp"
 
 using namespace attention;

@@ -454,7 +454,7 @@ const cases = [
   [
     'scoring walkthrough without models',
     () => attn.walkthrough('scoring', { step: 2 }),
-    /inputs.models must be an array of seq2seq models, got undefined/,
+    /inputs.models must be an array of models, got undefined/,
     'models',
   ],
   [
@@ -478,13 +478,13 @@ const cases = [
   [
     'shipped model of no kind',
     () => attn.loadShippedModel({ kind: 'gpt', task: 'en-fr' }),
-    /options.kind must be one of seq2seq, transformer, captioner, got the string "gpt"/,
+    /options.kind must be one of seq2seq, captioner, transformer, got the string "gpt"/,
     'kind',
   ],
   [
     'model of no kind',
     () => attn.createModel({ kind: 'gpt', task: 'en-fr' }),
-    /options.kind must be one of seq2seq, transformer, captioner, got the string "gpt"/,
+    /options.kind must be one of seq2seq, captioner, transformer, got the string "gpt"/,
     'kind',
   ],
   [
@@ -493,7 +493,7 @@ const cases = [
     /heads/,
     'heads',
   ],
-  ['facts of no kind', () => attn.modelFacts('gpt'), /kind must be one of seq2seq, transformer, captioner/, 'kind'],
+  ['facts of no kind', () => attn.modelFacts('gpt'), /kind must be one of seq2seq, captioner, transformer/, 'kind'],
   ['transformer heads', () => attn.createTransformer({ task: 'en-fr', heads: 5 }), /heads/, 'heads'],
   ['captioner language', () => attn.createCaptioner({ task: 'shapes', language: 'fr' }), /fr/, 'language'],
   ['scene of no object', () => attn.renderScene({ objects: [] }), /scene/, 'scene'],

@@ -2,7 +2,7 @@
 // fields, which tell models apart, which training sets, their defaults), and createModel, the
 // create aliases, a model's config, its file and the identity a page keys it by all read that.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { fieldsThat, identityDefaults, loadAttention, MODEL_KINDS, modelFile, modelIdentity } from 'attention-stepper';
@@ -64,8 +64,8 @@ test('the identity and its defaults come from the fields the engine marks', () =
 // must list the fields the engine describes, in its order, optional unless required.
 const optionsTypes = {
   seq2seq: ['seq2seq-types.d.ts', 'Seq2seqOptions'],
-  transformer: ['transformer-types.d.ts', 'TransformerOptions'],
   captioner: ['captioner-types.d.ts', 'CaptionerOptions'],
+  transformer: ['transformer-types.d.ts', 'TransformerOptions'],
 };
 test("each kind's options type lists the fields the engine describes", () => {
   assert.deepEqual(Object.keys(optionsTypes), Object.keys(MODEL_KINDS));
@@ -78,5 +78,30 @@ test("each kind's options type lists the fields the engine describes", () => {
       .fields.filter((field) => !field.trained)
       .map((field) => `${field.name}${field.required ? '' : '?'}`);
     assert.deepEqual(typed, [...described, 'precision?'], name);
+  }
+});
+
+// A kind is named in its own files and in the kinds' tables, nowhere else in the engine's code
+// (docs/architecture.md, "How to add a trained model"): the C++ list, the JavaScript table, the
+// types, the walkthrough specs. Besides them, feed_forward.hpp cites PyTorch's
+// nn.TransformerEncoderLayer, and the scene composer is the captioning walkthrough's own control.
+const ownFiles =
+  /^cpp\/src\/models\/(captioner|transformer|seq2seq)\/|^cpp\/bindings\/(captioner|transformer|seq2seq|translation)|^web\/engine\/(captioner|transformer|seq2seq)|^cpp\/include\/attention\/(captioner|caption_tasks|captioning|transformer|seq2seq|translation_tasks)|^cpp\/src\/walkthroughs\/(captioning|transformer|seq2seq)|^web\/walkthroughs\/(captioning|transformer|seq2seq|scoring|translation)|^cpp\/src\/tasks\/|^web\/models\/|^web\/locales\//;
+const tables = ['cpp/include/attention/model_kinds.hpp', 'web/engine/kinds.js', 'web/engine/index.d.ts'];
+const allowed = {
+  seq2seq: [...tables, 'web/walkthroughs/index.js'],
+  captioner: [...tables, 'web/components/scene-composer.js'],
+  transformer: [...tables, 'web/walkthroughs/index.js', 'cpp/src/nn/feed_forward.hpp'],
+};
+test('no generic file of the engine, the page or the scripts names a kind, but the kinds’ tables', () => {
+  const root = new URL('../../', import.meta.url);
+  const files = ['cpp', 'web', 'scripts'].flatMap((folder) =>
+    readdirSync(new URL(folder, root), { recursive: true })
+      .map((path) => `${folder}/${path}`)
+      .filter((path) => /\.(cpp|hpp|js|ts|json)$/.test(path) && !ownFiles.test(path)),
+  );
+  for (const kind of Object.keys(MODEL_KINDS)) {
+    const naming = files.filter((path) => readFileSync(new URL(path, root), 'utf8').toLowerCase().includes(kind));
+    assert.deepEqual(naming.sort(), allowed[kind].sort(), kind);
   }
 });

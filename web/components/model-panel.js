@@ -8,7 +8,7 @@
 // Its parts: the choices (model-choices.js), the runs (model-runs.js), the files
 // (model-files.js), the vocabulary (model-words.js) and the run view (model-run-view.js), each the
 // owner of its own state; the panel holds the message they share and draws them all.
-import { identityDefaults, MODEL_KINDS, modelFile } from 'attention-stepper';
+import { identityDefaults, modelFile } from 'attention-stepper';
 
 import { button, el, setText } from './dom.js';
 import { trainingChoices } from './model-choices.js';
@@ -175,7 +175,7 @@ function shownModels(controller) {
   // are not the defaults (as the shipped models are listed)
   const named = (object) => {
     const whole = identityOf(object);
-    const defaults = identityDefaults(controller.attn[MODEL_KINDS[kind()].facts](), whole);
+    const defaults = identityDefaults(controller.attn.modelFacts(kind()), whole);
     return Object.fromEntries(Object.entries(whole).filter(([name, value]) => value !== defaults[name]));
   };
   const origin = () => controller.models.origin(kind(), inputs());

@@ -100,7 +100,7 @@ function drawRun({ progress, numbers, figures, curve, probe }, history, { t, opt
   if (!measured) return;
   const name = t('model.alignment', { step: measured.step });
   const { image } = measured.probe;
-  // a probe with its image (a captioner's): each word's attention over it
+  // a probe with its image (a scene's): each word's attention over it
   if (image)
     renderPicture(
       probe,

@@ -1,7 +1,7 @@
 // The model panel's training runs (model-panel.js): one at a time, off the page's thread
 // (trainModel), the runs after it waiting in a queue; the reports of the run, which its view
 // draws; a finished run's model goes to the controller's models, which redraws the stages.
-import { fieldsThat, MODEL_KINDS, trainModel } from 'attention-stepper';
+import { fieldsThat, trainModel } from 'attention-stepper';
 
 /**
  * The runs: { start(job), startAll(jobs), stop(), pauseOrResume(), state, running, job, history,
@@ -24,7 +24,7 @@ export function trainingRuns(controller, { options, onStart, onProgress, onState
     onStart();
     // the identity's fields go to the create function, but what train() gives (guided alignment)
     const { kind, training } = next.models;
-    const trained = fieldsThat(controller.attn[MODEL_KINDS[kind].facts](), 'trained');
+    const trained = fieldsThat(controller.attn.modelFacts(kind), 'trained');
     const identity = Object.entries(controller.models.identity(kind, next.identity));
     const part = (ofTraining) => Object.fromEntries(identity.filter(([name]) => trained.includes(name) === ofTraining));
     trainer = trainModel({

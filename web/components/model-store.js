@@ -4,7 +4,7 @@
 // else an untrained one (seed 0) until either arrives.
 // model() answers at once, so a trace can always be drawn; a shipped model loads in the background
 // and `change` fires when it (or a model the reader trained) takes over.
-import { fieldsThat, MODEL_KINDS, modelIdentity, SHIPPED_MODELS } from 'attention-stepper';
+import { fieldsThat, modelIdentity, SHIPPED_MODELS } from 'attention-stepper';
 
 export class ModelStore extends EventTarget {
   #attn;
@@ -55,7 +55,7 @@ export class ModelStore extends EventTarget {
 
   /** The whole identity of `object` (the inputs, a model's config): what the store keys by. */
   identity(kind, object) {
-    return modelIdentity(kind, object, this.#attn[MODEL_KINDS[kind].facts]());
+    return modelIdentity(kind, object, this.#attn.modelFacts(kind));
   }
 
   /**
@@ -77,9 +77,9 @@ export class ModelStore extends EventTarget {
     if (entry) return entry;
     const whole = this.identity(kind, identity);
     // the create function's options: the identity but what training gives
-    const trained = fieldsThat(this.#attn[MODEL_KINDS[kind].facts](), 'trained');
+    const trained = fieldsThat(this.#attn.modelFacts(kind), 'trained');
     const made = Object.fromEntries(Object.entries(whole).filter(([name]) => !trained.includes(name)));
-    entry = { model: this.#attn[MODEL_KINDS[kind].create](made), origin: 'untrained', error: null };
+    entry = { model: this.#attn.createModel({ kind, ...made }), origin: 'untrained', error: null };
     this.#entries.set(key, entry);
     if (this.shipped(kind, identity)) {
       entry.origin = 'loading';

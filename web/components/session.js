@@ -7,7 +7,7 @@ import { controlFor, FieldError } from './inputs.js';
 
 export class WalkthroughSession {
   /**
-   * `context(inputs)`: inputs the engine needs besides the form's (the seq2seq model), added at
+   * `context(inputs)`: inputs the engine needs besides the form's (the trained models it shows), added at
    * each computation. `defaults`: the edition's own, over the engine's.
    */
   constructor(attn, walkthrough, { context, defaults } = {}) {

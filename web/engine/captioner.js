@@ -1,7 +1,7 @@
 // The captioners' own part (models.js makes, loads and trains models of every kind): their task,
 // scenes the engine draws, and a captioner's vocabulary, gradients and captions.
 import { deepFreeze, describe, fail, integer, options, toVector } from './checks.js';
-import { beamOf, weightOption } from './models.js';
+import { beamOf, joinRows, weightOption } from './models.js';
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -91,3 +91,24 @@ export function captionerParts({ call, facts }) {
     }),
   };
 }
+
+/** The captioner kind's entry in the kinds' table (kinds.js). */
+export const captionerKind = {
+  create: 'createCaptioner',
+  facts: 'captionerFacts',
+  // the attention over the probe's scene as the model captions it: its output tokens by the
+  // grid's regions, each labelled "row,column"; and the image, its channels' rows one after the
+  // other (a page draws the attention over it)
+  probe(model, { scene }) {
+    const { steps, image } = model.caption(scene);
+    const { rows, cols } = steps[0].weights;
+    return {
+      ...joinRows(steps.map((step) => step.weights.data)),
+      rowLabels: steps.map((step) => step.token),
+      colLabels: Array.from({ length: rows * cols }, (_, i) => `${Math.floor(i / cols)},${i % cols}`),
+      image: { rows: image.channels * image.height, cols: image.width, data: image.data },
+    };
+  },
+  shipped: [{ task: 'shapes', language: 'en', steps: 1500 }],
+  parts: captionerParts,
+};

@@ -1,5 +1,5 @@
 // Argument checks and conversions shared by the engine's domains (numeric.js, random.js,
-// seq2seq.js, walkthroughs.js): bad input throws a TypeError whose `argument` names the argument,
+// models.js and the kinds' parts, walkthroughs.js): bad input throws a TypeError whose `argument` names the argument,
 // as the engine's own errors do.
 
 export function describe(value) {

@@ -1,6 +1,6 @@
 // The JavaScript face of the engine: loads the WebAssembly module and composes the API of its
-// domains (numeric.js, random.js, walkthroughs.js, models.js with each kind's part: seq2seq.js,
-// transformer.js and captioner.js, files.js), each of which validates and converts its arguments, calls the module,
+// domains (numeric.js, random.js, walkthroughs.js, models.js with each kind's part from kinds.js,
+// files.js), each of which validates and converts its arguments, calls the module,
 // and hands back plain values the caller owns.
 // Nothing here needs .delete(). index.js (browsers, bundlers) and index.node.js (Node) only differ
 // in how they load the .wasm.
@@ -9,9 +9,7 @@ import { filesApi } from './files.js';
 import { numericApi } from './numeric.js';
 import { randomApi } from './random.js';
 import { modelsApi } from './models.js';
-import { seq2seqParts } from './seq2seq.js';
-import { transformerParts } from './transformer.js';
-import { captionerParts } from './captioner.js';
+import { KINDS, SHIPPED_MODELS } from './kinds.js';
 import { walkthroughApi } from './walkthroughs.js';
 
 /** Builds the public API over an instantiated Emscripten module. */
@@ -21,11 +19,7 @@ function createEngine(module, threads, platform) {
     if (result instanceof Error) throw result;
     return result;
   };
-  const models = modelsApi(module, call, platform, {
-    seq2seq: seq2seqParts,
-    transformer: transformerParts,
-    captioner: captionerParts,
-  });
+  const models = modelsApi(module, call, platform, { kinds: KINDS, shipped: SHIPPED_MODELS });
   return Object.freeze({
     threads,
     ...numericApi(module, call),

@@ -10,7 +10,8 @@ import { makeLoader } from './engine.js';
 import { ModelTrainer, runControls, runTraining } from './training.js';
 
 export { toMatrix } from './checks.js';
-export { fieldsThat, identityDefaults, MODEL_KINDS, modelFile, modelIdentity, SHIPPED_MODELS } from './models.js';
+export { fieldsThat, identityDefaults, modelFile, modelIdentity } from './models.js';
+export { MODEL_KINDS, SHIPPED_MODELS } from './kinds.js';
 export { TRAINING_DEFAULTS } from './training.js';
 export { writeNpy, writeNpz } from './tensors.js';
 

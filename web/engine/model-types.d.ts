@@ -1,6 +1,5 @@
 // Types of what a model of every kind has (re-exported by index.d.ts), declared once: each kind's
-// model type (seq2seq-types.d.ts, transformer-types.d.ts, captioner-types.d.ts) extends ModelOf
-// with its own methods.
+// model type (in its <kind>-types.d.ts) extends ModelOf with its own methods.
 /** A model's precision: its parameters' and its results' arrays. */
 export type ModelPrecision = 'float32' | 'float64';
 

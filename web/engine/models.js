@@ -2,78 +2,19 @@
 // model loaded by what its file holds, and the handles to the engine's model store behind them.
 import { checkNumber, deepFreeze, describe, fail, integer, optionalText, options, toVector } from './checks.js';
 
-/**
- * What the page and the API add to each kind of model the engine makes (the engine describes the
- * kinds: attn.modelFacts(kind) gives each one's configuration fields, which tell its models apart
- * (`identity`), which train() sets (`trained`), their defaults and limits). For each: `create`
- * and `facts`, the names of its create and facts functions (createModel and modelFacts for that
- * kind); `probe(model, probe)`, what every evaluation of a training run shows of the model as it
- * learns (a matrix with rowLabels and colLabels).
- */
-export const MODEL_KINDS = deepFreeze({
-  seq2seq: {
-    create: 'createSeq2seq',
-    facts: 'seq2seqFacts',
-    // the attention over the probe's sentence as the model translates it: its output tokens by
-    // source words
-    probe(model, { sentence }) {
-      const { source, steps, alignment } = model.translate(sentence);
-      return { ...alignment, rowLabels: steps.map((step) => step.token), colLabels: source };
-    },
-  },
-  transformer: {
-    create: 'createTransformer',
-    facts: 'transformerFacts',
-    // the cross-attention head that guided alignment supervises (model.guidedHead) over the probe's
-    // sentence as the model translates it: its output tokens by source words
-    probe(model, { sentence }) {
-      const { source, steps, decoder } = model.translate(sentence);
-      const rows = decoder[model.guidedHead.layer].crossAttention[model.guidedHead.head];
-      return { ...joinRows(rows), rowLabels: steps.map((step) => step.token), colLabels: source };
-    },
-  },
-  captioner: {
-    create: 'createCaptioner',
-    facts: 'captionerFacts',
-    // the attention over the probe's scene as the model captions it: its output tokens by the
-    // grid's regions, each labelled "row,column"; and the image, its channels' rows one after the
-    // other (a page draws the attention over it)
-    probe(model, { scene }) {
-      const { steps, image } = model.caption(scene);
-      const { rows, cols } = steps[0].weights;
-      return {
-        ...joinRows(steps.map((step) => step.weights.data)),
-        rowLabels: steps.map((step) => step.token),
-        colLabels: Array.from({ length: rows * cols }, (_, i) => `${Math.floor(i / cols)},${i % cols}`),
-        image: { rows: image.channels * image.height, cols: image.width, data: image.data },
-      };
-    },
-  },
-});
-
 /** The names of a kind's fields that `role` ('identity', 'trained') marks, from its facts. */
 export const fieldsThat = (facts, role) => facts.fields.filter((field) => field[role]).map((field) => field.name);
 
 /** The options of a kind's train() a training run may set. */
 export const trainOptions = (facts) => ['learningRate', 'batch', facts.lossWeight];
 
-// Rows (typed arrays of one length) as one { rows, cols, data } matrix of their type.
-function joinRows(rows) {
+/** Rows (typed arrays of one length) as one { rows, cols, data } matrix of their type. */
+export function joinRows(rows) {
   const cols = rows[0].length;
   const data = new rows[0].constructor(rows.length * cols);
   rows.forEach((row, i) => data.set(row, i * cols));
   return { rows: rows.length, cols, data };
 }
-
-/** The trained models the package ships in models/ (web/models/shipped.js says how they are made),
- * by the fields of their identity that are not the defaults, each with the steps it trained for
- * (which shipped.js trains it for, and a page says). */
-export const SHIPPED_MODELS = deepFreeze([
-  { kind: 'seq2seq', task: 'en-fr', scoring: 'additive', steps: 600 },
-  { kind: 'seq2seq', task: 'en-zh', scoring: 'additive', steps: 600 },
-  { kind: 'captioner', task: 'shapes', language: 'en', steps: 1500 },
-  { kind: 'transformer', task: 'en-fr', steps: 600 },
-]);
 
 /**
  * The values the identity fields of a kind whose facts are `facts` take where `object` leaves them
@@ -120,25 +61,22 @@ export const modelFile = (entry) =>
     .map(([name, value]) => (typeof value === 'number' ? `${name}${value}` : value))
     .join('-')}.safetensors`;
 
-export const kindOf = (name, where) =>
-  MODEL_KINDS[name] ??
-  fail(`${where} must be one of ${Object.keys(MODEL_KINDS).join(', ')}, got ${describe(name)}`, where);
-
 /**
  * The models' functions over `module`, `call` (runs an export, throws its error) and `platform`
  * (reads a shipped model's bytes): for every kind the engine makes, createModel's and modelFacts'
- * (and their aliases by kind, MODEL_KINDS' create and facts), the kind's own functions and model
- * methods from `kindParts` (kind → ({ call, facts }) → { api, methods(info, live) }, as
- * seq2seq.js has them); then loadModel and loadShippedModel, whatever the kind. handleOf(model): a
- * model's live handle, or undefined for anything that is not a model of this engine.
+ * (and their aliases by kind, the `create` and `facts` of its entry in `kinds`), the kind's own
+ * functions and model methods (its entry's `parts`: ({ call, facts }) → { api, methods(info,
+ * live) }); then loadModel and loadShippedModel (of the `shipped` models), whatever the kind.
+ * handleOf(model): a model's live handle, or undefined for anything that is not a model of this
+ * engine. kinds.js holds `kinds` and `shipped`.
  */
-export function modelsApi(module, call, platform, kindParts) {
+export function modelsApi(module, call, platform, { kinds: table, shipped: shippedModels }) {
   const handles = new WeakMap(); // a model -> its live handle (a function that throws once disposed)
   const factsOf = Object.fromEntries(
     call('modelKinds').map((kind) => [kind, deepFreeze({ ...call('modelFacts', kind), maxSeed: module.maxSeed })]),
   );
   const kinds = Object.fromEntries(
-    Object.entries(kindParts).map(([kind, parts]) => [kind, parts({ call, facts: factsOf[kind] })]),
+    Object.entries(table).map(([kind, { parts }]) => [kind, parts({ call, facts: factsOf[kind] })]),
   );
   const factsFor = (kind, where) =>
     factsOf[kind] ?? fail(`${where} must be one of ${Object.keys(factsOf).join(', ')}, got ${describe(kind)}`, where);
@@ -150,8 +88,8 @@ export function modelsApi(module, call, platform, kindParts) {
     const keys = [...facts.fields.map((field) => field.name), 'precision'];
     let config = configOf(info, keys);
     const training = trainingMethods(call, live, facts);
-    // train() may change a trained field (seq2seq's guide: the largest λ it has trained with): the
-    // engine says what it became; a kind without one keeps its config
+    // train() may change a trained field (one that records how the model trained): the engine
+    // says what it became; a kind without one keeps its config
     const trainAndRefresh = (opts) => {
       const h = live();
       try {
@@ -187,8 +125,8 @@ export function modelsApi(module, call, platform, kindParts) {
     ...Object.assign({}, ...Object.values(kinds).map((kind) => kind.api)),
     ...Object.fromEntries(
       Object.keys(factsOf).flatMap((kind) => [
-        [MODEL_KINDS[kind].create, (opts) => createOf(kind, opts)],
-        [MODEL_KINDS[kind].facts, () => factsOf[kind]],
+        [table[kind].create, (opts) => createOf(kind, opts)],
+        [table[kind].facts, () => factsOf[kind]],
       ]),
     ),
     /** What models of `kind` take: their fields, limits and defaults. */
@@ -212,13 +150,13 @@ export function modelsApi(module, call, platform, kindParts) {
       const o = options(query, 'options', ['kind', ...new Set(identities)]);
       const facts = factsFor(o.kind, 'options.kind');
       const identity = fieldsThat(facts, 'identity');
-      const shipped = SHIPPED_MODELS.find((entry) => {
+      const shipped = shippedModels.find((entry) => {
         const whole = entry.kind === o.kind && modelIdentity(o.kind, entry, facts);
         return whole && identity.every((key) => o[key] === undefined || o[key] === whole[key]);
       });
       if (!shipped)
         fail(
-          `no trained model ships for ${identity.map((key) => `${key} ${describe(o[key])}`).join(' and ')}; shipped: ${SHIPPED_MODELS.map(modelFile).join(', ')}`,
+          `no trained model ships for ${identity.map((key) => `${key} ${describe(o[key])}`).join(' and ')}; shipped: ${shippedModels.map(modelFile).join(', ')}`,
           `options.${identity[0]}`,
         );
       return platform.readModel(modelFile(shipped)).then((bytes) => api.loadModel(bytes));
@@ -332,7 +270,7 @@ const sentenceOf = (value, name) =>
   typeof value === 'string' ? value : fail(`${name} must be a string, got ${describe(value)}`, name);
 
 /**
- * What the translation models (seq2seq, Transformer) share over their tasks: tokenize,
+ * What the translation models share over their tasks: tokenize,
  * gradients(pairs, { guide }) and the sentence translate() takes, through `prefix`Tokenize,
  * `prefix`Gradients and `prefix`Translate(handle, sentence, beam).
  */

@@ -20,3 +20,20 @@ export function seq2seqParts({ call, facts }) {
     }),
   };
 }
+
+/** The seq2seq kind's entry in the kinds' table (kinds.js). */
+export const seq2seqKind = {
+  create: 'createSeq2seq',
+  facts: 'seq2seqFacts',
+  // the attention over the probe's sentence as the model translates it: its output tokens by
+  // source words
+  probe(model, { sentence }) {
+    const { source, steps, alignment } = model.translate(sentence);
+    return { ...alignment, rowLabels: steps.map((step) => step.token), colLabels: source };
+  },
+  shipped: [
+    { task: 'en-fr', scoring: 'additive', steps: 600 },
+    { task: 'en-zh', scoring: 'additive', steps: 600 },
+  ],
+  parts: seq2seqParts,
+};

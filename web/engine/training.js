@@ -1,18 +1,18 @@
 // One training run of a model of any kind from scratch, in chunks of steps, reporting as it goes:
 // the loop the Web Worker (training-worker.js) runs for browsers, and Node runs in-process. Every
-// `evaluateEvery` steps it evaluates the test split and shows the kind's probe (for a translation
-// model, the alignment of a sentence; for a captioner, a scene's attention: what is being
-// learned); it stops at `steps` or once the exact match reaches `target`, and hands over the
-// model's bytes (safetensors, loadModel).
+// `evaluateEvery` steps it evaluates the test split and shows the kind's probe (the attention the model
+// is learning, over a sentence or a scene); it stops at `steps` or once the exact match reaches
+// `target`, and hands over the model's bytes (safetensors, loadModel).
 import { checkNumber, describe, fail, integer, options } from './checks.js';
-import { kindOf, trainOptions } from './models.js';
+import { kindOf } from './kinds.js';
+import { trainOptions } from './models.js';
 
 export const TRAINING_DEFAULTS = Object.freeze({ steps: 3000, chunk: 25, evaluateEvery: 100, target: 0.98 });
 
 /**
  * attn: a loaded engine. run: { kind, model (the kind's create options), train (model.train's
- * options but steps: its rate, batch and loss weight), probe (what each evaluation shows: for seq2seq and
- * transformer { sentence }, for captioner { scene }), steps, chunk, evaluateEvery, target }. report(message): { type: 'progress', step,
+ * options but steps: its rate, batch and loss weight), probe (the input of the kind's probe, which each
+ * evaluation shows: { sentence } or { scene }), steps, chunk, evaluateEvery, target }. report(message): { type: 'progress', step,
  * loss, evaluation?, probe? } after every chunk (evaluation: model.evaluate()'s of the test split),
  * then { type: 'done', step, bytes }. proceed(): awaited before every chunk; it resolves to false
  * to stop (the run then reports done with what it has).

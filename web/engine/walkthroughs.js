@@ -30,7 +30,7 @@ export function walkthroughApi(call, handleOf) {
     models: (field, value, name) =>
       Array.isArray(value)
         ? value.map((model, i) => modelHandle(model, `${name}[${i}]`))
-        : fail(`${name} must be an array of seq2seq models, got ${describe(value)}`, name),
+        : fail(`${name} must be an array of models, got ${describe(value)}`, name),
   };
 
   return {

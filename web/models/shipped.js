@@ -1,4 +1,4 @@
-// How the trained models the package ships (web/engine/models.js lists them, each with the steps
+// How the trained models the package ships (web/engine/kinds.js lists them, each with the steps
 // it trains for; dist/engine/models/) are made, so that a page shows a trained model at once. Each
 // is made by the engine itself, deterministically, and chosen without looking at the test split:
 //  - CANDIDATES models of the shipped identity with createSeq2seq's defaults (for additive, the
@@ -18,9 +18,10 @@
 // kind); tests/js/models.test.js trains the chosen seed again and compares the bytes.
 import { gzipSync } from 'node:zlib';
 
-import { SHIPPED_MODELS } from '../engine/models.js';
+import { SHIPPED_MODELS } from '../engine/kinds.js';
 
-export { modelFile, SHIPPED_MODELS } from '../engine/models.js';
+export { modelFile } from '../engine/models.js';
+export { SHIPPED_MODELS } from '../engine/kinds.js';
 export const CANDIDATES = 10;
 export const VALIDATION = 200;
 export const TARGET = 0.98;

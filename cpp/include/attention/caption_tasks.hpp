@@ -55,7 +55,7 @@
 #include <vector>
 
 #include "errors.hpp"
-#include "seq2seq_tasks.hpp" // Vocabulary
+#include "translation_tasks.hpp" // Vocabulary
 
 namespace attention::tasks {
 

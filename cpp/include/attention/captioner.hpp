@@ -35,10 +35,9 @@
 
 #include "errors.hpp"
 #include "parameters.hpp"
+#include "sentences.hpp"
 
 namespace attention {
-
-using TokenId = std::int32_t; // as seq2seq.hpp's
 
 // The widest beam search, and the longest caption (tokens, <eos> included).
 constexpr std::size_t max_caption_beam = 16;

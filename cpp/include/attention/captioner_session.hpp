@@ -167,6 +167,7 @@ template <> struct ModelKind<CaptionerSession> {
   template <class T> static CaptionerSession<T> load(const std::uint8_t *bytes, std::size_t size) {
     return load_captioner_session<T>(bytes, size);
   }
+  static std::vector<WalkthroughEntry> walkthroughs();
 };
 
 extern template class CaptionerSession<float>;

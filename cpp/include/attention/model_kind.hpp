@@ -1,6 +1,6 @@
 // What describes a kind of trained model once: its configuration's fields under the JavaScript
 // API's names (which are also its files' metadata keys), with what each is for. Each kind
-// specialises ModelKind<Session> beside its session (seq2seq_session.hpp, …); the model store,
+// specialises ModelKind<Session> beside its session header; the model store,
 // model files and the binding read those descriptions, and model_kinds.hpp lists the kinds.
 #pragma once
 
@@ -113,6 +113,9 @@ ConfigField<Config> choice_field(const char *name, E Config::*member, const Valu
 //   loss_weight, default_loss_weight        the name and default of train()'s loss weight
 //   read_saved(bytes, size)  → { config, precision } of a file (InputError blames "bytes")
 //   load<T>(bytes, size)     → the session again
+//   walkthroughs()           the walkthroughs that show its models: their entries in the table
+//                            (walkthrough.hpp), defined beside each walkthrough
+struct WalkthroughEntry;
 template <template <class> class Session> struct ModelKind;
 
 // The kinds, in the order model_kinds.hpp lists them, and one kind as a value

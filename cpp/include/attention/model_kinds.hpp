@@ -9,6 +9,6 @@
 
 namespace attention {
 
-using ModelKinds = KindList<Seq2seqSession, TransformerSession, CaptionerSession>;
+using ModelKinds = KindList<Seq2seqSession, CaptionerSession, TransformerSession>;
 
 } // namespace attention

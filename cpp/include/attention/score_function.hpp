@@ -1,5 +1,5 @@
 // The four ways of scoring a decoder state against the encoder's annotations, by name: shared by
-// the scoring walkthrough and the seq2seq model, so neither depends on the other.
+// the walkthroughs and the models that score, so neither depends on the other.
 #pragma once
 
 #include <string>

@@ -40,7 +40,7 @@ template <class T> Vector<T> dot_scores(const Vector<T> &query, const Matrix<T> 
   return detail::finite_scores(matvec(keys, query, "keys", "query", detail::Argument("query")));
 }
 
-// s . h_j / sqrt(d_k): the scaled dot product of the Transformer.
+// s . h_j / sqrt(d_k): the scaled dot product of Vaswani et al. (2017).
 template <class T> Vector<T> scaled_dot_scores(const Vector<T> &query, const Matrix<T> &keys) {
   Vector<T> scores = dot_scores(query, keys);
   return scores / std::sqrt(static_cast<T>(keys.shape()[1]));

@@ -32,15 +32,9 @@
 #include "errors.hpp"
 #include "parameters.hpp"
 #include "score_function.hpp"
+#include "sentences.hpp"
 
 namespace attention {
-
-using TokenId = std::int32_t;
-
-// The longest source or target sentence, and the longest greedy translation.
-constexpr std::size_t max_sentence_length = 1024;
-// The widest beam search.
-constexpr std::size_t max_beam_width = 16;
 
 // The encoder reads the source one way, or both ways (Bahdanau).
 enum class Encoder { forward, bidirectional };
@@ -71,14 +65,6 @@ struct Seq2seqConfig {
 // is out of range or sos/eos lie outside the target vocabulary. The Seq2seq constructor calls it.
 void validate(const Seq2seqConfig &config);
 
-// A source sentence and its gold translation, which ends with <eos> (the model appends nothing).
-// `guide`, for guided alignment: empty, or for each target token the source positions its
-// attention is guided to (none for a token left free).
-struct SentencePair {
-  std::vector<TokenId> source, target;
-  std::vector<std::vector<std::size_t>> guide;
-};
-
 // Everything the model computed for one sentence, for display. Rows are time steps.
 template <class T> struct Seq2seqTrace {
   std::vector<TokenId> source;
@@ -96,16 +82,9 @@ template <class T> struct Seq2seqTrace {
   Matrix<T> logits;      // m x V_tgt
 };
 
-// One finished (or length-limited) hypothesis of a beam search: its tokens, ending with <eos>
-// unless it reached the length limit, and the sum of their log-probabilities.
-struct Seq2seqHypothesis {
-  std::vector<TokenId> output;
-  double log_probability = 0;
-};
-
 template <class T> struct Seq2seqBeamSearch {
-  Seq2seqTrace<T> trace;                // the best hypothesis, decoded again for display
-  std::vector<Seq2seqHypothesis> beams; // best first, at most the beam's width
+  Seq2seqTrace<T> trace;                    // the best hypothesis, decoded again for display
+  std::vector<TranslationHypothesis> beams; // best first, at most the beam's width
 };
 
 template <class T> class Seq2seq {

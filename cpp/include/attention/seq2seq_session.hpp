@@ -24,8 +24,8 @@
 
 #include "model_kind.hpp"
 #include "seq2seq.hpp"
-#include "seq2seq_tasks.hpp"
 #include "trainer.hpp"
+#include "translation_tasks.hpp"
 
 namespace attention {
 
@@ -85,7 +85,7 @@ template <class T> struct Seq2seqTranslation {
   // softmax of the step's logits), most likely first.
   std::vector<std::vector<std::pair<TokenId, T>>> top;
   // The hypotheses the search ended with, best first (greedy decoding: its one).
-  std::vector<Seq2seqHypothesis> beams;
+  std::vector<TranslationHypothesis> beams;
 };
 
 template <class T> class Seq2seqSession {
@@ -202,6 +202,7 @@ template <> struct ModelKind<Seq2seqSession> {
   template <class T> static Seq2seqSession<T> load(const std::uint8_t *bytes, std::size_t size) {
     return load_seq2seq_session<T>(bytes, size);
   }
+  static std::vector<WalkthroughEntry> walkthroughs();
 };
 
 extern template class Seq2seqSession<float>;

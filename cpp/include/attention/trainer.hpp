@@ -1,7 +1,7 @@
 // One training loop for every model: seeded shuffled minibatches, Adam with global-norm clipping,
 // a stop on a non-finite loss that keeps the last finite parameters, and an evaluation cached by
 // the parameters it was computed from. A model plugs in through one callback that turns example
-// indices into its loss and gradients (models/seq2seq/seq2seq_session.cpp is one).
+// indices into its loss and gradients (each kind's session plugs in this way).
 //
 // Minibatches come from the training split in an order shuffled from the seed, reproducible in
 // numpy: r = np.random.RandomState(seed); for each epoch, order = list(range(n)) and for

@@ -32,8 +32,9 @@
 #include <string>
 #include <vector>
 
+#include "errors.hpp"
 #include "parameters.hpp"
-#include "seq2seq.hpp" // TokenId, SentencePair, Seq2seqHypothesis and the sentence limits
+#include "sentences.hpp"
 
 namespace attention {
 
@@ -72,8 +73,8 @@ template <class T> struct TransformerTrace {
 };
 
 template <class T> struct TransformerBeamSearch {
-  TransformerTrace<T> trace;            // the best hypothesis, teacher forced for display
-  std::vector<Seq2seqHypothesis> beams; // best first, at most the beam's width
+  TransformerTrace<T> trace;                // the best hypothesis, teacher forced for display
+  std::vector<TranslationHypothesis> beams; // best first, at most the beam's width
 };
 
 template <class T> class Transformer {

@@ -18,9 +18,9 @@
 
 #include "model_kind.hpp"
 #include "seq2seq_session.hpp" // translation_top_k, max_batch
-#include "seq2seq_tasks.hpp"
 #include "trainer.hpp"
 #include "transformer.hpp"
+#include "translation_tasks.hpp"
 
 namespace attention {
 
@@ -60,7 +60,7 @@ template <class T> struct TransformerTranslation {
   // For each step, the translation_top_k most likely tokens and their probabilities, most likely
   // first.
   std::vector<std::vector<std::pair<TokenId, T>>> top;
-  std::vector<Seq2seqHypothesis> beams; // best first (greedy decoding: its one)
+  std::vector<TranslationHypothesis> beams; // best first (greedy decoding: its one)
 };
 
 template <class T> class TransformerSession {
@@ -161,6 +161,7 @@ template <> struct ModelKind<TransformerSession> {
   static TransformerSession<T> load(const std::uint8_t *bytes, std::size_t size) {
     return load_transformer_session<T>(bytes, size);
   }
+  static std::vector<WalkthroughEntry> walkthroughs();
 };
 
 extern template class TransformerSession<float>;

@@ -80,12 +80,12 @@ struct Stage {
 struct Trace {
   std::string walkthrough;
   // Named label lists the texts refer to: "words" (self-attention), "source" and "target"
-  // (scoring, seq2seq).
+  // (a translation).
   std::vector<std::pair<std::string, Labels>> labels;
   std::vector<Stage> stages;
   // The trained models the trace is of, as labels that say all of what tells them apart
-  // ({ scoring, encoder, layers, guide }), so that the page describes each as it is: seq2seq's
-  // model, the scoring walkthrough's in the order of their panels; empty for the others.
+  // ({ scoring, encoder, layers, guide }), so that the page describes each as it is: a model's
+  // walkthrough's, in the order of their panels; empty for the others.
   std::vector<Label> models;
   Matrix<double> output; // the walkthrough's result: context vector, attention output, alignment
 };

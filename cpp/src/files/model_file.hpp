@@ -52,8 +52,8 @@ bool is_state_dict(const safetensors::File &file);
 // what it lacks: "the file is not <what>: its metadata lacks \"seed\"".
 class SavedMetadata {
 public:
-  // `format` the kind's ("attention-stepper/transformer"), `what` its name ("a saved
-  // Transformer").
+  // `format` the kind's ("attention-stepper/<kind>"), `what` its name ("a saved
+  // <kind>").
   SavedMetadata(const safetensors::File &file, const std::string &format, const char *what);
   const std::string &text(const char *key) const;
   const std::string *optional(const char *key) const { return find_metadata(file_, key); }

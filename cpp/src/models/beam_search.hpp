@@ -1,5 +1,5 @@
-// Beam search, the same for every model's decoder (Seq2seq, Transformer, Captioner): the loop and
-// its choice at each step, while each model runs its own decoder for the live hypotheses.
+// Beam search, the same for every model's decoder: the loop and its choice at each step, while each
+// model runs its own decoder for the live hypotheses.
 #pragma once
 
 #include <algorithm>
@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "attention/seq2seq.hpp" // TokenId
+#include "attention/sentences.hpp"
 #include "attention/softmax.hpp"
 
 namespace attention::models {

@@ -1,7 +1,7 @@
 // The checks every model makes of its configuration, its inputs and its loss before any work, each
-// blaming the argument at fault, and what translation models (Seq2seq, Transformer: a config with
-// source_vocab, target_vocab and eos) share of their batches: the checks, the sides and guides as
-// the networks take them, and one teacher-forced pass for the loss and its gradients.
+// blaming the argument at fault, and what translation models (a config with source_vocab,
+// target_vocab and eos) share of their batches: the checks, the sides and guides as the networks
+// take them, and one teacher-forced pass for the loss and its gradients.
 #pragma once
 
 #include <algorithm>
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "attention/parameters.hpp"
-#include "attention/seq2seq.hpp"
+#include "attention/sentences.hpp"
 #include "nn/cross_entropy.hpp"
 #include "nn/guided_alignment.hpp"
 

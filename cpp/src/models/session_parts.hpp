@@ -1,7 +1,6 @@
-// What the sessions of every kind (seq2seq_session.cpp, transformer_session.cpp,
-// captioner_session.cpp) share between their task and their model: examples as the models take
-// them, each step's likeliest tokens, the task a state_dict's vocabularies imply, and a session
-// made again from a file.
+// What the sessions of every kind share between their task and their model: examples as the models
+// take them, each step's likeliest tokens, the task a state_dict's vocabularies imply, and a
+// session made again from a file.
 #pragma once
 
 #include <algorithm>
@@ -12,10 +11,10 @@
 #include <utility>
 #include <vector>
 
-#include "attention/seq2seq.hpp"
-#include "attention/seq2seq_tasks.hpp"
+#include "attention/sentences.hpp"
 #include "attention/softmax.hpp"
 #include "attention/trainer.hpp"
+#include "attention/translation_tasks.hpp"
 #include "files/model_file.hpp"
 #include "models/checks.hpp"
 #include "nn/guided_alignment.hpp"
@@ -145,7 +144,7 @@ Likeliest<T> likeliest(const Matrix<T> &logits, std::size_t k, const std::vector
   return result;
 }
 
-// A translation model's translation of a source (Seq2seqTranslation, TransformerTranslation):
+// A translation model's translation of a source (a Translation of its kind, with trace and beams):
 // greedy decoding (beam 1) or beam search up to max_length, with each step's `top` likeliest
 // tokens and, for greedy decoding, its one beam.
 template <class Translation, class Model>
@@ -190,7 +189,7 @@ std::vector<std::uint8_t> session_file(const Session<T> &session, bool float16) 
 
 // What a file of Session's kind holds ({ config, precision }): a PyTorch state_dict's as
 // infer(file) reads its tensors, else what its metadata says. `what` names the kind in errors ("a
-// saved captioner").
+// saved <kind>").
 template <template <class> class Session, class Saved, class Infer>
 Saved read_session_file(const std::uint8_t *bytes, std::size_t size, Infer infer,
                         const char *what) {
@@ -206,7 +205,7 @@ Saved read_session_file(const std::uint8_t *bytes, std::size_t size, Infer infer
 
 // A session of the configuration a file's metadata gave (checked as a caller's would be, but
 // blamed on the file), with the file's parameters. `what` names the kind ("the file's metadata
-// describes no captioner").
+// describes no <kind>").
 template <class T, template <class> class Session, class Config>
 Session<T> load_session(const Config &config, const std::string &precision,
                         const safetensors::File &file, const char *what) {

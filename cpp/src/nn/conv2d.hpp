@@ -22,8 +22,8 @@ struct Conv2dShape {
 
 // The weight is He's U(±sqrt(6 / fan_in)) (kaiming_uniform_ for a ReLU), fan_in = in * 3 * 3; the
 // bias keeps Conv2d's default U(±1/sqrt(fan_in)). Conv2d's default weight (a = sqrt(5)) is sqrt(6)
-// times narrower: two such layers shrink a scene's contrast so far that the annotations of a
-// captioner start nearly alike (their spread over the grid 0.05, against 0.40 with He's), its
+// times narrower: two such layers shrink a scene's contrast so far that the annotations of an
+// image encoder start nearly alike (their spread over the grid 0.05, against 0.40 with He's), its
 // attention gets no gradient, and it learned nothing of the image in 750 steps (issue 22).
 inline std::vector<ParameterSpec> conv2d_parameters(std::size_t in, std::size_t out) {
   return {{"weight", {out, in, 3, 3}, std::sqrt(6.0) * uniform_bound(in * 9)},

@@ -3,7 +3,7 @@
 // weighing q_j = 1/l. The term is the mean over guided rows of -Σ_j q_j log α_j, and its gradient
 // at the softmax's inputs λ/guided (α_j - q_j). A row is a target step of a batch item (row
 // t * batch + k); where its scores lie is the model's (`stride` apart, from the pointer given:
-// the GRU's one distribution per row, or one head of the Transformer's several).
+// the GRU's one distribution per row, or one head of a multi-head attention's several).
 #pragma once
 
 #include <algorithm>

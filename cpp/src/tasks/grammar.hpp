@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "attention/seq2seq_tasks.hpp"
+#include "attention/translation_tasks.hpp"
 
 namespace attention::tasks {
 

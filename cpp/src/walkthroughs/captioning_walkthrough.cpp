@@ -5,6 +5,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "given_inputs.hpp"
 #include "trace_parts.hpp"
 
 namespace attention {
@@ -206,5 +207,49 @@ template Trace captioning_walkthrough<float>(CaptionerSession<float> &, const ta
                                              std::size_t);
 template Trace captioning_walkthrough<double>(CaptionerSession<double> &, const tasks::Scene &,
                                               std::size_t);
+
+// ---------------------------------------------------------------------------------------------
+// The captioning walkthrough's entry in the walkthroughs' table: a captioner's caption of a scene.
+// The task and language pick the model (the caller's); the scene is text, as parse_scene reads it
+// (a form field, an HTML attribute).
+
+namespace {
+
+using namespace inputs;
+
+std::vector<InputField> captioning_inputs() {
+  const auto &task_ids = tasks::caption_task_ids();
+  const auto &languages = tasks::caption_languages();
+  return {texts_field("task", InputKind::choice, Labels(1, task_ids.front()), task_ids),
+          texts_field("language", InputKind::choice, Labels(1, languages.front()), languages),
+          texts_field("scene", InputKind::tokens,
+                      {"big", "red", "circle", "0", "0;", "small", "blue", "square", "1", "1"}),
+          integer_field("beam", 1, 1, std::int64_t(max_captioning_beam)),
+          model_field("model", InputKind::model)};
+}
+
+Trace captioning_from(const GivenInputs &given) {
+  const auto fields = captioning_inputs();
+  return stored_model(one_model(given, "one captioner"))
+      .as<CaptionerSession>()
+      .visit([&](auto &session) {
+        // the task and language given with a model must be the model's
+        for (auto [name, own] : {std::pair{"task", &session.config().task},
+                                 std::pair{"language", &session.config().language}})
+          if (const auto value = texts(given, name, fields).front(); value != *own)
+            detail::fail(detail::Argument(name), "inputs.", name, " (", value,
+                         ") is not the model's (", *own, ")");
+        std::string scene;
+        for (const auto &word : texts(given, "scene", fields))
+          scene += word + " ";
+        return captioning_walkthrough(session, parse_scene(scene), size(given, "beam", fields));
+      });
+}
+
+} // namespace
+
+std::vector<WalkthroughEntry> ModelKind<CaptionerSession>::walkthroughs() {
+  return {{"captioning", captioning_inputs, captioning_from}};
+}
 
 } // namespace attention

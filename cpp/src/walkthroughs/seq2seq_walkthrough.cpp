@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "core/decimal.hpp"
+#include "given_inputs.hpp"
 #include "trace_parts.hpp"
 
 namespace attention {
@@ -371,5 +372,104 @@ template Trace seq2seq_walkthrough<double>(Seq2seqSession<double> &, const std::
                                            std::size_t,
                                            const std::vector<Seq2seqSession<double> *> &,
                                            Comparison);
+
+// ---------------------------------------------------------------------------------------------
+// The entries of scoring and seq2seq in the walkthroughs' table
+
+namespace {
+
+using namespace inputs;
+
+Labels score_names() {
+  Labels names;
+  for (auto score : score_functions)
+    names.push_back(score_function_name(score));
+  return names;
+}
+
+// What picks a model (the caller's): its task, scoring function, encoder ("default": the scoring
+// function's, default_encoder, which the page resolves), layers and guided alignment's weight λ
+// (as format_shortest writes it: the menu's "0", "0.5", "1").
+std::vector<InputField> model_identity_inputs() {
+  Labels encoders{"default"};
+  for (auto encoder : attention::encoders)
+    encoders.push_back(encoder_name(encoder));
+  return {task_field(),
+          texts_field("scoring", InputKind::choice,
+                      Labels(1, score_function_name(ScoreFunction::additive)), score_names()),
+          texts_field("encoder", InputKind::choice, Labels(1, "default"), encoders),
+          integer_field("layers", 1, 1, std::int64_t(max_layers)),
+          texts_field("guide", InputKind::choice, Labels(1, "0"), {"0", "0.5", "1"})};
+}
+// What compared models differ in.
+InputField comparison_field() {
+  Labels names;
+  for (auto comparison : comparisons)
+    names.push_back(comparison_name(comparison));
+  return texts_field("comparison", InputKind::choice, Labels(1, names.front()), names);
+}
+
+// The caller's models, each its own value of the field compared, the others as the identity's
+// inputs say (the field compared aside).
+std::vector<InputField> scoring_inputs() {
+  auto fields = model_identity_inputs();
+  fields.push_back(comparison_field());
+  fields.push_back(sample_sentence());
+  fields.push_back(integer_field("step", 2, 1, std::int64_t(max_sentence_length)));
+  fields.push_back(model_field("models", InputKind::models));
+  return fields;
+}
+
+// The identity's inputs pick the model (the caller's); `compare` adds models to compare, each its
+// own value of the field `comparison` names.
+std::vector<InputField> seq2seq_inputs() {
+  auto fields = model_identity_inputs();
+  fields.push_back(sample_sentence());
+  fields.push_back(integer_field("beam", 1, 1, std::int64_t(max_walkthrough_beam)));
+  fields.push_back(comparison_field());
+  fields.push_back(model_field("model", InputKind::model));
+  fields.push_back(model_field("compare", InputKind::models, true));
+  return fields;
+}
+
+Comparison comparison_of(const GivenInputs &given, const std::vector<InputField> &fields) {
+  return parse_comparison(texts(given, "comparison", fields).front(), "comparison");
+}
+
+Trace seq2seq_from(const GivenInputs &given) {
+  const auto fields = seq2seq_inputs();
+  return stored_model(one_model(given, "one seq2seq model"))
+      .as<Seq2seqSession>()
+      .visit([&](auto &session) {
+        using T = typename precision_of<std::decay_t<decltype(session)>>::type;
+        require_models_own(given, session);
+        return seq2seq_walkthrough(
+            session, sentence(given, fields), size(given, "beam", fields),
+            sessions_of<Seq2seqSession, T>(handles(given, "compare"), "compare"),
+            comparison_of(given, fields));
+      });
+}
+
+Trace scoring_from(const GivenInputs &given) {
+  const std::vector<int> models = handles(given, "models");
+  if (models.empty())
+    detail::fail(detail::Argument("models"), "inputs.models must hold at least one seq2seq model");
+  const auto fields = scoring_inputs();
+  return stored_model(models[0], "models").as<Seq2seqSession>("models").visit([&](auto &first) {
+    using T = typename precision_of<std::decay_t<decltype(first)>>::type;
+    const Comparison comparison = comparison_of(given, fields);
+    const auto sessions = sessions_of<Seq2seqSession, T>(models, "models");
+    for (const auto *session : sessions)
+      require_models_own(given, *session, comparison_name(comparison));
+    return scoring_walkthrough(sessions, sentence(given, fields), size(given, "step", fields),
+                               comparison);
+  });
+}
+
+} // namespace
+
+std::vector<WalkthroughEntry> ModelKind<Seq2seqSession>::walkthroughs() {
+  return {{"scoring", scoring_inputs, scoring_from}, {"seq2seq", seq2seq_inputs, seq2seq_from}};
+}
 
 } // namespace attention

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "attention/seq2seq_tasks.hpp"
+#include "attention/translation_tasks.hpp"
 #include "attention/walkthrough.hpp"
 
 namespace attention::trace_parts {

@@ -6,6 +6,7 @@
 
 #include "attention/detail/kernels.hpp"
 #include "attention/seq2seq_walkthrough.hpp" // max_walkthrough_beam
+#include "given_inputs.hpp"
 #include "models/transformer/positional_encoding.hpp"
 #include "nn/feed_forward.hpp"
 #include "nn/layer_norm.hpp"
@@ -389,5 +390,60 @@ template Trace transformer_walkthrough<float>(TransformerSession<float> &, const
 template Trace transformer_walkthrough<double>(TransformerSession<double> &, const std::string &,
                                                std::size_t, std::size_t, std::size_t,
                                                const CompareAlignment &);
+
+// ---------------------------------------------------------------------------------------------
+// The transformer walkthrough's entry in the walkthroughs' table
+
+namespace {
+
+using namespace inputs;
+
+// The Transformer (the caller's, of the task given) and, to compare its best cross-attention
+// head with, a GRU model of the same task; `layer` and `head` (from 1) pick what the detailed
+// stages show.
+std::vector<InputField> transformer_inputs() {
+  return {task_field(),
+          sample_sentence(),
+          integer_field("layer", 1, 1, std::int64_t(max_transformer_layers)),
+          integer_field("head", 1, 1, std::int64_t(max_transformer_width)),
+          integer_field("beam", 1, 1, std::int64_t(max_walkthrough_beam)),
+          model_field("model", InputKind::model),
+          model_field("compare", InputKind::models, true)};
+}
+
+Trace transformer_from(const GivenInputs &given) {
+  const int model = one_model(given, "one transformer model");
+  const std::vector<int> compared = handles(given, "compare");
+  if (compared.size() > 1)
+    detail::fail(detail::Argument("compare"), "inputs.compare must be at most one seq2seq model");
+  const auto fields = transformer_inputs();
+  return stored_model(model).as<TransformerSession>().visit([&](auto &session) {
+    if (const auto *task = find(given.texts, "task");
+        task && !task->empty() && task->front() != session.config().task)
+      detail::fail(detail::Argument("task"), "inputs.task (", task->front(),
+                   ") is not the model's (", session.config().task, ")");
+    const auto trace = [&](const CompareAlignment &compare) {
+      return transformer_walkthrough(session, sentence(given, fields), size(given, "layer", fields),
+                                     size(given, "head", fields), size(given, "beam", fields),
+                                     compare);
+    };
+    if (compared.empty())
+      return trace(nullptr);
+    return stored_model(compared[0], "compare")
+        .as<Seq2seqSession>("compare")
+        .visit([&](auto &other) {
+          if (other.task().id != session.task().id)
+            detail::fail(detail::Argument("compare"), "compare[0] translates ", other.task().id,
+                         ", not ", session.task().id);
+          return trace(seq2seq_alignment(other));
+        });
+  });
+}
+
+} // namespace
+
+std::vector<WalkthroughEntry> ModelKind<TransformerSession>::walkthroughs() {
+  return {{"transformer", transformer_inputs, transformer_from}};
+}
 
 } // namespace attention

@@ -122,9 +122,9 @@ Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
   std::vector<std::vector<T>> states(1, std::vector<T>(h)), grown(width, std::vector<T>(h));
   w.get_decoder_state(0, states[0].data());
   Seq2seqBeamSearch<T> result;
-  result.beams = search_beams<Seq2seqHypothesis>(
+  result.beams = search_beams<TranslationHypothesis>(
       max_length, w.v, width, config_.eos,
-      [&](std::size_t t, const std::vector<Seq2seqHypothesis> &beams, std::size_t b) {
+      [&](std::size_t t, const std::vector<TranslationHypothesis> &beams, std::size_t b) {
         // Step t of the batch of one reads s_{t-1} from decoder_state(t) and its input token.
         w.set_decoder_state(t, states[b].data());
         w.inputs[t] = t == 0 ? config_.sos : beams[b].output.back();

@@ -132,9 +132,9 @@ TransformerBeamSearch<T> Transformer<T>::beam_search(const std::vector<TokenId> 
   Network &w = *network_;
   std::size_t decoded = max_length, row = 0; // the step decoded, and its next live row
   TransformerBeamSearch<T> result;
-  result.beams = search_beams<Seq2seqHypothesis>(
+  result.beams = search_beams<TranslationHypothesis>(
       max_length, w.v, width, config_.eos,
-      [&](std::size_t t, const std::vector<Seq2seqHypothesis> &beams, std::size_t) {
+      [&](std::size_t t, const std::vector<TranslationHypothesis> &beams, std::size_t) {
         // At the step's first live hypothesis, all of them as one batch, each decoded over its t
         // tokens so far and one more step (no keys kept between steps: hypotheses reorder at
         // every step); then each its row, in order.

@@ -1,4 +1,4 @@
-#include "attention/seq2seq_tasks.hpp"
+#include "attention/translation_tasks.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,0 +1,33 @@
+// The kinds of trained model on the JavaScript side: one entry a kind, from its own file. The
+// engine describes each kind (attn.modelFacts(kind): its configuration fields, which tell its
+// models apart, which train() sets, their defaults and limits); an entry adds what the page and
+// the API need besides:
+//   create, facts  the names of its create and facts functions (createModel and modelFacts for
+//                  that kind)
+//   probe(model, probe)  what every evaluation of a training run shows of the model as it learns
+//                  (a matrix with rowLabels and colLabels)
+//   shipped        the trained models the package ships in models/ (web/models/shipped.js says
+//                  how they are made), by the fields of their identity that are not the
+//                  defaults, each with the steps it trained for
+//   parts({ call, facts })  → { api, methods(info, live) }: its own functions and model methods
+import { deepFreeze, describe, fail } from './checks.js';
+import { seq2seqKind } from './seq2seq.js';
+import { captionerKind } from './captioner.js';
+import { transformerKind } from './transformer.js';
+
+/** The kinds' entries, as the engine composes them (engine.js). */
+export const KINDS = deepFreeze({ seq2seq: seq2seqKind, captioner: captionerKind, transformer: transformerKind });
+
+/** Each kind's create and facts function names and its training runs' probe. */
+export const MODEL_KINDS = deepFreeze(
+  Object.fromEntries(Object.entries(KINDS).map(([kind, { create, facts, probe }]) => [kind, { create, facts, probe }])),
+);
+
+/** The trained models the package ships in models/, each entry { kind, ...identity, steps }. */
+export const SHIPPED_MODELS = deepFreeze(
+  Object.entries(KINDS).flatMap(([kind, entry]) => entry.shipped.map((model) => ({ kind, ...model }))),
+);
+
+export const kindOf = (name, where) =>
+  MODEL_KINDS[name] ??
+  fail(`${where} must be one of ${Object.keys(MODEL_KINDS).join(', ')}, got ${describe(name)}`, where);
