@@ -53,13 +53,16 @@ cp web/models/*.safetensors dist/engine/models/
 # bundler or an import map, and the package has no runtime dependency.
 npx esbuild web/engine/tensors.js --bundle --minify --format=esm --target=es2020 --allow-overwrite \
   --outfile=dist/engine/tensors.js --log-level=warning
-cp $modules/attention-engine.wasm $modules/attention-engine-threads.{mjs,wasm,worker.js} dist/engine/wasm/
-cp $modules/node/attention-engine-threads.{cjs,worker.js} dist/engine/wasm/node/
+# Each of the engine (every function) and the core (no models: loadModels() brings the engine).
+for module in attention-engine attention-core; do
+  cp $modules/$module.wasm $modules/$module-threads.{mjs,wasm,worker.js} dist/engine/wasm/
+  cp $modules/node/$module-threads.{cjs,worker.js} dist/engine/wasm/node/
+  # Emscripten 3.1.6 minifies its loader fully only with Closure, which Debian does not ship:
+  # esbuild (Vite's own minifier) does it instead, so the package's engine JS stays small.
+  npx esbuild $modules/$module.mjs --minify --format=esm --target=es2020 \
+    --outfile=dist/engine/wasm/$module.mjs --log-level=warning
+done
 echo '{ "type": "commonjs" }' >dist/engine/wasm/node/package.json
-# Emscripten 3.1.6 minifies its loader fully only with Closure, which Debian does not ship: esbuild
-# (Vite's own minifier) does it instead, so the package's engine JS stays small.
-npx esbuild $modules/attention-engine.mjs --minify --format=esm --target=es2020 \
-  --outfile=dist/engine/wasm/attention-engine.mjs --log-level=warning
 
 npx vite build --config web/components/vite.config.js
 cp web/components/index.d.ts dist/components/

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadAttention } from '../dist/engine/index.node.js';
 import { modelFile, RECIPES, SHIPPED_MODELS } from '../web/models/shipped.js';
 
-const attn = await loadAttention();
+const attn = await loadAttention({ models: true });
 const only = process.argv[2];
 const table = new URL('../web/models/selection.json', import.meta.url);
 const previous = existsSync(table) ? JSON.parse(readFileSync(table, 'utf8')) : {};

@@ -29,20 +29,23 @@ const kinds = [...new Set(SHIPPED_MODELS.map(({ kind }) => kind))];
 /** the package's entries: a name for the table and the files it counts */
 export const entries = () => [
   {
-    entry: '`attention-stepper`: the engine JS (`index.js` and the modules it imports, the loader)',
+    entry: "`attention-stepper`: the engine JS (`index.js` and the modules it imports, the core's loader)",
     files: moduleGraph('dist/engine/index.js'),
   },
-  { entry: '`attention-stepper/wasm`: `attention-engine.wasm`', files: ['dist/engine/wasm/attention-engine.wasm'] },
   {
-    entry: 'the threaded module, loaded instead where threads can run (loader, worker, `.wasm`)',
-    files: [
-      'dist/engine/wasm/attention-engine-threads.mjs',
-      'dist/engine/wasm/attention-engine-threads.worker.js',
-      'dist/engine/wasm/attention-engine-threads.wasm',
-    ],
+    entry: 'the core module: `attention-core.wasm` (no models), loaded first',
+    files: ['dist/engine/wasm/attention-core.wasm'],
   },
   {
-    entry: 'the training worker: `training-worker.js` (it imports the engine JS above)',
+    entry: '`attention-stepper/wasm`: `attention-engine.wasm` and its loader, loaded by `loadModels()`',
+    files: ['dist/engine/wasm/attention-engine.mjs', 'dist/engine/wasm/attention-engine.wasm'],
+  },
+  ...['core', 'engine'].map((module) => ({
+    entry: `the threaded ${module} module, loaded instead where threads can run (loader, worker, \`.wasm\`)`,
+    files: ['mjs', 'worker.js', 'wasm'].map((ending) => `dist/engine/wasm/attention-${module}-threads.${ending}`),
+  })),
+  {
+    entry: "the training worker: `training-worker.js` (it imports the engine JS above and the engine's loader)",
     files: ['dist/engine/training-worker.js'],
   },
   {

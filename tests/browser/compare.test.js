@@ -12,7 +12,7 @@ import { loadAttention } from 'attention-stepper';
 import { chromiumServing, collectErrors, openPage, SCREENSHOTS } from './chromium.js';
 
 const session = chromiumServing(fileURLToPath(new URL('../..', import.meta.url)));
-const attn = await loadAttention({ threads: 1 });
+const attn = await loadAttention({ threads: 1, models: true });
 
 // a model file as the panel's "Load" takes it
 function modelFile(options, guide) {

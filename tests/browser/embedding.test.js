@@ -35,22 +35,27 @@ async function open(t, url, contextOptions = {}) {
   const page = await context.newPage();
   const errors = collectErrors(page);
   const wasm = [];
-  page.on('request', (request) => request.url().endsWith('.wasm') && wasm.push(request.url()));
+  const requested = [];
+  page.on('request', (request) => {
+    requested.push(request.url());
+    if (request.url().endsWith('.wasm')) wasm.push(request.url());
+  });
   t.after(async () => {
     assert.deepEqual(errors, [], 'console errors');
     await context.close();
   });
   await page.goto(url);
-  return { page, wasm };
+  return { page, wasm, requested };
 }
 
 const ready = (page, selector) => page.waitForFunction((s) => document.querySelector(s)?.stage, selector);
 
 test('the tutorial page: two independent steppers and a heatmap, one shared WebAssembly instance', async (t) => {
-  const { page, wasm } = await open(t, `${base}examples/tutorial/index.html`);
+  const { page, wasm, requested } = await open(t, `${base}examples/tutorial/index.html`);
   await ready(page, '#basics');
   await ready(page, '#self');
   assert.equal(wasm.length, 1, `one .wasm request: ${wasm}`);
+  assert.match(wasm[0], /attention-core\.wasm$/, 'the core module: no walkthrough here shows a model');
   assert.equal(await page.locator('#basics [aria-current="step"]').getAttribute('data-stage'), 'basics/scores');
   assertSeedNumbers({
     scores: await page.locator('#basics .hm-cell').evaluateAll((cells) => cells.map((cell) => cell.dataset.value)),
@@ -118,6 +123,8 @@ test('the tutorial page: two independent steppers and a heatmap, one shared WebA
   assert.equal(colours.accent, 'rgb(10, 110, 92)');
   assert.match(colours.hostBody, /Georgia/);
   await page.screenshot({ path: join(root, 'test-results/screenshots/examples--tutorial.png'), fullPage: true });
+  const models = requested.filter((url) => /attention-engine/.test(url));
+  assert.deepEqual(models, [], "the models' module is never requested");
 });
 
 test('<attention-stepper walkthrough="seq2seq" task=… sentence=…> shows the shipped model\'s translation; walkthrough="scoring" takes sentence and step', async (t) => {

@@ -82,10 +82,13 @@ test('cross-origin isolated, the page and the components run the threaded module
     await page.locator(`[data-value="${SEEDS.tiny}"]`).first().waitFor(); // into shadow roots too
     assert.equal(await page.evaluate(() => crossOriginIsolated), true);
     assert.ok(
-      requests.some((request) => /attention-engine-threads[.\w-]*\.worker[\w-]*\.js$/.test(request)),
-      `${path}: no worker script was requested`,
+      requests.some((request) => /attention-core-threads[.\w-]*\.worker[\w-]*\.js$/.test(request)),
+      `${path}: no worker script of the threaded core was requested`,
     );
-    assert.ok(!requests.some((request) => /attention-engine(-\w+)?\.wasm$/.test(request) && !/threads/.test(request)));
+    const single = requests.filter(
+      (request) => /attention-(core|engine)(-\w+)?\.wasm$/.test(request) && !/threads/.test(request),
+    );
+    assert.deepEqual(single, [], 'no single-threaded module');
   }
 });
 

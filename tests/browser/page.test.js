@@ -32,8 +32,12 @@ async function go(page, hash) {
   await page.waitForSelector(`[data-stage="${hash.split('#')[1]}"][aria-current="step"]`);
 }
 
-/** On the seq2seq walkthrough, waits for the trained model the page ships (its stages follow it). */
+/**
+ * Waits for `walkthrough` to open (a walkthrough of models once their code is in) and, on the
+ * seq2seq walkthrough, for the trained model the page ships (its stages follow it).
+ */
 async function shippedModel(page, walkthrough = 'seq2seq') {
+  await page.waitForSelector(`[data-stage^="${walkthrough}/"][aria-current="step"]`);
   if (walkthrough === 'seq2seq') await page.waitForSelector('.model-panel[data-origin="shipped"]');
 }
 

@@ -8,7 +8,7 @@ import { fieldsThat, loadAttention, trainModel } from 'attention-stepper';
 
 import { argumentOf, finiteDifference, stateDict } from './model-helpers.js';
 
-const attn = await loadAttention();
+const attn = await loadAttention({ models: true });
 const facts = attn.captionerFacts();
 const tasks = attn.captionTasks();
 // small enough to train and evaluate in a blink

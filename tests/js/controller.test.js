@@ -8,7 +8,7 @@ import { loadAttention } from 'attention-stepper';
 import { StepperController } from '../../web/components/controller.js';
 import { assertSeedNumbers, SEEDS } from '../seeds.js';
 
-const attn = await loadAttention({ threads: 1 });
+const attn = await loadAttention({ threads: 1, models: true });
 const BASICS = [
   'decoder-state',
   'annotation',

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 
 import { loadAttention } from 'attention-stepper';
 
-const attn = await loadAttention();
+const attn = await loadAttention({ models: true });
 
 test('scores of +-1e308 never overflow the softmax', () => {
   assert.deepEqual(Array.from(attn.softmax([1e308, -1e308, 1e308])), [0.5, 0, 0.5]);

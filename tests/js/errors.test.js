@@ -8,7 +8,7 @@ import { loadAttention } from 'attention-stepper';
 
 import { assertSeedNumbers, SEEDS } from '../seeds.js';
 
-const engine = await loadAttention();
+const engine = await loadAttention({ models: true });
 // records which of the engine's functions the cases call
 const called = new Set();
 const attn = new Proxy(engine, {

@@ -9,7 +9,7 @@ import { controlFor, FieldError } from '../../web/components/inputs.js';
 import { WalkthroughSession } from '../../web/components/session.js';
 import { assertSeedNumbers } from '../seeds.js';
 
-const attn = await loadAttention({ threads: 1 });
+const attn = await loadAttention({ threads: 1, models: true });
 const published = (walkthrough, name) => attn.walkthroughInputs(walkthrough).find((field) => field.name === name);
 
 /** Asserts that parse(text) throws the FieldError `key` with exactly `params`. */

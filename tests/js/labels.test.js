@@ -72,7 +72,7 @@ test('the screen and every export show the same words, in the language of t (Eng
 });
 
 test("every structured label of the engine's traces is worded in Chinese, with no English word", async () => {
-  const attn = await loadAttention({ threads: 1 });
+  const attn = await loadAttention({ threads: 1, models: true });
   const model = attn.createSeq2seq({ task: 'en-fr', embedding: 4, hidden: 8 });
   // models that differ in every field a label may name: scoring, encoder and layers; guide
   const dot = attn.createSeq2seq({ task: 'en-fr', scoring: 'dot', layers: 2, embedding: 4, hidden: 8 });

@@ -112,7 +112,7 @@ const T_CALL = String.raw`(?<![\w$])t\(\s*`;
 const unique = (list) => [...new Set(list)];
 const matches = (source, pattern) => [...source.matchAll(new RegExp(pattern, 'g'))].map((match) => match[1]);
 
-const attn = await loadAttention({ threads: 1 });
+const attn = await loadAttention({ threads: 1, models: true });
 // the seq2seq, scoring and captioning walkthroughs are models': a small untrained model will do
 const model = attn.createSeq2seq({ task: 'en-fr', embedding: 4, hidden: 8 });
 const captioner = attn.createCaptioner({

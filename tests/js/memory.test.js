@@ -6,7 +6,7 @@ import { loadAttention } from 'attention-stepper';
 
 import { assertSeedNumbers, SEEDS } from '../seeds.js';
 
-const attn = await loadAttention();
+const attn = await loadAttention({ models: true });
 const X = SEEDS.words;
 const X32 = { rows: 4, cols: 3, data: Float32Array.from(X.flat()) };
 const W = SEEDS.W_Q;

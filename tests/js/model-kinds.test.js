@@ -7,7 +7,7 @@ import { test } from 'node:test';
 
 import { fieldsThat, identityDefaults, loadAttention, MODEL_KINDS, modelFile, modelIdentity } from 'attention-stepper';
 
-const attn = await loadAttention({ threads: 1 });
+const attn = await loadAttention({ threads: 1, models: true });
 
 const tiny = {
   seq2seq: { task: 'dates', embedding: 4, hidden: 8 },

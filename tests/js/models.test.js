@@ -16,7 +16,7 @@ import {
   trainTransformer,
 } from '../../web/models/shipped.js';
 
-const attn = await loadAttention();
+const attn = await loadAttention({ models: true });
 
 const selection = JSON.parse(readFileSync(new URL('../../web/models/selection.json', import.meta.url)));
 // what the issue that chose them asked of the shipped models' alignment on the test split

@@ -8,7 +8,7 @@ import { loadAttention } from 'attention-stepper';
 import { assertSeedNumbers, SEEDS } from '../seeds.js';
 import { assertClose } from './helpers.js';
 
-const attn = await loadAttention();
+const attn = await loadAttention({ models: true });
 const { decoderState, annotations, words } = SEEDS;
 
 test('the reference numbers are the ones the notebooks print', () => {

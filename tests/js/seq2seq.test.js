@@ -5,7 +5,7 @@ import { test } from 'node:test';
 
 import { loadAttention } from 'attention-stepper';
 
-const attn = await loadAttention();
+const attn = await loadAttention({ models: true });
 const tasks = attn.seq2seqTasks();
 const byId = Object.fromEntries(tasks.map((task) => [task.id, task]));
 

@@ -10,7 +10,7 @@ import { loadAttention } from 'attention-stepper';
 import { translator } from '../../web/components/i18n.js';
 import { describeStage, SPECS } from '../../web/walkthroughs/index.js';
 
-const attn = await loadAttention({ threads: 1 });
+const attn = await loadAttention({ threads: 1, models: true });
 const t = { en: translator('en'), zh: translator('zh') };
 
 // Small untrained models: the seq2seq and scoring walkthroughs' numbers are the models', the

@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import { loadAttention } from 'attention-stepper';
 import { assertSeedNumbers, SEEDS } from '../seeds.js';
 
-const one = await loadAttention({ threads: 1 });
-const three = await loadAttention({ threads: 3 });
+const one = await loadAttention({ threads: 1, models: true });
+const three = await loadAttention({ threads: 3, models: true });
 
 // numpy's randn from a seed, as float32 rows x cols
 function randn(seed, rows, cols) {

@@ -8,7 +8,7 @@ import { loadAttention, MODEL_KINDS, trainModel } from 'attention-stepper';
 
 import { argumentOf, finiteDifference, stateDict } from './model-helpers.js';
 
-const attn = await loadAttention();
+const attn = await loadAttention({ models: true });
 const facts = attn.transformerFacts();
 // small enough to train and evaluate in a blink
 const tiny = (options) =>

@@ -8,7 +8,7 @@ import { loadAttention } from 'attention-stepper';
 import { assertSeedNumbers, SEEDS } from '../seeds.js';
 import { assertClose, assertMatrixClose, fixtures as f } from './helpers.js';
 
-const attn = await loadAttention();
+const attn = await loadAttention({ models: true });
 const stage = (trace, id) => trace.stages.find((s) => s.id === id);
 
 // The seq2seq and scoring walkthroughs are models': small untrained ones will do for the structure.

@@ -36,6 +36,10 @@ const threadCount: number = threaded.threads;
 await loadAttention({ threads: 'auto' });
 // @ts-expect-error the engine's thread count is fixed at load
 threaded.threads = 2;
+const loaded: Promise<void> = attn.loadModels();
+const withModels: boolean = (await loadAttention({ models: true })).modelsLoaded;
+// @ts-expect-error models is a boolean
+await loadAttention({ models: 'yes' });
 
 const score: number = attn.dotScore([5, 1, 20], [3, 12, 45]);
 const scores: Float64Array = attn.dotScores([5, 1, 20], [[3, 12, 45]]);

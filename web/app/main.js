@@ -3,7 +3,7 @@
 // theme, palette, exercise mode, embed mode and edited inputs in the query), so a link or an
 // iframe reproduces exactly what is on screen. Built on the engine's public API.
 import { loadAttention } from 'attention-stepper';
-import { StepperController } from '../components/controller.js';
+import { engineFor, StepperController, WALKTHROUGHS } from '../components/controller.js';
 import { el, setChildren, setText } from '../components/dom.js';
 import { LANGUAGES, translator } from '../components/i18n.js';
 import { renderInputForm } from '../components/input-form.js';
@@ -93,12 +93,12 @@ function renderChrome() {
   $('#walkthrough-nav').setAttribute('aria-label', t('walkthroughs'));
   setLinks(
     $('#walkthrough-tabs'),
-    controller.attn.walkthroughNames.map((name) => {
+    WALKTHROUGHS.map((name) => {
       const link = el('a', 'walkthrough-tab', t(`${name}.title`));
       link.href = `#${name}`;
       return el('li').appendChild(link).parentElement;
     }),
-    [controller.attn.walkthroughNames.indexOf(controller.walkthrough), 'page'],
+    [WALKTHROUGHS.indexOf(controller.walkthrough), 'page'],
   );
   showActiveTab();
   for (const [id, key] of [
@@ -301,7 +301,12 @@ function flushUrl() {
 function onChange({ detail: { reason } }) {
   render();
   clearTimeout(urlTimer);
-  if (reason === 'stage' || reason === 'walkthrough') {
+  if (reason === 'loading') {
+    // the models' code is on its way for the tab asked for (or did not come)
+    const { loading, loadError, t } = controller;
+    $('#announcer').textContent = loading ? t('loadingModels') : t('loadFailed', { error: loadError });
+    document.body.toggleAttribute('aria-busy', Boolean(loading));
+  } else if (reason === 'stage' || reason === 'walkthrough') {
     $('#announcer').textContent = controller.stageLabel();
     writeUrl(true);
   } else if (reason === 'inputs') urlTimer = setTimeout(flushUrl, 150);
@@ -361,7 +366,7 @@ async function start() {
   status.textContent = translator(state.lang)('loading');
   loadFormulas(); // KaTeX, alongside the engine
   try {
-    controller = new StepperController(await loadAttention(), state);
+    controller = new StepperController(await engineFor(await loadAttention(), state.walkthrough), state);
   } catch (error) {
     status.textContent = translator(state.lang)('loadFailed', { error: error.message });
     status.classList.add('error');

@@ -6,7 +6,7 @@
 // Methods next(), prev(), goTo(stageId); a `stagechange` event. All steppers on a page share one
 // WebAssembly instance of the engine.
 import { loadAttention } from 'attention-stepper';
-import { StepperController } from './controller.js';
+import { engineFor, StepperController } from './controller.js';
 import { el } from './dom.js';
 import { LANGUAGES, translator } from './i18n.js';
 import { renderInputForm } from './input-form.js';
@@ -63,10 +63,7 @@ export class AttentionStepperElement extends HTMLElement {
     const t = translator(this.#options().lang);
     this.#root.replaceChildren(el('p', 'as-status', t('loading')));
     loadFormulas(); // KaTeX, alongside the engine: every stage shows a formula
-    loadAttention().then(
-      (attn) => this.#start(attn),
-      (error) => this.#fail(t('loadFailed', { error: error.message })),
-    );
+    this.#startWith(loadAttention());
   }
 
   attributeChangedCallback(name, previous, value) {
@@ -74,7 +71,7 @@ export class AttentionStepperElement extends HTMLElement {
     if (!controller || previous === value) return;
     if (name === 'stage') return value !== controller.stageId && this.goTo(value);
     if (name === 'walkthrough' || name === 'inputs' || INPUT_ATTRIBUTES.includes(name))
-      return this.#start(controller.attn);
+      return this.#startWith(Promise.resolve(controller.attn));
     if (OPTION_ATTRIBUTES.includes(name)) return controller.setOptions(this.#options());
     this.#render();
   }
@@ -122,6 +119,16 @@ export class AttentionStepperElement extends HTMLElement {
       palette: this.getAttribute('palette'),
       exercise: this.hasAttribute('exercise'),
     };
+  }
+
+  // The stepper over the engine `loading` gives, once it computes the walkthrough asked for.
+  #startWith(loading) {
+    loading
+      .then((attn) => engineFor(attn, this.getAttribute('walkthrough') ?? 'basics'))
+      .then(
+        (attn) => this.#start(attn),
+        (error) => this.#fail(translator(this.#options().lang)('loadFailed', { error: error.message })),
+      );
   }
 
   #start(attn) {

@@ -2,7 +2,8 @@
 // stage are on screen, the inputs of each walkthrough (a session each), the options (language,
 // theme, palette, exercise mode) and the learner's answers. It moves between stages, takes edits
 // and describes the stage on screen; whoever draws listens to its `change` event, whose
-// detail.reason is 'stage', 'walkthrough', 'inputs', 'options' or 'answer'.
+// detail.reason is 'stage', 'walkthrough', 'inputs', 'options', 'answer' or 'loading' (the
+// models' code is on its way for the walkthrough asked for: `loading` names it).
 import { describeStage, SPECS, stageTitle } from '../walkthroughs/index.js';
 import { LANGUAGES, translator } from './i18n.js';
 import { ModelStore } from './model-store.js';
@@ -16,15 +17,32 @@ const MOVES = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1, Home: -In
 
 const pick = (value, allowed, fallback) => (allowed.includes(value) ? value : fallback);
 
+/** The walkthroughs a reader can open, in the page's order: one spec each. */
+export const WALKTHROUGHS = Object.keys(SPECS);
+
+// Whether the engine lacks the code a walkthrough needs: a walkthrough of trained models needs the
+// models' (attn.loadModels()).
+const lacksModels = (attn, walkthrough) => Boolean(SPECS[walkthrough]?.models) && !attn.modelsLoaded;
+
+/** `attn` once it computes `walkthrough` (a page makes its controller with it). */
+export async function engineFor(attn, walkthrough) {
+  if (lacksModels(attn, walkthrough)) await attn.loadModels();
+  return attn;
+}
+
 export class StepperController extends EventTarget {
   #attn;
   #given;
   #sessions = new Map();
   #answers = {}; // "walkthrough/stage" -> the learner's answer in exercise mode
   #models = null;
+  /** The walkthrough whose models' code is on its way (setWalkthrough), or null. */
+  loading = null;
+  /** Why the models' code did not load, when it did not. */
+  loadError = null;
 
   /**
-   * attn: a loaded engine. state: { walkthrough, stage, lang, theme, palette, exercise, inputs },
+   * attn: a loaded engine that computes the walkthrough asked for (engineFor). state: { walkthrough, stage, lang, theme, palette, exercise, inputs },
    * inputs given per walkthrough ({ basics: { … } }); anything unknown falls back to the default.
    */
   constructor(attn, state = {}) {
@@ -33,7 +51,8 @@ export class StepperController extends EventTarget {
     this.#given = state.inputs ?? {};
     this.options = {};
     this.#setOptions(state);
-    this.walkthrough = pick(state.walkthrough, attn.walkthroughNames, 'basics');
+    this.walkthrough = pick(state.walkthrough, WALKTHROUGHS, 'basics');
+    if (lacksModels(attn, this.walkthrough)) this.walkthrough = 'basics';
     this.stageId = this.#validStage(state.stage);
   }
 
@@ -65,12 +84,10 @@ export class StepperController extends EventTarget {
    */
   changedInputs() {
     return Object.fromEntries(
-      this.#attn.walkthroughNames
-        .map((name) => [
-          name,
-          this.#sessions.has(name) ? this.#sessions.get(name).changedInputs() : (this.#given[name] ?? {}),
-        ])
-        .filter(([, inputs]) => Object.keys(inputs).length),
+      WALKTHROUGHS.map((name) => [
+        name,
+        this.#sessions.has(name) ? this.#sessions.get(name).changedInputs() : (this.#given[name] ?? {}),
+      ]).filter(([, inputs]) => Object.keys(inputs).length),
     );
   }
 
@@ -146,7 +163,26 @@ export class StepperController extends EventTarget {
   }
 
   setWalkthrough(walkthrough, stageId) {
-    const name = pick(walkthrough, this.#attn.walkthroughNames, 'basics');
+    const name = pick(walkthrough, WALKTHROUGHS, 'basics');
+    if (lacksModels(this.#attn, name)) {
+      // the models' code first (once): the walkthrough opens when it is in
+      this.loading = name;
+      this.#changed('loading');
+      engineFor(this.#attn, name).then(
+        () => {
+          if (this.loading !== name) return;
+          this.loading = null;
+          this.setWalkthrough(name, stageId);
+        },
+        (error) => {
+          this.loading = null;
+          this.loadError = error.message;
+          this.#changed('loading');
+        },
+      );
+      return;
+    }
+    this.loading = null;
     const changed = name !== this.walkthrough;
     this.walkthrough = name;
     const stage = this.#validStage(stageId);

@@ -4,7 +4,7 @@
 // and hands back plain values the caller owns.
 // Nothing here needs .delete(). index.js (browsers, bundlers) and index.node.js (Node) only differ
 // in how they load the .wasm.
-import { integer, fail } from './checks.js';
+import { describe, fail, integer } from './checks.js';
 import { filesApi } from './files.js';
 import { numericApi } from './numeric.js';
 import { randomApi } from './random.js';
@@ -12,22 +12,67 @@ import { modelsApi } from './models.js';
 import { KINDS, SHIPPED_MODELS } from './kinds.js';
 import { walkthroughApi } from './walkthroughs.js';
 
-/** Builds the public API over an instantiated Emscripten module. */
-function createEngine(module, threads, platform) {
+// The names of the models' functions (createModel, each kind's alias, facts and own functions),
+// known before the module that computes them loads.
+const MODEL_FUNCTIONS = [
+  'modelFacts',
+  'createModel',
+  'loadModel',
+  'loadShippedModel',
+  ...Object.values(KINDS).flatMap((kind) => [kind.create, kind.facts, ...Object.keys(kind.parts({}).api)]),
+];
+const NEEDS_MODELS = 'needs the models: call `await attn.loadModels()` first (or loadAttention({ models: true }))';
+
+// Every domain's functions over one instantiated module; the models' where the module has them
+// (the engine's, not the core's).
+function apiOf(module, platform) {
   const call = (name, ...args) => {
     const result = module[name](...args);
     if (result instanceof Error) throw result;
     return result;
   };
-  const models = modelsApi(module, call, platform, { kinds: KINDS, shipped: SHIPPED_MODELS });
-  return Object.freeze({
-    threads,
+  const models = module.modelKinds && modelsApi(module, call, platform, { kinds: KINDS, shipped: SHIPPED_MODELS });
+  const elsewhere = models ? '' : `; the walkthroughs of trained models ${NEEDS_MODELS}`;
+  return {
     ...numericApi(module, call),
     ...randomApi(module, call),
-    ...walkthroughApi(call, models.handleOf),
-    ...models.api,
+    ...walkthroughApi(call, (model) => models?.handleOf(model), elsewhere),
+    ...models?.api,
     ...filesApi(module),
-  });
+  };
+}
+
+/**
+ * The public API over an instantiated module, the core's or the engine's: its functions, and the
+ * models' once loadModels() has loaded the engine (`loadEngine()` → its module), from when on
+ * every function runs on the engine. What a function returned before keeps its own module.
+ */
+function createEngine(module, threads, platform, loadEngine) {
+  let api = apiOf(module, platform);
+  let full = Boolean(module.modelKinds);
+  let loading = null;
+  const engine = { threads };
+  for (const name of new Set([...Object.keys(api), ...MODEL_FUNCTIONS])) {
+    if (typeof api[name] === 'function' || !(name in api))
+      engine[name] = (...args) => (api[name] ?? fail(`${name}() ${NEEDS_MODELS}`, 'models')).apply(undefined, args);
+    else Object.defineProperty(engine, name, { get: () => api[name], enumerable: true });
+  }
+  Object.defineProperty(engine, 'modelsLoaded', { get: () => full, enumerable: true });
+  /** Loads the models' code, once: after it every model function works, synchronously. */
+  engine.loadModels = () =>
+    (loading ??= full
+      ? Promise.resolve()
+      : loadEngine().then(
+          (engineModule) => {
+            api = apiOf(engineModule, platform);
+            full = true;
+          },
+          (error) => {
+            loading = null;
+            throw error;
+          },
+        ));
+  return Object.freeze(engine);
 }
 
 // Threads used when options.threads is not given: the platform's cores, at most this many.
@@ -53,8 +98,9 @@ function threadCount(options, platform) {
 }
 
 /**
- * Makes loadAttention over a platform: single(files) instantiates the default module,
- * threaded(threads, files) the threaded one; canThread() says whether the threaded one can run
+ * Makes loadAttention over a platform: single(files, which) instantiates the single-threaded
+ * module `which` ('core': no models, or 'engine': everything), threaded(threads, files, which)
+ * the threaded one; canThread() says whether the threaded one can run
  * here and cores() how many cores there are; readModel(file) reads a shipped model's bytes. Calls that pass no wasmBinary or locateFile share
  * one instance per thread count; a failed load is not cached, so a later call can retry.
  */
@@ -62,19 +108,31 @@ export function makeLoader(platform) {
   const shared = new Map();
   // Threads the caller did not ask for are worth trying, not failing for: when the threaded
   // module cannot start (a policy that blocks workers, say), the single-threaded one loads.
-  const instantiate = async (threads, files, asked) => {
+  // `which`: 'core' (no models) or 'engine' (everything) → { module, running (threads) }.
+  const instantiate = async (threads, files, asked, which) => {
     if (threads > 1) {
       try {
-        const module = await platform.threaded(threads, files);
+        const module = await platform.threaded(threads, files, which);
         const running = module.setThreads(threads);
         if (running instanceof Error) throw running;
-        return createEngine(module, running, platform);
+        return { module, running };
       } catch (error) {
         if (asked) throw error;
         console.warn(`attention-stepper: computing on one thread, as threads could not start: ${error.message}`);
       }
     }
-    return createEngine(await platform.single(files), 1, platform);
+    return { module: await platform.single(files, which), running: 1 };
+  };
+  // The core, or the engine for wasmBinary (it holds the engine's .wasm); loadModels() then
+  // loads the engine on as many threads as the core runs.
+  const start = async (threads, files, asked) => {
+    const { module, running } = await instantiate(threads, files, asked, files.wasmBinary ? 'engine' : 'core');
+    const loadEngine = async () => (await instantiate(running, files, true, 'engine')).module;
+    return createEngine(module, running, platform, loadEngine);
+  };
+  const withModels = async (engine, models) => {
+    if (models) await engine.loadModels();
+    return engine;
   };
   // async, so that bad options reject the promise rather than throw
   return async function loadAttention(options) {
@@ -82,17 +140,20 @@ export function makeLoader(platform) {
     const { wasmBinary, locateFile } = given;
     const threads = threadCount(given, platform);
     const asked = given.threads !== undefined;
-    if (wasmBinary || locateFile) return instantiate(threads, { wasmBinary, locateFile }, asked);
+    if (given.models !== undefined && typeof given.models !== 'boolean')
+      fail(`options.models must be true or false, got ${describe(given.models)}`, 'options.models');
+    if (wasmBinary || locateFile)
+      return withModels(await start(threads, { wasmBinary, locateFile }, asked), given.models);
     if (!shared.has(threads))
       shared.set(
         threads,
-        instantiate(threads, {}, asked).catch((error) => {
+        start(threads, {}, asked).catch((error) => {
           shared.delete(threads);
           throw error;
         }),
       );
     const engine = await shared.get(threads);
     // a shared instance that fell back to one thread does not answer a request for more
-    return asked && engine.threads !== threads ? instantiate(threads, {}, true) : engine;
+    return withModels(asked && engine.threads !== threads ? await start(threads, {}, true) : engine, given.models);
   };
 }

@@ -624,8 +624,17 @@ export interface AttentionEngine {
   ): Trace;
   /** The inputs `walkthrough(name, …)` takes, with their limits and defaults (read-only). */
   walkthroughInputs(name: WalkthroughName): readonly Readonly<InputField>[];
-  /** The walkthroughs' names, in the page's order, as the engine publishes them. */
+  /** The walkthroughs' names, in the page's order, as the engine publishes them: those of no
+   * trained model (basics, self-attention, numerics) until loadModels(), then all. */
   readonly walkthroughNames: readonly WalkthroughName[];
+  /**
+   * Loads the models' code (the engine's module, the core's functions included), once: after it
+   * every model function and walkthrough works, synchronously, on as many threads. Until then a
+   * model function throws an Error saying to call this. What earlier calls returned stays valid.
+   */
+  loadModels(): Promise<void>;
+  /** Whether loadModels() has loaded the models' code (or loadAttention was given models: true). */
+  readonly modelsLoaded: boolean;
   /** What the seq2seq models take and do by default (read-only). */
   seq2seqFacts(): Seq2seqFacts;
   /** The translation tasks: en-fr, en-zh and dates (read-only; made on the first call). */
@@ -688,12 +697,16 @@ export interface LoadOptions {
    * start. Small problems stay on one thread either way.
    */
   threads?: number;
-  /** The bytes of attention-engine.wasm (the single-threaded module), when you load them yourself. */
+  /** Load the models' code at once (as loadModels()); default false: the core alone. */
+  models?: boolean;
+  /** The bytes of attention-engine.wasm (the single-threaded engine, models included), when you
+   * load them yourself. */
   wasmBinary?: ArrayBuffer | Uint8Array;
   /**
-   * Maps a file name to its URL: "attention-engine.wasm", and for the threaded module
-   * "attention-engine-threads.mjs", "attention-engine-threads.wasm" and
-   * "attention-engine-threads.worker.js".
+   * Maps a file name to its URL: "attention-core.wasm" (the core, loaded first) and
+   * "attention-engine.wasm" (loadModels()), and for the threaded modules
+   * "attention-core-threads.mjs", "attention-core-threads.wasm",
+   * "attention-core-threads.worker.js" and their "attention-engine-threads.*" counterparts.
    */
   locateFile?: (path: string, prefix: string) => string;
 }

@@ -1,8 +1,7 @@
-// Browsers and bundlers: the generated loader finds the .wasm next to itself (import.meta.url),
-// or wherever options.locateFile says. On cross-origin-isolated pages the threaded module runs
-// instead, one Web Worker per extra thread; its files are named here with literal URLs so that
-// bundlers copy them.
-import createAttentionModule from './wasm/attention-engine.mjs';
+// Browsers and bundlers (browser.js says how a module loads there): the core at once, the
+// engine's loader when loadModels() first needs it.
+import createCoreModule from './wasm/attention-core.mjs';
+import { browserPlatform } from './browser.js';
 import { makeLoader } from './engine.js';
 import { ModelTrainer } from './training.js';
 
@@ -12,40 +11,13 @@ export { MODEL_KINDS, SHIPPED_MODELS } from './kinds.js';
 export { TRAINING_DEFAULTS } from './training.js';
 export { writeNpy, writeNpz } from './tensors.js';
 
-const threadedFiles = () => ({
-  'attention-engine-threads.mjs': new URL('./wasm/attention-engine-threads.mjs', import.meta.url).href,
-  'attention-engine-threads.wasm': new URL('./wasm/attention-engine-threads.wasm', import.meta.url).href,
-  'attention-engine-threads.worker.js': new URL('./wasm/attention-engine-threads.worker.js', import.meta.url).href,
-});
-
-/** Loads the engine: `const attn = await loadAttention()`. */
-export const loadAttention = makeLoader({
-  async readModel(file) {
-    const response = await fetch(new URL(`./models/${file}`, import.meta.url));
-    if (!response.ok) throw new Error(`the shipped model ${file} could not be fetched (HTTP ${response.status})`);
-    return new Uint8Array(await response.arrayBuffer());
-  },
-  canThread: () => globalThis.crossOriginIsolated === true,
-  cores: () => navigator.hardwareConcurrency ?? 1,
-  single: (files) => createAttentionModule(files),
-  async threaded(threads, { locateFile }) {
-    const files = threadedFiles();
-    const locate = locateFile ?? ((path) => files[path]);
-    const loader = locate('attention-engine-threads.mjs', '');
-    const { default: createThreadedModule } = await import(/* @vite-ignore */ loader);
-    // mainScriptUrlOrBlob: what each worker imports to run the module
-    const module = { locateFile: locate, mainScriptUrlOrBlob: loader, threadWorkers: threads - 1 };
-    const ready = createThreadedModule(module);
-    // A worker that cannot start (blocked by a policy, not found) would leave `ready` pending
-    // for ever; its error event ends the wait instead. The factory made the workers already.
-    const failed = new Promise((_, reject) => {
-      const fail = () =>
-        reject(new Error('a worker of the threaded module could not start (blocked by a policy, or not found)'));
-      for (const worker of module.PThread.unusedWorkers) worker.addEventListener('error', fail, { once: true });
-    });
-    return Promise.race([ready, failed]);
-  },
-});
+/** Loads the engine: `const attn = await loadAttention()` (then `await attn.loadModels()` for models). */
+export const loadAttention = makeLoader(
+  browserPlatform({
+    core: async () => createCoreModule,
+    engine: async () => (await import('./wasm/attention-engine.mjs')).default,
+  }),
+);
 
 /**
  * Trains a model from scratch in a Web Worker (the page stays responsive) → a ModelTrainer:

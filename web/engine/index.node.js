@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 
-import createAttentionModule from './wasm/attention-engine.mjs';
+import createCoreModule from './wasm/attention-core.mjs';
 import { makeLoader } from './engine.js';
 import { ModelTrainer, runControls, runTraining } from './training.js';
 
@@ -17,18 +17,22 @@ export { writeNpy, writeNpz } from './tensors.js';
 
 const require = createRequire(import.meta.url);
 const wasm = (name) => readFile(new URL(`./wasm/${name}`, import.meta.url));
+const singleLoaders = {
+  core: async () => createCoreModule,
+  engine: async () => (await import('./wasm/attention-engine.mjs')).default,
+};
 
-/** Loads the engine: `const attn = await loadAttention()`. */
+/** Loads the engine: `const attn = await loadAttention()` (then `await attn.loadModels()` for models). */
 export const loadAttention = makeLoader({
   readModel: async (file) => new Uint8Array(await readFile(new URL(`./models/${file}`, import.meta.url))),
   canThread: () => true,
   cores: availableParallelism,
-  single: async ({ wasmBinary, locateFile }) =>
-    createAttentionModule({ wasmBinary: wasmBinary ?? (await wasm('attention-engine.wasm')), locateFile }),
-  async threaded(threads) {
-    const createThreadedModule = require('./wasm/node/attention-engine-threads.cjs');
+  single: async ({ wasmBinary, locateFile }, which) =>
+    (await singleLoaders[which]())({ wasmBinary: wasmBinary ?? (await wasm(`attention-${which}.wasm`)), locateFile }),
+  async threaded(threads, files, which) {
+    const createThreadedModule = require(`./wasm/node/attention-${which}-threads.cjs`);
     const module = await createThreadedModule({
-      wasmBinary: await wasm('attention-engine-threads.wasm'),
+      wasmBinary: await wasm(`attention-${which}-threads.wasm`),
       threadWorkers: threads - 1,
     });
     // idle workers must not keep Node running once the program is done
@@ -45,7 +49,7 @@ export function trainModel(options) {
   const controls = runControls(() => new Promise((resolve) => setImmediate(resolve)));
   const trainer = new ModelTrainer(controls);
   const receive = (message) => trainer.receive(message);
-  loadAttention({ threads: 1 })
+  loadAttention({ threads: 1, models: true })
     .then((attn) => runTraining(attn, options, receive, controls.proceed))
     .catch((error) => receive({ type: 'error', message: error.message, argument: error.argument }));
   return trainer;

@@ -2,13 +2,16 @@
 // publishes them; an input is checked and converted by its kind, whichever walkthrough it is of.
 import { deepFreeze, describe, fail, integer, options, toMatrix, toVector } from './checks.js';
 
-/** The walkthrough functions over `call` (runs an export, throws its error); handleOf(model): a model's handle. */
-export function walkthroughApi(call, handleOf) {
+/**
+ * The walkthrough functions over `call` (runs an export, throws its error); handleOf(model): a
+ * model's handle; `elsewhere`: what an unknown name's error adds (where the other walkthroughs are).
+ */
+export function walkthroughApi(call, handleOf, elsewhere = '') {
   const names = deepFreeze(call('walkthroughNames'));
   const inputFields = new Map(names.map((name) => [name, deepFreeze(call('walkthroughInputs', name))]));
   const fieldsOf = (name) =>
     inputFields.get(name) ??
-    fail(`walkthrough name must be one of ${names.join(', ')}, got ${describe(name)}`, 'walkthrough');
+    fail(`walkthrough name must be one of ${names.join(', ')}, got ${describe(name)}${elsewhere}`, 'walkthrough');
 
   const modelHandle = (model, name) =>
     handleOf(model) ??

@@ -15,6 +15,14 @@ namespace {
 
 using namespace inputs;
 
+// The core module (CMakeLists.txt) is built without the models: its table holds the walkthroughs
+// of no trained model, and the models' module adds every kind's.
+#ifdef ATTENTION_NO_MODELS
+using WalkthroughKinds = KindList<>;
+#else
+using WalkthroughKinds = ModelKinds;
+#endif
+
 // ---------------------------------------------------------------------------------------------
 // Fields
 
@@ -81,7 +89,7 @@ const std::vector<WalkthroughEntry> &walkthroughs() {
     std::vector<WalkthroughEntry> out{
         {"basics", basics_inputs, basics_from},
         {"self-attention", self_attention_inputs, self_attention_from}};
-    for_each_kind(ModelKinds{}, [&](auto tag) {
+    for_each_kind(WalkthroughKinds{}, [&](auto tag) {
       for (const auto &entry : decltype(tag)::Kind::walkthroughs())
         out.push_back(entry);
     });
