@@ -8,8 +8,11 @@
 // drawn again (tasks::render), which costs far less than the convolutions and keeps no image.
 //
 // Files: safetensors, the parameters under PyTorch's names in state_dict order (F32 or F64 by
-// precision, or F16 on request), and the metadata "format": "attention-stepper/captioner", "task",
-// "language", "channels", "annotation", "attention", "embedding", "hidden", "seed", "precision".
+// precision, or F16 on request; a batch norm's num_batches_tracked too, where PyTorch's is I64,
+// which loads), and the metadata "format": "attention-stepper/captioner", "task", "language",
+// "normalization" (only "batch": a file without it has the first layout, none, and a model of that
+// layout saves byte for byte what it did before), "channels", "annotation", "attention",
+// "embedding", "hidden", "seed", "precision".
 #pragma once
 
 #include <cstddef>
@@ -27,6 +30,7 @@ namespace attention {
 
 struct CaptionerSessionConfig {
   std::string task = "shapes", language = "en";
+  CaptionerNormalization normalization = CaptionerNormalization::batch; // captioner.hpp says why
   // C, D, A, E, H (captioner.hpp): a step of 32 scenes costs about 25 ms of CPU natively (one
   // thread, -O3, a shared machine), some 40% of it the convolutions' products; PyTorch 1.13 with
   // OpenBLAS on one thread spends 42 ms on the same model and batch (bench/captioner_pytorch.py).
