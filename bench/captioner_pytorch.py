@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """PyTorch's training throughput on the captioner of issue 22, to set beside
 bench/captioner_native's: the model of tests/fixtures/make_captioner_fixtures.py (imported, not
-rewritten) in float32 on one thread, one Adam step with global-norm clipping a minibatch, the loss
+rewritten; its default layout, the batch norms after each convolution, as the engine's) in
+float32 on one thread, one Adam step with global-norm clipping a minibatch, the loss
 with the doubly stochastic regulariser, as the engine trains.
 
     OPENBLAS_NUM_THREADS=1 /usr/bin/python3 bench/captioner_pytorch.py \

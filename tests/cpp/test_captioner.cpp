@@ -1,8 +1,10 @@
 // The captioner of issue 22: its new layers (Conv2d, MaxPool2d, ReLU, LSTMCell) and the whole
 // model against PyTorch in float64 (tests/fixtures/captioner_reference.hpp, from
-// make_captioner_fixtures.py) within 1e-9, and against central differences.
+// make_captioner_fixtures.py) within 1e-9, in both layouts (without batch norms, and with them:
+// training mode, the running statistics' update, eval mode), and against central differences.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -201,9 +203,14 @@ TEST_CASE("captioner layers: LSTMCell, gate order i, f, g, o") {
 
 namespace {
 
-CaptionerConfig fixture_config() {
+CaptionerNormalization normalization_of(const f::Layout &layout) {
+  return parse_normalization(layout.normalization, "normalization");
+}
+
+CaptionerConfig fixture_config(CaptionerNormalization normalization) {
   CaptionerConfig config;
   config.vocab = f::vocab;
+  config.normalization = normalization;
   config.channels = f::channels;
   config.annotation = f::annotation;
   config.attention = f::attention;
@@ -217,6 +224,10 @@ CaptionerConfig fixture_config() {
   return config;
 }
 
+CaptionerConfig fixture_config(const f::Layout &layout) {
+  return fixture_config(normalization_of(layout));
+}
+
 template <class T> std::vector<CaptionSample<T>> fixture_batch() {
   std::vector<CaptionSample<T>> batch;
   const std::size_t size = 3 * f::height * f::width;
@@ -226,109 +237,176 @@ template <class T> std::vector<CaptionSample<T>> fixture_batch() {
   return batch;
 }
 
+const f::Layout &batch_layout() {
+  for (const auto &layout : f::layouts)
+    if (std::string(layout.normalization) == "batch")
+      return layout;
+  FAIL("no batch layout");
+  throw;
+}
+
 } // namespace
 
-TEST_CASE("captioner: parameters have the reference model's names, shapes and order") {
-  const Captioner<double> model(fixture_config());
-  const auto &layout = model.parameters().layout();
-  const auto &expected = f::cases[0].gradients;
-  REQUIRE(layout.size() == expected.size());
-  for (std::size_t k = 0; k < layout.size(); ++k) {
-    CHECK(layout[k].name == expected[k].name);
-    CHECK(layout[k].shape == expected[k].shape);
+TEST_CASE("captioner: parameters have the reference model's names, shapes and order, the batch "
+          "norms after each convolution by default") {
+  CHECK(CaptionerConfig{}.normalization == CaptionerNormalization::batch);
+  for (const auto &layout : f::layouts) {
+    INFO(layout.normalization);
+    const Captioner<double> model(fixture_config(layout));
+    const auto &layout_of = model.parameters().layout();
+    const auto &expected = layout.cases[0].gradients;
+    REQUIRE(layout_of.size() == expected.size());
+    for (std::size_t k = 0; k < layout_of.size(); ++k) {
+      CHECK(layout_of[k].name == expected[k].name);
+      CHECK(layout_of[k].shape == expected[k].shape);
+    }
+    CHECK(model.grid_rows() == 3);
+    CHECK(model.grid_columns() == 2);
   }
-  CHECK(model.grid_rows() == 3);
-  CHECK(model.grid_columns() == 2);
+  CHECK(f::layouts[0].cases[0].gradients.size() + 10 == f::layouts[1].cases[0].gradients.size());
+  CHECK_THROWS_WITH_AS(parse_normalization("layer", "normalization"),
+                       "normalization must be \"batch\" or \"none\", got \"layer\"", InputError);
 }
 
 TEST_CASE("captioner: loss, attention weights and every gradient equal PyTorch's on a padded "
-          "batch, with the regulariser and without") {
+          "batch, with the regulariser and without, in each layout (training mode)") {
   const auto batch = fixture_batch<double>();
-  for (const auto &c : f::cases) {
-    INFO("regularization ", c.regularization);
-    Captioner<double> model(fixture_config());
-    auto gradients = model.make_gradients();
-    const double loss = model.loss_and_gradients(batch, gradients, c.regularization);
-    CHECK(std::abs(loss - c.loss) <= 1e-12 * std::abs(c.loss));
-    CHECK(model.loss(batch, c.regularization) == loss);
-    for (const auto &expected : c.gradients) {
-      INFO(expected.name);
-      check_matches(gradients.values(expected.name), expected.values, expected.name);
+  for (const auto &layout : f::layouts)
+    for (const auto &c : layout.cases) {
+      INFO(layout.normalization, ", regularization ", c.regularization);
+      Captioner<double> model(fixture_config(layout));
+      auto gradients = model.make_gradients();
+      const double loss = model.loss_and_gradients(batch, gradients, c.regularization);
+      CHECK(std::abs(loss - c.loss) <= 1e-12 * std::abs(c.loss));
+      CHECK(model.loss(batch, c.regularization) == loss);
+      for (const auto &expected : c.gradients) {
+        INFO(expected.name);
+        check_matches(gradients.values(expected.name), expected.values, expected.name);
+      }
+      if (std::string(layout.normalization) == "none") { // eval mode is training mode's
+        const auto weights = model.attention_weights(batch);
+        for (std::size_t k = 0; k < batch.size(); ++k)
+          check_matches(weights[k].data(), c.weights[k], "weights");
+      }
     }
-    const auto weights = model.attention_weights(batch);
-    for (std::size_t k = 0; k < batch.size(); ++k)
-      check_matches(weights[k].data(), c.weights[k], "weights");
+}
+
+TEST_CASE("captioner: the batch norms' running statistics move once a training step as "
+          "PyTorch's, and eval mode's weights, logits and greedy caption on them equal PyTorch's") {
+  const auto batch = fixture_batch<double>();
+  const auto &layout = batch_layout();
+  Captioner<double> model(fixture_config(layout));
+  const std::vector<double> initial(model.parameters().data(),
+                                    model.parameters().data() + model.parameters().size());
+  const auto unchanged = [&] {
+    return std::equal(initial.begin(), initial.end(), model.parameters().data());
+  };
+  // no training-mode pass yet: nothing to apply
+  model.update_running_statistics();
+  CHECK(unchanged());
+  auto gradients = model.make_gradients();
+  model.loss_and_gradients(batch, gradients, layout.cases[0].regularization);
+  model.loss(batch, layout.cases[0].regularization);
+  CHECK(unchanged()); // a gradient check's passes leave them
+  model.update_running_statistics();
+  model.update_running_statistics(); // once a pass: the second does nothing
+  for (const auto &expected : layout.running) {
+    INFO(expected.name);
+    check_matches(model.parameters().values(expected.name), expected.values, expected.name);
   }
+  // eval mode: the running statistics, not the batch's
+  const auto weights = model.attention_weights(batch);
+  for (std::size_t k = 0; k < batch.size(); ++k)
+    check_matches(weights[k].data(), layout.weights[k], "weights");
+  const auto trace = model.trace(batch[0].image, batch[0].caption);
+  check_matches(trace.logits.data(), layout.logits, "logits");
+  const auto greedy = std::vector<TokenId>(layout.greedy.begin(), layout.greedy.end());
+  CHECK(model.caption({&batch[0].image}, f::greedy_max_length)[0] == greedy);
+  CHECK(model.beam_search(batch[0].image, f::greedy_max_length, 1).beams[0].output == greedy);
+  // an image's caption does not depend on the others of its batch in eval mode
+  const auto all =
+      model.caption({&batch[0].image, &batch[1].image, &batch[2].image}, f::greedy_max_length);
+  CHECK(all[0] == greedy);
 }
 
 TEST_CASE("captioner: greedy captions equal PyTorch's; batched, each image as on its own") {
   const auto batch = fixture_batch<double>();
-  Captioner<double> model(fixture_config());
-  const auto one = model.caption({&batch[0].image}, f::greedy_max_length);
-  CHECK(one[0] == std::vector<TokenId>(f::greedy.begin(), f::greedy.end()));
-  const auto all =
-      model.caption({&batch[0].image, &batch[1].image, &batch[2].image}, f::greedy_max_length);
-  CHECK(all[0] == one[0]);
-  for (std::size_t k = 1; k < 3; ++k)
-    CHECK(all[k] == model.caption({&batch[k].image}, f::greedy_max_length)[0]);
-  // width 1 is greedy; the trace is the best caption teacher forced
-  const auto search = model.beam_search(batch[0].image, f::greedy_max_length, 1);
-  CHECK(search.beams[0].output == one[0]);
-  CHECK(search.trace.output == one[0]);
-  CHECK(search.trace.weights.shape()[0] == one[0].size());
-  CHECK(search.trace.weights.shape()[1] == 6);
-  const auto wide = model.beam_search(batch[0].image, f::greedy_max_length, 4);
-  CHECK(wide.beams.size() == 4);
-  CHECK(wide.beams[0].log_probability >= search.beams[0].log_probability);
+  for (const auto &layout : f::layouts) {
+    INFO(layout.normalization);
+    Captioner<double> model(fixture_config(layout));
+    const auto one = model.caption({&batch[0].image}, f::greedy_max_length);
+    if (std::string(layout.normalization) == "none") // the batch layout's: after its update, above
+      CHECK(one[0] == std::vector<TokenId>(layout.greedy.begin(), layout.greedy.end()));
+    const auto all =
+        model.caption({&batch[0].image, &batch[1].image, &batch[2].image}, f::greedy_max_length);
+    CHECK(all[0] == one[0]);
+    for (std::size_t k = 1; k < 3; ++k)
+      CHECK(all[k] == model.caption({&batch[k].image}, f::greedy_max_length)[0]);
+    // width 1 is greedy; the trace is the best caption teacher forced
+    const auto search = model.beam_search(batch[0].image, f::greedy_max_length, 1);
+    CHECK(search.beams[0].output == one[0]);
+    CHECK(search.trace.output == one[0]);
+    CHECK(search.trace.weights.shape()[0] == one[0].size());
+    CHECK(search.trace.weights.shape()[1] == 6);
+    const auto wide = model.beam_search(batch[0].image, f::greedy_max_length, 4);
+    CHECK(wide.beams.size() == 4);
+    CHECK(wide.beams[0].log_probability >= search.beams[0].log_probability);
+  }
 }
 
-TEST_CASE("captioner: central differences agree with every gradient") {
+TEST_CASE("captioner: central differences agree with every gradient, in each layout") {
   constexpr double step = 1e-5;
   const auto batch = fixture_batch<double>();
-  auto config = fixture_config();
-  config.seed = 12;
-  Captioner<double> model(config);
-  auto gradients = model.make_gradients();
-  const double lambda = 0.7;
-  model.loss_and_gradients(batch, gradients, lambda);
-  for (const auto &info : model.parameters().layout()) {
-    double *values = model.parameter(info.name).values;
-    for (std::size_t i = 0; i < info.size; ++i) {
-      const double kept = values[i];
-      values[i] = kept + step;
-      const double above = model.loss(batch, lambda);
-      values[i] = kept - step;
-      const double below = model.loss(batch, lambda);
-      values[i] = kept;
-      const double numeric = (above - below) / (2 * step);
-      const double analytic = gradients.values(info.name)[i];
-      INFO(info.name, " at flat index ", i, ": analytic ", analytic, ", numeric ", numeric);
-      CHECK(std::abs(numeric - analytic) <= 1e-6 * std::abs(analytic) + 1e-9);
+  for (const auto normalization : captioner_normalizations) {
+    INFO(normalization_name(normalization));
+    auto config = fixture_config(normalization);
+    config.seed = 12;
+    Captioner<double> model(config);
+    auto gradients = model.make_gradients();
+    const double lambda = 0.7;
+    model.loss_and_gradients(batch, gradients, lambda);
+    for (const auto &info : model.parameters().layout()) {
+      double *values = model.parameter(info.name).values;
+      for (std::size_t i = 0; i < info.size; ++i) {
+        const double kept = values[i];
+        values[i] = kept + step;
+        const double above = model.loss(batch, lambda);
+        values[i] = kept - step;
+        const double below = model.loss(batch, lambda);
+        values[i] = kept;
+        const double numeric = (above - below) / (2 * step);
+        const double analytic = gradients.values(info.name)[i];
+        INFO(info.name, " at flat index ", i, ": analytic ", analytic, ", numeric ", numeric);
+        CHECK(std::abs(numeric - analytic) <= 1e-6 * std::abs(analytic) + 1e-9);
+      }
     }
   }
 }
 
 TEST_CASE("captioner: float agrees with double; one seed gives the same model bit for bit") {
   const auto batch = fixture_batch<float>();
-  Captioner<float> model(fixture_config()), again(fixture_config());
-  auto gradients = model.make_gradients();
-  const auto &c = f::cases[0];
-  CHECK(model.loss_and_gradients(batch, gradients, float(c.regularization)) ==
-        doctest::Approx(c.loss).epsilon(1e-5));
-  for (const auto &expected : c.gradients)
-    for (std::size_t i = 0; i < expected.values.size(); ++i) {
-      INFO(std::string(expected.name), " at flat index ", i);
-      CHECK(std::abs(gradients.values(expected.name)[i] - expected.values[i]) <= 1e-5);
-    }
-  const auto &p = model.parameters(), &q = again.parameters();
-  CHECK(std::memcmp(p.data(), q.data(), p.size() * sizeof(float)) == 0);
-  const float loss = model.loss(batch), same = again.loss(batch);
-  CHECK(std::memcmp(&loss, &same, sizeof loss) == 0);
+  for (const auto &layout : f::layouts) {
+    INFO(layout.normalization);
+    Captioner<float> model(fixture_config(layout)), again(fixture_config(layout));
+    auto gradients = model.make_gradients();
+    const auto &c = layout.cases[0];
+    CHECK(model.loss_and_gradients(batch, gradients, float(c.regularization)) ==
+          doctest::Approx(c.loss).epsilon(1e-5));
+    for (const auto &expected : c.gradients)
+      for (std::size_t i = 0; i < expected.values.size(); ++i) {
+        INFO(std::string(expected.name), " at flat index ", i);
+        CHECK(std::abs(gradients.values(expected.name)[i] - expected.values[i]) <= 1e-5);
+      }
+    const auto &p = model.parameters(), &q = again.parameters();
+    CHECK(std::memcmp(p.data(), q.data(), p.size() * sizeof(float)) == 0);
+    const float loss = model.loss(batch), same = again.loss(batch);
+    CHECK(std::memcmp(&loss, &same, sizeof loss) == 0);
+  }
 }
 
 TEST_CASE("captioner: the initial values follow PyTorch's default distributions, He's for the "
           "convolutions' weights") {
-  CaptionerConfig config = fixture_config();
+  CaptionerConfig config = fixture_config(CaptionerNormalization::batch);
   config.channels = 40;
   config.annotation = 30;
   const Captioner<double> model(config);

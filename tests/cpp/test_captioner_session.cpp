@@ -195,18 +195,99 @@ TEST_CASE("captioner session: save, then load, gives the same parameters and cap
         flat(precise));
 }
 
-TEST_CASE("captioner session: a PyTorch state_dict loads, its sizes and language inferred") {
+TEST_CASE("captioner session: a file says its layout; one of the first layout (no batch norms) "
+          "says nothing of it, and loads and saves byte for byte as before") {
+  const auto metadata_of = [](const std::vector<std::uint8_t> &bytes) {
+    return safetensors::parse(bytes.data(), bytes.size()).metadata;
+  };
+  CaptionerSession<float> batch(small(), shared_task());
+  const auto batch_bytes = batch.save();
+  const auto batch_metadata = metadata_of(batch_bytes);
+  REQUIRE(batch_metadata.size() == 11);
+  CHECK(batch_metadata[3] == std::pair<std::string, std::string>{"normalization", "batch"});
+  CHECK(read_saved_captioner(batch_bytes.data(), batch_bytes.size()).config.normalization ==
+        CaptionerNormalization::batch);
+
+  auto first = small();
+  first.normalization = CaptionerNormalization::none;
+  CaptionerSession<float> old(first, shared_task());
+  old.train(2, 4);
+  const auto bytes = old.save();
+  const auto metadata = metadata_of(bytes);
+  CHECK(metadata.size() == 10);
+  for (const auto &[key, value] : metadata)
+    CHECK(key != "normalization");
+  CHECK(old.model().parameters().layout().size() + 10 ==
+        batch.model().parameters().layout().size());
+  const auto saved = read_saved_captioner(bytes.data(), bytes.size());
+  CHECK(saved.config.normalization == CaptionerNormalization::none);
+  auto loaded = load_captioner_session<float>(bytes.data(), bytes.size());
+  CHECK(loaded.config().normalization == CaptionerNormalization::none);
+  CHECK(flat(loaded) == flat(old));
+  CHECK(loaded.save() == bytes);
+}
+
+TEST_CASE("captioner session: training moves the batch norms' running statistics once a step; "
+          "gradients and evaluation leave them") {
+  CaptionerSession<double> session(small(), shared_task());
+  const auto &p = session.model().parameters();
+  const auto value = [&](const char *name) { return p.values(name)[0]; };
+  CHECK(value("encoder.bn1.num_batches_tracked") == 0);
+  CHECK(value("encoder.bn2.running_var") == 1);
+  ParameterSet<double> gradients = session.model().make_gradients();
+  session.gradients({{scene(), "a big red circle above a small blue square"}}, gradients);
+  session.evaluate({session.task().test.begin(), session.task().test.begin() + 3});
+  session.caption(scene());
+  CHECK(value("encoder.bn1.num_batches_tracked") == 0);
+  CHECK(value("encoder.bn1.running_mean") == 0);
+  CHECK(gradients.values("encoder.bn1.running_mean")[0] == 0);
+  CHECK(gradients.values("encoder.bn1.weight")[0] != 0);
+  session.train(3, 4);
+  CHECK(value("encoder.bn1.num_batches_tracked") == 3);
+  CHECK(value("encoder.bn2.num_batches_tracked") == 3);
+  CHECK(value("encoder.bn1.running_mean") != 0);
+  CHECK(value("encoder.bn2.running_var") != 1);
+}
+
+TEST_CASE("captioner session: a PyTorch state_dict loads, its sizes, language and layout "
+          "inferred, num_batches_tracked as PyTorch's I64") {
+  const auto state_dict_of = [](const CaptionerSession<double> &session,
+                                std::vector<std::int64_t> &counts) {
+    const auto &p = session.model().parameters();
+    std::vector<safetensors::TensorBytes> tensors;
+    counts.reserve(2);
+    for (const auto &info : p.layout())
+      if (info.name.find("num_batches_tracked") != std::string::npos) {
+        counts.push_back(std::int64_t(p.data()[info.offset]));
+        tensors.push_back(
+            {info.name, "I64", info.shape, reinterpret_cast<const std::uint8_t *>(&counts.back())});
+      } else {
+        tensors.push_back({info.name, "F64", info.shape,
+                           reinterpret_cast<const std::uint8_t *>(p.data() + info.offset)});
+      }
+    return tensors;
+  };
+  auto first = small("zh");
+  first.normalization = CaptionerNormalization::none;
+  CaptionerSession<double> old(first, shared_task("zh"));
+  std::vector<std::int64_t> none_counts;
+  const auto old_bytes = safetensors::write(state_dict_of(old, none_counts), {});
+  CHECK(none_counts.empty());
+  CHECK(read_saved_captioner(old_bytes.data(), old_bytes.size()).config.normalization ==
+        CaptionerNormalization::none);
+  CHECK(flat(load_captioner_session<double>(old_bytes.data(), old_bytes.size())) == flat(old));
+
   CaptionerSession<double> source(small("zh"), shared_task("zh"));
-  const auto &p = source.model().parameters();
-  std::vector<safetensors::TensorBytes> tensors;
-  for (const auto &info : p.layout())
-    tensors.push_back({info.name, "F64", info.shape,
-                       reinterpret_cast<const std::uint8_t *>(p.data() + info.offset)});
+  source.train(2, 4);
+  std::vector<std::int64_t> counts;
+  auto tensors = state_dict_of(source, counts);
+  CHECK(counts == std::vector<std::int64_t>{2, 2});
   for (const auto &metadata :
        {std::vector<std::pair<std::string, std::string>>{}, {{"format", "pt"}}}) {
     const auto bytes = safetensors::write(tensors, metadata);
     const auto saved = read_saved_captioner(bytes.data(), bytes.size());
     CHECK(saved.precision == "float64");
+    CHECK(saved.config.normalization == CaptionerNormalization::batch);
     CHECK(saved.config.language == "zh");
     CHECK(saved.config.channels == 4);
     CHECK(saved.config.annotation == 8);
@@ -246,6 +327,7 @@ TEST_CASE("captioner session: load refuses files whose tensors or metadata do no
       {"format", "attention-stepper/captioner"},
       {"task", "shapes"},
       {"language", "en"},
+      {"normalization", "batch"},
       {"channels", "4"},
       {"annotation", "8"},
       {"attention", "8"},
@@ -259,20 +341,24 @@ TEST_CASE("captioner session: load refuses files whose tensors or metadata do no
         {1, "faces"},
         {2, "fr"},
         {2, "zh"}, // a vocabulary of another size
-        {3, "5"},
-        {3, "-4"},
-        {7, "0"},
-        {8, "99999999999999"},
-        {9, "float16"}}) {
+        {3, "layer"},
+        {3, "none"}, // the first layout: no batch norms
+        {4, "5"},
+        {4, "-4"},
+        {8, "0"},
+        {9, "99999999999999"},
+        {10, "float16"}}) {
     auto bad = good;
     bad[index].second = value;
     const std::string change = bad[index].first + " = " + value; // clang 14: INFO cannot capture
     INFO(change);                                                // a structured binding
     CHECK(load(rewrite(bad)) == "bytes");
   }
-  auto lacking = good;
-  lacking.erase(lacking.begin() + 4);
-  CHECK(load(rewrite(lacking)) == "bytes");
+  for (const std::size_t index : {3, 5}) { // without normalization: the first layout
+    auto lacking = good;
+    lacking.erase(lacking.begin() + long(index));
+    CHECK(load(rewrite(lacking)) == "bytes");
+  }
 }
 
 TEST_CASE("captioner session: bad arguments name the argument at fault") {

@@ -323,13 +323,13 @@ TEST_CASE("model files: a file of other names, dtypes, shapes or values is refus
   };
   // float64 into float32
   refuses(save_model_file(model.initial<double>(6), "f", {}, false),
-          "the file's \"linear.weight\" is not F32 (or F16)");
+          "the file's \"linear.weight\" is not F32 (or F16, I64)");
   // another model: names, shapes, count
   const auto renamed = make_layout(nn::prefixed("head", nn::linear_parameters(3, 4)));
   ParameterSet<float> other(renamed);
   refuses(save_model_file(other, "f", {}, false), "the file lacks the parameter \"linear.weight\"");
   ParameterSet<float> wider(make_layout(nn::prefixed("linear", nn::linear_parameters(3, 5))));
-  refuses(save_model_file(wider, "f", {}, false), "is not F32 (or F16) of the shape");
+  refuses(save_model_file(wider, "f", {}, false), "is not F32 (or F16, I64) of the shape");
   ParameterSet<float> no_bias(
       make_layout(nn::prefixed("linear", nn::linear_parameters(3, 4, false))));
   refuses(save_model_file(no_bias, "f", {}, false),
@@ -344,6 +344,15 @@ TEST_CASE("model files: a file of other names, dtypes, shapes or values is refus
   tensors.push_back(
       {"linear.bias", "F32", {4}, reinterpret_cast<const std::uint8_t *>(infinite.data())});
   refuses(safetensors::write(tensors, {}), "the file's \"linear.bias\" holds a non-finite value");
+  // I64, as PyTorch keeps a batch norm's num_batches_tracked: whole numbers, exactly
+  const std::vector<std::int64_t> counts = {7, -2, 0, 1 << 20};
+  tensors.back() = {
+      "linear.bias", "I64", {4}, reinterpret_cast<const std::uint8_t *>(counts.data())};
+  const auto whole = safetensors::write(tensors, {});
+  ParameterSet<float> counted = model.initial<float>(9);
+  load_model_file(safetensors::parse(whole.data(), whole.size()), counted);
+  CHECK(std::vector<float>(counted.values("linear.bias"), counted.values("linear.bias") + 4) ==
+        std::vector<float>{7, -2, 0, 1 << 20});
 
   for (const std::string bad : {"", "-16", "1e3", "1234567890123"})
     check_input_error([&] { metadata_integer(bad, "seed"); },

@@ -2,6 +2,7 @@
 // its gradients, training, evaluation, captions with every word's attention over the grid, files,
 // errors by argument, training runs and memory.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { fieldsThat, loadAttention, trainModel } from 'attention-stepper';
@@ -102,6 +103,7 @@ test('createCaptioner: its config, vocabulary and parameters under PyTorch names
   assert.deepEqual(model.config, {
     task: 'shapes',
     language: 'zh',
+    normalization: 'batch',
     channels: 4,
     annotation: 4,
     attention: 4,
@@ -112,7 +114,11 @@ test('createCaptioner: its config, vocabulary and parameters under PyTorch names
   });
   assert.deepEqual(model.vocab, tasks[1].vocab);
   const parameters = model.parameters();
-  assert.deepEqual(Object.keys(parameters).slice(0, 2), ['encoder.conv1.weight', 'encoder.conv1.bias']);
+  assert.deepEqual(Object.keys(parameters).slice(0, 3), [
+    'encoder.conv1.weight',
+    'encoder.conv1.bias',
+    'encoder.bn1.weight',
+  ]);
   assert.deepEqual(parameters['encoder.conv1.weight'].shape, [4, 5, 3, 3]);
   assert.ok(parameters['decoder.fc.weight'].data instanceof Float32Array);
   model.dispose();
@@ -189,6 +195,7 @@ test('save and loadModel: the same captioner bit for bit, from its own file or a
       format: 'attention-stepper/captioner',
       task: 'shapes',
       language: 'zh',
+      normalization: 'batch',
       channels: '4',
       annotation: '4',
       attention: '4',
@@ -214,6 +221,41 @@ test('save and loadModel: the same captioner bit for bit, from its own file or a
       );
     for (const m of [model, loaded, pytorch]) m.dispose();
   }
+});
+
+// The first layout's files (no batch norms, and no "normalization" in their metadata) stay
+// loadable: the captioner the package shipped before the batch norms, as it was.
+test('a captioner file of the first layout loads as normalization none, and saves byte for byte', () => {
+  const bytes = new Uint8Array(
+    readFileSync(new URL('../fixtures/captioner-first-layout.safetensors', import.meta.url)),
+  );
+  assert.equal(stateDict(bytes).metadata.normalization, undefined);
+  const model = attn.loadModel(bytes);
+  assert.equal(model.config.normalization, 'none');
+  assert.ok(!Object.keys(model.parameters()).some((name) => name.includes('bn')));
+  assert.deepEqual(model.save({ dtype: 'float16' }), bytes);
+  assert.equal(model.caption(scene).words.join(' '), 'a big red circle above a small blue square');
+  // a new model of that layout is what the first models were; the default has the batch norms
+  const none = tiny({ normalization: 'none' });
+  assert.deepEqual(Object.keys(none.parameters()), Object.keys(model.parameters()));
+  assert.equal(stateDict(none.save()).metadata.normalization, undefined);
+  const batch = tiny();
+  assert.equal(batch.config.normalization, 'batch');
+  assert.equal(Object.keys(batch.parameters()).length, Object.keys(model.parameters()).length + 10);
+  assert.deepEqual(
+    Object.keys(batch.parameters()).filter((name) => name.startsWith('encoder.')),
+    ['conv1', 'bn1', 'conv2', 'bn2'].flatMap((module) =>
+      (module.startsWith('conv')
+        ? ['weight', 'bias']
+        : ['weight', 'bias', 'running_mean', 'running_var', 'num_batches_tracked']
+      ).map((name) => `encoder.${module}.${name}`),
+    ),
+  );
+  assert.equal(
+    argumentOf(() => tiny({ normalization: 'layer' })),
+    'normalization',
+  );
+  for (const m of [model, none, batch]) m.dispose();
 });
 
 test('bad input names its argument; another kind of model, or a disposed one, is refused as model', () => {
@@ -267,7 +309,7 @@ test('bad input names its argument; another kind of model, or a disposed one, is
 });
 
 test('trainModel: a captioner run reports the attention of its scene and stops at its target', async () => {
-  assert.deepEqual(fieldsThat(attn.captionerFacts(), 'identity'), ['task', 'language']);
+  assert.deepEqual(fieldsThat(attn.captionerFacts(), 'identity'), ['task', 'language', 'normalization']);
   const run = trainModel({
     kind: 'captioner',
     model: { task: 'shapes', language: 'zh', channels: 4, annotation: 4, attention: 4, embedding: 4, hidden: 8 },

@@ -7,6 +7,8 @@ export type SceneShape = 'circle' | 'square' | 'triangle';
 export type SceneColour = 'red' | 'green' | 'blue' | 'yellow';
 export type SceneSize = 'small' | 'big';
 export type CaptionLanguage = 'en' | 'zh';
+/** The encoder's layout: a batch norm after each convolution, or none (the first models' layout) */
+export type CaptionerNormalization = 'batch' | 'none';
 
 /** A scene: one to three objects, each in its own slot of the 2 x 2 layout (row, column 0 or 1). */
 export interface Scene {
@@ -71,6 +73,7 @@ export interface CaptionerFacts extends ModelFacts {
   defaults: Readonly<{
     task: string;
     language: CaptionLanguage;
+    normalization: CaptionerNormalization;
     channels: number;
     annotation: number;
     attention: number;
@@ -89,6 +92,10 @@ export interface CaptionerOptions<P extends ModelPrecision = ModelPrecision> {
   task: 'shapes';
   /** the captions' language, default 'en' (Chinese names the objects in the reverse order) */
   language?: CaptionLanguage;
+  /** 'batch' (default): encoder.bn1 and encoder.bn2, nn.BatchNorm2d after each convolution, which
+   * let every seed learn where to look; 'none': the first layout, which files saved before it
+   * existed have */
+  normalization?: CaptionerNormalization;
   /** conv1's output channels C, default 16 */
   channels?: number;
   /** conv2's output channels: the annotations' width D, default 32 */

@@ -57,6 +57,7 @@ export type {
   SceneColour,
   SceneSize,
   CaptionLanguage,
+  CaptionerNormalization,
   Scene,
   SceneImage,
   CaptionCategory,

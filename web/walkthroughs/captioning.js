@@ -86,15 +86,15 @@ export default {
       formula: ({ stage }) => {
         const { rows, cols } = panelOf(stage, 'annotations');
         return [
-          `a = \\operatorname{pool}(\\operatorname{ReLU}(\\operatorname{conv}_2(\\operatorname{pool}(\\operatorname{ReLU}(\\operatorname{conv}_1([x; x_{\\text{coord}}; y_{\\text{coord}}])))))) \\in \\mathbb{R}^{${rows} \\times ${cols}}`,
+          `a = \\operatorname{pool}(\\operatorname{ReLU}(\\operatorname{BN}_2(\\operatorname{conv}_2(\\operatorname{pool}(\\operatorname{ReLU}(\\operatorname{BN}_1(\\operatorname{conv}_1([x; x_{\\text{coord}}; y_{\\text{coord}}])))))))) \\in \\mathbb{R}^{${rows} \\times ${cols}}`,
           'h_0 = W_h \\bar{a},\\ c_0 = W_c \\bar{a},\\ \\bar{a} = \\tfrac{1}{L}\\textstyle\\sum_i a_i',
         ].join(',\\quad ');
       },
       code: () =>
         [
           'x = torch.cat([image, xs, ys])  # two coordinate channels, in [-1, 1]',
-          'features = F.max_pool2d(F.relu(encoder.conv1(x)), 2)',
-          'features = F.max_pool2d(F.relu(encoder.conv2(features)), 2)  # D x 8 x 8',
+          'features = F.max_pool2d(F.relu(encoder.bn1(encoder.conv1(x))), 2)  # bn: running statistics',
+          'features = F.max_pool2d(F.relu(encoder.bn2(encoder.conv2(features))), 2)  # D x 8 x 8',
           'annotations = features.flatten(1).T  # L = 64 regions, row by row',
           'h = decoder.init_h(annotations.mean(0))',
           'c = decoder.init_c(annotations.mean(0))',

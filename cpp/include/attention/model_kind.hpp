@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -49,6 +50,10 @@ template <class Config> struct ConfigField {
   // the value of the field named `unsaid_by`.
   std::function<void(Config &)> unsaid;
   const char *unsaid_by = nullptr;
+  // What files written before the field existed mean, when that is not its default (a new layout
+  // made the default): such a file lacks the field (`absent_before`), and a field `if_set` is
+  // written only when not this value, so that a file of the older layout stays byte for byte.
+  std::optional<FieldValue> older = std::nullopt;
 
   bool is(unsigned role) const { return (roles & role) != 0; }
 };

@@ -147,16 +147,23 @@ void load_model_file(const safetensors::File &file, ParameterSet<T> &parameters)
     const safetensors::TensorInfo *tensor = file.find(info.name);
     if (!tensor)
       fail(Argument("bytes"), "the file lacks the parameter \"", info.name, "\"");
-    const bool half = tensor->dtype == "F16";
-    if ((tensor->dtype != dtype && !half) || tensor->shape != info.shape)
+    // I64: PyTorch's dtype for a batch norm's num_batches_tracked (ours hold it as T)
+    const bool half = tensor->dtype == "F16", whole = tensor->dtype == "I64";
+    if ((tensor->dtype != dtype && !half && !whole) || tensor->shape != info.shape)
       fail(Argument("bytes"), "the file's \"", info.name, "\" is not ", dtype,
-           " (or F16) of the shape its metadata's model has");
+           " (or F16, I64) of the shape its metadata's model has");
     T *out = values.data() + info.offset;
     if (half) {
       for (std::size_t i = 0; i < info.size; ++i) {
         std::uint16_t bits;
         std::memcpy(&bits, file.data + tensor->begin + 2 * i, 2);
         out[i] = static_cast<T>(precision::float16_to_double(bits));
+      }
+    } else if (whole) {
+      for (std::size_t i = 0; i < info.size; ++i) {
+        std::int64_t value;
+        std::memcpy(&value, file.data + tensor->begin + 8 * i, 8);
+        out[i] = static_cast<T>(value);
       }
     } else {
       std::memcpy(out, file.data + tensor->begin, info.size * sizeof(T));

@@ -69,13 +69,13 @@ private:
 
 // A kind's configuration as its files' metadata: each field under its name, in the fields' order
 // (text as it is, whole numbers as digits, real numbers shortest); a field saved `if_set` only
-// when not its default.
+// when not its default (or its `older` value, when it has one).
 template <class Config>
 Metadata metadata_of(const std::vector<ConfigField<Config>> &fields, const Config &config) {
   Metadata metadata;
   for (const auto &field : fields) {
     const FieldValue value = field.get(config);
-    if (field.is(FieldRole::if_set) && value == field.get(Config{}))
+    if (field.is(FieldRole::if_set) && value == field.older.value_or(field.get(Config{})))
       continue;
     if (const auto *text = std::get_if<std::string>(&value))
       metadata.emplace_back(field.name, *text);
@@ -89,15 +89,18 @@ Metadata metadata_of(const std::vector<ConfigField<Config>> &fields, const Confi
 }
 
 // The configuration a saved file's metadata gives: every field (a field `if_set` or
-// `absent_before` its default when absent), checked as its kind's create checks it but blamed on
-// the file.
+// `absent_before` its default when absent, or its `older` value when it has one), checked as its
+// kind's create checks it but blamed on the file.
 template <class Config>
 Config config_from(const std::vector<ConfigField<Config>> &fields, const SavedMetadata &meta) {
   Config config;
   for (const auto &field : fields) {
-    if (field.is(FieldRole::if_set | FieldRole::absent_before) && !meta.optional(field.name))
-      continue;
     FieldValue value;
+    if (field.is(FieldRole::if_set | FieldRole::absent_before) && !meta.optional(field.name)) {
+      if (field.older)
+        field.set(config, *field.older, "bytes");
+      continue;
+    }
     switch (field.type) {
     case FieldType::text:
     case FieldType::choice:
@@ -124,8 +127,8 @@ Config config_from(const std::vector<ConfigField<Config>> &fields, const SavedMe
 template <class T> void require_precision(const std::string &precision);
 
 // Reads every parameter of `parameters`' layout from the file: it must hold exactly those names,
-// each as T's dtype or F16 (widened exactly), with its shape and finite values. Nothing changes
-// when it throws.
+// each as T's dtype, F16 (widened exactly) or I64 (a PyTorch buffer's integers), with its shape and
+// finite values. Nothing changes when it throws.
 template <class T> void load_model_file(const safetensors::File &file, ParameterSet<T> &parameters);
 
 extern template std::vector<std::uint8_t>

@@ -23,6 +23,7 @@ constexpr std::size_t evaluation_chunk = default_caption_batch;
 CaptionerConfig model_config(const CaptionerSessionConfig &config, const tasks::CaptionTask &task) {
   CaptionerConfig c;
   c.vocab = task.vocabulary.tokens.size();
+  c.normalization = config.normalization;
   c.channels = config.channels;
   c.annotation = config.annotation;
   c.attention = config.attention;
@@ -96,8 +97,11 @@ TrainResult<T> CaptionerSession<T>::train(std::size_t steps, std::size_t batch,
                             minibatch[k].image.assign(image.data.begin(), image.data.end());
                             minibatch[k].caption = to_token_ids(example.caption);
                           }
-                          return model_.loss_and_gradients(minibatch, gradients,
-                                                           static_cast<T>(regularization));
+                          const T loss = model_.loss_and_gradients(minibatch, gradients,
+                                                                   static_cast<T>(regularization));
+                          // once a step, as PyTorch's forward in train() mode
+                          model_.update_running_statistics();
+                          return loss;
                         });
 }
 
@@ -188,6 +192,14 @@ const std::vector<ConfigField<CaptionerSessionConfig>> &ModelKind<CaptionerSessi
   static const std::vector<ConfigField<C>> fields{
       config_field("task", &C::task, R::identity | R::required),
       config_field("language", &C::language, R::identity),
+      [] {
+        // a file of the first layout says nothing of it
+        auto normalization = choice_field(
+            "normalization", &C::normalization, captioner_normalizations, normalization_name,
+            parse_normalization, R::identity | R::if_set | R::absent_before);
+        normalization.older = std::string("none");
+        return normalization;
+      }(),
       config_field("channels", &C::channels),
       config_field("annotation", &C::annotation),
       config_field("attention", &C::attention),
@@ -219,6 +231,8 @@ SavedCaptioner infer_saved_captioner(const safetensors::File &file) {
   const auto &embedding = shape("decoder.embedding.weight", 2); // V x E
   saved.config.embedding = embedding[1];
   saved.config.hidden = shape("decoder.decode_step.weight_hh", 2)[1];
+  saved.config.normalization = file.find("encoder.bn1.weight") ? CaptionerNormalization::batch
+                                                               : CaptionerNormalization::none;
   saved.precision = file.find("encoder.conv1.weight")->dtype == "F64" ? "float64" : "float32";
   for (const auto &language : tasks::caption_languages())
     if (tasks::empty_caption_task("shapes", language).vocabulary.tokens.size() == embedding[0]) {

@@ -51,12 +51,12 @@ std::size_t check_batch(const std::vector<CaptionSample<T>> &batch, const Captio
   return longest;
 }
 
-// The batch teacher forced through the network: its cross-entropy and λ times the regulariser,
-// checked to be finite in T.
+// The batch teacher forced through the network, its batch norms in training mode or not: its
+// cross-entropy and λ times the regulariser, checked to be finite in T.
 template <class T, class Network>
-std::pair<nn::CrossEntropy, double> forward_batch(Network &network, const T *parameters,
-                                                  const std::vector<CaptionSample<T>> &batch,
-                                                  std::size_t steps, T regularization) {
+std::pair<nn::CrossEntropy, double>
+forward_batch(Network &network, const T *parameters, const std::vector<CaptionSample<T>> &batch,
+              std::size_t steps, T regularization, bool training) {
   std::vector<const std::vector<T> *> images;
   std::vector<const std::vector<TokenId> *> captions;
   for (const auto &sample : batch) {
@@ -65,6 +65,7 @@ std::pair<nn::CrossEntropy, double> forward_batch(Network &network, const T *par
   }
   network.begin(images, steps);
   network.set_targets(captions);
+  network.training = training;
   network.forward(parameters);
   const nn::CrossEntropy loss = network.cross_entropy();
   const double regularized =
@@ -75,6 +76,18 @@ std::pair<nn::CrossEntropy, double> forward_batch(Network &network, const T *par
 }
 
 } // namespace
+
+const char *normalization_name(CaptionerNormalization normalization) {
+  return normalization == CaptionerNormalization::batch ? "batch" : "none";
+}
+
+CaptionerNormalization parse_normalization(const std::string &name, const char *argument) {
+  for (const auto normalization : captioner_normalizations)
+    if (name == normalization_name(normalization))
+      return normalization;
+  fail(Argument(argument), argument, " must be \"batch\" or \"none\", got \"", name.substr(0, 40),
+       "\"");
+}
 
 void validate(const CaptionerConfig &c) {
   check_size(c.vocab, 2, max_vocab, "vocab");
@@ -110,7 +123,7 @@ template <class T>
 T Captioner<T>::loss(const std::vector<CaptionSample<T>> &batch, T regularization) {
   const std::size_t steps = check_batch(batch, config_, regularization);
   const auto [loss, regularized] =
-      forward_batch(*network_, parameters_.data(), batch, steps, regularization);
+      forward_batch(*network_, parameters_.data(), batch, steps, regularization, true);
   return static_cast<T>(loss.mean() + regularized);
 }
 
@@ -120,11 +133,15 @@ T Captioner<T>::loss_and_gradients(const std::vector<CaptionSample<T>> &batch,
   const std::size_t steps = check_batch(batch, config_, regularization);
   require_same_layout(gradients, parameters_);
   const auto [loss, regularized] =
-      forward_batch(*network_, parameters_.data(), batch, steps, regularization);
+      forward_batch(*network_, parameters_.data(), batch, steps, regularization, true);
   std::fill(gradients.data(), gradients.data() + gradients.size(), T(0));
   network_->backward(parameters_.data(), T(1) / static_cast<T>(loss.tokens), regularization,
                      gradients.data());
   return static_cast<T>(loss.mean() + regularized);
+}
+
+template <class T> void Captioner<T>::update_running_statistics() {
+  network_->update_running(parameters_.data());
 }
 
 template <class T>
@@ -134,6 +151,7 @@ CaptionerTrace<T> Captioner<T>::trace(const std::vector<T> &image,
   check_caption(caption, config_, "caption");
   network_->begin({&image}, caption.size());
   network_->set_targets({&caption});
+  network_->training = false;
   network_->forward(parameters_.data());
   CaptionerTrace<T> r = network_->trace(caption.size());
   r.output = caption;
@@ -143,7 +161,7 @@ CaptionerTrace<T> Captioner<T>::trace(const std::vector<T> &image,
 template <class T>
 std::vector<Matrix<T>> Captioner<T>::attention_weights(const std::vector<CaptionSample<T>> &batch) {
   const std::size_t steps = check_batch(batch, config_, T(0));
-  forward_batch(*network_, parameters_.data(), batch, steps, T(0));
+  forward_batch(*network_, parameters_.data(), batch, steps, T(0), false);
   const Network &w = *network_;
   std::vector<Matrix<T>> result;
   for (std::size_t b = 0; b < batch.size(); ++b) {
@@ -166,6 +184,7 @@ Captioner<T>::caption(const std::vector<const std::vector<T> *> &images, std::si
     check_image(*image, config_);
   Network &w = *network_;
   w.begin(images, max_length);
+  w.training = false;
   w.encode(parameters_.data());
   std::vector<std::vector<TokenId>> outputs(images.size());
   std::size_t running = images.size();
@@ -192,6 +211,7 @@ CaptionerBeamSearch<T> Captioner<T>::beam_search(const std::vector<T> &image,
     fail(Argument("beam"), "beam (", width, ") must be between 1 and ", max_caption_beam);
   Network &w = *network_;
   w.begin({&image}, max_length);
+  w.training = false;
   w.encode(parameters_.data());
   // Each hypothesis's (h, c) after its last token, and after the step's
   const std::size_t state_size = 2 * config_.hidden;

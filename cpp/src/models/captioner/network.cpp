@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "attention/detail/kernels.hpp"
 #include "nn/attention.hpp"
+#include "nn/batch_norm.hpp"
 #include "nn/embedding.hpp"
 #include "nn/max_pool2d.hpp"
 #include "nn/relu.hpp"
@@ -32,8 +34,13 @@ std::vector<nn::ParameterSpec> captioner_parameter_specs(const CaptionerConfig &
     part = nn::prefixed(module, std::move(part));
     specs.insert(specs.end(), part.begin(), part.end());
   };
+  const bool normalized = config.normalization == CaptionerNormalization::batch;
   add("encoder.conv1", nn::conv2d_parameters(5, config.channels));
+  if (normalized)
+    add("encoder.bn1", nn::batch_norm_parameters(config.channels));
   add("encoder.conv2", nn::conv2d_parameters(config.channels, d));
+  if (normalized)
+    add("encoder.bn2", nn::batch_norm_parameters(d));
   add("decoder.init_h", nn::linear_parameters(d, h));
   add("decoder.init_c", nn::linear_parameters(d, h));
   add("decoder.attention", nn::make_additive<double>(attention_config(config))->parameters());
@@ -60,6 +67,11 @@ Captioner<T>::Network::Network(const CaptionerConfig &config, const ParameterSet
   embedding = at("decoder.embedding.weight");
   lstm = at("decoder.decode_step.weight_ih");
   fc = at("decoder.fc.weight");
+  normalized = config.normalization == CaptionerNormalization::batch;
+  if (normalized) {
+    bn1 = at("encoder.bn1.weight");
+    bn2 = at("encoder.bn2.weight");
+  }
   // x then y, as channels 3 and 4 of conv1's input
   std::vector<T> coordinates(height * width * 2);
   for (std::size_t y = 0; y < height; ++y)
@@ -132,14 +144,27 @@ template <class T> void Captioner<T>::Network::encode(const T *p) {
                      static_cast<const T *>(nullptr), features1.data(), c);
   for (std::size_t n = 0; n < batch; ++n) {
     T *image = features1.data() + n * plane * c;
-    for (std::size_t i = 0; i < plane * c; ++i) { // and the ReLU
-      const T y = image[i] + coordinate_map[i];
-      image[i] = y > T(0) ? y : T(0);
-    }
+    if (normalized) // the batch norm, then the ReLU
+      for (std::size_t i = 0; i < plane * c; ++i)
+        image[i] += coordinate_map[i];
+    else
+      for (std::size_t i = 0; i < plane * c; ++i) { // and the ReLU
+        const T y = image[i] + coordinate_map[i];
+        image[i] = y > T(0) ? y : T(0);
+      }
+  }
+  if (normalized) {
+    batch_norm(p + bn1, shape1.rows(), c, features1.data(), normalised1, inverse_std1, mean1,
+               variance1);
+    nn::relu_forward(features1.data(), shape1.rows() * c);
   }
   nn::max_pool2d_forward(batch, height, width, c, features1.data(), pooled1.data(), argmax1.data());
   nn::conv2d_forward(shape2, pooled1.data(), p + conv2, p + conv2 + d * c * 9, patches2.data(),
                      features2.data());
+  if (normalized)
+    batch_norm(p + bn2, shape2.rows(), d, features2.data(), normalised2, inverse_std2, mean2,
+               variance2);
+  fresh_statistics = normalized && training;
   nn::relu_forward(features2.data(), shape2.rows() * d);
   nn::max_pool2d_forward(batch, height / 2, width / 2, d, features2.data(), annotations.data(),
                          argmax2.data());
@@ -159,6 +184,39 @@ template <class T> void Captioner<T>::Network::encode(const T *p) {
   hh_t.pack_transposed(4 * h, h, p + lstm + 4 * h * (e + d), h);
   f_beta_t.pack_transposed(d, h, p + f_beta, h);
   attention->begin(p + attention_at, annotations.data(), mask, steps * batch);
+}
+
+// A batch norm's parameters at `at` (weight, bias, running_mean, running_var, num_batches_tracked,
+// `channels` each but the last) over x (rows x channels), in place: in training mode on the
+// batch's statistics, kept with x̂ and 1 / σ for the backward pass; in eval mode on the running
+// statistics.
+template <class T>
+void Captioner<T>::Network::batch_norm(const T *at, std::size_t rows, std::size_t channels, T *x,
+                                       std::vector<T> &normalised, std::vector<T> &inverse_std,
+                                       std::vector<T> &batch_mean, std::vector<T> &batch_variance) {
+  const T *weight = at, *bias = at + channels, *running_mean = at + 2 * channels,
+          *running_var = at + 3 * channels;
+  if (!training) {
+    nn::batch_norm_eval_forward(rows, channels, x, weight, bias, running_mean, running_var, x);
+    return;
+  }
+  nn::grow(rows * channels, {&normalised});
+  for (auto *buffer : {&inverse_std, &batch_mean, &batch_variance})
+    buffer->resize(channels);
+  nn::batch_norm_forward(rows, channels, x, weight, bias, batch_mean.data(), batch_variance.data(),
+                         normalised.data(), inverse_std.data(), x);
+}
+
+template <class T> void Captioner<T>::Network::update_running(T *p) {
+  if (!fresh_statistics)
+    return;
+  fresh_statistics = false;
+  for (const auto &[offset, rows, channels, batch_mean, batch_variance] :
+       {std::tuple{bn1, shape1.rows(), c, &mean1, &variance1},
+        std::tuple{bn2, shape2.rows(), d, &mean2, &variance2}})
+    nn::batch_norm_update_running(rows, channels, batch_mean->data(), batch_variance->data(),
+                                  p + offset + 2 * channels, p + offset + 3 * channels,
+                                  p + offset + 4 * channels);
 }
 
 template <class T> void Captioner<T>::Network::encode_backward(const T *p, T *grad) {
@@ -181,11 +239,17 @@ template <class T> void Captioner<T>::Network::encode_backward(const T *p, T *gr
   nn::max_pool2d_backward(batch, height / 2, width / 2, d, argmax2.data(), d_annotations.data(),
                           d_features2.data());
   nn::relu_backward(features2.data(), d_features2.data(), shape2.rows() * d);
+  if (normalized)
+    nn::batch_norm_backward(shape2.rows(), d, normalised2.data(), inverse_std2.data(), p + bn2,
+                            d_features2.data(), grad + bn2, grad + bn2 + d, d_features2.data());
   nn::conv2d_backward(shape2, patches2.data(), p + conv2, d_features2.data(), grad + conv2,
                       grad + conv2 + d * c * 9, d_patches.data(), d_pooled1.data());
   nn::max_pool2d_backward(batch, height, width, c, argmax1.data(), d_pooled1.data(),
                           d_features1.data());
   nn::relu_backward(features1.data(), d_features1.data(), shape1.rows() * c);
+  if (normalized)
+    nn::batch_norm_backward(shape1.rows(), c, normalised1.data(), inverse_std1.data(), p + bn1,
+                            d_features1.data(), grad + bn1, grad + bn1 + c, d_features1.data());
   // conv1's weight: its image columns from every pixel, its coordinate columns and the bias from
   // the gradient summed over the images
   nn::linear_backward(shape1.rows(), 27, c, patches1.data(), 27, p + conv1, 45, d_features1.data(),

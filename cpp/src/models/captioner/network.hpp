@@ -1,8 +1,9 @@
 // The captioner's layers composed over a padded minibatch: the encoder (coordinate channels, two
-// convolutions with ReLU and max pooling, channels-last) and the decoder (soft attention, the gate
-// β, an LSTM cell, the output layer), forward and backward, with the doubly stochastic
-// regulariser. Each backward calls its forward's layers in reverse. Decoder buffers are
-// step-major: row t * batch + b is image b at step t. Only model.cpp includes it.
+// convolutions, each with its batch norm in the batch layout, ReLU and max pooling, channels-last)
+// and the decoder (soft attention, the gate β, an LSTM cell, the output layer), forward and
+// backward, with the doubly stochastic regulariser. Each backward calls its forward's layers in
+// reverse. Decoder buffers are step-major: row t * batch + b is image b at step t. Only model.cpp
+// includes it.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +19,7 @@
 
 namespace attention {
 
-// The parameters in state_dict order (encoder.{conv1, conv2}, decoder.{init_h, init_c,
+// The parameters in state_dict order (encoder.{conv1, bn1, conv2, bn2}, decoder.{init_h, init_c,
 // attention.{encoder_att, decoder_att, full_att}, f_beta, embedding, decode_step, fc}).
 std::vector<nn::ParameterSpec> captioner_parameter_specs(const CaptionerConfig &config);
 
@@ -31,8 +32,14 @@ template <class T> struct Captioner<T>::Network {
   // (-1 past each caption's end, which the loss ignores).
   void set_targets(const std::vector<const std::vector<TokenId> *> &captions);
 
-  // The annotations, the decoder's initial state and the attention's annotation side.
+  // The annotations, the decoder's initial state and the attention's annotation side; the batch
+  // norms in training mode (the batch's statistics, kept for update_running) or eval mode.
   void encode(const T *p);
+  // After a training-mode encode: the running statistics moved towards its batch's, once.
+  void update_running(T *p);
+  void batch_norm(const T *at, std::size_t rows, std::size_t channels, T *x,
+                  std::vector<T> &normalised, std::vector<T> &inverse_std,
+                  std::vector<T> &batch_mean, std::vector<T> &batch_variance);
   // Decoder steps [t0, t1), their inputs set, then their logits.
   void decode(const T *p, std::size_t t0, std::size_t t1);
   // Step t: the attention from h_{t-1}, the gate β, the LSTM.
@@ -66,6 +73,10 @@ template <class T> struct Captioner<T>::Network {
   std::size_t height, width, l; // l: annotations per image
   // offsets of each layer's block in the flat parameters
   std::size_t conv1, conv2, init_h, init_c, attention_at, f_beta, embedding, lstm, fc;
+  bool normalized; // encoder.bn1 and encoder.bn2, at offsets bn1 and bn2
+  std::size_t bn1 = 0, bn2 = 0;
+  bool training = false;         // the batch norms' mode for the next encode
+  bool fresh_statistics = false; // a training-mode encode's statistics not yet applied
   nn::Conv2dShape shape1{}, shape2{};
   // e_ti = full_att(tanh(encoder_att(a_i) + decoder_att(h_{t-1}))) over each image's L annotations
   std::unique_ptr<nn::ScoringFunction<T>> attention;
@@ -84,6 +95,10 @@ template <class T> struct Captioner<T>::Network {
   std::vector<T> coordinate_map;      // (H W) x C: their part of conv1's output, and its bias
   std::vector<T> patches1, features1; // conv1's image patches (rows x 27); its output after ReLU
   std::vector<T> pooled1, patches2, features2;
+  // The batch norms in training mode: x̂ (rows x channels), and each channel's 1 / σ, mean and
+  // biased variance
+  std::vector<T> normalised1, inverse_std1, mean1, variance1, normalised2, inverse_std2, mean2,
+      variance2;
   std::vector<T> annotations; // batch x L x D
   std::vector<std::uint8_t> argmax1, argmax2;
   // Decoder
