@@ -9,7 +9,8 @@
 //    running statistics) or 30 s of training's CPU time (evaluation not counted), with
 //    regionAccuracy and the share of each kind of word whose largest weight falls on its gold
 //    cells (issue 32's goal: every seed, both languages).
-// Writes bench/results/captioner.json (not with --quick, a smoke run of a few steps).
+// Writes bench/results/captioner.json (not with --quick, a smoke run of a few steps; with
+// --throughput, its throughput section alone).
 //   node bench/captioner.js [--quick] [--throughput]
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,7 @@ import { percent, PYTHON, report, runPytorch, table, trainUntil, warnReferenceBl
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const quick = process.argv.includes('--quick');
-const throughputOnly = process.argv.includes('--throughput'); // a quick look, written nowhere
+const throughputOnly = process.argv.includes('--throughput'); // the throughput alone, the quality runs kept
 
 const attn = await loadAttention({ wasmBinary: readFileSync(here('../dist/engine/wasm/attention-engine.wasm')) });
 const facts = attn.captionerFacts();

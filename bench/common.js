@@ -2,7 +2,7 @@
 // on, the minibatches the engine's trainer draws, a model trained until a goal or a time budget,
 // PyTorch run as a child process, and readable tables.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 
 export const PYTHON = '/usr/bin/python3'; // Debian's, which sees python3-torch (docs: TOOLCHAIN)
@@ -99,11 +99,15 @@ export function table(header, rows) {
 }
 
 // What a model bench reports: the machine and the settings, then its sections, printed by `print`
-// and written to bench/results/<name>.json, unless it is a smoke run (`quick`) or a partial look.
+// and written to bench/results/<name>.json, unless it is a smoke run (`quick`). A partial run (one
+// section measured again, the others null) replaces that section in the file and keeps the rest.
 export function report(name, sections, { quick, partial = false }, print) {
   const all = { machine: machine(), quick, precision: 'float32', threads: 1, ...sections };
   print(all);
-  if (quick || partial) return;
-  writeFileSync(new URL(`results/${name}.json`, import.meta.url), `${JSON.stringify(all, null, 2)}\n`);
-  console.log(`wrote bench/results/${name}.json`);
+  if (quick) return;
+  const file = new URL(`results/${name}.json`, import.meta.url);
+  const measured = Object.fromEntries(Object.entries(all).filter(([, value]) => value !== null));
+  const written = partial ? { ...JSON.parse(readFileSync(file, 'utf8')), ...measured } : all;
+  writeFileSync(file, `${JSON.stringify(written, null, 2)}\n`);
+  console.log(`wrote bench/results/${name}.json${partial ? ' (the sections measured again)' : ''}`);
 }

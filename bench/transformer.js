@@ -9,7 +9,8 @@
 // 2. Quality: createTransformer's defaults on every task, three seeds, trained in chunks until 98%
 //    exact match on the test split or 30 s of training (evaluation not counted), with the best
 //    cross-attention head's AER.
-// Writes bench/results/transformer.json (not with --quick, a smoke run of a few steps).
+// Writes bench/results/transformer.json (not with --quick, a smoke run of a few steps; with
+// --throughput, its throughput section alone).
 //   node bench/transformer.js [--quick] [--throughput]
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,7 @@ import { minibatches, percent, PYTHON, report, runPytorch, table, trainUntil, wa
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const quick = process.argv.includes('--quick');
-const throughputOnly = process.argv.includes('--throughput'); // a quick look, written nowhere
+const throughputOnly = process.argv.includes('--throughput'); // the throughput alone, the quality runs kept
 
 const attn = await loadAttention({ wasmBinary: readFileSync(here('../dist/engine/wasm/attention-engine.wasm')) });
 const facts = attn.transformerFacts();
