@@ -48,6 +48,12 @@ for (const [name, viewport] of Object.entries(VIEWPORTS))
     const masked = shown(page).locator('.panel').nth(1).locator('.hm-cell').nth(1);
     assert.equal(await masked.getAttribute('data-value'), '-Infinity');
     assert.equal(await masked.evaluate((cell) => getComputedStyle(cell).backgroundColor), 'rgb(38, 50, 56)');
+    // the masked panel's scores are also divided by √d_k, and the text says so (issue 32, item 8)
+    const cell = (panel) =>
+      shown(page).locator('.panel').nth(panel).locator('.hm-cell').first().getAttribute('data-value');
+    const [raw, scaled] = [Number(await cell(0)), Number(await cell(2))];
+    assert.ok(Math.abs(raw) > Math.abs(scaled), `${raw} scaled to ${scaled}`);
+    assert.match(await shown(page).locator('.stage-text').textContent(), /√d_k/);
 
     // the head view: hovering head 2's legend entry leaves only its lines; leaving shows them all
     await page.goto(`${session.base}dist/site/#transformer/head-view-cross`);
