@@ -48,24 +48,25 @@ function apiOf(module, platform) {
  * every function runs on the engine. What a function returned before keeps its own module.
  */
 function createEngine(module, threads, platform, loadEngine) {
-  let api = apiOf(module, platform);
-  let full = Boolean(module.modelKinds);
+  let current = module; // the core's, until loadModels() brings the engine's
+  let api = apiOf(current, platform);
   let loading = null;
+  const loaded = () => Boolean(current.modelKinds);
   const engine = { threads };
   for (const name of new Set([...Object.keys(api), ...MODEL_FUNCTIONS])) {
     if (typeof api[name] === 'function' || !(name in api))
       engine[name] = (...args) => (api[name] ?? fail(`${name}() ${NEEDS_MODELS}`, 'models')).apply(undefined, args);
     else Object.defineProperty(engine, name, { get: () => api[name], enumerable: true });
   }
-  Object.defineProperty(engine, 'modelsLoaded', { get: () => full, enumerable: true });
+  Object.defineProperty(engine, 'modelsLoaded', { get: loaded, enumerable: true });
   /** Loads the models' code, once: after it every model function works, synchronously. */
   engine.loadModels = () =>
-    (loading ??= full
+    (loading ??= loaded()
       ? Promise.resolve()
       : loadEngine().then(
           (engineModule) => {
-            api = apiOf(engineModule, platform);
-            full = true;
+            current = engineModule;
+            api = apiOf(current, platform);
           },
           (error) => {
             loading = null;
