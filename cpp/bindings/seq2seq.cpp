@@ -58,6 +58,10 @@ val seq2seq_evaluation(at::Seq2seqSession<T> &session, const std::string &split)
   val out = val::object();
   out.set("exactMatch", result.exact_match);
   out.set("tokenAccuracy", result.token_accuracy);
+  out.set("bleu", result.bleu);
+  out.set("loss", result.loss);
+  if (!session.task().gold_links) // no gold links: no alignment to score
+    return out;
   out.set("alignmentAccuracy", result.alignment_accuracy);
   out.set("aer", result.aer);
   out.set("alignedShare", result.aligned_share);

@@ -39,6 +39,10 @@ val transformer_evaluation(at::TransformerSession<T> &session, const std::string
   val out = val::object();
   out.set("exactMatch", result.exact_match);
   out.set("tokenAccuracy", result.token_accuracy);
+  out.set("bleu", result.bleu);
+  out.set("loss", result.loss);
+  if (!session.task().gold_links) // no gold links: no alignment to score
+    return out;
   out.set("aer", result.aer);
   val heads = val::array();
   for (const auto &head : result.heads) {

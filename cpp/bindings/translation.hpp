@@ -12,7 +12,7 @@
 namespace binding {
 
 inline const char *unit_name(const at::tasks::Task &task) {
-  return task.unit == at::tasks::Unit::word ? "word" : "character";
+  return task.unit_of(at::tasks::Side::source) == at::tasks::Unit::word ? "word" : "character";
 }
 
 // The tokens of `ids` on the source side.

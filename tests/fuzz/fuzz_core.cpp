@@ -4,7 +4,9 @@
 // model loader's format), parsed and loaded as a saved model of whatever kind it says it holds
 // (seq2seq, Transformer, captioner, or a PyTorch state_dict of one); for inputs that start with
 // "NP", the bytes after it as a tensor file (.npy or safetensors) read as the page reads dropped
-// files. Bad input must end in InputError; anything else that returns must keep
+// files; for inputs that start with "TX", the bytes after it as a reader's sentence pairs
+// (tasks::make_text_task), each pair's ids and links checked against its vocabularies and
+// sentences. Bad input must end in InputError; anything else that returns must keep
 // the invariants below. Built natively with clang: -fsanitize=fuzzer,address,undefined.
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -17,6 +19,7 @@
 #include "attention/model_store.hpp"
 #include "attention/scoring.hpp"
 #include "attention/tensor_files.hpp"
+#include "attention/translation_tasks.hpp"
 #include "files/safetensors.hpp"
 
 using namespace attention;
@@ -191,7 +194,39 @@ void exercise_tensor_file(const std::uint8_t *bytes, std::size_t size) {
 
 } // namespace
 
+// A task from text: every id within its vocabulary, every link within its sentences.
+void exercise_text_task(const std::uint8_t *data, std::size_t size) {
+  tasks::TextTaskOptions options;
+  options.min_count = 1 + size % 2;
+  options.validation = 1;
+  options.test = 0.2;
+  options.rules.target_unit = size % 3 ? tasks::Unit::word : tasks::Unit::character;
+  const tasks::Task task =
+      tasks::make_text_task(std::string_view(reinterpret_cast<const char *>(data), size), options);
+  require(!task.train.empty());
+  for (const auto *split : {&task.train, &task.validation, &task.test})
+    for (const tasks::Example &example : *split) {
+      require(example.source.back() == tasks::Vocabulary::eos);
+      require(example.target.size() == example.alignment.size());
+      for (const auto id : example.source)
+        require(id < task.source.tokens.size());
+      for (const auto id : example.target)
+        require(id < task.target.tokens.size());
+      for (const auto *links : {&example.alignment, &example.possible})
+        for (const auto &word : *links)
+          for (const auto j : word)
+            require(j < example.source.size());
+    }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
+  if (size >= 2 && data[0] == 'T' && data[1] == 'X') {
+    try {
+      exercise_text_task(data + 2, size - 2);
+    } catch (const InputError &) {
+    }
+    return 0;
+  }
   if (size >= 2 && data[0] == 'S' && data[1] == 'T') {
     try {
       exercise_safetensors(data + 2, size - 2);

@@ -359,8 +359,9 @@ test('translate: tokens, an alignment row per step summing to 1, each step with 
     });
     assert.equal(translation.encoder.embeddings.rows, translation.source.length);
     assert.equal(translation.encoder.states.cols, 16);
-    const { categories, ...evaluation } = model.evaluate({ split: 'test' });
+    const { categories, bleu, loss, ...evaluation } = model.evaluate({ split: 'test' });
     for (const value of Object.values(evaluation)) assert.ok(value >= 0 && value <= 1, JSON.stringify(evaluation));
+    assert.ok(bleu >= 0 && bleu <= 100 && loss > 0, `BLEU ${bleu}, loss ${loss}`);
     assert.deepEqual(Object.keys(evaluation), [
       'exactMatch',
       'tokenAccuracy',

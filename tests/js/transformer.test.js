@@ -90,7 +90,7 @@ test('train: steps from the seed, the same run bit for bit; evaluate: every cros
   assert.deepEqual(a.parameters(), b.parameters());
   assert.equal(a.train({ steps: 1 }).step, 4);
   const evaluation = b.evaluate();
-  assert.deepEqual(Object.keys(evaluation), ['exactMatch', 'tokenAccuracy', 'aer', 'heads']);
+  assert.deepEqual(Object.keys(evaluation), ['exactMatch', 'tokenAccuracy', 'bleu', 'loss', 'aer', 'heads']);
   assert.deepEqual(
     evaluation.heads.map(({ layer, head }) => [layer, head]),
     [

@@ -14,6 +14,7 @@ import {
   type CaptionerModel,
   type Scene,
   type Seq2seqModel,
+  type TranslationTask,
   type TransformerModel,
   type TrainingProgress,
   type Tensor,
@@ -110,8 +111,9 @@ const topWord: string = translated.steps[0].top[0].token;
 const row: Float32Array = translated.alignment.data;
 const exactMatch: number = model.evaluate({ split: 'train' }).exactMatch;
 const evaluated = model.evaluate();
-const aer: number = evaluated.aer + evaluated.alignedShare;
-const category: string = evaluated.categories[0].category;
+// a task without gold links has no alignment measures
+const aer: number = (evaluated.aer ?? 0) + (evaluated.alignedShare ?? 0) + evaluated.bleu / 100;
+const category: string | undefined = evaluated.categories?.[0].category;
 const [, , , possible, categories] = firstTask.examples[0];
 const possibleLink: number = possible[0][0] + categories.length;
 const bahdanau = attn.createSeq2seq({ task: 'en-fr', encoder: 'bidirectional', layers: 2 });
@@ -134,8 +136,8 @@ model.setParameters(model.parameters());
 const ids: number[] = model.tokenize('la voiture', 'target');
 // @ts-expect-error the task is required
 attn.createSeq2seq({ hidden: 16 });
-// @ts-expect-error no such task
-attn.createSeq2seq({ task: 'en-de' });
+// @ts-expect-error a task is an id or a task from text (any kept task's id is a string)
+attn.createSeq2seq({ task: 42 });
 // @ts-expect-error scoring functions are named
 attn.createSeq2seq({ task: 'en-fr', scoring: 'cosine' });
 // @ts-expect-error steps is required
@@ -266,7 +268,25 @@ export { unknownMetric, unknownPrecision };
 // the Transformer: every layer's attention, per head
 const transformer: TransformerModel<'float32'> = attn.createTransformer({ task: 'en-fr', heads: 4, encoderLayers: 1 });
 const layerAttention: Float32Array[][] = transformer.translate('the car is red', { beam: 2 }).decoder[0].crossAttention;
-const headAer: number = transformer.evaluate({ split: 'train' }).heads[0].aer;
+const headAer: number | undefined = transformer.evaluate({ split: 'train' }).heads?.[0].aer;
+
+// a translation task of the reader's pairs, and models of it
+const task: TranslationTask = attn.createTranslationTask({
+  pairs: [['Go.', 'Va !']],
+  unit: { target: 'character' },
+  validation: 0,
+  test: 0,
+});
+const taskTokens: string[] = task.tokenize('Go on.', 'source');
+const held: readonly (readonly [string, string])[] = task.test;
+const unknownShare: number = task.stats.unknownShare + task.stats.dropped.empty;
+const onTask: Seq2seqModel<'float32'> = attn.createSeq2seq({ task });
+const onTaskId = attn.createModel({ kind: 'transformer', task: task.id });
+const bleu: number = onTask.evaluate({ split: 'validation' }).bleu + onTaskId.evaluate().loss;
+const maxPairs: number = attn.translationTaskFacts().maxPairs;
+// @ts-expect-error: units are word or character
+attn.createTranslationTask({ text: 'a\tb', unit: 'letter' });
+export { taskTokens, held, unknownShare, bleu, maxPairs };
 transformer.train({ steps: 1, guide: 1 });
 const transformerGradients = transformer.gradients([['the car', 'la voiture']], { guide: 0.5 }).gradients;
 const preciseTransformer = attn.createTransformer({ task: 'dates', precision: 'float64' });

@@ -1,6 +1,6 @@
 // The JavaScript face of the engine: loads the WebAssembly module and composes the API of its
 // domains (numeric.js, random.js, walkthroughs.js, models.js with each kind's part from kinds.js,
-// files.js), each of which validates and converts its arguments, calls the module,
+// translation-tasks.js, files.js), each of which validates and converts its arguments, calls the module,
 // and hands back plain values the caller owns.
 // Nothing here needs .delete(). index.js (browsers, bundlers) and index.node.js (Node) only differ
 // in how they load the .wasm.
@@ -11,6 +11,7 @@ import { randomApi } from './random.js';
 import { modelsApi } from './models.js';
 import { KINDS, SHIPPED_MODELS } from './kinds.js';
 import { walkthroughApi } from './walkthroughs.js';
+import { translationTasksApi } from './translation-tasks.js';
 
 // The names of the models' functions (createModel, each kind's alias, facts and own functions),
 // known before the module that computes them loads.
@@ -20,6 +21,7 @@ const MODEL_FUNCTIONS = [
   'loadModel',
   'loadShippedModel',
   ...Object.values(KINDS).flatMap((kind) => [kind.create, kind.facts, ...Object.keys(kind.parts({}).api)]),
+  ...Object.keys(translationTasksApi().api),
 ];
 const NEEDS_MODELS = 'needs the models: call `await attn.loadModels()` first (or loadAttention({ models: true }))';
 
@@ -31,13 +33,16 @@ function apiOf(module, platform) {
     if (result instanceof Error) throw result;
     return result;
   };
-  const models = module.modelKinds && modelsApi(module, call, platform, { kinds: KINDS, shipped: SHIPPED_MODELS });
+  const tasks = module.modelKinds && translationTasksApi(call);
+  const models =
+    tasks && modelsApi(module, call, platform, { kinds: KINDS, shipped: SHIPPED_MODELS, taskIdOf: tasks.idOf });
   const elsewhere = models ? '' : `; the walkthroughs of trained models ${NEEDS_MODELS}`;
   return {
     ...numericApi(module, call),
     ...randomApi(module, call),
     ...walkthroughApi(call, (model) => models?.handleOf(model), elsewhere),
     ...models?.api,
+    ...tasks?.api,
     ...filesApi(module),
   };
 }

@@ -27,7 +27,15 @@ export type {
   Seq2seqTranslation,
   Seq2seqEvaluation,
   Seq2seqModel,
+  TranslationScores,
 } from './seq2seq-types.js';
+import type { TranslationTask, TranslationTaskFacts, TranslationTaskOptions } from './translation-task-types.js';
+export type {
+  TokenUnit,
+  TranslationTask,
+  TranslationTaskFacts,
+  TranslationTaskOptions,
+} from './translation-task-types.js';
 import type {
   TransformerEvaluation,
   TransformerFacts,
@@ -640,6 +648,12 @@ export interface AttentionEngine {
   seq2seqFacts(): Seq2seqFacts;
   /** The translation tasks: en-fr, en-zh and dates (read-only; made on the first call). */
   seq2seqTasks(): readonly Seq2seqTask[];
+  /** A translation task of the reader's own pairs, which createModel({ kind: 'seq2seq' or
+   * 'transformer', task }) takes. Bad text or options throw an Error whose `argument` names the
+   * option ('pairs' for the text, with the first lines at fault). */
+  createTranslationTask(options: TranslationTaskOptions): TranslationTask;
+  /** What tasks from text take when not told, and their limits (read-only). */
+  translationTaskFacts(): TranslationTaskFacts;
   /** A new encoder–decoder for a task (see Seq2seqOptions for the defaults). */
   createSeq2seq<P extends ModelPrecision = 'float32'>(options: Seq2seqOptions<P>): Seq2seqModel<P>;
   /** What the Transformer models take and do by default (read-only). */

@@ -68,9 +68,10 @@ export const modelFile = (entry) =>
  * functions and model methods (its entry's `parts`: ({ call, facts }) → { api, methods(info,
  * live) }); then loadModel and loadShippedModel (of the `shipped` models), whatever the kind.
  * handleOf(model): a model's live handle, or undefined for anything that is not a model of this
- * engine. kinds.js holds `kinds` and `shipped`.
+ * engine. kinds.js holds `kinds` and `shipped`; taskIdOf(value) is the id of a task object
+ * (translation-tasks.js), or undefined.
  */
-export function modelsApi(module, call, platform, { kinds: table, shipped: shippedModels }) {
+export function modelsApi(module, call, platform, { kinds: table, shipped: shippedModels, taskIdOf }) {
   const handles = new WeakMap(); // a model -> its live handle (a function that throws once disposed)
   const factsOf = Object.fromEntries(
     call('modelKinds').map((kind) => [kind, deepFreeze({ ...call('modelFacts', kind), maxSeed: module.maxSeed })]),
@@ -117,7 +118,11 @@ export function modelsApi(module, call, platform, { kinds: table, shipped: shipp
     const fields = facts.fields.filter((field) => !field.trained);
     const o = options(opts, 'options', [...fields.map((field) => field.name), 'precision']);
     // what is not given takes the engine's default (facts.defaults); the engine checks the values
-    const given = Object.fromEntries(fields.map((field) => [field.name, fieldOption(field, o[field.name], facts)]));
+    // a task may be given as a value (createTranslationTask's), which the engine knows by its id
+    const valueOf = (name) => (name === 'task' ? (taskIdOf(o.task) ?? o.task) : o[name]);
+    const given = Object.fromEntries(
+      fields.map((field) => [field.name, fieldOption(field, valueOf(field.name), facts)]),
+    );
     return wrap(call('modelCreate', kind, { ...given, precision: optionalText(o.precision, 'options.precision') }));
   };
 

@@ -2,6 +2,7 @@
 // tasks, models and translations.
 import type { Matrix, ModelFacts, ScoreFunctionName } from './index.js';
 import type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray } from './model-types.js';
+import type { TranslationTask } from './translation-task-types.js';
 
 /** What the seq2seq models take: their tasks, scoring functions, precisions, limits and defaults. */
 export interface Seq2seqFacts extends ModelFacts {
@@ -88,7 +89,8 @@ export type Seq2seqScoring = 'additive' | 'dot' | 'general' | 'concat';
 export type Seq2seqEncoder = 'forward' | 'bidirectional';
 
 export interface Seq2seqOptions<P extends ModelPrecision = ModelPrecision> {
-  task: Seq2seqTask['id'];
+  /** a grammar's task id, or a task from text (createTranslationTask) or its id */
+  task: Seq2seqTask['id'] | TranslationTask | TranslationTask['id'];
   /** default 'additive' (Bahdanau); 'dot', 'general', 'concat' are Luong's */
   scoring?: Seq2seqScoring;
   /** 'bidirectional' (GRU(E, H/2) each way, annotations [→h; ←h], the decoder starting from
@@ -138,24 +140,36 @@ export interface Seq2seqTranslation<A extends Float32Array | Float64Array> {
   beams: { target: string[]; logProbability: number }[];
 }
 
-export interface Seq2seqEvaluation {
+/** BLEU and the loss every translation model's evaluation has. */
+export interface TranslationScores {
+  /** corpus BLEU-4 of the greedy translations on the task's tokens, 0 … 100, as sacreBLEU computes
+   * it with tokenize='none', smooth_method='none'; a reference keeps its words outside the
+   * vocabulary, so an output <unk> never scores */
+  bleu: number;
+  /** the mean cross-entropy of the target tokens (<eos> included), teacher forced */
+  loss: number;
+}
+
+/** The alignment's measures are there when the task has gold links (every grammar's task; a task
+ * from text whose text gave them). */
+export interface Seq2seqEvaluation extends TranslationScores {
   /** share of sentences translated exactly */
   exactMatch: number;
   /** share of gold target tokens (<eos> included) the greedy translation has in the same place */
   tokenAccuracy: number;
   /** share of gold target words with sure links whose largest (teacher-forced) attention weight
    * falls on one of them */
-  alignmentAccuracy: number;
+  alignmentAccuracy?: number;
   /** alignment error rate (Och & Ney 2003): 1 - (|A∩S| + |A∩P|) / (|A| + |S|), A each target
    * word's largest attention weight (words the gold links to nothing, and <eos>, left out), S the
    * sure links, P the possible ones with them */
-  aer: number;
+  aer?: number;
   /** share of target words whose largest attention weight is on a sure or possible link */
-  alignedShare: number;
+  alignedShare?: number;
   /** the same share per word category that the split has, with its count of words, and where its
    * words that miss look instead: the source token most of them look at, and the share of the
    * category's words that do (null when every word is aligned) */
-  categories: {
+  categories?: {
     category: WordCategory;
     count: number;
     aligned: number;

@@ -2,7 +2,8 @@
 // index.d.ts): they learn the seq2seq models' translation tasks (Seq2seqTask).
 import type { ModelFacts } from './index.js';
 import type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray } from './model-types.js';
-import type { Seq2seqTask } from './seq2seq-types.js';
+import type { Seq2seqTask, TranslationScores } from './seq2seq-types.js';
+import type { TranslationTask } from './translation-task-types.js';
 
 /** What the Transformer models take: their tasks, precisions, limits and defaults. */
 export interface TransformerFacts extends ModelFacts {
@@ -32,7 +33,8 @@ export interface TransformerFacts extends ModelFacts {
 }
 
 export interface TransformerOptions<P extends ModelPrecision = ModelPrecision> {
-  task: Seq2seqTask['id'];
+  /** a grammar's task id, or a task from text (createTranslationTask) or its id */
+  task: Seq2seqTask['id'] | TranslationTask | TranslationTask['id'];
   /** d_model, default 32; heads must divide it */
   model?: number;
   /** attention heads per layer, default 2 (each model / heads wide) */
@@ -68,15 +70,16 @@ export interface TransformerTranslation<A extends Float32Array | Float64Array> {
   beams: { target: string[]; logProbability: number }[];
 }
 
-export interface TransformerEvaluation {
+/** The alignment's measures are there when the task has gold links. */
+export interface TransformerEvaluation extends TranslationScores {
   /** share of sentences translated exactly (greedy) */
   exactMatch: number;
   /** share of gold target tokens (<eos> included) the translation has in the same place */
   tokenAccuracy: number;
   /** the best cross-attention head's alignment error rate */
-  aer: number;
+  aer?: number;
   /** every cross-attention head's AER (teacher forced, each word's largest weight), layer by layer */
-  heads: { layer: number; head: number; aer: number }[];
+  heads?: { layer: number; head: number; aer: number }[];
 }
 
 /** PyTorch's translation-tutorial Transformer and the task it learns. Call dispose() when done. */

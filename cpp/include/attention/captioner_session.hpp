@@ -162,8 +162,9 @@ template <> struct ModelKind<CaptionerSession> {
   static std::string task_key(const Config &config) {
     return config.task + " " + config.language + " " + std::to_string(config.seed);
   }
-  static Task make_task(const Config &config) {
-    return tasks::make_caption_task(config.task, config.language, config.seed);
+  static std::shared_ptr<const Task> make_task(const Config &config) {
+    return std::make_shared<const Task>(
+        tasks::make_caption_task(config.task, config.language, config.seed));
   }
   static constexpr const char *state_dict_tensor = "encoder.conv1.weight";
   static constexpr std::size_t default_batch = default_caption_batch;

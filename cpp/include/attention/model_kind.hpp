@@ -112,7 +112,7 @@ ConfigField<Config> choice_field(const char *name, E Config::*member, const Valu
 //   name          the kind's name, as model.kind and a file's format ("attention-stepper/<name>")
 //   Config        the session's configuration, and fields(): its ConfigFields in their order
 //   Task          the task a session is made over, task_key(config) (models made lately of one key
-//                 share it) and make_task(config)
+//                 share it) and make_task(config), a shared_ptr to it
 //   state_dict_tensor  a tensor only a PyTorch state_dict of this kind has
 //   default_batch, default_learning_rate   train()'s defaults
 //   loss_weight, default_loss_weight        the name and default of train()'s loss weight

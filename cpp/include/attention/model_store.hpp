@@ -81,7 +81,8 @@ int store_model(StoredModel model);
 
 // The task of a new model of `config`: the one models of its key made lately share (a task is
 // read-only, and making one takes some 50 ms in WebAssembly, so a page that makes model after
-// model of one task makes the task once), else a new one.
+// model of one task makes the task once), else a new one. A task kept elsewhere (a task from
+// text) is not held here, so that forgetting it lets it go.
 template <template <class> class Session>
 std::shared_ptr<const typename ModelKind<Session>::Task>
 shared_task(const typename ModelKind<Session>::Config &config) {
@@ -94,7 +95,9 @@ shared_task(const typename ModelKind<Session>::Config &config) {
       std::rotate(recent.begin(), recent.begin() + i, recent.begin() + i + 1);
       return recent.front().second;
     }
-  auto task = std::make_shared<const Task>(Kind::make_task(config));
+  auto task = Kind::make_task(config);
+  if (task.use_count() > 1) // kept elsewhere (a task from text, until forgotten): not made here
+    return task;
   recent.insert(recent.begin(), {key, task});
   if (recent.size() > 3)
     recent.pop_back();

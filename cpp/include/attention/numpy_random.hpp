@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "errors.hpp"
 
@@ -40,6 +41,9 @@ public:
   // other); `high` is randint's.
   Matrix<double> draw(const std::string &kind, std::int64_t high, std::size_t rows,
                       std::size_t cols);
+  // 0 … n - 1 shuffled as numpy's code order = list(range(n)); for i = n - 1 … 1:
+  // j = r.randint(i + 1); swap order[i], order[j] (Fisher–Yates) shuffles them.
+  std::vector<std::size_t> shuffled(std::size_t n);
 
 private:
   std::uint32_t next_uint32();

@@ -14,6 +14,9 @@
 // (λ) for a model trained with guided alignment. A file without "encoder" and "layers" (saved
 // before they existed) holds a forward encoder of one layer; one without "validation" held none
 // out; one without "guide", a model that learnt freely.
+// A model of a task from text also keeps what it needs to read and write sentences alone
+// (models/session_parts.hpp, task_metadata): "taskName", "taskHash", "sourceUnit", "targetUnit",
+// "lowercase", "maxSourceLength", "maxTargetLength", "sourceVocabulary", "targetVocabulary".
 #pragma once
 
 #include <cstddef>
@@ -69,9 +72,11 @@ constexpr std::size_t translation_top_k = 5;
 // The alignment measures read the teacher-forced attention: a target word's predicted link is the
 // source position of its largest weight (the first of equal ones).
 struct Seq2seqEvaluation {
-  double exact_match = 0;        // share of sentences translated exactly, <eos> included
-  double token_accuracy = 0;     // share of gold target tokens (<eos> included) the greedy
-                                 // translation has at the same position
+  double exact_match = 0;    // share of sentences translated exactly, <eos> included
+  double token_accuracy = 0; // share of gold target tokens (<eos> included) the greedy
+                             // translation has at the same position
+  double bleu = 0;           // corpus BLEU-4 of the greedy translations, 0 … 100 (tasks::Bleu)
+  double loss = 0;           // the mean cross-entropy of the target tokens, teacher forced
   double alignment_accuracy = 0; // share of gold target words (not <eos>) with sure links whose
                                  // predicted link is one of them (the walkthroughs' measure)
   double aer = 0;                // the alignment error rate (tasks::AlignmentScore)
@@ -190,7 +195,9 @@ template <> struct ModelKind<Seq2seqSession> {
   static std::string task_key(const Config &config) {
     return config.task + " " + std::to_string(config.seed);
   }
-  static Task make_task(const Config &config) { return tasks::make_task(config.task, config.seed); }
+  static std::shared_ptr<const Task> make_task(const Config &config) {
+    return tasks::find_task(config.task, config.seed);
+  }
   static constexpr const char *state_dict_tensor = nullptr;
   static constexpr std::size_t default_batch = attention::default_batch;
   static constexpr double default_learning_rate = attention::default_learning_rate;

@@ -47,6 +47,8 @@ constexpr double default_transformer_learning_rate = 0.002;
 struct TransformerEvaluation {
   double exact_match = 0;    // share of sentences translated exactly (greedy), <eos> included
   double token_accuracy = 0; // share of gold target tokens the translation has at their position
+  double bleu = 0;           // corpus BLEU-4 of the greedy translations, 0 … 100 (tasks::Bleu)
+  double loss = 0;           // the mean cross-entropy of the target tokens, teacher forced
   double aer = 0;            // the best head's
   struct Head {
     std::size_t layer, head; // decoder layer, head within it
@@ -148,7 +150,9 @@ template <> struct ModelKind<TransformerSession> {
   static std::string task_key(const Config &config) {
     return config.task + " " + std::to_string(config.seed);
   }
-  static Task make_task(const Config &config) { return tasks::make_task(config.task, config.seed); }
+  static std::shared_ptr<const Task> make_task(const Config &config) {
+    return tasks::find_task(config.task, config.seed);
+  }
   static constexpr const char *state_dict_tensor = "src_tok_emb.embedding.weight";
   static constexpr std::size_t default_batch = default_transformer_batch;
   static constexpr double default_learning_rate = default_transformer_learning_rate;

@@ -37,6 +37,14 @@
 //          separators, spaces, ordinal suffixes and "of" translate to nothing.
 // Each target token also has its word category, from the grammar (WordCategory).
 //
+// Tasks from text: make_text_task reads the reader's own pairs (one a line, source<TAB>target,
+// as Tatoeba's files are) into a task of the same shape, with the tokenizer of tasks/text.hpp,
+// vocabularies of the training split's words (rarer ones read as <unk>, id 2), validation and test
+// splits held out from a seed, and gold alignments when a column gives them (Pharaoh's "0-0 1-2",
+// "i?j" for a possible link). Its identity is a name and a hash of the text and options, so models
+// trained on it, and their files, say which data they learnt. Such tasks are kept by id
+// (add_task) until removed, so that a model's configuration names them as it names a grammar's.
+//
 // Datasets. Grammar index i (0 <= i < the grammar's size) is one sentence, or none when i breaks a
 // rule of the grammar (an adjective category used twice; 31 April). make_task draws indices with
 // numpy's RandomState(seed).randint(size), one call per draw, skips the ones that make no sentence
@@ -51,9 +59,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "errors.hpp" // InputError
@@ -65,7 +75,8 @@ enum class Unit { word, character }; // what one token of a task is
 
 struct Vocabulary {
   static constexpr std::size_t sos = 0, eos = 1;
-  std::vector<std::string> tokens; // id = index
+  static constexpr std::size_t unk = 2; // in a task from text: any token the vocabulary lacks
+  std::vector<std::string> tokens;      // id = index
 
   // The id of a token, or nothing when the vocabulary lacks it.
   std::optional<std::size_t> find(std::string_view token) const;
@@ -90,7 +101,8 @@ enum class WordCategory {
   month,
   day,
   separator,
-  end
+  end,
+  word // a task from text, which has no grammar to say more
 };
 // Its identifier ("article", …), which a page words in its own language.
 const char *word_category_name(WordCategory category);
@@ -103,6 +115,10 @@ struct Example {
   // One entry per target token: its possible links that are not sure (P = alignment ∪ possible).
   std::vector<std::vector<std::size_t>> possible;
   std::vector<WordCategory> categories; // one per target token
+  // A task from text: the pair as given, and the target's tokens before <unk> replaced them (BLEU's
+  // reference: a word outside the vocabulary stays itself, so an output <unk> never scores).
+  std::string source_text, target_text;
+  std::vector<std::string> reference;
 };
 
 // An alignment scored against the gold as Och & Ney (2003) score it, a target word at a time: A,
@@ -137,14 +153,54 @@ private:
   std::vector<std::map<std::size_t, std::size_t>> missed_; // per category: source token -> words
 };
 
+// How a task from text reads a sentence (a grammar's task has its own rules, above).
+struct TextRules {
+  Unit source_unit = Unit::word, target_unit = Unit::word;
+  bool lowercase = true;
+};
+
+// What reading a text kept and dropped. dropped: reason ("empty": a side without tokens;
+// "sourceTooLong", "targetTooLong") -> pairs; unknown_share: the share of the validation split's
+// tokens (both sides, <eos> not counted; the test split's when none is held out) read as <unk>.
+struct TextStats {
+  std::size_t pairs = 0; // kept, in all splits
+  std::vector<std::pair<std::string, std::size_t>> dropped;
+  double unknown_share = 0;
+};
+
+// BLEU-4 over a corpus of sentences of tokens, as sacreBLEU computes it with tokenize='none' and
+// smooth_method='none' (Papineni et al. 2002): each n-gram order's matches clipped by the
+// reference's counts and summed over the corpus; the geometric mean of the four precisions (0 when
+// any is 0); times the brevity penalty exp(1 - r/c) when the outputs' c tokens are fewer than the
+// references' r (0 when c is 0). One reference a sentence.
+class Bleu {
+public:
+  void add(const std::vector<std::string> &output, const std::vector<std::string> &reference);
+  double score() const; // 0 … 100
+
+private:
+  std::size_t matches_[4] = {}, totals_[4] = {};
+  std::size_t output_length_ = 0, reference_length_ = 0;
+};
+
 struct Task {
-  std::string id;
+  std::string id; // a grammar's ("en-fr"), or a task from text's "<name>-<hash>"
   Unit unit = Unit::word;
+  std::optional<TextRules> text; // a task from text's
   Vocabulary source, target;
   // The longest sentence tokenize accepts on each side, in words or characters before <eos>. Every
   // sentence the grammar makes is within them.
   std::size_t max_source_length = 0, max_target_length = 0;
-  std::vector<Example> train, test;
+  // A grammar's task holds no validation split (a model holds its own out of train).
+  std::vector<Example> train, validation, test;
+  bool gold_links = true; // false: a task from text without an alignment column
+  // A task from text's: its name, the hash its id ends with (16 hex digits), what reading kept.
+  std::string name, hash;
+  TextStats stats;
+
+  Unit unit_of(Side side) const {
+    return text ? (side == Side::source ? text->source_unit : text->target_unit) : unit;
+  }
 };
 
 constexpr std::size_t train_size = 2000, test_size = 400;
@@ -160,14 +216,56 @@ Task empty_task(const std::string &id);
 // "task" for an unknown id and "seed" for a seed out of range.
 Task make_task(const std::string &id, std::int64_t seed = 0);
 
-// The task's "train" or "test" split; InputError blames "split" for any other name.
+// The task `id`: a grammar's with its split for `seed`, or the task from text kept under that id
+// (whose splits are its own). InputError blames "task" for an id of neither.
+std::shared_ptr<const Task> find_task(const std::string &id, std::int64_t seed = 0);
+
+// The task's "train", "validation" (a task from text's) or "test" split; InputError blames "split"
+// for any other name, or for "validation" when the task holds none.
 const std::vector<Example> &split(const Task &task, const std::string &name);
+
+// ---- tasks from text ---------------------------------------------------------------------------
+
+// How make_text_task reads a text (the JavaScript API's names in the comments, which its errors
+// blame). Shares below 0.5 are of the pairs kept; whole numbers from 1 are counts.
+struct TextTaskOptions {
+  std::string name = "pairs";            // name: 1 to 60 bytes, no whitespace, "/" or "\"
+  std::size_t source_column = 0;         // sourceColumn: 0 or 1, the other of the two the target
+  std::optional<std::size_t> alignment;  // alignmentColumn (from 2); unset: the third column
+  bool find_alignment = true;            //   when it holds Pharaoh links; false: none
+  TextRules rules;                       // unit (per side), lowercase
+  std::size_t min_count = 2;             // minCount: a word seen fewer times in training is <unk>
+  std::size_t max_vocabulary = 10000;    // maxVocabulary: words a side, the most frequent kept
+  std::size_t max_length = 20;           // maxLength: tokens a side; longer pairs are dropped
+  double validation = 0.05, test = 0.05; // validation, test: each at most max_held_out pairs
+  std::int64_t seed = 0;                 // seed: which pairs are held out
+};
+
+// The limits of a text (more is refused, never cut) and of the options.
+constexpr std::size_t max_text_bytes = 20'000'000, max_text_pairs = 200'000;
+constexpr std::size_t max_held_out = 1000, max_text_length = 100, max_text_vocabulary = 100'000;
+
+// A task from the text's pairs. InputError blames "pairs" for empty text, text that is not UTF-8
+// or holds a NUL, a line without a tab, a malformed alignment, or nothing kept, naming the first
+// lines at fault; "pairs" too beyond max_text_bytes or max_text_pairs; and an option by its name.
+Task make_text_task(std::string_view text, const TextTaskOptions &options);
+
+// Keeps a task from text under its id (one already kept under that id stays: the same text and
+// options made it) and returns the one kept; forget_task lets it go (models made of it keep it).
+std::shared_ptr<const Task> keep_task(Task task);
+void forget_task(const std::string &id);
+// The task from text kept under `id`, or nullptr.
+std::shared_ptr<const Task> kept_task(const std::string &id);
 
 // A sentence as the encoder reads it (Side::source) or as the decoder must produce it
 // (Side::target), both ending with <eos>. InputError blames "sentence" when it is empty, longer
 // than the task's maximum, or holds a token the vocabulary lacks (the message names it and, for
-// words, suggests up to three of the nearest by edit distance).
+// words, suggests up to three of the nearest by edit distance). A task from text reads a sentence
+// by its rules, and a token its vocabulary lacks as <unk>.
 std::vector<std::size_t> tokenize(const Task &task, const std::string &sentence, Side side);
+
+// The tokens tokenize reads a sentence as, before ids (a word outside the vocabulary as itself).
+std::vector<std::string> sentence_tokens(const Task &task, const std::string &sentence, Side side);
 
 // Text for display: the tokens up to the first <eos> (where the decoder stops), <sos> skipped;
 // words joined by spaces, characters joined as they are ("▁" as a space). InputError blames "ids"

@@ -1,6 +1,8 @@
 #include "attention/numpy_random.hpp"
 
 #include <cmath>
+#include <utility>
+#include <vector>
 
 namespace attention {
 
@@ -112,6 +114,15 @@ Matrix<double> NumpyRandomState::randint(std::int64_t high, std::size_t rows, st
   for (auto &value : out)
     value = static_cast<double>(bounded(static_cast<std::uint64_t>(high - 1)));
   return out;
+}
+
+std::vector<std::size_t> NumpyRandomState::shuffled(std::size_t n) {
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i)
+    order[i] = i;
+  for (std::size_t i = n; i-- > 1;) // randint(i + 1) draws as bounded(i)
+    std::swap(order[i], order[static_cast<std::size_t>(bounded(i))]);
+  return order;
 }
 
 Matrix<double> NumpyRandomState::rand(std::size_t rows, std::size_t cols) {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -31,7 +32,7 @@ inline std::shared_ptr<const tasks::Task>
 translation_task(const std::string &id, std::int64_t seed,
                  std::shared_ptr<const tasks::Task> task) {
   if (!task)
-    return std::make_shared<const tasks::Task>(tasks::make_task(id, seed));
+    return tasks::find_task(id, seed);
   if (task->id != id)
     detail::fail(detail::Argument("task"), "the task given (", task->id,
                  ") is not the configuration's (", id, ")");
@@ -56,6 +57,46 @@ struct OutputScore {
   double exact_match() const { return share(exact, outputs); }
   double token_accuracy() const { return share(correct, tokens); }
 };
+
+// BLEU's sentences (tasks::Bleu): an output's target tokens up to <eos> (an output <unk> among
+// them, which no reference holds), and the example's reference (its tokens as read, before <unk>).
+struct TranslationBleu {
+  tasks::Bleu bleu;
+  void add(const tasks::Task &task, const std::vector<TokenId> &output,
+           const tasks::Example &example) {
+    const auto tokens = [&](const auto &ids) {
+      std::vector<std::string> words;
+      for (const auto id : ids) {
+        if (static_cast<std::size_t>(id) == tasks::Vocabulary::eos)
+          break;
+        words.push_back(task.target.tokens[static_cast<std::size_t>(id)]);
+      }
+      return words;
+    };
+    bleu.add(tokens(output),
+             example.reference.empty() ? tokens(example.target) : example.reference);
+  }
+};
+
+// The mean cross-entropy of the examples' target tokens (<eos> included), teacher forced, a batch
+// of `batch` at a time.
+template <class Model>
+double mean_loss(Model &model, const std::vector<tasks::Example> &examples, std::size_t batch) {
+  double sum = 0;
+  std::size_t tokens = 0;
+  std::vector<SentencePair> pairs;
+  for (std::size_t first = 0; first < examples.size(); first += batch) {
+    pairs.clear();
+    std::size_t batch_tokens = 0;
+    for (std::size_t i = first; i < std::min(examples.size(), first + batch); ++i) {
+      pairs.push_back({to_token_ids(examples[i].source), to_token_ids(examples[i].target), {}});
+      batch_tokens += examples[i].target.size();
+    }
+    sum += double(model.loss(pairs)) * double(batch_tokens);
+    tokens += batch_tokens;
+  }
+  return tokens ? sum / double(tokens) : 0.0;
+}
 
 // Guided alignment's links of an example: its words' sure links, <eos> left free (as the
 // alignment's measures leave it out).
@@ -179,12 +220,89 @@ inline std::string translation_task_of(std::size_t source, std::size_t target,
                " have");
 }
 
-// A session's file: its model's parameters, its kind's format and its configuration's fields.
+// What a model's file keeps of a task from text, so that the model loads and translates alone:
+// its rules, limits and vocabularies (the words after the specials, a line each: no token holds
+// whitespace), not its pairs. A grammar's task, or a caption task, needs nothing: its id makes it.
+inline Metadata task_metadata(const tasks::Task &task) {
+  if (!task.text)
+    return {};
+  const auto words = [](const tasks::Vocabulary &vocabulary) {
+    std::string lines;
+    for (std::size_t id = tasks::Vocabulary::unk + 1; id < vocabulary.tokens.size(); ++id)
+      lines += (lines.empty() ? "" : "\n") + vocabulary.tokens[id];
+    return lines;
+  };
+  const auto unit = [](tasks::Unit unit) {
+    return unit == tasks::Unit::word ? "word" : "character";
+  };
+  return {{"taskName", task.name},
+          {"taskHash", task.hash},
+          {"sourceUnit", unit(task.text->source_unit)},
+          {"targetUnit", unit(task.text->target_unit)},
+          {"lowercase", task.text->lowercase ? "true" : "false"},
+          {"maxSourceLength", std::to_string(task.max_source_length)},
+          {"maxTargetLength", std::to_string(task.max_target_length)},
+          {"sourceVocabulary", words(task.source)},
+          {"targetVocabulary", words(task.target)}};
+}
+template <class Task> Metadata task_metadata(const Task &) { return {}; }
+
+// The task from text a file's metadata keeps (task_metadata), for the model's configuration's
+// task `id`: the one kept under that id when the reader's pairs are still loaded, else one of
+// vocabularies and rules without pairs; nothing for a grammar's task.
+inline std::shared_ptr<const tasks::Task> task_of_file(const SavedMetadata &meta,
+                                                       const std::string &id) {
+  if (!meta.optional("sourceVocabulary"))
+    return nullptr;
+  const auto unit = [&](const char *key) {
+    const std::string &name = meta.text(key);
+    if (name != "word" && name != "character")
+      detail::fail(detail::Argument("bytes"), "the file's ", key, " is neither word nor character");
+    return name == "word" ? tasks::Unit::word : tasks::Unit::character;
+  };
+  const auto vocabulary = [&](const char *key) {
+    tasks::Vocabulary vocabulary;
+    vocabulary.tokens = {"<sos>", "<eos>", "<unk>"};
+    const std::string &lines = meta.text(key);
+    for (std::size_t from = 0; !lines.empty() && from <= lines.size();) {
+      const std::size_t end = std::min(lines.find('\n', from), lines.size());
+      vocabulary.tokens.push_back(lines.substr(from, end - from));
+      from = end + 1;
+    }
+    return vocabulary;
+  };
+  tasks::Task task;
+  task.id = id;
+  task.name = meta.text("taskName");
+  task.hash = meta.text("taskHash");
+  if (id != task.name + "-" + task.hash.substr(0, 8))
+    detail::fail(detail::Argument("bytes"), "the file's task \"", id,
+                 "\" is not its taskName and taskHash");
+  if (const auto kept = tasks::kept_task(id))
+    return kept;
+  task.text =
+      tasks::TextRules{unit("sourceUnit"), unit("targetUnit"), meta.text("lowercase") == "true"};
+  task.unit = task.text->source_unit;
+  task.gold_links = false;
+  task.max_source_length = meta.size("maxSourceLength");
+  task.max_target_length = meta.size("maxTargetLength");
+  if (task.max_source_length < 1 || task.max_source_length > tasks::max_text_length ||
+      task.max_target_length < 1 || task.max_target_length > tasks::max_text_length)
+    detail::fail(detail::Argument("bytes"), "the file's sentence lengths are out of range");
+  task.source = vocabulary("sourceVocabulary");
+  task.target = vocabulary("targetVocabulary");
+  return std::make_shared<const tasks::Task>(std::move(task));
+}
+
+// A session's file: its model's parameters, its kind's format, its configuration's fields and
+// what it keeps of its task.
 template <template <class> class Session, class T>
 std::vector<std::uint8_t> session_file(const Session<T> &session, bool float16) {
   using Kind = ModelKind<Session>;
-  return save_model_file(session.model().parameters(), model_format(Kind::name),
-                         metadata_of(Kind::fields(), session.config()), float16);
+  Metadata metadata = metadata_of(Kind::fields(), session.config());
+  for (auto &entry : task_metadata(session.task()))
+    metadata.push_back(std::move(entry));
+  return save_model_file(session.model().parameters(), model_format(Kind::name), metadata, float16);
 }
 
 // What a file of Session's kind holds ({ config, precision }): a PyTorch state_dict's as
@@ -210,9 +328,15 @@ template <class T, template <class> class Session, class Config>
 Session<T> load_session(const Config &config, const std::string &precision,
                         const safetensors::File &file, const char *what) {
   require_precision<T>(precision);
+  using Task = typename ModelKind<Session>::Task;
+  std::shared_ptr<const Task> task;
+  if constexpr (std::is_same_v<Task, tasks::Task>)
+    if (!is_state_dict(file))
+      task = task_of_file(SavedMetadata(file, model_format(ModelKind<Session>::name), what),
+                          config.task);
   std::optional<Session<T>> session;
   try {
-    session.emplace(config);
+    session.emplace(config, std::move(task));
   } catch (const InputError &error) {
     detail::fail(detail::Argument("bytes"), "the file's metadata describes no ", what, ": ",
                  error.what());

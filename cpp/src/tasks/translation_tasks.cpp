@@ -9,6 +9,7 @@
 
 #include "attention/numpy_random.hpp"
 #include "tasks/grammar.hpp"
+#include "tasks/text.hpp"
 
 namespace attention::tasks {
 
@@ -26,7 +27,8 @@ const Grammar &find_grammar(const std::string &id) {
   std::string known;
   for (const std::string &each : task_ids())
     known += (known.empty() ? "" : ", ") + each;
-  fail(Argument("task"), "unknown task \"", id, "\": the tasks are ", known);
+  fail(Argument("task"), "unknown task \"", id, "\": the tasks are ", known,
+       ", or a task from text kept under its id");
 }
 
 Example to_example(const Task &task, const Pair &pair) {
@@ -170,10 +172,10 @@ std::string typed_word(const Vocabulary &vocabulary, std::string_view token) {
 } // namespace
 
 const char *word_category_name(WordCategory category) {
-  constexpr const char *names[] = {"article",     "noun",    "adjective", "verb",
-                                   "conjunction", "subject", "time",      "negation",
-                                   "preposition", "place",   "object",    "year",
-                                   "month",       "day",     "separator", "end"};
+  constexpr const char *names[] = {"article", "noun", "adjective", "verb",        "conjunction",
+                                   "subject", "time", "negation",  "preposition", "place",
+                                   "object",  "year", "month",     "day",         "separator",
+                                   "end",     "word"};
   return names[static_cast<std::size_t>(category)];
 }
 
@@ -273,18 +275,27 @@ Task make_task(const std::string &id, std::int64_t seed) {
 }
 
 const std::vector<Example> &split(const Task &task, const std::string &name) {
+  if (task.text && task.train.empty())
+    fail(Argument("split"), "the ", task.id,
+         " task came from a model's file, which keeps its vocabularies but not its pairs: make "
+         "the task from its text again to evaluate");
   if (name == "train")
     return task.train;
   if (name == "test")
     return task.test;
-  fail(Argument("split"), "split must be train or test, got \"", name.substr(0, 40), "\"");
+  if (name == "validation") {
+    if (task.validation.empty())
+      fail(Argument("split"), "the ", task.id, " task holds no validation pairs out");
+    return task.validation;
+  }
+  fail(Argument("split"), "split must be train, validation or test, got \"", name.substr(0, 40),
+       "\"");
 }
 
-std::vector<std::size_t> tokenize(const Task &task, const std::string &sentence, Side side) {
-  const bool source = side == Side::source;
-  const Vocabulary &vocabulary = source ? task.source : task.target;
-  const std::size_t max_length = source ? task.max_source_length : task.max_target_length;
-  const char *side_name = source ? "source" : "target";
+std::vector<std::string> sentence_tokens(const Task &task, const std::string &sentence, Side side) {
+  if (task.text)
+    return split_text(sentence, task.unit_of(side), task.text->lowercase);
+  const Vocabulary &vocabulary = side == Side::source ? task.source : task.target;
   std::vector<std::string> tokens;
   for (std::string_view token : split(sentence, task.unit)) {
     if (task.unit == Unit::character || vocabulary.find(token))
@@ -292,15 +303,28 @@ std::vector<std::size_t> tokenize(const Task &task, const std::string &sentence,
     else if (const std::string word = typed_word(vocabulary, token); !word.empty())
       tokens.push_back(vocabulary.find(word) ? word : std::string(token)); // unknown: as typed
   }
+  return tokens;
+}
+
+std::vector<std::size_t> tokenize(const Task &task, const std::string &sentence, Side side) {
+  const bool source = side == Side::source;
+  const Vocabulary &vocabulary = source ? task.source : task.target;
+  const std::size_t max_length = source ? task.max_source_length : task.max_target_length;
+  const char *side_name = source ? "source" : "target";
+  const std::vector<std::string> tokens = sentence_tokens(task, sentence, side);
   if (tokens.empty())
     fail(Argument("sentence"), "sentence is empty");
   if (tokens.size() > max_length)
     fail(Argument("sentence"), "sentence has ", tokens.size(),
-         task.unit == Unit::word ? " words" : " characters", "; the ", task.id, " ", side_name,
-         " takes at most ", max_length);
+         task.unit_of(side) == Unit::word ? " words" : " characters", "; the ", task.id, " ",
+         side_name, " takes at most ", max_length);
   std::vector<std::size_t> ids;
   for (const std::string &token : tokens) {
     const auto id = vocabulary.find(token);
+    if (task.text) { // <unk> for what the vocabulary lacks; typed specials are words like any
+      ids.push_back(id && *id > Vocabulary::unk ? *id : Vocabulary::unk);
+      continue;
+    }
     if (!id || *id == Vocabulary::sos || *id == Vocabulary::eos) // specials are not typed
       fail_unknown(task, vocabulary, token, side_name);
     ids.push_back(*id);
@@ -323,7 +347,7 @@ std::string detokenize(const Task &task, const std::vector<std::size_t> &ids, Si
     if (id == Vocabulary::sos)
       continue;
     const std::string &token = vocabulary.tokens[id];
-    if (task.unit == Unit::character)
+    if (task.unit_of(side) == Unit::character)
       text += token == space ? " " : token;
     else
       text += (text.empty() ? "" : " ") + token;
@@ -332,6 +356,8 @@ std::string detokenize(const Task &task, const std::vector<std::size_t> &ids, Si
 }
 
 std::optional<Example> gold_example(const Task &task, const std::string &sentence) {
+  if (task.text)
+    return std::nullopt;
   const Grammar &grammar = find_grammar(task.id);
   const std::vector<std::size_t> ids = tokenize(task, sentence, Side::source);
   std::vector<std::string_view> words;

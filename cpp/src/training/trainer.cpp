@@ -24,15 +24,7 @@ Trainer<T>::Trainer(ParameterLayout layout, std::size_t examples, std::int64_t s
     : layout_(std::move(layout)), examples_(examples), noun_(std::move(noun)), random_(seed) {}
 
 template <class T> void Trainer<T>::shuffle() {
-  const std::size_t n = examples_;
-  order_.resize(n);
-  for (std::size_t i = 0; i < n; ++i)
-    order_[i] = i;
-  for (std::size_t i = n - 1; i >= 1; --i) {
-    const auto j =
-        static_cast<std::size_t>(random_.randint(static_cast<std::int64_t>(i + 1), 1, 1)(0, 0));
-    std::swap(order_[i], order_[j]);
-  }
+  order_ = random_.shuffled(examples_);
   next_ = 0;
 }
 

@@ -40,7 +40,11 @@ std::shared_ptr<const tasks::Task> task_for(const Seq2seqSessionConfig &config,
   if (config.validation > max_validation)
     fail(Argument("validation"), "validation (", config.validation, ") must be at most ",
          max_validation, " of the ", tasks::train_size, " training pairs");
-  return translation_task(config.task, config.seed, std::move(task));
+  task = translation_task(config.task, config.seed, std::move(task));
+  if (task->text && config.validation > 0)
+    fail(Argument("validation"), "the ", task->id,
+         " task holds its own validation pairs out: validation must be 0");
+  return task;
 }
 
 } // namespace
@@ -85,22 +89,19 @@ std::vector<tasks::Example> Seq2seqSession<T>::split(const std::string &name) co
   const auto held_out = train.end() - static_cast<std::ptrdiff_t>(config_.validation);
   if (name == "train")
     return {train.begin(), held_out};
-  if (name == "validation") {
-    if (config_.validation == 0)
-      fail(Argument("split"), "this model holds no validation pairs out: create it with "
-                              "validation > 0");
+  if (name == "validation" && config_.validation > 0)
     return {held_out, train.end()};
-  }
-  if (name == "test")
-    return task_->test;
-  fail(Argument("split"), "split must be train, validation or test, got \"", name.substr(0, 40),
-       "\"");
+  if (name == "validation" && !task_->text)
+    fail(Argument("split"), "this model holds no validation pairs out: create it with "
+                            "validation > 0");
+  return tasks::split(*task_, name);
 }
 
 template <class T>
 Seq2seqEvaluation Seq2seqSession<T>::evaluate(const std::vector<tasks::Example> &examples) {
   Seq2seqEvaluation result;
   OutputScore outputs;
+  TranslationBleu bleu;
   std::size_t aligned_words = 0, aligned_right = 0;
   tasks::AlignmentScore score;
   const std::size_t max_length = task_->max_target_length + 1;
@@ -109,6 +110,7 @@ Seq2seqEvaluation Seq2seqSession<T>::evaluate(const std::vector<tasks::Example> 
     const auto target = to_token_ids(example.target);
     const auto output = model_.translate(source, max_length).output;
     outputs.add(output, target);
+    bleu.add(*task_, output, example);
     const auto forced = model_.trace(source, target);
     for (std::size_t t = 0; t + 1 < target.size(); ++t) { // the words, not <eos>
       const std::size_t best = argmax(&forced.weights(t, 0), source.size());
@@ -123,6 +125,8 @@ Seq2seqEvaluation Seq2seqSession<T>::evaluate(const std::vector<tasks::Example> 
   }
   result.exact_match = outputs.exact_match();
   result.token_accuracy = outputs.token_accuracy();
+  result.bleu = bleu.bleu.score();
+  result.loss = mean_loss(model_, examples, default_batch);
   result.alignment_accuracy = share(aligned_right, aligned_words);
   result.aer = score.aer();
   result.aligned_share = score.aligned_share();

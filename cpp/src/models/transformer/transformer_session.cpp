@@ -78,6 +78,7 @@ TransformerEvaluation TransformerSession<T>::evaluate(const std::vector<tasks::E
   const std::size_t heads = config.heads, max_length = task_->max_target_length + 1;
   std::vector<tasks::AlignmentScore> scores(config.decoder_layers * heads);
   OutputScore score;
+  TranslationBleu bleu;
   for (std::size_t first = 0; first < examples.size(); first += evaluation_batch) {
     const std::size_t last = std::min(examples.size(), first + evaluation_batch);
     std::vector<std::vector<TokenId>> sources;
@@ -92,6 +93,7 @@ TransformerEvaluation TransformerSession<T>::evaluate(const std::vector<tasks::E
       const auto &target = pairs[i - first].target, &output = outputs[i - first];
       score.add(output, target);
       const auto &example = examples[i];
+      bleu.add(*task_, output, example);
       const auto &trace = traces[i - first];
       for (std::size_t l = 0; l < config.decoder_layers; ++l)
         for (std::size_t h = 0; h < heads; ++h)
@@ -106,6 +108,8 @@ TransformerEvaluation TransformerSession<T>::evaluate(const std::vector<tasks::E
   TransformerEvaluation result;
   result.exact_match = score.exact_match();
   result.token_accuracy = score.token_accuracy();
+  result.bleu = bleu.bleu.score();
+  result.loss = mean_loss(model_, examples, evaluation_batch);
   for (std::size_t k = 0; k < scores.size(); ++k)
     result.heads.push_back({k / heads, k % heads, scores[k].aer()});
   result.aer = std::min_element(result.heads.begin(), result.heads.end(), [](auto &a, auto &b) {

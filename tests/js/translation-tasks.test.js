@@ -1,0 +1,146 @@
+// Translation tasks from the reader's text: createTranslationTask reads pairs as the PyTorch
+// tutorial's eng-fra.txt holds them, the translation kinds train on the task value, evaluate() says
+// BLEU, and a saved model loads and translates alone.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { loadAttention } from 'attention-stepper';
+
+const attn = await loadAttention({ threads: 1, models: true });
+
+// Lines as eng-fra.txt has them: English, French, Tatoeba's attribution.
+const tatoeba = [
+  ['Go.', 'Va !'],
+  ['Run!', 'Cours !'],
+  ['Wait!', 'Attends !'],
+  ['I see.', 'Je comprends.'],
+  ['I won!', "J'ai gagné !"],
+  ['Go on.', 'Poursuis.'],
+];
+const line = ([en, fr], i) => `${en}\t${fr}\tCC-BY 2.0 (France) Attribution: tatoeba.org #${2877272 + i} (CM)`;
+
+// n different pairs of frequent words: "a3 b1 c0" -> "x3 y1 z0 ."
+function toyPairs(n) {
+  return Array.from({ length: n }, (_, i) => [`a${i % 7} b${i % 5} c${i % 3}`, `x${i % 7} y${i % 5} z${i % 3} .`]);
+}
+
+test('a task of Tatoeba lines: the tokens a model reads, its splits, vocabularies and identity', () => {
+  const text = '\uFEFF' + tatoeba.map(line).join('\r\n') + '\r\n';
+  const task = attn.createTranslationTask({ text, minCount: 1, validation: 1, test: 1, name: 'eng-fra' });
+  assert.match(task.id, /^eng-fra-[0-9a-f]{8}$/);
+  assert.equal(task.hash.length, 16);
+  assert.deepEqual(task.stats, {
+    pairs: 6,
+    dropped: {},
+    train: 4,
+    validation: 1,
+    test: 1,
+    sourceVocabulary: task.vocabulary.source.length,
+    targetVocabulary: task.vocabulary.target.length,
+    unknownShare: task.stats.unknownShare,
+  });
+  assert.deepEqual(task.vocabulary.source.slice(0, 3), ['<sos>', '<eos>', '<unk>']);
+  assert.deepEqual(task.tokenize('Go on.'), ['go', 'on', '.']);
+  assert.deepEqual(task.tokenize("J'ai gagné !", 'target'), ['j', "'", 'ai', 'gagné', '!']);
+  assert.deepEqual(task.settings, {
+    unit: { source: 'word', target: 'word' },
+    lowercase: true,
+    maxLength: 20,
+    goldLinks: false,
+  });
+  // the held-out pairs as given, each one of the lines
+  for (const [source, target] of [...task.validation, ...task.test])
+    assert.ok(tatoeba.some(([en, fr]) => en === source && fr === target));
+  assert.notDeepEqual(task.validation, task.test);
+  // the same text and options: the same task; another seed: another
+  assert.equal(attn.createTranslationTask({ text, minCount: 1, validation: 1, test: 1, name: 'eng-fra' }).id, task.id);
+  assert.notEqual(
+    attn.createTranslationTask({ text, minCount: 1, validation: 1, test: 1, name: 'eng-fra', seed: 1 }).id,
+    task.id,
+  );
+  // pairs given as an array make the task their lines make
+  const pairs = attn.createTranslationTask({ pairs: tatoeba, minCount: 1, validation: 1, test: 1 });
+  const lines = attn.createTranslationTask({
+    text: tatoeba.map((p) => p.join('\t')).join('\n'),
+    minCount: 1,
+    validation: 1,
+    test: 1,
+  });
+  assert.equal(pairs.id, lines.id);
+  // the file's bytes, as a dropped file gives them
+  const bytes = attn.createTranslationTask({
+    text: new TextEncoder().encode(text),
+    minCount: 1,
+    validation: 1,
+    test: 1,
+    name: 'eng-fra',
+  });
+  assert.equal(bytes.id, task.id);
+  // French to English
+  const swapped = attn.createTranslationTask({ text, sourceColumn: 1, minCount: 1, validation: 1, test: 1 });
+  assert.ok(swapped.vocabulary.source.includes('va'));
+  for (const t of [task, pairs, lines, bytes, swapped]) t.dispose();
+});
+
+test('bad text and options get an Error naming the argument, and the lines at fault', () => {
+  const error = (opts, argument, message) =>
+    assert.throws(
+      () => attn.createTranslationTask(opts),
+      (e) => e.argument === argument && message.test(e.message),
+    );
+  error({ text: '' }, 'pairs', /pairs is empty/);
+  error({ text: 'a\tb\nno tab here\nc\td\n' }, 'pairs', /line 2 without a tab/);
+  error(
+    { text: new Uint8Array([0x61, 0x09, 0x62, 0x0a, 0x63, 0xff, 0x09, 0x64]) },
+    'pairs',
+    /line 2 holds bytes that are not UTF-8/,
+  );
+  error({ text: 'a\tb\n\0\tc\n' }, 'pairs', /NUL character on line 2/);
+  error({ text: 'a b\tc d\t0-0 1-1\nc\td\t0-7\n' }, 'pairs', /line 2 of column 2 hold no alignment/);
+  error({ text: 'a\tb', pairs: [['a', 'b']] }, 'pairs', /either options.text/);
+  error({ pairs: [['a\tb', 'c']] }, 'pairs', /without tabs/);
+  error({ text: 42 }, 'pairs', /must be a string, a Uint8Array/);
+  error({ text: 'a\tb\n', unit: 'letter' }, 'unit', /word, character/);
+  error({ text: 'a\tb\n', minCount: 0 }, 'minCount', /at least 1/);
+  error({ text: 'a\tb\n', maxLength: 1000 }, 'maxLength', /from 1 to 100/);
+  error({ text: 'a\tb\n', validation: 0.7 }, 'validation', /below 0.5/);
+  error({ text: 'a\tb\n', name: 'my pairs' }, 'name', /without spaces/);
+  error({ text: 'a\tb\n', colour: 1 }, 'colour', /not an option/);
+  const facts = attn.translationTaskFacts();
+  assert.equal(facts.maxPairs, 200000);
+  assert.equal(facts.maxBytes, 20000000);
+  assert.equal(facts.defaults.minCount, 2);
+});
+
+test('a seq2seq model and a Transformer train on a task value; evaluate() says BLEU and loss', () => {
+  const task = attn.createTranslationTask({ pairs: toyPairs(140), validation: 10, test: 10, name: 'toy' });
+  const seq2seq = attn.createModel({ kind: 'seq2seq', task, embedding: 16, hidden: 32, precision: 'float64' });
+  assert.equal(seq2seq.config.task, task.id);
+  const before = seq2seq.evaluate({ split: 'validation' });
+  assert.equal(before.aer, undefined); // no gold links: no alignment to score
+  seq2seq.train({ steps: 150, batch: 16, learningRate: 0.02 });
+  const after = seq2seq.evaluate({ split: 'validation' });
+  assert.ok(after.loss < before.loss, `${after.loss} < ${before.loss}`);
+  assert.ok(after.bleu > before.bleu && after.bleu <= 100, `BLEU ${before.bleu} -> ${after.bleu}`);
+  assert.ok(after.exactMatch >= 0 && after.exactMatch <= 1);
+  const translation = seq2seq.translate('A3 b1 c2 unheard');
+  assert.deepEqual(translation.source, ['a3', 'b1', 'c2', '<unk>', '<eos>']);
+
+  const transformer = attn.createModel({ kind: 'transformer', task, model: 16, heads: 2, feedforward: 32 });
+  transformer.train({ steps: 5, batch: 16 });
+  const result = transformer.evaluate({ split: 'test' });
+  assert.ok(Number.isFinite(result.bleu) && Number.isFinite(result.loss));
+  assert.equal(result.heads, undefined);
+
+  // the model file keeps the task's vocabularies and rules: it loads and translates alone
+  const bytes = seq2seq.save();
+  task.dispose();
+  assert.throws(() => task.tokenize('a1'), { argument: 'task' });
+  const loaded = attn.loadModel(bytes);
+  assert.equal(loaded.config.task, task.id);
+  assert.deepEqual(loaded.vocab.source, task.vocabulary.source);
+  assert.deepEqual(loaded.translate('A3 b1 c2 unheard').target, translation.target);
+  assert.throws(() => loaded.evaluate({ split: 'test' }), { argument: 'split' });
+  assert.throws(() => attn.createModel({ kind: 'seq2seq', task: task.id }), { argument: 'task' });
+  for (const m of [seq2seq, transformer, loaded]) m.dispose();
+});
