@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { loadAttention } from 'attention-stepper';
+import { loadAttention, trainModel } from 'attention-stepper';
 
 const attn = await loadAttention({ threads: 1, models: true });
 
@@ -143,4 +143,35 @@ test('a seq2seq model and a Transformer train on a task value; evaluate() says B
   assert.throws(() => loaded.evaluate({ split: 'test' }), { argument: 'split' });
   assert.throws(() => attn.createModel({ kind: 'seq2seq', task: task.id }), { argument: 'task' });
   for (const m of [seq2seq, transformer, loaded]) m.dispose();
+});
+
+test('a training run on the reader pairs: evaluations of the validation split with BLEU, and a stop', async () => {
+  const run = trainModel({
+    kind: 'seq2seq',
+    model: { task: 'the reader pairs', embedding: 8, hidden: 16 },
+    task: { pairs: toyPairs(100), validation: 10, test: 10, name: 'toy' },
+    train: { batch: 16, learningRate: 0.02 },
+    probe: { sentence: 'a1 b1 c1' },
+    steps: 400,
+    chunk: 25,
+    evaluateEvery: 25,
+    target: 1,
+    patience: 2,
+  });
+  const progress = [];
+  run.addEventListener('progress', ({ detail }) => progress.push(detail));
+  const { bytes, reason, step } = await run.finished;
+  const evaluated = progress.filter((report) => report.evaluation);
+  assert.ok(evaluated.every((report) => report.split === 'validation' && report.evaluation.bleu >= 0));
+  assert.ok(['target', 'plateau', 'steps'].includes(reason), reason);
+  if (reason === 'plateau') {
+    // the last two evaluations did not beat the best before them
+    const losses = evaluated.map((report) => report.evaluation.loss);
+    assert.ok(Math.min(...losses.slice(-2)) >= Math.min(...losses.slice(0, -2)));
+  }
+  assert.ok(step <= 400);
+  const model = attn.loadModel(bytes);
+  assert.match(model.config.task, /^toy-[0-9a-f]{8}$/);
+  assert.deepEqual(model.translate('a1 b1 c1').source, ['a1', 'b1', 'c1', '<eos>']);
+  model.dispose();
 });

@@ -157,6 +157,9 @@ export interface TrainingOptions<K extends ModelKind = ModelKind> {
   kind: K;
   /** the model to train, as its kind's create function takes it (createSeq2seq, createTransformer, createCaptioner) */
   model: ModelKinds[K]['options'];
+  /** the reader's pairs, as createTranslationTask takes them: the model's task, made where the run
+   * trains (a worker's engine has not got the page's tasks) */
+  task?: TranslationTaskOptions;
   /** the model's train() options but `steps` (the engine's defaults where not given) */
   train?: ModelKinds[K]['train'];
   /** what each evaluation shows of the model as it learns (required) */
@@ -165,17 +168,21 @@ export interface TrainingOptions<K extends ModelKind = ModelKind> {
   steps?: number;
   /** steps between progress reports */
   chunk?: number;
-  /** steps between evaluations of the test split */
+  /** steps between evaluations of the validation split (the test split when the task holds none out) */
   evaluateEvery?: number;
-  /** stop once the test exact match reaches it (0 to 1) */
+  /** stop once the evaluated exact match reaches it (0 to 1) */
   target?: number;
+  /** stop once the validation loss has not improved for this many evaluations (default 3) */
+  patience?: number;
 }
 
 export interface TrainingProgress<K extends ModelKind = ModelKind> {
   step: number;
   /** the last minibatch's loss; null before the first step */
   loss: number | null;
-  /** at each evaluation: the model's evaluate() of the test split, and its probe */
+  /** the split each evaluation is of */
+  split: 'validation' | 'test';
+  /** at each evaluation: the model's evaluate() of `split`, and its probe */
   evaluation?: ModelKinds[K]['evaluation'];
   probe?: ModelKinds[K]['probeView'];
 }
@@ -184,7 +191,8 @@ export interface TrainingProgress<K extends ModelKind = ModelKind> {
 export interface ModelTrainer extends EventTarget {
   readonly state: 'running' | 'paused' | 'done' | 'failed';
   /** the model's bytes (loadModel) once it stops; rejects with the Error that ended it */
-  readonly finished: Promise<{ step: number; bytes: Uint8Array }>;
+  /** why it stopped: at `steps`, at the `target`, on a validation loss that stopped improving, or asked to */
+  readonly finished: Promise<{ step: number; bytes: Uint8Array; reason: 'steps' | 'target' | 'plateau' | 'stopped' }>;
   pause(): void;
   resume(): void;
   /** ends the run early; it finishes with the model as it is */
@@ -796,7 +804,13 @@ export function fieldsThat(facts: ModelFacts, role: 'identity' | 'required' | 't
 /** The values a kind's identity fields take where `object` leaves them unsaid. */
 export function identityDefaults(facts: ModelFacts, object: Record<string, unknown>): Record<string, unknown>;
 
-export const TRAINING_DEFAULTS: Readonly<{ steps: number; chunk: number; evaluateEvery: number; target: number }>;
+export const TRAINING_DEFAULTS: Readonly<{
+  steps: number;
+  chunk: number;
+  evaluateEvery: number;
+  target: number;
+  patience: number;
+}>;
 
 /** Trains a model from scratch: in a Web Worker in browsers, between event-loop turns in Node. */
 export function trainModel<K extends ModelKind>(options: TrainingOptions<K>): ModelTrainer;

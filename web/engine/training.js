@@ -1,47 +1,92 @@
 // One training run of a model of any kind from scratch, in chunks of steps, reporting as it goes:
 // the loop the Web Worker (training-worker.js) runs for browsers, and Node runs in-process. Every
-// `evaluateEvery` steps it evaluates the test split and shows the kind's probe (the attention the model
-// is learning, over a sentence or a scene); it stops at `steps` or once the exact match reaches
-// `target`, and hands over the model's bytes (safetensors, loadModel).
+// `evaluateEvery` steps it evaluates the validation split (the test split when the task holds none
+// out) and shows the kind's probe (the attention the model is learning, over a sentence or a
+// scene); it stops at `steps`, once the exact match reaches `target`, or once the validation
+// loss has not improved for `patience` evaluations (the test split never decides), and hands over
+// the model's bytes (safetensors, loadModel).
 import { checkNumber, describe, fail, integer, options } from './checks.js';
 import { kindOf } from './kinds.js';
 import { trainOptions } from './models.js';
 
-export const TRAINING_DEFAULTS = Object.freeze({ steps: 3000, chunk: 25, evaluateEvery: 100, target: 0.98 });
+export const TRAINING_DEFAULTS = Object.freeze({
+  steps: 3000,
+  chunk: 25,
+  evaluateEvery: 100,
+  target: 0.98,
+  patience: 3,
+});
 
 /**
- * attn: a loaded engine. run: { kind, model (the kind's create options), train (model.train's
- * options but steps: its rate, batch and loss weight), probe (the input of the kind's probe, which each
- * evaluation shows: { sentence } or { scene }), steps, chunk, evaluateEvery, target }. report(message): { type: 'progress', step,
- * loss, evaluation?, probe? } after every chunk (evaluation: model.evaluate()'s of the test split),
- * then { type: 'done', step, bytes }. proceed(): awaited before every chunk; it resolves to false
- * to stop (the run then reports done with what it has).
+ * attn: a loaded engine. run: { kind, model (the kind's create options), task (createTranslationTask's
+ * options: the reader's pairs, made into the model's task here, where a worker's engine has not
+ * got it), train (model.train's options but steps: its rate, batch and loss weight), probe (the
+ * input of the kind's probe, which each evaluation shows: { sentence } or { scene }), steps, chunk,
+ * evaluateEvery, target, patience }. report(message): { type: 'progress', step, loss, split,
+ * evaluation?, probe? } after every chunk (evaluation: model.evaluate()'s of `split`), then
+ * { type: 'done', step, bytes, reason } (reason: 'steps', 'target', 'plateau' or 'stopped').
+ * proceed(): awaited before every chunk; it resolves to false to stop (the run then reports done
+ * with what it has).
  */
 export async function runTraining(attn, run, report, proceed) {
-  const o = options(run, 'options', ['kind', 'model', 'train', 'probe', 'steps', 'chunk', 'evaluateEvery', 'target']);
+  const o = options(run, 'options', [
+    'kind',
+    'model',
+    'task',
+    'train',
+    'probe',
+    'steps',
+    'chunk',
+    'evaluateEvery',
+    'target',
+    'patience',
+  ]);
   const kind = kindOf(o.kind, 'options.kind');
-  const { steps, chunk, evaluateEvery, target } = { ...TRAINING_DEFAULTS, ...o };
+  const { steps, chunk, evaluateEvery, target, patience } = { ...TRAINING_DEFAULTS, ...o };
   integer(steps, 'options.steps', 1, 2 ** 31);
   integer(chunk, 'options.chunk', 1, 2 ** 31);
   integer(evaluateEvery, 'options.evaluateEvery', 1, 2 ** 31);
+  integer(patience, 'options.patience', 1, 2 ** 31);
   if (checkNumber(target, 'options.target') < 0 || target > 1)
     fail(`options.target must be from 0 to 1, got ${describe(target)}`, 'options.target');
   const train = options(o.train, 'options.train', trainOptions(attn[kind.facts]()));
-  const model = attn[kind.create](o.model);
+  const task = o.task === undefined ? undefined : attn.createTranslationTask(o.task);
+  const model = attn[kind.create](task ? { ...o.model, task } : o.model);
+  const split = task?.stats.validation ? 'validation' : 'test';
+  let best = Infinity;
+  let worse = 0; // evaluations since the loss last improved
   try {
-    const measure = () => ({ evaluation: model.evaluate({ split: 'test' }), probe: kind.probe(model, o.probe ?? {}) });
+    const measure = () => ({ split, evaluation: model.evaluate({ split }), probe: kind.probe(model, o.probe ?? {}) });
     report({ type: 'progress', step: 0, loss: null, ...measure() }); // a bad probe fails here, before any step
     let step = 0;
-    while (step < steps && (await proceed())) {
+    let reason = 'steps';
+    while (step < steps) {
+      if (!(await proceed())) {
+        reason = 'stopped';
+        break;
+      }
       const result = model.train({ ...train, steps: Math.min(chunk, steps - step) });
       step = result.step;
       const measured = step % evaluateEvery === 0 || step === steps ? measure() : {};
       report({ type: 'progress', step, loss: result.loss, ...measured });
-      if (measured.evaluation?.exactMatch >= target) break;
+      const { evaluation } = measured;
+      if (evaluation?.exactMatch >= target) {
+        reason = 'target';
+        break;
+      }
+      if (split === 'validation' && evaluation?.loss !== undefined) {
+        worse = evaluation.loss < best ? 0 : worse + 1;
+        best = Math.min(best, evaluation.loss);
+        if (worse >= patience) {
+          reason = 'plateau';
+          break;
+        }
+      }
     }
-    report({ type: 'done', step, bytes: model.save() });
+    report({ type: 'done', step, bytes: model.save(), reason });
   } finally {
     model.dispose();
+    task?.dispose();
   }
 }
 
@@ -67,7 +112,7 @@ export function runControls(yieldOnce) {
 
 /**
  * A training run as trainModel returns it. Events: 'progress' (detail: runTraining's progress
- * report), 'done' (detail: { step, bytes }), 'error' (detail: { message, argument }), 'state'.
+ * report), 'done' (detail: { step, bytes, reason }), 'error' (detail: { message, argument }), 'state'.
  * `state`: 'running', 'paused', 'done' or 'failed'; `finished`: a promise of the done detail.
  */
 export class ModelTrainer extends EventTarget {
