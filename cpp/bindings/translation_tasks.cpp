@@ -125,6 +125,18 @@ val translation_task_tokenize(std::string id, std::string text, std::string side
 
 void translation_task_forget(std::string id) { tasks::forget_task(id); }
 
+// A grammar's task as text with its gold links: { text, unit, maxLength }.
+val translation_task_sample(std::string id) {
+  return guarded([&] {
+    const tasks::SampleText sample = tasks::sample_text(id);
+    val out = val::object();
+    out.set("text", sample.text);
+    out.set("unit", val(unit_text(sample.unit)));
+    out.set("maxLength", sample.max_length);
+    return out;
+  });
+}
+
 // The defaults and limits of tasks from text.
 val translation_task_facts() {
   const tasks::TextTaskOptions o;
@@ -146,6 +158,7 @@ val translation_task_facts() {
   out.set("maxHeldOut", tasks::max_held_out);
   out.set("maxLength", tasks::max_text_length);
   out.set("maxVocabulary", tasks::max_text_vocabulary);
+  out.set("samples", strings(tasks::task_ids())); // translationTaskSample's tasks
   return out;
 }
 
@@ -159,4 +172,5 @@ EMSCRIPTEN_BINDINGS(translation_tasks) {
   emscripten::function("translationTaskTokenize", &translation_task_tokenize);
   emscripten::function("translationTaskForget", &translation_task_forget);
   emscripten::function("translationTaskFacts", &translation_task_facts);
+  emscripten::function("translationTaskSample", &translation_task_sample);
 }

@@ -294,3 +294,37 @@ TEST_CASE("text tasks: kept by id, a seq2seq model and a Transformer train on on
   CHECK(result.bleu >= 0);
   forget_task(task->id);
 }
+
+TEST_CASE("text tasks: a grammar's sample text reads back as its pairs, with its gold links") {
+  for (const std::string id : {"en-fr", "dates"}) {
+    const Task grammar = make_task(id);
+    const SampleText sample = sample_text(id);
+    TextTaskOptions o = options(0, 0);
+    o.rules.source_unit = o.rules.target_unit = sample.unit;
+    o.rules.lowercase = false;
+    o.max_length = sample.max_length;
+    const Task read = make_text_task(sample.text, o);
+    CHECK(read.gold_links);
+    REQUIRE(read.train.size() == grammar.train.size() + grammar.test.size());
+    // one token a grammar token: the same links, in the same places
+    for (std::size_t i = 0; i < 50; ++i) {
+      const Example &want = grammar.train[i], &got = read.train[i];
+      CHECK(texts(read.source, got.source) == texts(grammar.source, want.source));
+      CHECK(got.alignment == want.alignment);
+      CHECK(got.possible == want.possible);
+    }
+  }
+  // en-zh's words of two characters read as two tokens, each with the word's links
+  const SampleText zh = sample_text("en-zh");
+  const std::string line = zh.text.substr(0, zh.text.find('\n'));
+  TextTaskOptions o = options(0, 0);
+  o.max_length = zh.max_length;
+  const Task read = make_text_task(zh.text, o);
+  CHECK(read.train.size() == 2400);
+  const Example &first = read.train.front();
+  CHECK(first.target.size() > make_task("en-zh").train.front().target.size());
+  for (std::size_t t = 0; t + 1 < first.target.size(); ++t)
+    for (std::size_t j : first.alignment[t])
+      CHECK(j + 1 < first.source.size());
+  INFO(line);
+}

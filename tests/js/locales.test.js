@@ -198,7 +198,17 @@ const TEMPLATES = {
   'model.idle.${origin}': () => ['untrained', 'loading', 'shipped', 'trained'].map((origin) => `model.idle.${origin}`),
   // a panel's structured labels, as labelText in format.js words them
   'labels.metric.${label.metric}': () =>
-    unique(structuredLabels().flatMap((label) => (label.metric ? [`labels.metric.${label.metric}`] : []))),
+    unique([
+      ...structuredLabels().flatMap((label) => (label.metric ? [`labels.metric.${label.metric}`] : [])),
+      'labels.metric.bleu', // the measures of a model of the reader's pairs without gold links
+    ]),
+  // the reader's own pairs (model-data.js): why pairs were dropped, the options, the units
+  'data.dropped.${reason}': () => ['empty', 'sourceTooLong', 'targetTooLong'].map((reason) => `data.dropped.${reason}`),
+  'data.options.${name}': () =>
+    ['sourceColumn', 'unit', 'lowercase', 'minCount', 'maxLength'].map((name) => `data.options.${name}`),
+  'data.units.${option.value}': () => ['word', 'character'].map((unit) => `data.units.${unit}`),
+  // a task's name (format.js): a grammar's
+  'taskNames.${id}': () => attn.seq2seqFacts().tasks.map((task) => `taskNames.${task}`),
   // a model's name in the model panel (the spec's models.label)
   'scoreNames.${scoring}': () => attn.seq2seqFacts().scorings.map((scoring) => `scoreNames.${scoring}`),
   'taskNames.${task}': () => attn.seq2seqFacts().tasks.map((task) => `taskNames.${task}`),

@@ -175,3 +175,24 @@ test('a training run on the reader pairs: evaluations of the validation split wi
   assert.deepEqual(model.translate('a1 b1 c1').source, ['a1', 'b1', 'c1', '<eos>']);
   model.dispose();
 });
+
+test("a grammar's sample reads back as a task with gold links, and a model of it measures AER", () => {
+  const sample = attn.translationTaskSample('en-fr');
+  assert.equal(sample.unit, 'word');
+  const [first] = sample.text.split('\n');
+  assert.equal(first.split('\t').length, 3);
+  const task = attn.createTranslationTask({ ...sample, validation: 100, test: 100 });
+  assert.equal(task.settings.goldLinks, true);
+  assert.equal(task.stats.pairs, 2400);
+  assert.equal(task.stats.unknownShare, 0);
+  const model = attn.createModel({ kind: 'seq2seq', task, embedding: 8, hidden: 16 });
+  const evaluation = model.evaluate({ split: 'validation' });
+  assert.ok(evaluation.aer >= 0 && evaluation.aer <= 1);
+  assert.deepEqual(
+    evaluation.categories.map(({ category }) => category),
+    ['word'],
+  );
+  model.dispose();
+  task.dispose();
+  assert.throws(() => attn.translationTaskSample('en-de'), { argument: 'task' });
+});

@@ -34,6 +34,7 @@ export class StepperController extends EventTarget {
   #attn;
   #given;
   #sessions = new Map();
+  #readerTasks = new Map(); // id -> { task, data }
   #answers = {}; // "walkthrough/stage" -> the learner's answer in exercise mode
   #models = null;
   /** The walkthrough whose models' code is on its way (setWalkthrough), or null. */
@@ -105,6 +106,21 @@ export class StepperController extends EventTarget {
       });
     }
     return this.#models;
+  }
+
+  /**
+   * The reader's translation tasks (createTranslationTask's), by id, each with the options that
+   * made it: a training run makes the task again in its worker, whose engine has not got it.
+   */
+  get readerTasks() {
+    return this.#readerTasks;
+  }
+
+  /** A task of the reader's pairs: the walkthrough on screen shows its model, on a held-out sentence. */
+  addReaderTask(task, data) {
+    this.#readerTasks.set(task.id, { task, data });
+    const [source] = task.validation[0] ?? task.test[0] ?? [];
+    return this.fill({ task: task.id, ...(source ? { sentence: source } : {}) });
   }
 
   /** The spec of the walkthrough on screen (web/walkthroughs/). */

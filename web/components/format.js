@@ -80,6 +80,13 @@ export function bitsText(panel, index, names) {
 /** A kind of target word ('noun'), as the task's grammar names it, in the language of `t`. */
 export const categoryName = (category, t) => t(`labels.category.${category}`);
 
+/** A task's name: a grammar's as the locale words it, a task from the reader's text as its id. */
+export function taskName(id, t) {
+  const key = `taskNames.${id}`;
+  const name = t(key);
+  return name === key ? id : name;
+}
+
 /**
  * A panel's row or column label in the language of `t` (the locale's translator). The engine gives
  * plain text, shown as it is (a token, 'x1'), or a structured label of names and numbers, worded

@@ -5,13 +5,14 @@
 // redrawn as it learns, pause/resume/stop, and the model as a .safetensors file to download or
 // load again. A walkthrough that compares models has the panel train the missing ones by itself,
 // one after the other, while it is on screen.
-// Its parts: the choices (model-choices.js), the runs (model-runs.js), the files
-// (model-files.js), the vocabulary (model-words.js) and the run view (model-run-view.js), each the
+// Its parts: the choices (model-choices.js), the runs (model-runs.js), the reader's own data
+// (model-data.js, for models that learn it), the files (model-files.js), the vocabulary (model-words.js) and the run view (model-run-view.js), each the
 // owner of its own state; the panel holds the message they share and draws them all.
 import { identityDefaults, modelFile } from 'attention-stepper';
 
 import { button, el, setText } from './dom.js';
 import { trainingChoices } from './model-choices.js';
+import { modelData } from './model-data.js';
 import { modelFiles } from './model-files.js';
 import { modelRunView } from './model-run-view.js';
 import { trainingRuns } from './model-runs.js';
@@ -44,13 +45,14 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     onFail: (text) => ((message = text), update()),
   });
   const vocabulary = vocabularyChips(controller);
+  const data = modelData(controller);
   const trainShown = () => runs.start(shown.job());
   // the models compared that are not trained yet, one after the other
   const trainOthers = () =>
     runs.startAll(controller.models.untrained(shown.kind(), shown.compared()).map((identity) => shown.job(identity)));
   const trainByItself = selfTraining(controller, shown, runs, { trainShown, trainOthers });
   const id = ++panels;
-  const parts = { vocabulary, choices, files, runs, trainShown, trainOthers };
+  const parts = { vocabulary, choices, data, files, runs, trainShown, trainOthers };
   const { element, heading, status, controls, train, pause, stop, others } = sidebar(id, parts);
   // the model's own actions where the reader looks: train it from scratch, or go to its choices
   const runView = modelRunView(controller, shown, runs, {
@@ -93,6 +95,9 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     // choices are the runs' that train the missing ones)
     train.hidden = compares;
     files.element.hidden = compares || !editable();
+    // the reader's own pairs, for models that learn them
+    data.element.hidden = compares || !editable() || !models.data;
+    if (!data.element.hidden) data.draw();
     controls.hidden = !editable();
     setText(others, t('model.trainOthers', { count: absent.length }));
     others.hidden = running || absent.length === 0;
@@ -107,8 +112,8 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
 let panels = 0;
 
 // The panel's sidebar part: its heading, status, the vocabulary, the controls (the choices, train,
-// pause, stop, train the others) and the files.
-function sidebar(id, { vocabulary, choices, files, runs, trainShown, trainOthers }) {
+// pause, stop, train the others), the reader's data and the files.
+function sidebar(id, { vocabulary, choices, data, files, runs, trainShown, trainOthers }) {
   const element = el('section', 'model-panel');
   const heading = el('h2', 'sidebar-heading');
   heading.id = `model-heading-${id}`;
@@ -121,7 +126,7 @@ function sidebar(id, { vocabulary, choices, files, runs, trainShown, trainOthers
   const stop = button('model-stop', () => runs.stop());
   const controls = el('div', 'model-controls');
   controls.append(choices.element, train, pause, stop, others);
-  element.append(heading, status, vocabulary.element, controls, files.element);
+  element.append(heading, status, vocabulary.element, controls, data.element, files.element);
   return { element, heading, status, controls, train, pause, stop, others };
 }
 

@@ -29,7 +29,12 @@ export type {
   Seq2seqModel,
   TranslationScores,
 } from './seq2seq-types.js';
-import type { TranslationTask, TranslationTaskFacts, TranslationTaskOptions } from './translation-task-types.js';
+import type {
+  TokenUnit,
+  TranslationTask,
+  TranslationTaskFacts,
+  TranslationTaskOptions,
+} from './translation-task-types.js';
 export type {
   TokenUnit,
   TranslationTask,
@@ -660,6 +665,9 @@ export interface AttentionEngine {
    * 'transformer', task }) takes. Bad text or options throw an Error whose `argument` names the
    * option ('pairs' for the text, with the first lines at fault). */
   createTranslationTask(options: TranslationTaskOptions): TranslationTask;
+  /** A grammar's task as text, one pair a line with its gold links (Pharaoh's form, positions of
+   * the tokens createTranslationTask reads), and the options that read it all. */
+  translationTaskSample(task: Seq2seqTask['id']): { name: string; text: string; unit: TokenUnit; maxLength: number };
   /** What tasks from text take when not told, and their limits (read-only). */
   translationTaskFacts(): TranslationTaskFacts;
   /** A new encoder–decoder for a task (see Seq2seqOptions for the defaults). */

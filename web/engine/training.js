@@ -49,8 +49,11 @@ export async function runTraining(attn, run, report, proceed) {
   integer(patience, 'options.patience', 1, 2 ** 31);
   if (checkNumber(target, 'options.target') < 0 || target > 1)
     fail(`options.target must be from 0 to 1, got ${describe(target)}`, 'options.target');
-  const train = options(o.train, 'options.train', trainOptions(attn[kind.facts]()));
+  const facts = attn[kind.facts]();
+  const given = options(o.train, 'options.train', trainOptions(facts));
   const task = o.task === undefined ? undefined : attn.createTranslationTask(o.task);
+  // a minibatch of the reader's pairs is at most all of them
+  const train = task ? { ...given, batch: Math.min(given.batch ?? facts.defaults.batch, task.stats.train) } : given;
   const model = attn[kind.create](task ? { ...o.model, task } : o.model);
   const split = task?.stats.validation ? 'validation' : 'test';
   let best = Infinity;

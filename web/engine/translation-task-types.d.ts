@@ -95,4 +95,6 @@ export interface TranslationTaskFacts {
   maxHeldOut: number;
   maxLength: number;
   maxVocabulary: number;
+  /** the grammars' tasks translationTaskSample gives as text */
+  samples: readonly string[];
 }

@@ -95,6 +95,14 @@ const pairsOf = (lines) => (lines === '' ? [] : lines.split('\n').map((line) => 
 export function translationTasksApi(call) {
   const ids = new WeakMap(); // a task object -> its id
   const api = {
+    /**
+     * A grammar's task (its id) as the text of its pairs with their gold links, and the options
+     * that read it all: { name, text, unit, maxLength }, which createTranslationTask takes.
+     */
+    translationTaskSample(task) {
+      if (typeof task !== 'string') fail(`task must be a task id, got ${describe(task)}`, 'task');
+      return { name: task, ...call('translationTaskSample', task) };
+    },
     /** What tasks from text take when not told, and their limits. */
     translationTaskFacts: () => deepFreeze(call('translationTaskFacts')),
     /** A translation task of the reader's pairs, kept by the engine until dispose(). */

@@ -26,6 +26,8 @@ const percent = (share) => `${Math.round(share * 100)}%`;
 // What the alignment stage's by_category panel says, as a sentence: the kind of word least often
 // aligned, and the source word most of its others look at instead.
 function weakestKind(stage, t) {
+  // a task of the reader's pairs without gold links has no alignment to score
+  if (!stage.panels.some((panel) => panel.name === 'by_category')) return t('seq2seq.measured.noGold');
   const { rowLabels, data, cols } = panelOf(stage, 'by_category');
   const row = rowLabels.reduce((best, _, i) => (data[i * cols] < data[best * cols] ? i : best), 0);
   const [aligned, instead] = [data[row * cols], data[row * cols + 1]];

@@ -6,6 +6,7 @@
 // transformer.stages.<kind>, with {layer}, {head}, {t}, {word}, {task}, {bestLayer}, {bestHead}.
 // The head views and the model view are drawings (their `view`: components/head-view.js,
 // model-view.js), not a heatmap per panel.
+import { taskName } from '../components/format.js';
 import { panelOf } from './trace.js';
 import {
   adjustToTask,
@@ -70,7 +71,8 @@ export default {
     kind: 'transformer',
     compares: false,
     compared: ({ task }) => [{ task }],
-    label: (identity, t) => t('model.name', { model: t('transformer.model'), task: t(`taskNames.${identity.task}`) }),
+    label: (identity, t) => t('model.name', { model: t('transformer.model'), task: taskName(identity.task, t) }),
+    data: true,
     training: { ...TRANSLATION_MODELS.training, fields: [SEED, { ...LEARNING_RATE, value: '0.002' }] },
     context(inputs, models) {
       models.model('seq2seq', GRU(inputs.task)); // its shipped model, where there is one, loads

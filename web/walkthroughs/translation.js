@@ -2,7 +2,7 @@
 // and the fields that pick them, the comparison, the task field, each task's sample sentence, the
 // scoring functions and encoders as the trained models compute them, as formulas and as the
 // reference model's PyTorch.
-import { labelText } from '../components/format.js';
+import { labelText, taskName } from '../components/format.js';
 
 // Guided alignment's weight the comparison of training sets against learning freely.
 const GUIDED = 1;
@@ -27,7 +27,9 @@ export const TRANSLATION_MODELS = {
   },
   // a model's name on screen, of the identity's fields it is given: "Luong dot, English → French",
   // "Bahdanau additive, one-way, English → French"
-  label: (identity, t) => t('model.name', { model: labelText(identity, t), task: t(`taskNames.${identity.task}`) }),
+  label: (identity, t) => t('model.name', { model: labelText(identity, t), task: taskName(identity.task, t) }),
+  // they learn the reader's own pairs too (the model panel's data, model-data.js)
+  data: true,
   training: {
     // the panel's choices: each one's options of the run ('model': createSeq2seq's, 'train': train()'s)
     fields: [
@@ -157,7 +159,12 @@ export function encoderCode({ encoder, layers }) {
 export const TASK_FIELD = {
   name: 'task',
   label: 'field.task',
-  options: ({ field }) => field.choices.map((name) => [name, `taskNames.${name}`]),
+  // the grammars' tasks, and a task of the reader's pairs when the form is on one
+  options: ({ field, inputs }) =>
+    [...field.choices, ...(field.choices.includes(inputs.task) ? [] : [inputs.task])].map((id) => [
+      id,
+      field.choices.includes(id) ? `taskNames.${id}` : id,
+    ]),
 };
 
 export const SENTENCE_FIELD = { name: 'sentence', label: 'field.sentence', hint: 'field.sentenceHint' };
@@ -166,7 +173,7 @@ export const SENTENCE_FIELD = { name: 'sentence', label: 'field.sentence', hint:
 // sentence of its own.
 export const taskDefaults = (lang) => (lang === 'zh' ? { task: 'en-zh', sentence: SAMPLE_SENTENCES['en-zh'] } : {});
 export const adjustToTask = (inputs, changed) =>
-  changed === 'task' ? { ...inputs, sentence: SAMPLE_SENTENCES[inputs.task] } : inputs;
+  changed === 'task' && SAMPLE_SENTENCES[inputs.task] ? { ...inputs, sentence: SAMPLE_SENTENCES[inputs.task] } : inputs;
 
 /** The source tokens of a trace, as the encoder reads them (<eos> last). */
 export const sourceText = (trace) => trace.labels.source.join(' ');

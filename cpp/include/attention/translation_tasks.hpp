@@ -250,6 +250,19 @@ constexpr std::size_t max_held_out = 1000, max_text_length = 100, max_text_vocab
 // lines at fault; "pairs" too beyond max_text_bytes or max_text_pairs; and an option by its name.
 Task make_text_task(std::string_view text, const TextTaskOptions &options);
 
+// A grammar's task `id` (seed 0, training pairs then test pairs) as a text make_text_task reads
+// back: one pair a line, source<TAB>target<TAB>gold links in Pharaoh's form, the links between
+// the tokens make_text_task's tokenizer reads with `unit` (each of a grammar's tokens links
+// through every token it reads as: en-zh's 今天 is 今 and 天). InputError blames "task" for an
+// unknown id. The options that read it all: the grammar's unit, and its longest sentence as
+// max_length.
+struct SampleText {
+  std::string text;
+  Unit unit;
+  std::size_t max_length;
+};
+SampleText sample_text(const std::string &id);
+
 // Keeps a task from text under its id (one already kept under that id stays: the same text and
 // options made it) and returns the one kept; forget_task lets it go (models made of it keep it).
 std::shared_ptr<const Task> keep_task(Task task);

@@ -382,6 +382,43 @@ Task make_text_task(std::string_view text, const TextTaskOptions &options) {
   return task;
 }
 
+SampleText sample_text(const std::string &id) {
+  const Task task = make_task(id);
+  const TextTaskOptions defaults;
+  SampleText sample{{}, task.unit, 0};
+  // Each grammar token's tokens as read from text: [first, last) of the sentence's.
+  const auto spans = [&](const std::vector<std::size_t> &ids, const Vocabulary &vocabulary) {
+    std::vector<std::pair<std::size_t, std::size_t>> out;
+    std::size_t at = 0;
+    for (std::size_t i = 0; i + 1 < ids.size(); ++i) { // not <eos>
+      const std::string &token = vocabulary.tokens[ids[i]];
+      const std::size_t read = task.unit == Unit::character
+                                   ? 1
+                                   : split_text(token, Unit::word, defaults.rules.lowercase).size();
+      out.emplace_back(at, at + read);
+      at += read;
+    }
+    return out;
+  };
+  for (const auto *examples : {&task.train, &task.test})
+    for (const Example &example : *examples) {
+      const auto source = spans(example.source, task.source);
+      const auto target = spans(example.target, task.target);
+      std::string links;
+      for (std::size_t t = 0; t < target.size(); ++t)
+        for (const auto *gold : {&example.alignment[t], &example.possible[t]})
+          for (const std::size_t s : *gold)
+            for (std::size_t i = source[s].first; i < source[s].second; ++i)
+              for (std::size_t j = target[t].first; j < target[t].second; ++j)
+                links += (links.empty() ? "" : " ") + std::to_string(i) +
+                         (gold == &example.alignment[t] ? "-" : "?") + std::to_string(j);
+      sample.max_length = std::max({sample.max_length, source.back().second, target.back().second});
+      sample.text += detokenize(task, example.source, Side::source) + "\t" +
+                     detokenize(task, example.target, Side::target) + "\t" + links + "\n";
+    }
+  return sample;
+}
+
 std::shared_ptr<const Task> keep_task(Task task) {
   auto &kept = kept_tasks()[task.id];
   if (!kept)

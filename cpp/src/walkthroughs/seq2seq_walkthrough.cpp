@@ -29,6 +29,7 @@ std::vector<Label> metric_labels() {
 }
 
 // The model's own measures on the test split: exact match, alignment accuracy and AER (one row,
+// or exact match and BLEU / 100 for a task without gold links,
 // named by its scoring function), and for each kind of target word the share whose largest weight
 // falls on a sure or possible gold link, and the share that looks at the one source word most of
 // the others look at instead (each row labelled with the kind, its count of words and that word).
@@ -36,6 +37,15 @@ template <class T> std::vector<Panel> own_measures(Seq2seqSession<T> &session) {
   const Seq2seqEvaluation evaluation = session.test_evaluation();
   Label model;
   model.scoring = score_function_name(session.config().scoring);
+  if (!session.task().gold_links) { // no gold links: no alignment to score, and BLEU instead
+    auto metrics = Matrix<double>::from_shape({1, 2});
+    metrics(0, 0) = evaluation.exact_match;
+    metrics(0, 1) = evaluation.bleu / 100;
+    std::vector<Label> labels(2);
+    labels[0].metric = "exactMatch";
+    labels[1].metric = "bleu";
+    return {panel("measures", "weights", std::move(metrics), {model}, labels)};
+  }
   auto metrics = Matrix<double>::from_shape({1, 3});
   metrics(0, 0) = evaluation.exact_match;
   metrics(0, 1) = evaluation.alignment_accuracy;

@@ -239,6 +239,8 @@ std::vector<Panel> compare_panels(TransformerSession<T> &session, const Transfor
   if (const auto gold = tasks::gold_example(session.task(), sentence))
     panels.push_back(
         panel("gold", "neutral", gold_links(*gold, t.output, source.size()), target, source));
+  if (!session.task().gold_links) // no gold links: no AER, and the "best" head is only the first
+    return panels;
   auto metrics = Matrix<double>::from_shape({aer.size(), 1});
   std::copy(aer.begin(), aer.end(), metrics.data());
   std::vector<Label> columns(1);

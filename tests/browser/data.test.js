@@ -1,0 +1,53 @@
+// The reader's own sentence pairs (issue 30): pasted, opened as a file or taken from a sample, read
+// into a task with the engine's message next to the text when they cannot be, and a model of them
+// trained in the tab and stepped through.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { chromiumServing, openPage, SCREENSHOTS } from './chromium.js';
+
+const session = chromiumServing(fileURLToPath(new URL('../..', import.meta.url)));
+
+test('pairs that cannot be read say why next to the text, which stays; a file is read and previewed', async (t) => {
+  const page = await openPage(session, t, 'dist/site/#seq2seq', { viewport: { width: 390, height: 844 } });
+  const data = page.locator('.model-data');
+  await data.waitFor();
+  const text = data.locator('textarea');
+  await text.fill('Go.\tVa !\nno tab on this line\n');
+  await data.locator('.model-data-read').click();
+  assert.match(await data.locator('.field-error').textContent(), /line 2 without a tab/);
+  assert.equal(await text.getAttribute('aria-invalid'), 'true');
+  assert.equal(await text.inputValue(), 'Go.\tVa !\nno tab on this line\n');
+  assert.equal(await page.locator('#input-task').inputValue(), 'en-fr');
+  // a file as eng-fra.txt holds its lines: English, French, attribution
+  const lines = ['Go.\tVa !', 'Run!\tCours !', 'Wait!\tAttends !', 'Go on.\tPoursuis.', 'I see.\tJe comprends.'];
+  const file = [...lines, ...lines, ...lines].map((line, i) => `${line}\tCC-BY 2.0 (France) #${i}`).join('\r\n');
+  await data
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'eng-fra.txt', mimeType: 'text/plain', buffer: Buffer.from(file) });
+  await page.waitForFunction(() => /pairs kept/.test(document.querySelector('.model-data-stats').textContent));
+  assert.equal(await text.getAttribute('aria-invalid'), 'false');
+  assert.match(await data.locator('.model-data-stats').textContent(), /^eng-fra-[0-9a-f]{8}: 15 pairs kept/);
+  assert.match(await data.locator('.model-data-preview li').first().textContent(), / · |→/);
+  assert.match(await page.locator('#input-task').inputValue(), /^eng-fra-[0-9a-f]{8}$/);
+  await data.screenshot({ path: `${SCREENSHOTS}/data--phone--file.png` });
+});
+
+test('a sample read as pairs trains in the tab, and the walkthrough steps through its model', async (t) => {
+  const page = await openPage(session, t, 'dist/site/#seq2seq', { viewport: { width: 1280, height: 900 } });
+  const data = page.locator('.model-data');
+  await data.waitFor();
+  await data.locator('.model-data-sample[data-task="en-fr"]').click();
+  await page.waitForFunction(() => /2400 pairs kept/.test(document.querySelector('.model-data-stats').textContent));
+  // the gold links came with the sample; the model of the reader's task trains by itself
+  assert.match(await page.locator('#input-task').inputValue(), /^en-fr-[0-9a-f]{8}$/);
+  await page.waitForSelector('.model-run[data-state="running"]');
+  await page.screenshot({ path: `${SCREENSHOTS}/data--desktop--training.png` });
+  await page.waitForSelector('.model-panel[data-origin="trained"]', { timeout: 150_000 });
+  // the stages show the reader's model: its translation of a held-out sentence
+  await page.goto(page.url().replace(/#.*/, '#seq2seq/alignment'));
+  const stage = page.locator('section.stage:not([hidden])');
+  await stage.waitFor();
+  assert.equal((await stage.locator('.heatmap, attention-heatmap, table').count()) > 0, true);
+});
