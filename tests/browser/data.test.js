@@ -32,6 +32,15 @@ test('pairs that cannot be read say why next to the text, which stays; a file is
   assert.match(await data.locator('.model-data-preview li').first().textContent(), / · |→/);
   assert.match(await page.locator('#input-task').inputValue(), /^eng-fra-[0-9a-f]{8}$/);
   await data.screenshot({ path: `${SCREENSHOTS}/data--phone--file.png` });
+  // kept in this browser: after a reload the task is there again, listed with its size
+  const task = await page.locator('#input-task').inputValue();
+  await page.reload();
+  await page.waitForFunction(() => /15 pairs/.test(document.querySelector('.model-data-saved')?.textContent ?? ''));
+  assert.equal(await page.locator('#input-task').inputValue(), task);
+  await page.waitForFunction(() => document.querySelector('#input-task-error')?.textContent === '');
+  // deleted, it is gone from the list
+  await page.locator('.model-data-delete').first().click();
+  await page.waitForFunction(() => document.querySelector('.model-data-saved').childElementCount === 0);
 });
 
 test('a sample read as pairs trains in the tab, and the walkthrough steps through its model', async (t) => {
@@ -45,6 +54,13 @@ test('a sample read as pairs trains in the tab, and the walkthrough steps throug
   await page.waitForSelector('.model-run[data-state="running"]');
   await page.screenshot({ path: `${SCREENSHOTS}/data--desktop--training.png` });
   await page.waitForSelector('.model-panel[data-origin="trained"]', { timeout: 150_000 });
+  // after a reload the model trained on the reader's pairs is there again, not trained anew
+  await page.waitForFunction(() =>
+    /with its models/.test(document.querySelector('.model-data-saved')?.textContent ?? ''),
+  );
+  await page.reload();
+  await page.waitForSelector('.model-panel[data-origin="trained"]', { timeout: 30_000 });
+  assert.match(await page.locator('#input-task').inputValue(), /^en-fr-[0-9a-f]{8}$/);
   // the stages show the reader's model: its translation of a held-out sentence
   await page.goto(page.url().replace(/#.*/, '#seq2seq/alignment'));
   const stage = page.locator('section.stage:not([hidden])');

@@ -97,15 +97,18 @@ export class StepperController extends EventTarget {
     if (!this.#models) {
       this.#models = new ModelStore(this.#attn);
       // a model that arrives (the shipped one, or one the reader trained) redraws the walkthroughs
-      this.#models.addEventListener('change', () => {
-        for (const [name, session] of this.#sessions) if (SPECS[name].models) session.compute();
-        if (this.spec.models) {
-          this.stageId = this.#validStage(this.stageId, 'last');
-          this.#changed('inputs');
-        }
-      });
+      this.#models.addEventListener('change', () => this.#recomputeModels());
     }
     return this.#models;
+  }
+
+  // The walkthroughs of trained models computed again (their models or tasks changed).
+  #recomputeModels() {
+    for (const [name, session] of this.#sessions) if (SPECS[name].models) session.compute();
+    if (this.spec.models) {
+      this.stageId = this.#validStage(this.stageId, 'last');
+      this.#changed('inputs');
+    }
   }
 
   /**
@@ -116,11 +119,31 @@ export class StepperController extends EventTarget {
     return this.#readerTasks;
   }
 
-  /** A task of the reader's pairs: the walkthrough on screen shows its model, on a held-out sentence. */
+  /**
+   * A task of the reader's pairs: the walkthrough on screen shows its model, on a held-out
+   * sentence. Returns '' or why the walkthrough cannot show it.
+   */
   addReaderTask(task, data) {
     this.#readerTasks.set(task.id, { task, data });
     const [source] = task.validation[0] ?? task.test[0] ?? [];
     return this.fill({ task: task.id, ...(source ? { sentence: source } : {}) });
+  }
+
+  /**
+   * The reader's tasks and models kept from an earlier visit ({ task, data } and models of them),
+   * all at once: the walkthroughs that name them are computed once, with the models in place (none
+   * of them starts training as untrained on the way).
+   */
+  restoreReader(tasks, models) {
+    for (const { task, data } of tasks) this.#readerTasks.set(task.id, { task, data });
+    if (models.length) this.models.adoptAll(models);
+    else this.#recomputeModels();
+  }
+
+  /** Forgets a task of the reader's pairs (its models stay until replaced). */
+  removeReaderTask(id) {
+    this.#readerTasks.get(id)?.task.dispose();
+    this.#readerTasks.delete(id);
   }
 
   /** The spec of the walkthrough on screen (web/walkthroughs/). */

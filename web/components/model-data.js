@@ -2,9 +2,11 @@
 // (their spec's `models.data`): the reader's own sentence pairs, pasted, dropped or opened as a
 // file, or a grammar's task as a sample; how to read them; what reading kept and the first pairs
 // as the model reads them; then a task of them (the engine's createTranslationTask), which the
-// form's task field picks and the runs train on. The text never leaves the reader's machine.
+// form's task field picks and the runs train on. The text never leaves the reader's machine: it is
+// kept, with the models trained on it, in this browser (reader-store.js), listed with its size.
 import { button, el, setText } from './dom.js';
 import { taskName } from './format.js';
+import { readerStore } from './reader-store.js';
 
 const PREVIEW = 3; // pairs shown as tokens
 
@@ -58,7 +60,12 @@ export function modelData(controller) {
   stats.setAttribute('role', 'status');
   const preview = el('ol', 'model-data-preview');
   const privacy = el('p', 'field-hint');
-  element.append(heading, intro, textLabel, text, error, openLabel, samples, options, read, stats, preview, privacy);
+  const savedHeading = el('h4', 'model-data-heading');
+  const saved = el('ul', 'model-data-saved');
+  element.append(heading, intro, textLabel, text, error, openLabel, samples, options, read, stats, preview);
+  element.append(savedHeading, saved, privacy);
+  const store = readerStore();
+  let kept = []; // the store's task entries, with the bytes of their models
 
   let sampleOptions = {}; // what a sample needs read with (its unit and longest sentence)
   let task = null; // the task on screen
@@ -108,6 +115,7 @@ export function modelData(controller) {
       task = made;
       // the walkthrough on the task: a problem there (the engine refusing its trace) shows here
       const problem = controller.addReaderTask(made, given);
+      keep({ id: made.id, name: made.name, data: given, pairs: made.stats.pairs, size: byteLength(given.text) });
       error.textContent = problem;
       text.setAttribute('aria-invalid', String(Boolean(problem)));
       draw();
@@ -116,6 +124,81 @@ export function modelData(controller) {
       error.textContent = controller.t('data.failed', { error: problem.message });
       text.setAttribute('aria-invalid', 'true');
     }
+  }
+
+  // ---- what this browser keeps ------------------------------------------------------------------
+
+  async function keep(entry) {
+    if (!store) return;
+    await store.putTask(entry).catch(() => {}); // a full or blocked store keeps nothing, silently
+    await list();
+  }
+
+  async function list() {
+    const [tasks, models] = await Promise.all([store.tasks(), store.models()]);
+    kept = tasks.map((entry) => ({
+      ...entry,
+      size:
+        entry.size +
+        models.filter((model) => model.task === entry.id).reduce((sum, model) => sum + model.bytes.length, 0),
+    }));
+    drawKept();
+    return { tasks, models };
+  }
+
+  // The tasks and models of earlier visits: the engine makes the tasks again, then loads the models
+  // (which share them), and the controller takes both at once.
+  async function restore() {
+    const { tasks, models } = await list();
+    const made = tasks.flatMap((entry) => {
+      try {
+        return [{ task: attn.createTranslationTask(entry.data), data: entry.data }];
+      } catch {
+        return []; // a text this engine no longer reads stays listed, to be deleted
+      }
+    });
+    const ids = new Set(made.map(({ task }) => task.id));
+    const loaded = models.filter((model) => ids.has(model.task)).map((model) => attn.loadModel(model.bytes));
+    controller.restoreReader(made, loaded);
+  }
+
+  // a model the reader trained on a task of theirs is kept with it
+  controller.models.addEventListener('change', ({ detail: { kind, identity } }) => {
+    if (!store || !controller.readerTasks.has(identity.task) || controller.models.origin(kind, identity) !== 'trained')
+      return;
+    const bytes = controller.models.model(kind, identity).save();
+    store.putModel({ key: JSON.stringify([kind, identity]), task: identity.task, bytes }).then(list, () => {});
+  });
+
+  function drawKept() {
+    const { t } = controller;
+    savedHeading.hidden = saved.hidden = !kept.length;
+    setText(savedHeading, t('data.kept'));
+    saved.replaceChildren(
+      ...kept.map((entry) => {
+        const item = el('li');
+        const use = button('model-data-use', () => {
+          const present = controller.readerTasks.get(entry.id);
+          if (present) controller.addReaderTask(present.task, present.data);
+        });
+        const remove = button('model-data-delete', async () => {
+          await store.deleteTask(entry.id);
+          controller.removeReaderTask(entry.id);
+          await list();
+        });
+        use.hidden = !controller.readerTasks.has(entry.id);
+        setText(use, t('data.use'));
+        setText(remove, t('data.delete'));
+        remove.setAttribute('aria-label', t('data.deleteNamed', { name: taskName(entry.id, t) }));
+        const size = `${(entry.size / 1024).toFixed(entry.size < 10240 ? 1 : 0)} KB`;
+        item.append(
+          el('span', '', t('data.keptTask', { name: taskName(entry.id, t), pairs: entry.pairs, size })),
+          use,
+          remove,
+        );
+        return item;
+      }),
+    );
   }
 
   function drawStats() {
@@ -154,6 +237,7 @@ export function modelData(controller) {
       maxLength.max = facts().maxLength;
       resetOptions();
       started = true;
+      if (store) restore().catch(() => {}); // no store (private mode…): nothing was kept
     }
     setText(heading, t('data.heading'));
     setText(intro, t('data.intro'));
@@ -183,12 +267,15 @@ export function modelData(controller) {
     setText(samples.firstChild, t('data.samples'));
     for (const sample of samples.querySelectorAll('button')) setText(sample, taskName(sample.dataset.task, t));
     drawStats();
+    drawKept();
   }
 
   return { element, draw };
 }
 
 let panels = 0;
+
+const byteLength = (text) => (typeof text === 'string' ? new TextEncoder().encode(text).length : text.length);
 
 function select(values) {
   const element = el('select');

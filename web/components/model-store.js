@@ -63,12 +63,22 @@ export class ModelStore extends EventTarget {
    * model takes the place of the identity it ships as (`identity`).
    */
   adopt(model, origin = 'trained', identity = model.config) {
-    const { kind } = model;
-    const key = this.#key(kind, identity);
+    this.#place(model, origin, identity);
+    this.#changed(model.kind, identity);
+  }
+
+  /** Models the reader trained, adopted together: one `change`, for the last of them. */
+  adoptAll(models) {
+    for (const model of models) this.#place(model, 'trained', model.config);
+    const last = models.at(-1);
+    if (last) this.#changed(last.kind, last.config);
+  }
+
+  #place(model, origin, identity) {
+    const key = this.#key(model.kind, identity);
     const entry = this.#entries.get(key);
     if (entry && entry.model !== model) entry.model.dispose();
     this.#entries.set(key, Object.assign(entry ?? {}, { model, origin, error: null }));
-    this.#changed(kind, identity);
   }
 
   #entry(kind, identity) {

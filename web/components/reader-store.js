@@ -1,0 +1,46 @@
+// The reader's own data kept between visits, in this origin's IndexedDB: the texts read into tasks
+// with the options that read them, and the models trained on them. Nothing leaves the machine.
+const NAME = 'attention-stepper-reader';
+
+/**
+ * The store, or null where the browser has no IndexedDB: { tasks(), models(), putTask(entry),
+ * putModel(entry), deleteTask(id) }. A task entry is { id, name, data, size, pairs }; a model entry
+ * { key, task, bytes }. Every call returns a promise.
+ */
+export function readerStore(indexedDB = globalThis.indexedDB) {
+  if (!indexedDB) return null;
+  let opened = null;
+  const open = () =>
+    (opened ??= new Promise((resolve, reject) => {
+      const request = indexedDB.open(NAME, 1);
+      request.onupgradeneeded = () => {
+        request.result.createObjectStore('tasks', { keyPath: 'id' });
+        request.result.createObjectStore('models', { keyPath: 'key' }).createIndex('task', 'task');
+      };
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    }));
+  // `action(stores)` inside one transaction over `names`; resolves to its request's result
+  const transaction = async (names, mode, action) => {
+    const db = await open();
+    return new Promise((resolve, reject) => {
+      const tx = db.transaction(names, mode);
+      const request = action(...names.map((name) => tx.objectStore(name)));
+      tx.oncomplete = () => resolve(request?.result);
+      tx.onerror = tx.onabort = () => reject(tx.error);
+    });
+  };
+  return {
+    tasks: () => transaction(['tasks'], 'readonly', (tasks) => tasks.getAll()),
+    models: () => transaction(['models'], 'readonly', (models) => models.getAll()),
+    putTask: (entry) => transaction(['tasks'], 'readwrite', (tasks) => tasks.put(entry)),
+    putModel: (entry) => transaction(['models'], 'readwrite', (models) => models.put(entry)),
+    /** A task and the models trained on it. */
+    deleteTask: (id) =>
+      transaction(['tasks', 'models'], 'readwrite', (tasks, models) => {
+        tasks.delete(id);
+        const keys = models.index('task').getAllKeys(id);
+        keys.onsuccess = () => keys.result.forEach((key) => models.delete(key));
+      }),
+  };
+}
