@@ -240,10 +240,10 @@ TEST_CASE("Adam and clipping split their ranges and tensors across threads, bit 
     ParameterSet<float> parameters(layout), gradients(layout);
     Adam<float> adam(layout);
     std::vector<float> norms;
+    std::copy(values.begin(), values.end(), parameters.data());
     for (int step = 0; step < 3; ++step) {
-      std::copy(values.begin(), values.end(), parameters.data());
-      std::copy(grads.begin(), grads.end(), gradients.data());
-      norms.push_back(adam.step(parameters, gradients, 0.01f, 1.0f)); // clipped: norm ~ 180
+      std::copy(grads.begin(), grads.end(), gradients.data());        // clipping scales them
+      norms.push_back(adam.step(parameters, gradients, 0.01f, 1.0f)); // norm ~ 180: clipped
     }
     norms.insert(norms.end(), parameters.data(), parameters.data() + parameters.size());
     return norms;

@@ -183,10 +183,10 @@ template <class Task> void for_each(std::size_t count, const Task &task) {
 // The least work, in floating-point operations, worth handing to a thread: the layers' products
 // and loops (for_ranges, and for_each given its flops) split into a range per this much at most.
 // Measured on two cores in WebAssembly, training steps on two threads against one (the best of
-// four or five runs): at 250,000, 120,000, 60,000 and 30,000, the seq2seq model at 64/128 on
-// 5,000-word vocabularies 1.63×, 1.75×, 1.77×, 1.78×, the Transformer 1.61×, 1.70×, 1.73×, 1.68×,
-// en-fr's default seq2seq model 1.30×, 1.29×, 1.43×, 1.46×. Tests lower it (0: every loop splits)
-// so that a small model's products split too.
+// four or five runs) at 250,000, 120,000, 60,000 and 30,000: the real-corpus bench's recurrent
+// model 1.63×, 1.75×, 1.77×, 1.78× and its attention-only one 1.61×, 1.70×, 1.73×, 1.68×
+// (bench/translation.js); a grammar's default recurrent model 1.30×, 1.29×, 1.43×, 1.46×. Tests
+// lower it (0: every loop splits) so that a small model's products split too.
 inline double min_thread_flops = 6e4;
 
 // How many threads' shares `flops` of work is worth, from 1 to `most`.
