@@ -52,7 +52,17 @@ test('a sample read as pairs trains in the tab, and the walkthrough steps throug
   // the gold links came with the sample; the model of the reader's task trains by itself
   assert.match(await page.locator('#input-task').inputValue(), /^en-fr-[0-9a-f]{8}$/);
   await page.waitForSelector('.model-run[data-state="running"]');
-  await page.screenshot({ path: `${SCREENSHOTS}/data--desktop--training.png` });
+  // while it trains: validation BLEU, the pace, and held-out sentences beside their references
+  await page.waitForFunction(() => / pairs a second/.test(document.querySelector('.model-numbers').textContent), null, {
+    timeout: 60_000,
+  });
+  assert.match(
+    await page.locator('.model-numbers').textContent(),
+    /validation BLEU [\d.–]+ · epoch [\d.]+ · \d+ pairs a second/,
+  );
+  assert.match(await page.locator('.model-samples li').first().textContent(), /→ .*\(reference: /);
+  assert.match(await page.locator('.training-chart').textContent(), /BLEU \(validation\)/);
+  await page.locator('.model-run').screenshot({ path: `${SCREENSHOTS}/data--desktop--training.png` });
   await page.waitForSelector('.model-panel[data-origin="trained"]', { timeout: 150_000 });
   // after a reload the model trained on the reader's pairs is there again, not trained anew
   await page.waitForFunction(() =>
