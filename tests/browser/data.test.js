@@ -77,3 +77,26 @@ test('a sample read as pairs trains in the tab, and the walkthrough steps throug
   await stage.waitFor();
   assert.equal((await stage.locator('.heatmap, attention-heatmap, table').count()) > 0, true);
 });
+
+test('<attention-stepper pairs-src> reads the pairs of a file, trains on them, and says why when it cannot', async (t) => {
+  const page = await openPage(session, t, 'tests/browser/pairs-element.html', {
+    viewport: { width: 1280, height: 900 },
+  });
+  // its gold links (a third column) came with it: the model of those pairs trains by itself
+  await page.waitForFunction(
+    () =>
+      /^pairs-[0-9a-f]{8}$/.test(document.querySelector('#pairs').shadowRoot.querySelector('#input-task')?.value ?? ''),
+    null,
+    { timeout: 30_000 },
+  );
+  await page.waitForFunction(
+    () => document.querySelector('#pairs').shadowRoot.querySelector('.model-panel')?.dataset.origin === 'trained',
+    null,
+    { timeout: 120_000 },
+  );
+  await page.waitForFunction(() =>
+    /favicon\.svg cannot be read: pairs: lines? [\d, ]+.* without a tab/.test(
+      document.querySelector('#missing').shadowRoot.textContent,
+    ),
+  );
+});
