@@ -32,6 +32,14 @@ test('pairs that cannot be read say why next to the text, which stays; a file is
   assert.match(await data.locator('.model-data-preview li').first().textContent(), / · |→/);
   assert.match(await page.locator('#input-task').inputValue(), /^eng-fra-[0-9a-f]{8}$/);
   await data.screenshot({ path: `${SCREENSHOTS}/data--phone--file.png` });
+  // a word the pairs never had is read as <unk>, and the source stage says so
+  await page.locator('#input-sentence').fill('Run zzz !');
+  await page.goto(page.url().replace(/#.*/, '#seq2seq/source'));
+  await page.waitForFunction(() =>
+    /lacks .*“zzz”: each is read as <unk>/.test(
+      document.querySelector('section.stage:not([hidden])')?.textContent ?? '',
+    ),
+  );
   // kept in this browser: after a reload the task is there again, listed with its size
   const task = await page.locator('#input-task').inputValue();
   await page.reload();
