@@ -32,6 +32,14 @@ test('pairs that cannot be read say why next to the text, which stays; a file is
   assert.match(await data.locator('.model-data-preview li').first().textContent(), / · |→/);
   assert.match(await page.locator('#input-task').inputValue(), /^eng-fra-[0-9a-f]{8}$/);
   await data.screenshot({ path: `${SCREENSHOTS}/data--phone--file.png` });
+  // a word the pairs never had is read as <unk>, and the source stage says so
+  await page.locator('#input-sentence').fill('Run zzz !');
+  await page.goto(page.url().replace(/#.*/, '#seq2seq/source'));
+  await page.waitForFunction(() =>
+    /lacks .*“zzz”: each is read as <unk>/.test(
+      document.querySelector('section.stage:not([hidden])')?.textContent ?? '',
+    ),
+  );
   // kept in this browser: after a reload the task is there again, listed with its size
   const task = await page.locator('#input-task').inputValue();
   await page.reload();
@@ -52,7 +60,17 @@ test('a sample read as pairs trains in the tab, and the walkthrough steps throug
   // the gold links came with the sample; the model of the reader's task trains by itself
   assert.match(await page.locator('#input-task').inputValue(), /^en-fr-[0-9a-f]{8}$/);
   await page.waitForSelector('.model-run[data-state="running"]');
-  await page.screenshot({ path: `${SCREENSHOTS}/data--desktop--training.png` });
+  // while it trains: validation BLEU, the pace, and held-out sentences beside their references
+  await page.waitForFunction(() => / pairs a second/.test(document.querySelector('.model-numbers').textContent), null, {
+    timeout: 60_000,
+  });
+  assert.match(
+    await page.locator('.model-numbers').textContent(),
+    /validation BLEU [\d.–]+ · epoch [\d.]+ · \d+ pairs a second/,
+  );
+  assert.match(await page.locator('.model-samples li').first().textContent(), /→ .*\(reference: /);
+  assert.match(await page.locator('.training-chart').textContent(), /BLEU \(validation\)/);
+  await page.locator('.model-run').screenshot({ path: `${SCREENSHOTS}/data--desktop--training.png` });
   await page.waitForSelector('.model-panel[data-origin="trained"]', { timeout: 150_000 });
   // after a reload the model trained on the reader's pairs is there again, not trained anew
   await page.waitForFunction(() =>
@@ -66,4 +84,27 @@ test('a sample read as pairs trains in the tab, and the walkthrough steps throug
   const stage = page.locator('section.stage:not([hidden])');
   await stage.waitFor();
   assert.equal((await stage.locator('.heatmap, attention-heatmap, table').count()) > 0, true);
+});
+
+test('<attention-stepper pairs-src> reads the pairs of a file, trains on them, and says why when it cannot', async (t) => {
+  const page = await openPage(session, t, 'tests/browser/pairs-element.html', {
+    viewport: { width: 1280, height: 900 },
+  });
+  // its gold links (a third column) came with it: the model of those pairs trains by itself
+  await page.waitForFunction(
+    () =>
+      /^pairs-[0-9a-f]{8}$/.test(document.querySelector('#pairs').shadowRoot.querySelector('#input-task')?.value ?? ''),
+    null,
+    { timeout: 30_000 },
+  );
+  await page.waitForFunction(
+    () => document.querySelector('#pairs').shadowRoot.querySelector('.model-panel')?.dataset.origin === 'trained',
+    null,
+    { timeout: 120_000 },
+  );
+  await page.waitForFunction(() =>
+    /favicon\.svg cannot be read: pairs: lines? [\d, ]+.* without a tab/.test(
+      document.querySelector('#missing').shadowRoot.textContent,
+    ),
+  );
 });

@@ -202,6 +202,13 @@ const TEMPLATES = {
       ...structuredLabels().flatMap((label) => (label.metric ? [`labels.metric.${label.metric}`] : [])),
       'labels.metric.bleu', // the measures of a model of the reader's pairs without gold links
     ]),
+  // what a run is measured by (training-chart.js, runMeasure): its chart, points, progress, numbers
+  ...Object.fromEntries(
+    ['chart', 'point', 'progress', 'numbers', 'rises'].map((part) => [
+      part === 'rises' ? 'model.measure.${measureKey()}.rises' : `model.measure.\${measure.key}.${part}`,
+      () => ['exact', 'bleu'].map((key) => `model.measure.${key}.${part}`),
+    ]),
+  ),
   // the reader's own pairs (model-data.js): why pairs were dropped, the options, the units
   'data.dropped.${reason}': () => ['empty', 'sourceTooLong', 'targetTooLong'].map((reason) => `data.dropped.${reason}`),
   'data.options.${name}': () =>

@@ -125,6 +125,11 @@ test('a seq2seq model and a Transformer train on a task value; evaluate() says B
   assert.ok(after.exactMatch >= 0 && after.exactMatch <= 1);
   const translation = seq2seq.translate('A3 b1 c2 unheard');
   assert.deepEqual(translation.source, ['a3', 'b1', 'c2', '<unk>', '<eos>']);
+  // the walkthrough names the words read as <unk>, with the nearest words the vocabulary has
+  const trace = attn.walkthrough('seq2seq', { model: seq2seq, task: task.id, sentence: ['a3', 'b9', 'unheard'] });
+  assert.deepEqual(trace.labels.unknown, ['b9', 'unheard']);
+  assert.match(trace.labels.nearest[0], /^b[0-4] b[0-4] b[0-4]$/); // one edit away, most frequent first
+  assert.equal(trace.labels.nearest[1], '');
 
   const transformer = attn.createModel({ kind: 'transformer', task, model: 16, heads: 2, feedforward: 32 });
   transformer.train({ steps: 5, batch: 16 });

@@ -30,6 +30,7 @@ export class AttentionStepperElement extends HTMLElement {
     'editable',
     'compact',
     'inputs',
+    'pairs-src',
     ...INPUT_ATTRIBUTES,
     ...OPTION_ATTRIBUTES,
   ];
@@ -70,7 +71,7 @@ export class AttentionStepperElement extends HTMLElement {
     const controller = this.#controller;
     if (!controller || previous === value) return;
     if (name === 'stage') return value !== controller.stageId && this.goTo(value);
-    if (name === 'walkthrough' || name === 'inputs' || INPUT_ATTRIBUTES.includes(name))
+    if (name === 'walkthrough' || name === 'inputs' || name === 'pairs-src' || INPUT_ATTRIBUTES.includes(name))
       return this.#startWith(Promise.resolve(controller.attn));
     if (OPTION_ATTRIBUTES.includes(name)) return controller.setOptions(this.#options());
     this.#render();
@@ -155,6 +156,34 @@ export class AttentionStepperElement extends HTMLElement {
     this.#section = null;
     this.#parts = null;
     this.#render();
+    const pairs = this.getAttribute('pairs-src');
+    if (pairs && SPECS[walkthrough]?.models?.data) this.#readPairs(controller, pairs);
+  }
+
+  // The reader's pairs from `pairs-src` (fetched: a file on another origin must allow it with CORS),
+  // one a line as source<TAB>target: the walkthrough then shows a model of them, trained here.
+  async #readPairs(controller, source) {
+    try {
+      const url = new URL(source, document.baseURI);
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+      const text = new Uint8Array(await response.arrayBuffer());
+      // the task's name from the file's ("eng-fra.txt" -> "eng-fra")
+      const file = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+      const name =
+        file
+          .replace(/\.[^.]*$/, '')
+          .replace(/[\s/\\]+/g, '-')
+          .slice(0, 40) || undefined;
+      if (controller !== this.#controller) return; // the stepper started again meanwhile
+      const data = { text, name };
+      const problem = controller.addReaderTask(controller.attn.createTranslationTask(data), data);
+      if (problem) throw new Error(problem);
+    } catch (error) {
+      if (controller !== this.#controller) return;
+      this.#inputsProblem = controller.t('data.sourceFailed', { source, error: error.message });
+      this.#render();
+    }
   }
 
   // Inputs from the `inputs` attribute or a <script type="application/json"> child: JSON only.

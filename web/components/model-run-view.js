@@ -8,7 +8,7 @@ import { button, el, setText } from './dom.js';
 import { renderHeatmap } from './heatmap.js';
 import { renderPicture } from './scene-image.js';
 import { heatmapText } from './stage-view.js';
-import { trainingChart } from './training-chart.js';
+import { runMeasure, trainingChart } from './training-chart.js';
 
 const PROBE_WIDTH = 300;
 
@@ -29,13 +29,17 @@ export function modelRunView(controller, shown, runs, { id, editable, onTrain, o
   numbers.setAttribute('aria-live', 'polite');
   const curve = el('div', 'model-curve');
   const probe = el('div', 'model-alignment');
+  const samples = el('ul', 'model-samples');
   const figures = el('div', 'model-figures');
-  figures.append(curve, probe);
+  figures.append(curve, probe, samples);
   const train = button('model-run-train', onTrain);
   const choices = button('model-run-choices', onChoices);
   const actions = el('div', 'model-run-actions');
   actions.append(train, choices);
   element.append(heading, text, actions, progress, numbers, figures);
+
+  // a run on the reader's pairs is measured on their validation pairs (runMeasure)
+  const measureKey = () => (controller.readerTasks.has(runs.job.identity.task) ? 'bleu' : 'exact');
 
   // What is training and why; a comparison's view is its runs, one model's is always there, with its actions.
   function draw(compares) {
@@ -63,7 +67,7 @@ export function modelRunView(controller, shown, runs, { id, editable, onTrain, o
           ? compares
             ? t('model.runCompared', { left: runs.left })
             : shown.waiting()
-              ? t('model.runWaiting')
+              ? t('model.runWaiting', { measure: t(`model.measure.${measureKey()}.rises`) })
               : t('model.runReader')
           : !compares && !shown.waiting() && !history.length
             ? t(`model.idle.${origin}`, { steps: shown.shippedSteps() })
@@ -75,29 +79,57 @@ export function modelRunView(controller, shown, runs, { id, editable, onTrain, o
     setText(choices, t('model.choices'));
   }
 
-  const drawReports = () => drawRun({ progress, numbers, figures, curve, probe }, runs.history, controller);
+  const drawReports = () => drawRun({ progress, numbers, figures, curve, probe, samples }, runs.history, controller);
   return { element, draw, drawReports };
 }
 
 // The run's numbers, curve and probe, from its progress reports.
-function drawRun({ progress, numbers, figures, curve, probe }, history, { t, options }) {
+function drawRun({ progress, numbers, figures, curve, probe, samples }, history, { t, options }) {
   const last = history.at(-1);
   const measured = history.findLast((report) => report.evaluation !== undefined);
   progress.hidden = numbers.hidden = figures.hidden = !last;
   if (!last) return;
-  const exact = measured?.evaluation.exactMatch;
-  progress.value = measured ? Math.min(1, exact / TRAINING_DEFAULTS.target) : 0;
-  progress.setAttribute('aria-label', t('model.progress'));
+  const measure = runMeasure(history);
+  const value = measured && measure.of(measured);
+  // towards the target exact match, or through the run's steps (a run on the reader's pairs
+  // rarely reaches an exact match)
+  progress.value = !measured
+    ? 0
+    : measure.key === 'exact'
+      ? Math.min(1, value / TRAINING_DEFAULTS.target)
+      : last.step / last.steps;
+  progress.setAttribute('aria-label', t(`model.measure.${measure.key}.progress`));
+  // on the reader's pairs: the epoch, pairs a second and the time left to the run's steps
+  const pace =
+    last.epoch === undefined || !last.seconds
+      ? ''
+      : ` · ${t('model.pace', {
+          epoch: last.epoch.toFixed(1),
+          rate: Math.round(last.pairs / last.seconds),
+          left: Math.ceil(((last.steps - last.step) * last.seconds) / last.step / 60),
+        })}`;
   setText(
     numbers,
-    t('model.numbers', {
+    t(`model.measure.${measure.key}.numbers`, {
       step: last.step,
       loss: last.loss === null ? '–' : last.loss.toFixed(3),
-      exact: measured ? `${Math.round(exact * 100)}%` : '–',
-    }),
+      value: measured ? measure.text(value) : '–',
+    }) + pace,
   );
   curve.replaceChildren(trainingChart(history, t));
   if (!measured) return;
+  // a few held-out sentences as the model translates them, beside their references
+  samples.replaceChildren(
+    ...(measured.samples ?? []).map(({ source, output, reference }) => {
+      const item = el('li');
+      item.append(
+        el('span', 'model-sample-source', source),
+        el('span', 'model-sample-output', ` → ${output}`),
+        el('span', 'model-sample-reference', ` (${t('model.reference')}: ${reference})`),
+      );
+      return item;
+    }),
+  );
   const name = t('model.alignment', { step: measured.step });
   const { image } = measured.probe;
   // a probe with its image (a scene's): each word's attention over it

@@ -1,9 +1,23 @@
-// The chart of a training run: the minibatch loss (left axis) and the test exact match (right
-// axis, in %) against the step, with both axes ticked, a legend, and the values of every measured
+// The chart of a training run: the minibatch loss (left axis) and the run's measure (right axis,
+// in %: runMeasure's, the test exact match, or the validation BLEU of the reader's pairs) against
+// the step, with both axes ticked, a legend, and the values of every measured
 // point on hover and for screen readers (an SVG <title> each).
 const NS = 'http://www.w3.org/2000/svg';
 const SIZE = { width: 320, height: 150 };
 const MARGIN = { left: 40, right: 40, top: 24, bottom: 30 };
+
+/**
+ * What a run's evaluations are measured by: { of(report) (0 … 1), text(share), key } (its names under
+ * model.measure.<key>): BLEU / 100 on the validation split, where a run holds one out (the
+ * reader's pairs: an exact match is rare in real language), else the test exact match.
+ */
+export function runMeasure(history) {
+  const validation = history.some((report) => report.split === 'validation' && report.evaluation?.bleu !== undefined);
+  const percent = (share) => `${Math.round(share * 100)}%`;
+  return validation
+    ? { of: (report) => report.evaluation.bleu / 100, key: 'bleu', text: (share) => (share * 100).toFixed(1) }
+    : { of: (report) => report.evaluation.exactMatch, key: 'exact', text: percent };
+}
 
 /** The chart of `history` (runTraining's progress reports), worded by `t`. */
 export function trainingChart(history, t) {
@@ -18,22 +32,23 @@ export function trainingChart(history, t) {
   const x = (step) => MARGIN.left + (step / lastStep) * plot.width;
   const y = (share) => MARGIN.top + (1 - share) * plot.height;
   const bottom = y(0);
+  const measure = runMeasure(history);
 
-  // axes: steps below, loss on the left, exact match on the right
+  // axes: steps below, loss on the left, the measure on the right
   svg.append(node('path', { class: 'chart-axis', d: `M${x(0)},${y(1)}V${bottom}H${x(lastStep)}V${y(1)}` }));
   for (const share of [0, 0.5, 1]) {
     const step = Math.round(share * lastStep);
     svg.append(
       text(x(step), bottom + 12, String(step), 'middle'),
       text(MARGIN.left - 4, y(share) + 3, formatLoss(share * topLoss), 'end', 'chart-loss-text'),
-      text(width - MARGIN.right + 4, y(share) + 3, `${share * 100}%`, 'start', 'chart-exact-text'),
+      text(width - MARGIN.right + 4, y(share) + 3, measure.text(share), 'start', 'chart-exact-text'),
     );
   }
   svg.append(text(MARGIN.left + plot.width / 2, height - 3, t('model.chartStep'), 'middle'));
   // the legend, above the plot
   svg.append(
     legend(MARGIN.left, 'chart-loss', t('model.chartLoss')),
-    legend(MARGIN.left + plot.width / 2, 'chart-exact', t('model.chartExact')),
+    legend(MARGIN.left + plot.width / 2, 'chart-exact', t(`model.measure.${measure.key}.chart`)),
   );
 
   const line = (reports, share, className) =>
@@ -43,24 +58,24 @@ export function trainingChart(history, t) {
     });
   svg.append(
     line(losses, (report) => report.loss / topLoss, 'chart-loss'),
-    line(measured, (report) => report.evaluation.exactMatch, 'chart-exact'),
+    line(measured, measure.of, 'chart-exact'),
   );
   // each evaluation: a point whose title gives its numbers
   for (const report of measured) {
     const point = node('circle', {
       class: 'chart-point',
       cx: x(report.step).toFixed(1),
-      cy: y(report.evaluation.exactMatch).toFixed(1),
+      cy: y(measure.of(report)).toFixed(1),
       r: 3,
     });
     point.append(
       node(
         'title',
         {},
-        t('model.chartPoint', {
+        t(`model.measure.${measure.key}.point`, {
           step: report.step,
           loss: report.loss === null ? '–' : formatLoss(report.loss),
-          exact: `${Math.round(report.evaluation.exactMatch * 100)}%`,
+          value: measure.text(measure.of(report)),
         }),
       ),
     );

@@ -183,6 +183,8 @@ export interface TrainingOptions<K extends ModelKind = ModelKind> {
 
 export interface TrainingProgress<K extends ModelKind = ModelKind> {
   step: number;
+  /** the steps the run goes to at most */
+  steps: number;
   /** the last minibatch's loss; null before the first step */
   loss: number | null;
   /** the split each evaluation is of */
@@ -190,6 +192,12 @@ export interface TrainingProgress<K extends ModelKind = ModelKind> {
   /** at each evaluation: the model's evaluate() of `split`, and its probe */
   evaluation?: ModelKinds[K]['evaluation'];
   probe?: ModelKinds[K]['probeView'];
+  /** on the reader's pairs (a run with a `task`): the epochs, pairs and seconds of training so far
+   * (evaluations left out), and at each evaluation a few held-out pairs as the model translates them */
+  epoch?: number;
+  pairs?: number;
+  seconds?: number;
+  samples?: { source: string; output: string; reference: string }[];
 }
 
 /** A training run: 'progress', 'done' and 'error' events (CustomEvent detail), and 'state'. */

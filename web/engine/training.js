@@ -9,6 +9,8 @@ import { checkNumber, describe, fail, integer, options } from './checks.js';
 import { kindOf } from './kinds.js';
 import { trainOptions } from './models.js';
 
+const SAMPLES = 3; // held-out sentences each evaluation translates, on the reader's pairs
+
 export const TRAINING_DEFAULTS = Object.freeze({
   steps: 3000,
   chunk: 25,
@@ -22,8 +24,10 @@ export const TRAINING_DEFAULTS = Object.freeze({
  * options: the reader's pairs, made into the model's task here, where a worker's engine has not
  * got it), train (model.train's options but steps: its rate, batch and loss weight), probe (the
  * input of the kind's probe, which each evaluation shows: { sentence } or { scene }), steps, chunk,
- * evaluateEvery, target, patience }. report(message): { type: 'progress', step, loss, split,
- * evaluation?, probe? } after every chunk (evaluation: model.evaluate()'s of `split`), then
+ * evaluateEvery, target, patience }. report(message): { type: 'progress', step, steps, loss, split,
+ * evaluation?, probe?, and with a task: epoch, pairs and seconds (of training so far), samples?
+ * ([{ source, output, reference }] of held-out pairs) } after every chunk (evaluation:
+ * model.evaluate()'s of `split`), then
  * { type: 'done', step, bytes, reason, threads } (reason: 'steps', 'target', 'plateau' or 'stopped';
  * threads: the engine's, which the run trained on).
  * proceed(): awaited before every chunk; it resolves to false to stop (the run then reports done
@@ -59,20 +63,39 @@ export async function runTraining(attn, run, report, proceed) {
   const split = task?.stats.validation ? 'validation' : 'test';
   let best = Infinity;
   let worse = 0; // evaluations since the loss last improved
+  // on the reader's pairs: a few held-out sentences as the model translates them, and the pace
+  const held = task?.validation.length ? task.validation : (task?.test ?? []);
+  const samples = () =>
+    held.slice(0, SAMPLES).map(([source, reference]) => ({
+      source,
+      output: model.translate(source).target.join(' '),
+      reference,
+    }));
+  const batch = train.batch ?? facts.defaults.batch;
+  const pace = (step, seconds) =>
+    task ? { epoch: (step * batch) / task.stats.train, pairs: step * batch, seconds } : {};
   try {
-    const measure = () => ({ split, evaluation: model.evaluate({ split }), probe: kind.probe(model, o.probe ?? {}) });
-    report({ type: 'progress', step: 0, loss: null, ...measure() }); // a bad probe fails here, before any step
+    const measure = () => ({
+      evaluation: model.evaluate({ split }),
+      probe: kind.probe(model, o.probe ?? {}),
+      ...(task ? { samples: samples() } : {}),
+    });
+    // a bad probe fails here, before any step
+    report({ type: 'progress', step: 0, steps, loss: null, split, ...pace(0, 0), ...measure() });
     let step = 0;
+    let seconds = 0; // training's, evaluations left out
     let reason = 'steps';
     while (step < steps) {
       if (!(await proceed())) {
         reason = 'stopped';
         break;
       }
+      const started = performance.now();
       const result = model.train({ ...train, steps: Math.min(chunk, steps - step) });
+      seconds += (performance.now() - started) / 1000;
       step = result.step;
       const measured = step % evaluateEvery === 0 || step === steps ? measure() : {};
-      report({ type: 'progress', step, loss: result.loss, ...measured });
+      report({ type: 'progress', step, steps, loss: result.loss, split, ...pace(step, seconds), ...measured });
       const { evaluation } = measured;
       if (evaluation?.exactMatch >= target) {
         reason = 'target';

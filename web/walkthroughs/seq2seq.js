@@ -40,6 +40,26 @@ function weakestKind(stage, t) {
   });
 }
 
+// What the source stage says of words the vocabulary lacks: a grammar's task refuses them (the
+// field says so); a task of the reader's pairs reads them as <unk>, named here with the nearest
+// words it has (the trace's `unknown` and `nearest` labels).
+function unknownWords({ labels }, t) {
+  if (!labels.unknown) return t('seq2seq.unknown.grammar');
+  if (!labels.unknown.length) return t('seq2seq.unknown.none');
+  const words = labels.unknown.map((word, i) =>
+    labels.nearest[i]
+      ? t('seq2seq.unknown.nearest', {
+          word,
+          nearest: labels.nearest[i]
+            .split(' ')
+            .map((near) => `“${near}”`)
+            .join(', '),
+        })
+      : t('seq2seq.unknown.alone', { word }),
+  );
+  return t('seq2seq.unknown.some', { words: words.join('; ') });
+}
+
 export default {
   name: 'seq2seq',
   fields: [
@@ -77,6 +97,7 @@ export default {
     word: stage?.step ? trace.labels.target[stage.step - 1] : '',
     translation: trace.labels.target.filter((token) => token !== '<eos>').join(' '),
     weakest: stage?.kind === 'alignment' ? weakestKind(stage, t) : '',
+    unknown: unknownWords(trace, t),
   }),
   stages: {
     source: {

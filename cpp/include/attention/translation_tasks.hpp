@@ -280,6 +280,15 @@ std::vector<std::size_t> tokenize(const Task &task, const std::string &sentence,
 // The tokens tokenize reads a sentence as, before ids (a word outside the vocabulary as itself).
 std::vector<std::string> sentence_tokens(const Task &task, const std::string &sentence, Side side);
 
+// The tokens of a sentence a task from text reads as <unk>, each with the vocabulary's nearest
+// words (up to three, as tokenize's message suggests them for a grammar's task); none for a
+// grammar's task, whose tokenize refuses such a word instead.
+struct UnknownWord {
+  std::string word;
+  std::vector<std::string> nearest;
+};
+std::vector<UnknownWord> unknown_words(const Task &task, const std::string &sentence, Side side);
+
 // Text for display: the tokens up to the first <eos> (where the decoder stops), <sos> skipped;
 // words joined by spaces, characters joined as they are ("▁" as a space). InputError blames "ids"
 // for an id outside the vocabulary.

@@ -120,6 +120,19 @@ std::string lower_case(std::string_view text) {
   return lower;
 }
 
+// The nearest words of the vocabulary, up to three, nearest first (ties in vocabulary order),
+// within half the word's length (at least 1): farther ones would be noise. Specials are skipped.
+std::vector<std::string> nearest_words(const Vocabulary &vocabulary, std::string_view token) {
+  const std::size_t within = std::max<std::size_t>(1, characters_of(token).size() / 2);
+  std::vector<std::string> nearest;
+  for (std::size_t distance = 1; distance <= within; ++distance)
+    for (std::size_t id = 2; id < vocabulary.tokens.size() && nearest.size() < 3; ++id)
+      if (vocabulary.tokens[id] != "<unk>" &&
+          edit_distance(token, vocabulary.tokens[id]) == distance)
+        nearest.push_back(vocabulary.tokens[id]);
+  return nearest;
+}
+
 [[noreturn]] void fail_unknown(const Task &task, const Vocabulary &vocabulary,
                                std::string_view token, const char *side) {
   const std::string text(token);
@@ -130,15 +143,9 @@ std::string lower_case(std::string_view text) {
     fail(Argument("sentence"), "unknown character \"", text, "\" in the ", task.id, " ", side,
          ", which takes only \"", known, "\"");
   }
-  // The nearest words, up to three, nearest first (ties in vocabulary order), within half the
-  // word's length (at least 1): farther ones would be noise.
-  const std::size_t within = std::max<std::size_t>(1, characters_of(token).size() / 2);
   std::string suggestions;
-  std::size_t suggested = 0;
-  for (std::size_t distance = 1; distance <= within; ++distance)
-    for (std::size_t id = 2; id < vocabulary.tokens.size() && suggested < 3; ++id)
-      if (edit_distance(token, vocabulary.tokens[id]) == distance)
-        suggestions += (suggested++ ? ", \"" : ": did you mean \"") + vocabulary.tokens[id] + "\"";
+  for (const std::string &word : nearest_words(vocabulary, token))
+    suggestions += (suggestions.empty() ? ": did you mean \"" : ", \"") + word + "\"";
   if (!suggestions.empty())
     fail(Argument("sentence"), "unknown word \"", text, "\" in the ", task.id, " ", side,
          suggestions, "?");
@@ -331,6 +338,17 @@ std::vector<std::size_t> tokenize(const Task &task, const std::string &sentence,
   }
   ids.push_back(Vocabulary::eos);
   return ids;
+}
+
+std::vector<UnknownWord> unknown_words(const Task &task, const std::string &sentence, Side side) {
+  const Vocabulary &vocabulary = side == Side::source ? task.source : task.target;
+  std::vector<UnknownWord> unknown;
+  if (!task.text)
+    return unknown;
+  for (const std::string &token : sentence_tokens(task, sentence, side))
+    if (const auto id = vocabulary.find(token); !id || *id <= Vocabulary::unk)
+      unknown.push_back({token, nearest_words(vocabulary, token)});
+  return unknown;
 }
 
 std::string detokenize(const Task &task, const std::vector<std::size_t> &ids, Side side) {

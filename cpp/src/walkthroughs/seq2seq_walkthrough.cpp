@@ -206,6 +206,19 @@ Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentenc
   Trace trace;
   trace.walkthrough = "seq2seq";
   trace.labels = {{"source", source_tokens}, {"target", target_tokens}};
+  // a task from text reads a word it lacks as <unk>: the words, and the nearest it has
+  if (task.text) {
+    Labels unknown, nearest;
+    for (const auto &word : tasks::unknown_words(task, sentence, tasks::Side::source)) {
+      unknown.push_back(word.word);
+      std::string near;
+      for (const auto &candidate : word.nearest)
+        near += (near.empty() ? "" : " ") + candidate;
+      nearest.push_back(near);
+    }
+    trace.labels.emplace_back("unknown", std::move(unknown));
+    trace.labels.emplace_back("nearest", std::move(nearest));
+  }
   trace.stages.push_back({"source",
                           "source",
                           0,
