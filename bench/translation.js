@@ -21,8 +21,13 @@
 //    one epoch, between the default 0.005 and 0.01 (the chosen run goes on as seed 0's). Goal:
 //    BLEU 15 within 240 s of CPU. Should five epochs of seeds 1 and 2 not fit in about 25 minutes
 //    of training, they stop at two (the results say so).
-// Writes bench/results/translation.json (not with --quick, a smoke run that writes nothing).
-//   node bench/translation.js [--quick]
+// 4. Threads: each model's training throughput (as in 2, the full vocabularies) with
+//    loadAttention({ threads: 2 }) against threads: 1, alternately, five times each (the median
+//    counts), each pair after the load wait; the losses must be the same bit for bit (goal: 1.6×
+//    on two cores).
+// Writes bench/results/translation.json (not with --quick, a smoke run that writes nothing; with
+// --threads, section 4 alone, merged into the file).
+//   node bench/translation.js [--quick] [--threads]
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -33,6 +38,7 @@ import { minibatches, percent, PYTHON, report, runPytorch, table, warnReferenceB
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const quick = process.argv.includes('--quick');
+const threadsOnly = process.argv.includes('--threads'); // section 4 alone, the others kept
 const started = performance.now();
 
 const CORPUS = 'data/spa-eng-36k.tsv';
@@ -54,6 +60,7 @@ const WARMUP = quick ? 3 : 10;
 const STEPS = quick ? 5 : 50;
 const PARSE = { runs: quick ? 1 : 5, goalMs: 1000 };
 const LOAD = { limit: 1.5, pollMs: 30_000, maxWaitMs: 600_000 };
+const THREADS = { threads: 2, rounds: quick ? 1 : 5, goal: 1.6 };
 const QUALITY = {
   epochs: quick ? 2 : 5,
   shortEpochs: 2, // seeds 1 and 2 when five epochs would not fit
@@ -179,16 +186,21 @@ function idsOf(task, batches) {
   }
 }
 
+// The minibatches train() draws from the task, warm-up and timed, as pairs.
+function trainBatches(task) {
+  const examples = trainingPairs(task);
+  return minibatches(attn, SEED, examples.length, BATCH, WARMUP + STEPS).map((batch) => batch.map((k) => examples[k]));
+}
+
+// The target tokens (<eos> included) of the timed minibatches, given as ids.
+const timedTokens = (ids) =>
+  ids.slice(WARMUP, WARMUP + STEPS).reduce((n, batch) => n + batch.reduce((m, [, target]) => m + target.length, 0), 0);
+
 async function throughput() {
   const tasks = { full: makeTask(), small: makeTask({ maxVocabulary: SMALL_VOCABULARY }) };
-  const examples = trainingPairs(tasks.full);
-  const batches = minibatches(attn, SEED, examples.length, BATCH, WARMUP + STEPS).map((batch) =>
-    batch.map((k) => examples[k]),
-  );
+  const batches = trainBatches(tasks.full);
   const ids = { full: idsOf(tasks.full, batches), small: idsOf(tasks.small, batches) };
-  const tokens = ids.full
-    .slice(WARMUP, WARMUP + STEPS)
-    .reduce((n, batch) => n + batch.reduce((m, [, target]) => m + target.length, 0), 0);
+  const tokens = timedTokens(ids.full);
   const cases = [];
   for (const spec of MODELS) {
     await settle(`timing ours, ${spec.name}`, true);
@@ -364,6 +376,60 @@ async function quality() {
   };
 }
 
+// ---- 4. threads ----------------------------------------------------------------------------------
+// Warm-up then timed steps of `spec` on `engine`'s own task (a task lives in one module).
+function timeTraining(engine, { config, learningRate }) {
+  const task = engine.createTranslationTask({ text, ...TASK });
+  const m = engine.createModel({ ...config, task, seed: SEED });
+  try {
+    const firstLoss = m.train({ steps: 1, batch: BATCH, learningRate }).loss;
+    if (WARMUP > 1) m.train({ steps: WARMUP - 1, batch: BATCH, learningRate });
+    const start = performance.now();
+    const { loss } = m.train({ steps: STEPS, batch: BATCH, learningRate });
+    return { firstLoss, loss, ms: performance.now() - start };
+  } finally {
+    m.dispose();
+    task.dispose();
+  }
+}
+
+async function threadScaling() {
+  const task = makeTask();
+  const tokens = timedTokens(idsOf(task, trainBatches(task)));
+  task.dispose();
+  const engines = { 1: attn, [THREADS.threads]: await loadAttention({ threads: THREADS.threads, models: true }) };
+  const rows = [];
+  for (const spec of MODELS) {
+    const runs = { 1: [], [THREADS.threads]: [] };
+    const waits = [];
+    for (let round = 0; round < THREADS.rounds; round++) {
+      waits.push(await settle(`threads, ${spec.name}, round ${round + 1}`, true));
+      for (const count of [1, THREADS.threads]) runs[count].push(timeTraining(engines[count], spec));
+    }
+    const [single, many] = [1, THREADS.threads].map((count) => {
+      const sorted = [...runs[count]].sort((a, b) => a.ms - b.ms);
+      const { firstLoss, loss, ms } = sorted[Math.floor(sorted.length / 2)];
+      return { firstLoss, loss, ms, runsMs: runs[count].map((run) => run.ms), tokensPerSecond: perSecond(tokens, ms) };
+    });
+    for (const run of [...runs[1], ...runs[THREADS.threads]])
+      if (run.firstLoss !== single.firstLoss || run.loss !== single.loss)
+        throw new Error(`${spec.name}: the losses differ across threads (${run.loss} against ${single.loss})`);
+    rows.push({
+      name: spec.name,
+      ...spec.config,
+      learningRate: spec.learningRate,
+      tokens,
+      one: single,
+      many,
+      speedup: single.ms / many.ms,
+      loadavg: waits.map((wait) => wait.loadavg),
+      settled: waits.every((wait) => wait.settled),
+    });
+    console.log(`timed ${spec.name} on 1 and ${THREADS.threads} threads`);
+  }
+  return { threads: THREADS.threads, batch: BATCH, warmup: WARMUP, steps: STEPS, goal: THREADS.goal, rows };
+}
+
 // ---- readable tables ------------------------------------------------------------------------------
 function printParsing({ stats, medianMs, ms, goalMs }) {
   console.log(
@@ -428,16 +494,42 @@ function printQuality({ rows, learningRateTrial, learningRate, bleuGoal, seconds
     );
 }
 
-const sections = { corpus: await parsing() };
-sections.throughput = await throughput();
-sections.quality = await quality();
+function printThreadScaling({ threads: count, rows, goal }) {
+  console.log(
+    `\nTraining on ${count} threads against one (target tokens/s, the median of ${THREADS.rounds} runs each; goal ${goal}×)`,
+  );
+  console.log(
+    table(
+      ['model', 'load before', '1 thread', `${count} threads`, 'speed-up'],
+      rows.map((row) => [
+        row.name,
+        row.loadavg.map((load) => load[0].toFixed(2)).join(', '),
+        Math.round(row.one.tokensPerSecond).toString(),
+        Math.round(row.many.tokensPerSecond).toString(),
+        `${row.speedup.toFixed(2)}x`,
+      ]),
+    ),
+  );
+}
+
+const sections = threadsOnly ? {} : { corpus: await parsing() };
+if (!threadsOnly) {
+  sections.throughput = await throughput();
+  sections.quality = await quality();
+}
+sections.threadScaling = await threadScaling();
 report(
   'translation',
-  { cpuModel: cpuModel(), ...sections, loads, runSeconds: (performance.now() - started) / 1000 },
-  { quick },
+  threadsOnly
+    ? sections
+    : { cpuModel: cpuModel(), ...sections, loads, runSeconds: (performance.now() - started) / 1000 },
+  { quick, partial: threadsOnly },
   (all) => {
-    printParsing(all.corpus);
-    printThroughput(all.throughput);
-    printQuality(all.quality);
+    if (!threadsOnly) {
+      printParsing(all.corpus);
+      printThroughput(all.throughput);
+      printQuality(all.quality);
+    }
+    printThreadScaling(all.threadScaling);
   },
 );

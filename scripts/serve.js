@@ -1,6 +1,6 @@
 // A static file server for the page and the browser tests: no server logic, just files with the
 // right MIME types (application/wasm matters for streaming compilation).
-// CLI: node scripts/serve.js [root]   (port from PORT, default 8080)
+// CLI: node scripts/serve.js [root]   (port from PORT, default 8080), cross-origin isolated.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -18,6 +18,12 @@ const TYPES = {
   '.png': 'image/png',
   '.woff2': 'font/woff2',
 };
+
+/** The headers under which a page may share WebAssembly memory with workers (threads). */
+export const CROSS_ORIGIN_ISOLATED = Object.freeze({
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+});
 
 /** Serves `root` on `port` (0 picks a free one); resolves to the listening server. */
 export function serve(root, port = 0, headers = {}) {
@@ -44,7 +50,8 @@ function send(response, status, text) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const server = await serve(process.argv[2] ?? '.', Number(process.env.PORT ?? 8080));
+  // isolated, so that the page computes and trains on one thread per core (docs/api.md, Threads)
+  const server = await serve(process.argv[2] ?? '.', Number(process.env.PORT ?? 8080), CROSS_ORIGIN_ISOLATED);
   const { port } = server.address();
   console.log(`Serving ${resolve(process.argv[2] ?? '.')} at http://localhost:${port}/ (http://127.0.0.1:${port}/)`);
 }

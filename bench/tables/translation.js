@@ -67,8 +67,31 @@ function translationQuality(json) {
   );
 }
 
+// bench/translation.js --threads: training on two threads against one
+function translationThreads(json) {
+  const { threadScaling: scaling } = json;
+  const model = (row) =>
+    row.name === 'seq2seq'
+      ? `seq2seq ${row.embedding}/${row.hidden}`
+      : `Transformer ${row.model}/${row.heads}/${row.feedforward}`;
+  return (
+    source('translation.json', machine(json.machine)) +
+    markdownTable(
+      ['model', '1-minute load before each pair', '1 thread', `${scaling.threads} threads`, 'speed-up'],
+      scaling.rows.map((row) => [
+        model(row),
+        row.loadavg.map((load) => fixed(2)(load[0])).join(', '),
+        fixed(0)(row.one.tokensPerSecond),
+        fixed(0)(row.many.tokensPerSecond),
+        times(2)(row.speedup),
+      ]),
+    )
+  );
+}
+
 /** Its tables, by the name of their blocks in the docs. */
 export default (json) => ({
   'bench-translation-throughput': translationThroughput(json),
   'bench-translation-quality': translationQuality(json),
+  'bench-translation-threads': translationThreads(json),
 });

@@ -1,6 +1,7 @@
 // Loads the engine the way a static page does (plain ES module import, .wasm found next to the
 // loader) and publishes the seed numbers for the test to read.
-import { loadAttention } from '../../dist/engine/index.js';
+import { loadAttention, trainModel } from '../../dist/engine/index.js';
+import { LARGE_TEXT_TASK } from '../text-pairs.js';
 
 // The default engine against one thread on an attention big enough to be split across threads;
 // or, where threads cannot run, the message that asking for two gives.
@@ -21,6 +22,32 @@ async function compareThreads(attn) {
   const expected = single.attention(q, k, v, { causal: true }).output.data;
   const got = attn.attention(q, k, v, { causal: true }).output.data;
   return { threadedSame: got.length === expected.length && got.every((x, i) => x === expected[i]) };
+}
+
+// trainModel (its worker) on a task of a few hundred words, against the same steps here on one
+// thread: the threads it trained on, and whether the bytes are the same; or why it could not run.
+async function compareTraining() {
+  const model = { embedding: 16, hidden: 32 };
+  const run = trainModel({
+    kind: 'seq2seq',
+    model,
+    task: LARGE_TEXT_TASK,
+    probe: { sentence: 's1 s2' },
+    steps: 10,
+    chunk: 5,
+  });
+  const trained = await run.finished.catch((error) => ({ error: error.message }));
+  if (trained.error) return { trainingError: trained.error };
+  const single = await loadAttention({ threads: 1, models: true });
+  const task = single.createTranslationTask(LARGE_TEXT_TASK);
+  const expected = single.createModel({ kind: 'seq2seq', ...model, task });
+  expected.train({ steps: 5 });
+  expected.train({ steps: 5 });
+  const bytes = expected.save();
+  expected.dispose();
+  task.dispose();
+  const same = bytes.length === trained.bytes.length && bytes.every((x, i) => x === trained.bytes[i]);
+  return { trainedThreads: trained.threads, trainedSame: same };
 }
 
 const output = document.getElementById('result');
@@ -51,6 +78,7 @@ try {
   output.textContent = JSON.stringify({
     threads: attn.threads,
     ...(await compareThreads(attn)),
+    ...(await compareTraining()),
     scores: Array.from(scores),
     context: Array.from(context),
     tiny: attn.decimalFromLog(attn.logSoftmax(scores)[2]),

@@ -4,17 +4,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { serve } from '../../scripts/serve.js';
+import { CROSS_ORIGIN_ISOLATED, serve } from '../../scripts/serve.js';
 import { assertSeedNumbers } from '../seeds.js';
 import { collectErrors, launchChromium } from './chromium.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-// The headers under which a page may share WebAssembly memory with workers (threads).
-const CROSS_ORIGIN_ISOLATED = {
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-embedder-policy': 'require-corp',
-};
 let browser;
 const servers = [];
 
@@ -33,7 +28,8 @@ after(async () => {
 });
 
 // What each server shows of threads: none where pages cannot share memory, threads where they
-// can, and one thread, without hanging, where a policy blocks the threads' workers.
+// can (trainModel's worker trains on them), and one thread, without hanging, where a policy blocks
+// the threads' workers (and trainModel's worker with them).
 const NOT_ISOLATED = /options\.threads: 2 needs a cross-origin-isolated page/;
 const WORKERS_BLOCKED = /a worker of the threaded module could not start/;
 for (const [index, label, threadsError] of [
@@ -56,6 +52,12 @@ for (const [index, label, threadsError] of [
       assert.equal(result.threads, await page.evaluate(() => Math.min(navigator.hardwareConcurrency, 8)));
       assert.ok(result.threads > 1, 'this machine has one core: the threaded module was not exercised');
       assert.equal(result.threadedSame, true);
+    }
+    if (threadsError === WORKERS_BLOCKED) assert.match(result.trainingError, /training worker could not start/);
+    else {
+      assert.equal(result.trainingError, undefined);
+      assert.equal(result.trainedThreads, result.threads, 'the training worker runs as many threads as the page');
+      assert.equal(result.trainedSame, true, 'trained to the bytes one thread trains');
     }
     const { scores, context, tiny, word1, afterError } = result;
     assertSeedNumbers({ scores, context, tiny, word1 }, `Chromium, ${label}`);

@@ -6,16 +6,12 @@ import { after, before, test } from 'node:test';
 
 import { root } from '../pack.js';
 import { SEEDS } from '../seeds.js';
-import { serve } from '../../scripts/serve.js';
+import { CROSS_ORIGIN_ISOLATED, serve } from '../../scripts/serve.js';
 import { collectErrors, launchChromium } from './chromium.js';
 
 const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const PAYLOAD = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>';
 const TOKEN = '<img/src=x/onerror=window.__pwned=1>'; // tokens are whitespace-separated words
-const CROSS_ORIGIN_ISOLATED = {
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-embedder-policy': 'require-corp',
-};
 let browser;
 let strict;
 let plain;

@@ -5,8 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { test } from 'node:test';
 
-import { loadAttention } from 'attention-stepper';
+import { loadAttention, trainModel } from 'attention-stepper';
 import { assertSeedNumbers, SEEDS } from '../seeds.js';
+import { LARGE_TEXT_TASK } from '../text-pairs.js';
 
 const one = await loadAttention({ threads: 1, models: true });
 const three = await loadAttention({ threads: 3, models: true });
@@ -98,4 +99,44 @@ test('a seq2seq model trains and translates the same on three threads as on one,
     return result;
   };
   assert.deepEqual(run(three), run(one));
+});
+
+const LARGE = [
+  { kind: 'seq2seq', embedding: 16, hidden: 32 },
+  { kind: 'transformer', model: 32 },
+];
+
+test('models of a few hundred words train to the same bytes on two threads as on one', async () => {
+  const two = await loadAttention({ threads: 2, models: true });
+  const run = (attn, config) => {
+    const task = attn.createTranslationTask(LARGE_TEXT_TASK);
+    const model = attn.createModel({ ...config, task, seed: 3 });
+    const losses = [1, 2].map(() => model.train({ steps: 3, batch: 32 }).loss);
+    const result = { losses, bytes: model.save() };
+    model.dispose();
+    task.dispose();
+    return result;
+  };
+  for (const config of LARGE) assert.deepEqual(run(two, config), run(one, config), config.kind);
+});
+
+test("trainModel trains on the default engine's threads, to the bytes one thread trains", async () => {
+  const { kind, ...model } = LARGE[0];
+  const probe = { sentence: 's1 s2 s3' };
+  const { bytes, threads } = await trainModel({
+    kind,
+    model,
+    task: LARGE_TEXT_TASK,
+    probe,
+    steps: 50,
+    evaluateEvery: 50,
+  }).finished;
+  assert.equal(threads, Math.min(availableParallelism(), 8));
+  const task = one.createTranslationTask(LARGE_TEXT_TASK);
+  const expected = one.createModel({ kind, ...model, task });
+  expected.train({ steps: 25, batch: 32 });
+  expected.train({ steps: 25, batch: 32 });
+  assert.deepEqual(bytes, expected.save());
+  expected.dispose();
+  task.dispose();
 });

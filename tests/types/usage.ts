@@ -220,8 +220,10 @@ const trainer = trainModel({
   train: { learningRate: 0.01 },
   probe: { sentence: 'the red car is small' },
 });
-trainer.finished.then(({ bytes }) => {
+trainer.finished.then(({ bytes, threads }) => {
+  const trainedOn: number = threads;
   const loaded = attn.loadModel(bytes);
+  console.log(`trained on ${trainedOn} threads`);
   // a model of any kind: its kind says which
   return loaded.kind === 'seq2seq' ? loaded.translate('the car').target : loaded.kind;
 });

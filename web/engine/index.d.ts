@@ -205,7 +205,13 @@ export interface ModelTrainer extends EventTarget {
   readonly state: 'running' | 'paused' | 'done' | 'failed';
   /** the model's bytes (loadModel) once it stops; rejects with the Error that ended it */
   /** why it stopped: at `steps`, at the `target`, on a validation loss that stopped improving, or asked to */
-  readonly finished: Promise<{ step: number; bytes: Uint8Array; reason: 'steps' | 'target' | 'plateau' | 'stopped' }>;
+  /** and the threads it trained on (the same bytes on any number) */
+  readonly finished: Promise<{
+    step: number;
+    bytes: Uint8Array;
+    reason: 'steps' | 'target' | 'plateau' | 'stopped';
+    threads: number;
+  }>;
   pause(): void;
   resume(): void;
   /** ends the run early; it finishes with the model as it is */

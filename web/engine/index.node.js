@@ -43,13 +43,13 @@ export const loadAttention = makeLoader({
 
 /**
  * Trains a model from scratch → a ModelTrainer, as in browsers; in Node the run shares the
- * process's thread, yielding to the event loop between chunks.
+ * process's thread, yielding to the event loop between chunks, and the default engine's threads.
  */
 export function trainModel(options) {
   const controls = runControls(() => new Promise((resolve) => setImmediate(resolve)));
   const trainer = new ModelTrainer(controls);
   const receive = (message) => trainer.receive(message);
-  loadAttention({ threads: 1, models: true })
+  loadAttention({ models: true })
     .then((attn) => runTraining(attn, options, receive, controls.proceed))
     .catch((error) => receive({ type: 'error', message: error.message, argument: error.argument }));
   return trainer;

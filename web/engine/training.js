@@ -28,7 +28,8 @@ export const TRAINING_DEFAULTS = Object.freeze({
  * evaluation?, probe?, and with a task: epoch, pairs and seconds (of training so far), samples?
  * ([{ source, output, reference }] of held-out pairs) } after every chunk (evaluation:
  * model.evaluate()'s of `split`), then
- * { type: 'done', step, bytes, reason } (reason: 'steps', 'target', 'plateau' or 'stopped').
+ * { type: 'done', step, bytes, reason, threads } (reason: 'steps', 'target', 'plateau' or 'stopped';
+ * threads: the engine's, which the run trained on).
  * proceed(): awaited before every chunk; it resolves to false to stop (the run then reports done
  * with what it has).
  */
@@ -109,7 +110,7 @@ export async function runTraining(attn, run, report, proceed) {
         }
       }
     }
-    report({ type: 'done', step, bytes: model.save(), reason });
+    report({ type: 'done', step, bytes: model.save(), reason, threads: attn.threads });
   } finally {
     model.dispose();
     task?.dispose();
@@ -138,7 +139,7 @@ export function runControls(yieldOnce) {
 
 /**
  * A training run as trainModel returns it. Events: 'progress' (detail: runTraining's progress
- * report), 'done' (detail: { step, bytes, reason }), 'error' (detail: { message, argument }), 'state'.
+ * report), 'done' (detail: { step, bytes, reason, threads }), 'error' (detail: { message, argument }), 'state'.
  * `state`: 'running', 'paused', 'done' or 'failed'; `finished`: a promise of the done detail.
  */
 export class ModelTrainer extends EventTarget {

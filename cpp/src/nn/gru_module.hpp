@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "attention/detail/parallel.hpp"
 #include "nn/gru.hpp"
 
 namespace attention::nn {
@@ -37,7 +38,9 @@ public:
     for (std::size_t layer = 0; layer < layers_; ++layer) {
       const std::size_t in = in_width(layer);
       grow(n * batch * width(), {&outputs_[layer]});
-      for (std::size_t direction = 0; direction < directions_; ++direction) {
+      // The directions run side by side, on two threads when there are: each has its own
+      // sequence and writes its own half of the outputs.
+      parallel::for_each(directions_, flops(layer), [&](std::size_t direction) {
         GruSequence<T> &sequence = sequences_[layer * directions_ + direction];
         const GruWeights<const T> w(p + offset(layer, direction), in, hidden_);
         const T *x_d = layer_input(layer, direction);
@@ -56,7 +59,7 @@ public:
             const T *state = sequence.state(step) + b * hidden_;
             std::copy(state, state + hidden_, out);
           }
-      }
+      });
       if (directions_ == 2 && layer + 1 < layers_)
         reverse(outputs_[layer].data(), width(), reversed_[layer + 1]);
     }
@@ -82,27 +85,31 @@ public:
       const std::size_t in = in_width(layer);
       std::vector<T> &d_in = d_inputs_[layer];
       d_in.assign(rows * in, T(0));
-      for (std::size_t direction = 0; direction < directions_; ++direction) {
+      // The directions side by side, as forward; their gradients at the input are then added in
+      // order.
+      parallel::for_each(directions_, 2 * flops(layer), [&](std::size_t direction) {
         GruSequence<T> &sequence = sequences_[layer * directions_ + direction];
         const std::size_t at = offset(layer, direction);
         // The gradient at this direction's states, in its own order of steps.
-        gather(d_layer + direction * hidden_, width(), hidden_, direction == 1, d_states_);
-        grow(rows * in, {&d_x_});
+        gather(d_layer + direction * hidden_, width(), hidden_, direction == 1,
+               d_states_[direction]);
+        grow(rows * in, {&d_x_[direction]});
         sequence.backward(GruWeights<const T>(p + at, in, hidden_),
                           GruWeights<T>(grad + at, in, hidden_), n_, layer_input(layer, direction),
-                          d_states_.data(), d_last[layer * directions_ + direction], d_x_.data(),
-                          nullptr);
+                          d_states_[direction].data(), d_last[layer * directions_ + direction],
+                          d_x_[direction].data(), nullptr);
+      });
+      for (std::size_t direction = 0; direction < directions_; ++direction)
         for (std::size_t t = 0; t < n_; ++t)
           for (std::size_t b = 0; b < batch_; ++b) {
             if (t >= lengths_[b])
               continue;
             const std::size_t position = direction ? lengths_[b] - 1 - t : t;
-            const T *from = d_x_.data() + (t * batch_ + b) * in;
+            const T *from = d_x_[direction].data() + (t * batch_ + b) * in;
             T *to = d_in.data() + (position * batch_ + b) * in;
             for (std::size_t i = 0; i < in; ++i)
               to[i] += from[i];
           }
-      }
       d_layer = d_in.data();
     }
     if (dx)
@@ -111,6 +118,10 @@ public:
 
 private:
   std::size_t in_width(std::size_t layer) const { return layer ? width() : input_; }
+  // A layer's forward products, over both directions.
+  double flops(std::size_t layer) const {
+    return 6.0 * double(directions_ * n_ * batch_ * hidden_) * double(in_width(layer) + hidden_);
+  }
   std::size_t offset(std::size_t layer, std::size_t direction) const {
     const std::size_t first = layer
                                   ? directions_ * gru_block_size(input_, hidden_) +
@@ -154,7 +165,8 @@ private:
   std::vector<GruSequence<T>> sequences_; // layer-major: (layer, direction)
   // Per layer: its input reversed (bidirectional), its outputs, the gradient at its input.
   std::vector<std::vector<T>> reversed_, outputs_, d_inputs_;
-  std::vector<T> d_states_, d_x_;
+  // Per direction: the gradients at its states and at its input.
+  std::vector<T> d_states_[2], d_x_[2];
 };
 
 } // namespace attention::nn

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "attention/detail/kernels.hpp"
+#include "attention/detail/parallel.hpp"
 #include "nn/parameter_spec.hpp"
 
 namespace attention::nn {
@@ -15,12 +16,27 @@ inline std::vector<ParameterSpec> linear_parameters(std::size_t in, std::size_t 
   return specs;
 }
 
-// sums += the sum of `rows` rows (stride ld) of `cols` values: a bias's gradient.
+// sums += the sum of `rows` rows (stride ld) of `cols` values: a bias's gradient. Columns may
+// run on several threads, each column summed in row order.
 template <class T>
 void add_column_sums(std::size_t rows, std::size_t cols, const T *x, std::size_t ld, T *sums) {
-  for (std::size_t r = 0; r < rows; ++r)
-    for (std::size_t i = 0; i < cols; ++i)
-      sums[i] += x[r * ld + i];
+  const auto sum_columns = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t i = begin; i < end; ++i)
+        sums[i] += x[r * ld + i];
+  };
+  parallel::for_ranges(cols, kernels::Simd<T>::lanes, double(rows) * double(cols), sum_columns);
+}
+
+// y (rows x cols, stride ldy) += bias on every row.
+template <class T>
+void add_bias(std::size_t rows, std::size_t cols, const T *bias, T *y, std::size_t ldy) {
+  const auto add_rows = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t r = begin; r < end; ++r)
+      for (std::size_t i = 0; i < cols; ++i)
+        y[r * ldy + i] += bias[i];
+  };
+  parallel::for_ranges(rows, 1, double(rows) * double(cols), add_rows);
 }
 
 // y (rows x out, stride ldy) = x (rows x in, stride ldx) W^T + bias, or y += x W^T + bias when
@@ -31,9 +47,7 @@ void linear_forward(std::size_t rows, std::size_t in, std::size_t out, const T *
                     bool accumulate = false) {
   kernels::gemm_abt(rows, out, in, x, ldx, weight, ldw, y, ldy, accumulate);
   if (bias)
-    for (std::size_t r = 0; r < rows; ++r)
-      for (std::size_t i = 0; i < out; ++i)
-        y[r * ldy + i] += bias[i];
+    add_bias(rows, out, bias, y, ldy);
 }
 
 // y (rows x out, stride ldy) = x (rows x in, stride ldx) W^T + bias for W^T packed once
@@ -43,9 +57,7 @@ void linear_forward(std::size_t rows, const T *x, std::size_t ldx, const kernels
                     const T *bias, T *y, std::size_t ldy, bool accumulate = false) {
   kernels::gemm_packed(rows, x, ldx, w_t, y, ldy, accumulate);
   if (bias)
-    for (std::size_t r = 0; r < rows; ++r)
-      for (std::size_t i = 0; i < w_t.n(); ++i)
-        y[r * ldy + i] += bias[i];
+    add_bias(rows, w_t.n(), bias, y, ldy);
 }
 
 // From dy (rows x out): d_weight += dy^T x, d_bias += the column sums of dy (when given), and

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "attention/detail/kernels.hpp"
+#include "attention/detail/parallel.hpp"
 #include "attention/softmax.hpp"
 #include "nn/buffers.hpp"
 #include "nn/linear.hpp"
@@ -78,27 +79,26 @@ public:
   void forward(const T *p, std::size_t q0, std::size_t q1, const T *x, T *out) {
     const std::size_t w = width_, rows = (q1 - q0) * batch_, first = q0 * batch_;
     linear_forward(rows, w, w, x, w, p, w, p + 3 * w * w, q_.data() + first * w, w);
-    for (std::size_t b = 0; b < batch_; ++b)
-      for (std::size_t h = 0; h < heads_; ++h) {
-        const std::size_t used = used_keys(b, q1);
-        T *scores = scores_.data() + score_offset(q0, b, h),
-          *weights = weights_.data() + score_offset(q0, b, h);
-        kernels::gemm_abt(q1 - q0, used, head_width_, q_.data() + (first + b) * w + h * head_width_,
-                          batch_ * w, key_block(kv_.data(), b, h), batch_ * 2 * w, scores,
-                          score_stride());
-        for (std::size_t t = q0; t < q1; ++t) {
-          const std::size_t at = (t - q0) * score_stride(), allowed = allowed_keys(b, t);
-          for (std::size_t j = 0; j < allowed; ++j)
-            scores[at + j] *= scale_;
-          std::fill(scores + at + allowed, scores + at + keys_,
-                    -std::numeric_limits<T>::infinity());
-          detail::softmax_into(scores + at, allowed, T(1), nullptr, weights + at);
-          std::fill(weights + at + allowed, weights + at + keys_, T(0));
-        }
-        kernels::gemm_ab(q1 - q0, head_width_, used, weights, score_stride(),
-                         value_block(kv_.data(), b, h), batch_ * 2 * w,
-                         context_.data() + (first + b) * w + h * head_width_, batch_ * w);
+    const auto attend = [&](std::size_t b, std::size_t h) {
+      const std::size_t used = used_keys(b, q1);
+      T *scores = scores_.data() + score_offset(q0, b, h),
+        *weights = weights_.data() + score_offset(q0, b, h);
+      kernels::gemm_abt(q1 - q0, used, head_width_, q_.data() + (first + b) * w + h * head_width_,
+                        batch_ * w, key_block(kv_.data(), b, h), batch_ * 2 * w, scores,
+                        score_stride());
+      for (std::size_t t = q0; t < q1; ++t) {
+        const std::size_t at = (t - q0) * score_stride(), allowed = allowed_keys(b, t);
+        for (std::size_t j = 0; j < allowed; ++j)
+          scores[at + j] *= scale_;
+        std::fill(scores + at + allowed, scores + at + keys_, -std::numeric_limits<T>::infinity());
+        detail::softmax_into(scores + at, allowed, T(1), nullptr, weights + at);
+        std::fill(weights + at + allowed, weights + at + keys_, T(0));
       }
+      kernels::gemm_ab(q1 - q0, head_width_, used, weights, score_stride(),
+                       value_block(kv_.data(), b, h), batch_ * 2 * w,
+                       context_.data() + (first + b) * w + h * head_width_, batch_ * w);
+    };
+    for_heads(q1 - q0, attend);
     linear_forward(rows, w, w, context_.data() + first * w, w, p + 3 * w * w + 3 * w, w,
                    p + 4 * w * w + 3 * w, out, w);
   }
@@ -117,34 +117,34 @@ public:
     d_kv_.assign(key_rows * 2 * w, T(0)); // keys past an item's length get none
     linear_backward(query_rows, w, w, context_.data(), w, p + 3 * w * w + 3 * w, w, d_out, w,
                     grad + 3 * w * w + 3 * w, grad + 4 * w * w + 3 * w, d_context_.data(), w);
-    for (std::size_t b = 0; b < batch_; ++b)
-      for (std::size_t h = 0; h < heads_; ++h) {
-        const std::size_t used = used_keys(b, queries_);
-        const T *weights = weights_.data() + score_offset(0, b, h);
-        T *d_weights = d_weights_.data() + score_offset(0, b, h);
-        const T *d_context = d_context_.data() + b * w + h * head_width_;
-        kernels::gemm_abt(queries_, used, head_width_, d_context, batch_ * w,
-                          value_block(kv_.data(), b, h), batch_ * 2 * w, d_weights, score_stride());
-        kernels::gemm_atb(used, head_width_, queries_, weights, score_stride(), d_context,
-                          batch_ * w, value_block(d_kv_.data(), b, h), batch_ * 2 * w);
-        // Through the softmax, ds_j = α_j (dα_j - Σ_k α_k dα_k), then the scaling by 1/sqrt(d_k).
-        for (std::size_t t = 0; t < queries_; ++t) {
-          const std::size_t at = t * score_stride(), allowed = allowed_keys(b, t);
-          const T *alpha = weights + at;
-          T *d = d_weights + at;
-          const T weighted = kernels::dot(alpha, d, allowed);
-          const T *extra = d_scores ? d_scores + score_offset(0, b, h) + at : nullptr;
-          for (std::size_t j = 0; j < allowed; ++j)
-            d[j] = (alpha[j] * (d[j] - weighted) + (extra ? extra[j] : T(0))) * scale_;
-          std::fill(d + allowed, d + used, T(0));
-        }
-        const T *queries = q_.data() + b * w + h * head_width_;
-        kernels::gemm_ab(queries_, head_width_, used, d_weights, score_stride(),
-                         key_block(kv_.data(), b, h), batch_ * 2 * w,
-                         d_q_.data() + b * w + h * head_width_, batch_ * w);
-        kernels::gemm_atb(used, head_width_, queries_, d_weights, score_stride(), queries,
-                          batch_ * w, key_block(d_kv_.data(), b, h), batch_ * 2 * w);
+    const auto back = [&](std::size_t b, std::size_t h) {
+      const std::size_t used = used_keys(b, queries_);
+      const T *weights = weights_.data() + score_offset(0, b, h);
+      T *d_weights = d_weights_.data() + score_offset(0, b, h);
+      const T *d_context = d_context_.data() + b * w + h * head_width_;
+      kernels::gemm_abt(queries_, used, head_width_, d_context, batch_ * w,
+                        value_block(kv_.data(), b, h), batch_ * 2 * w, d_weights, score_stride());
+      kernels::gemm_atb(used, head_width_, queries_, weights, score_stride(), d_context, batch_ * w,
+                        value_block(d_kv_.data(), b, h), batch_ * 2 * w);
+      // Through the softmax, ds_j = α_j (dα_j - Σ_k α_k dα_k), then the scaling by 1/sqrt(d_k).
+      for (std::size_t t = 0; t < queries_; ++t) {
+        const std::size_t at = t * score_stride(), allowed = allowed_keys(b, t);
+        const T *alpha = weights + at;
+        T *d = d_weights + at;
+        const T weighted = kernels::dot(alpha, d, allowed);
+        const T *extra = d_scores ? d_scores + score_offset(0, b, h) + at : nullptr;
+        for (std::size_t j = 0; j < allowed; ++j)
+          d[j] = (alpha[j] * (d[j] - weighted) + (extra ? extra[j] : T(0))) * scale_;
+        std::fill(d + allowed, d + used, T(0));
       }
+      const T *queries = q_.data() + b * w + h * head_width_;
+      kernels::gemm_ab(queries_, head_width_, used, d_weights, score_stride(),
+                       key_block(kv_.data(), b, h), batch_ * 2 * w,
+                       d_q_.data() + b * w + h * head_width_, batch_ * w);
+      kernels::gemm_atb(used, head_width_, queries_, d_weights, score_stride(), queries, batch_ * w,
+                        key_block(d_kv_.data(), b, h), batch_ * 2 * w);
+    };
+    for_heads(queries_, back);
     linear_backward(query_rows, w, w, x_query, w, p, w, d_q_.data(), w, grad, grad + 3 * w * w,
                     d_query, w);
     linear_backward(key_rows, w, 2 * w, x_keys, w, p + w * w, w, d_kv_.data(), 2 * w, grad + w * w,
@@ -158,6 +158,18 @@ public:
   std::size_t keys() const { return keys_; }
 
 private:
+  // Runs head(b, h) for every item b and head h, on several threads for a large batch: each
+  // writes only its own item's and head's blocks. `queries` steps each (scores, the softmax and
+  // two products).
+  template <class Head> void for_heads(std::size_t queries, const Head &head) const {
+    const std::size_t pairs = batch_ * heads_;
+    const double flops = double(pairs) * double(queries) * double(keys_) * (4.0 * head_width_ + 30);
+    parallel::for_ranges(pairs, 1, flops, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t pair = begin; pair < end; ++pair)
+        head(pair / heads_, pair % heads_);
+    });
+  }
+
   // The keys query step t of item b sees, and those a block of steps up to q1 sees.
   std::size_t allowed_keys(std::size_t b, std::size_t t) const {
     return causal_ ? std::min(key_lengths_[b], t + 1) : key_lengths_[b];

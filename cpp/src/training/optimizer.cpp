@@ -3,18 +3,31 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
+#include "attention/detail/parallel.hpp"
 #include "attention/errors.hpp"
 
 namespace attention {
+
+namespace {
+// Elementwise loops over all parameters split in ranges of whole cache lines (64 bytes of float).
+constexpr std::size_t chunk = 16;
+// Adam's update costs about this many floating-point operations a parameter (a square root and a
+// division among them), for parallel::for_ranges.
+constexpr double adam_flops = 20;
+} // namespace
 
 template <class T> T clip_gradient_norm(ParameterSet<T> &gradients, T max_norm) {
   if (!std::isfinite(max_norm) || max_norm <= 0)
     detail::fail(detail::Argument("maxNorm"), "maxNorm (", max_norm,
                  ") must be a positive finite number");
-  // As clip_grad_norm_: the norm of the tensors' norms, each summed in double here.
-  double squares = 0;
-  for (const auto &info : gradients.layout()) {
+  // As clip_grad_norm_: the norm of the tensors' norms, each summed in double here, a tensor a
+  // task (on several threads), then added in the layout's order.
+  const auto &layout = gradients.layout();
+  std::vector<double> norms(layout.size());
+  parallel::for_each(layout.size(), 3.0 * double(gradients.size()), [&](std::size_t t) {
+    const auto &info = layout[t];
     const T *g = gradients.data() + info.offset;
     double sum = 0;
     for (std::size_t i = 0; i < info.size; ++i) {
@@ -23,14 +36,19 @@ template <class T> T clip_gradient_norm(ParameterSet<T> &gradients, T max_norm) 
                      " holds a non-finite value (", g[i], ") at flat index ", i);
       sum += double(g[i]) * double(g[i]);
     }
-    const double norm = static_cast<T>(std::sqrt(sum));
+    norms[t] = static_cast<T>(std::sqrt(sum));
+  });
+  double squares = 0;
+  for (const double norm : norms)
     squares += norm * norm;
-  }
   const T total = static_cast<T>(std::sqrt(squares));
   const T coefficient = max_norm / (total + T(1e-6));
-  if (coefficient < 1)
-    for (std::size_t i = 0; i < gradients.size(); ++i)
+  const auto scale = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
       gradients.data()[i] *= coefficient;
+  };
+  if (coefficient < 1)
+    parallel::for_ranges(gradients.size(), chunk, double(gradients.size()), scale);
   return total;
 }
 
@@ -60,12 +78,15 @@ T Adam<T>::step(ParameterSet<T> &parameters, ParameterSet<T> &gradients, T learn
           eps = T(epsilon);
   T *param = parameters.data(), *m = first_moment_.data(), *v = second_moment_.data();
   const T *g = gradients.data();
-  for (std::size_t i = 0; i < parameters.size(); ++i) {
-    m[i] = m[i] * b1 + one_minus_b1 * g[i];
-    v[i] = v[i] * b2 + one_minus_b2 * g[i] * g[i];
-    const T denominator = std::sqrt(v[i]) / correction2_sqrt + eps;
-    param[i] += -step_size * (m[i] / denominator);
-  }
+  const auto update = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      m[i] = m[i] * b1 + one_minus_b1 * g[i];
+      v[i] = v[i] * b2 + one_minus_b2 * g[i] * g[i];
+      const T denominator = std::sqrt(v[i]) / correction2_sqrt + eps;
+      param[i] += -step_size * (m[i] / denominator);
+    }
+  };
+  parallel::for_ranges(parameters.size(), chunk, adam_flops * double(parameters.size()), update);
   return norm;
 }
 

@@ -1,12 +1,13 @@
 #include "attention/trainer.hpp"
 
-#include "attention/detail/kernels.hpp"
-
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <utility>
 
+#include "attention/detail/kernels.hpp"
+#include "attention/detail/parallel.hpp"
 #include "attention/errors.hpp"
 
 namespace attention {
@@ -15,6 +16,31 @@ namespace {
 
 using detail::Argument;
 using detail::fail;
+
+// The passes over every parameter at every step, split on several threads for large models, in
+// ranges of whole cache lines (16 floats).
+constexpr std::size_t chunk = 16;
+
+template <class T> bool all_finite(const T *x, std::size_t n) {
+  std::atomic<bool> finite{true};
+  parallel::for_ranges(n, chunk, double(n), [&](std::size_t begin, std::size_t end) {
+    if (!kernels::all_finite(x + begin, end - begin))
+      finite = false;
+  });
+  return finite;
+}
+
+template <class T> void copy(const T *from, std::size_t n, T *to) {
+  parallel::for_ranges(n, chunk, double(n), [&](std::size_t begin, std::size_t end) {
+    std::copy(from + begin, from + end, to + begin);
+  });
+}
+
+template <class T> void zero(T *x, std::size_t n) {
+  parallel::for_ranges(n, chunk, double(n), [&](std::size_t begin, std::size_t end) {
+    std::fill(x + begin, x + end, T(0));
+  });
+}
 
 } // namespace
 
@@ -65,7 +91,7 @@ TrainResult<T> Trainer<T>::train(ParameterSet<T> &parameters, std::size_t steps,
       shuffle();
     std::copy(order_.begin() + next_, order_.begin() + next_ + batch, minibatch_.begin());
     next_ += batch;
-    std::fill(gradients_.data(), gradients_.data() + gradients_.size(), T(0));
+    zero(gradients_.data(), gradients_.size());
     try {
       loss = loss_and_gradients(minibatch_, gradients_);
     } catch (const InputError &error) {
@@ -75,11 +101,11 @@ TrainResult<T> Trainer<T>::train(ParameterSet<T> &parameters, std::size_t steps,
     }
     if (!std::isfinite(loss))
       diverged("the loss is not finite", false);
-    if (!kernels::all_finite(gradients_.data(), gradients_.size()))
+    if (!all_finite(gradients_.data(), gradients_.size()))
       diverged("a gradient is not finite", false);
-    std::copy(parameters.data(), parameters.data() + parameters.size(), last_.begin());
+    copy(parameters.data(), parameters.size(), last_.data());
     adam_.step(parameters, gradients_, static_cast<T>(learning_rate), static_cast<T>(max_norm));
-    if (!kernels::all_finite(parameters.data(), parameters.size()))
+    if (!all_finite(parameters.data(), parameters.size()))
       diverged("a parameter is not finite", true);
     ++steps_;
   }

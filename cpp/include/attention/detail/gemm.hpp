@@ -1,7 +1,8 @@
 // Packed, cache-blocked matrix products. A 4x8 float (4x4 double) tile of C stays in registers
 // while packed panels of A and B stream through: wider tiles (6x8, 4x12) and an unrolled loop ran
 // slower as WebAssembly, whose 16 vector registers V8 then spills. Packing buffers persist per
-// thread, so repeated calls allocate nothing.
+// thread, so repeated calls allocate nothing. A product large enough splits across the core's
+// threads by blocks of C's rows or columns, never along its sums (split_product).
 #pragma once
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "attention/detail/parallel.hpp"
 #include "attention/detail/simd.hpp"
 
 namespace attention::kernels {
@@ -20,6 +22,10 @@ template <class T> struct Operand {
   bool transposed = false;
   T operator()(std::size_t i, std::size_t p) const {
     return transposed ? data[p * ld + i] : data[i * ld + p];
+  }
+  // The operand from row i on.
+  Operand from_row(std::size_t i) const {
+    return {transposed ? data + i : data + i * ld, ld, transposed};
   }
 };
 
@@ -183,6 +189,24 @@ void gemm_blocked(std::size_t m, std::size_t n, std::size_t k, const Operand<T> 
   }
 }
 
+// Runs product(i0, rows, j0, cols) over blocks of C (m x n) covering it once, by its columns or
+// by its rows, on the core's threads when the product is large enough to pay. The sum over k is
+// never cut: each value of C is summed by one thread, in the order one thread sums it, so the
+// bits do not depend on the thread count.
+template <class T, class Product>
+void split_product(std::size_t m, std::size_t n, std::size_t k, bool by_columns,
+                   const Product &product) {
+  const double flops = 2.0 * double(m) * double(n) * double(k);
+  if (by_columns)
+    parallel::for_ranges(n, Simd<T>::nr, flops, [&](std::size_t j0, std::size_t j1) {
+      product(std::size_t(0), m, j0, j1 - j0);
+    });
+  else
+    parallel::for_ranges(m, Simd<T>::mr, flops, [&](std::size_t i0, std::size_t i1) {
+      product(i0, i1 - i0, std::size_t(0), n);
+    });
+}
+
 // A few rows of C from a row-major B (B(p, j) = b[p * ldb + j]) read where it lies: packing B
 // would cost as much as the product (an attention's weights times one item's values). Sums in
 // gemm_blocked's order, so either path gives the same bits.
@@ -239,14 +263,19 @@ void gemm(std::size_t m, std::size_t n, std::size_t k, const Operand<T> &a, cons
   }
   if (m < S::mr && !b.transposed)
     return detail::gemm_few_rows(m, n, k, a, b.data, b.ld, c, ldc, accumulate);
-  detail::gemm_blocked(
-      m, n, k, a,
-      [&](std::size_t jc, std::size_t nc, std::size_t pc, std::size_t kc) {
-        T *packed = working_memory<T>(Slot::packed_b, detail::round_up(nc, S::nr) * kc);
-        detail::pack_panels<S::nr>(Operand<T>{b.data, b.ld, !b.transposed}, jc, nc, pc, kc, packed);
-        return static_cast<const T *>(packed);
-      },
-      c, ldc, accumulate);
+  const auto block_of_c = [&](std::size_t i0, std::size_t rows, std::size_t j0, std::size_t cols) {
+    const auto packed_b = [&](std::size_t jc, std::size_t nc, std::size_t pc, std::size_t kc) {
+      T *packed = working_memory<T>(Slot::packed_b, detail::round_up(nc, S::nr) * kc);
+      detail::pack_panels<S::nr>(Operand<T>{b.data, b.ld, !b.transposed}, j0 + jc, nc, pc, kc,
+                                 packed);
+      return static_cast<const T *>(packed);
+    };
+    detail::gemm_blocked(rows, cols, k, a.from_row(i0), packed_b, c + i0 * ldc + j0, ldc,
+                         accumulate);
+  };
+  // Each block packs the operand it spans whole again: cutting columns repacks A (m k values),
+  // cutting rows B (k n).
+  detail::split_product<T>(m, n, k, m <= n, block_of_c);
 }
 
 // B packed once for many products with it, as gemm packs it at every call: a weight used at
@@ -295,12 +324,15 @@ void gemm_packed(std::size_t m, const T *a, std::size_t lda, const PackedB<T> &b
                  std::size_t ldc, bool accumulate = false) {
   if (b.k() == 0)
     return gemm<T>(m, b.n(), 0, {a, lda}, {a, lda}, c, ldc, accumulate);
-  detail::gemm_blocked(
-      m, b.n(), b.k(), Operand<T>{a, lda},
-      [&](std::size_t jc, std::size_t nc, std::size_t pc, std::size_t) {
-        return b.block(jc, nc, pc);
-      },
-      c, ldc, accumulate);
+  const auto rows_of_c = [&](std::size_t i0, std::size_t rows, std::size_t, std::size_t) {
+    const auto packed_b = [&](std::size_t jc, std::size_t nc, std::size_t pc, std::size_t) {
+      return b.block(jc, nc, pc);
+    };
+    detail::gemm_blocked(rows, b.n(), b.k(), Operand<T>{a + i0 * lda, lda}, packed_b, c + i0 * ldc,
+                         ldc, accumulate);
+  };
+  // by rows only: B is packed already, in whole column blocks
+  detail::split_product<T>(m, b.n(), b.k(), false, rows_of_c);
 }
 
 // The products a layer's forward and backward passes need, over row-major buffers (lda, ldb,

@@ -5,11 +5,16 @@
 
 #include <vector>
 
+#include "attention/detail/parallel.hpp"
 #include "nn/buffers.hpp"
 #include "nn/linear.hpp"
 #include "nn/scoring.hpp"
 
 namespace attention::nn {
+
+// tanh and the dot product cost about this many floating-point operations a value, for
+// parallel::for_ranges.
+constexpr double tanh_flops = 20;
 
 template <class T> class TanhScoring : public ScoringFunction<T> {
 protected:
@@ -49,14 +54,18 @@ public:
     T *q = projected_queries_.data() + first * width_;
     linear_forward(rows, queries, query_width_, query_t_, bias(weights, at_.query_bias), q, width_);
     const T *va = weights + at_.va, va_bias = at_.biases ? weights[at_.va_bias] : T(0);
-    for (std::size_t r = 0; r < rows; ++r) {
-      const std::size_t b = r % mask_.batch, length = mask_.lengths[b];
-      for (std::size_t j = 0; j < length; ++j) {
-        T *a = activations_.data() + ((first + r) * n + j) * width_;
-        const T *key = projected_keys_.data() + mask_.row(b, j) * width_;
-        scores[r * n + j] = va_bias + kernels::tanh_sum_dot(q + r * width_, key, va, a, width_);
+    // Each row's scores and activations are its own: rows may run on several threads.
+    const auto score_rows = [&](std::size_t begin, std::size_t end) {
+      for (std::size_t r = begin; r < end; ++r) {
+        const std::size_t b = r % mask_.batch, length = mask_.lengths[b];
+        for (std::size_t j = 0; j < length; ++j) {
+          T *a = activations_.data() + ((first + r) * n + j) * width_;
+          const T *key = projected_keys_.data() + mask_.row(b, j) * width_;
+          scores[r * n + j] = va_bias + kernels::tanh_sum_dot(q + r * width_, key, va, a, width_);
+        }
       }
-    }
+    };
+    parallel::for_ranges(rows, 1, tanh_flops * double(rows * n * width_), score_rows);
     mask_scores(rows, mask_, scores);
   }
 
