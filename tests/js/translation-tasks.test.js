@@ -6,6 +6,9 @@ import { test } from 'node:test';
 
 import { loadAttention, trainModel } from 'attention-stepper';
 
+import { translator } from '../../web/components/i18n.js';
+import { describeStage } from '../../web/walkthroughs/index.js';
+
 const attn = await loadAttention({ threads: 1, models: true });
 
 // Lines as eng-fra.txt has them: English, French, Tatoeba's attribution.
@@ -136,6 +139,27 @@ test('a seq2seq model and a Transformer train on a task value; evaluate() says B
   const result = transformer.evaluate({ split: 'test' });
   assert.ok(Number.isFinite(result.bleu) && Number.isFinite(result.loss));
   assert.equal(result.heads, undefined);
+  // no gold links, so no head is the best: the compare stage shows every cross-attention head
+  const walked = attn.walkthrough('transformer', {
+    model: transformer,
+    compare: [seq2seq],
+    sentence: ['a3', 'b1', 'c2'],
+  });
+  const compare = walked.stages.find((stage) => stage.kind === 'compare');
+  assert.deepEqual(
+    compare.panels.map((panel) => panel.name),
+    ['cross-1-1', 'cross-1-2', 'cross-2-1', 'cross-2-2', 'gru'],
+  );
+  assert.equal(walked.labels.best, undefined);
+  for (const [language, title] of [
+    ['en', 'Every cross-attention head beside the GRU model'],
+    ['zh', '每个交叉注意力头，与 GRU 模型并列'],
+  ]) {
+    const described = describeStage(walked, compare, { task: task.id, layer: 1, head: 1 }, translator(language));
+    assert.equal(described.title, title);
+    assert.doesNotMatch(described.paragraphs.join(' '), /undefined|\{/);
+    assert.doesNotMatch(described.code, /best = min/);
+  }
 
   // the model file keeps the task's vocabularies and rules: it loads and translates alone
   const bytes = seq2seq.save();
@@ -200,4 +224,22 @@ test("a grammar's sample reads back as a task with gold links, and a model of it
   model.dispose();
   task.dispose();
   assert.throws(() => attn.translationTaskSample('en-de'), { argument: 'task' });
+});
+
+test("a grammar's sample read back as a task trains to the built-in task's test exact match within 1%", () => {
+  // The same model, seed and steps on en-fr (2,000 training pairs, 400 test ones) and on its
+  // sample's pairs read back as text, 400 of them held out at random as the test split.
+  const sample = attn.translationTaskSample('en-fr');
+  assert.equal(sample.text.trimEnd().split('\n').length, 2400);
+  const builtIn = attn.createSeq2seq({ task: 'en-fr', seed: 0 });
+  const task = attn.createTranslationTask({ ...sample, validation: 0, test: 400, name: 'en-fr-sample' });
+  const readBack = attn.createModel({ kind: 'seq2seq', task, seed: 0 });
+  const [expected, got] = [builtIn, readBack].map((model) => {
+    model.train({ steps: 400 });
+    return model.evaluate({ split: 'test' }).exactMatch;
+  });
+  assert.ok(expected > 0.95, `en-fr learns: ${expected}`);
+  assert.ok(Math.abs(got - expected) <= 0.01, `read back ${got} against built in ${expected}`);
+  for (const m of [builtIn, readBack]) m.dispose();
+  task.dispose();
 });

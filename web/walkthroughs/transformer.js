@@ -90,8 +90,9 @@ export default {
     t: stage?.step ?? 0,
     word: stage?.step ? trace.labels.target[stage.step - 1] : '',
     translation: trace.labels.target.filter((token) => token !== '<eos>').join(' '),
-    bestLayer: trace.labels.best[0],
-    bestHead: trace.labels.best[1],
+    // the compare stage's head of lowest AER, where the task's gold links give one
+    bestLayer: trace.labels.best?.[0],
+    bestHead: trace.labels.best?.[1],
   }),
   stages: {
     tokens: {
@@ -219,15 +220,26 @@ export default {
         ].join('\n'),
     },
     compare: {
-      formula: () =>
-        '\\mathrm{AER} = 1 - \\frac{|A \\cap S| + |A \\cap P|}{|A| + |S|},\\quad A = \\{(t, \\arg\\max_j \\alpha_{t,j})\\}',
-      code: () =>
-        [
-          'for l, h in heads:  # every cross-attention head, on the test split',
-          '    aer[l, h] = alignment_error_rate(argmax_links(cross_attention(l, h)), sure, possible)',
-          'best = min(aer, key=aer.get)',
-          'gru_weights = gru_model(src, tgt_input).weights  # teacher forced with the same output',
-        ].join('\n'),
+      // the best head and its AER where the task has gold links, else every cross-attention head
+      texts: ({ trace }) => [trace.labels.best ? 'gold' : 'heads'],
+      formula: ({ trace }) =>
+        trace.labels.best
+          ? '\\mathrm{AER} = 1 - \\frac{|A \\cap S| + |A \\cap P|}{|A| + |S|},\\quad A = \\{(t, \\arg\\max_j \\alpha_{t,j})\\}'
+          : 'A^{(l,h)}_{\\text{cross}},\\quad l = 1 \\dots L,\\ h = 1 \\dots H',
+      code: ({ trace }) =>
+        (trace.labels.best
+          ? [
+              'for l, h in heads:  # every cross-attention head, on the test split',
+              '    aer[l, h] = alignment_error_rate(argmax_links(cross_attention(l, h)), sure, possible)',
+              'best = min(aer, key=aer.get)',
+            ]
+          : [
+              'for l, layer in enumerate(model.transformer.decoder.layers):  # no gold links: every head',
+              '    cross[l] = layer.multihead_attn(y, memory, memory, average_attn_weights=False)[1]',
+            ]
+        )
+          .concat('gru_weights = gru_model(src, tgt_input).weights  # teacher forced with the same output')
+          .join('\n'),
     },
   },
 };

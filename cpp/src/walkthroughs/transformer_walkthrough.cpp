@@ -217,19 +217,32 @@ Matrix<double> causal_mask(std::size_t m) {
 }
 
 // The compare stage: the cross-attention head with the lowest AER on the test split (the first of
-// equal ones) over the sentence, the GRU model's alignment, the gold links, and their AER.
+// equal ones) over the sentence, the GRU model's alignment, the gold links, and their AER. A task
+// without gold links has no AER to pick a head by: every cross-attention head ("cross-1-2": layer
+// 1, head 2) then, and the GRU model's alignment.
 template <class T>
 std::vector<Panel> compare_panels(TransformerSession<T> &session, const TransformerTrace<T> &t,
                                   const std::string &sentence, const CompareAlignment &compare,
                                   const Labels &target, const Labels &source, Trace &trace) {
-  const TransformerEvaluation evaluation = session.test_evaluation();
-  const auto best = *std::min_element(evaluation.heads.begin(), evaluation.heads.end(),
-                                      [](const auto &a, const auto &b) { return a.aer < b.aer; });
-  trace.labels.push_back({"best", {std::to_string(best.layer + 1), std::to_string(best.head + 1)}});
-  std::vector<Panel> panels{
-      head_panel("transformer", t.cross_attention[best.layer], best.head, target, source)};
+  const bool scored = session.task().gold_links;
+  std::vector<Panel> panels;
   std::vector<Label> models{Label("Transformer")}; // a name, the same in every language
-  std::vector<double> aer{best.aer};
+  std::vector<double> aer;
+  if (scored) {
+    const TransformerEvaluation evaluation = session.test_evaluation();
+    const auto best = *std::min_element(evaluation.heads.begin(), evaluation.heads.end(),
+                                        [](const auto &a, const auto &b) { return a.aer < b.aer; });
+    trace.labels.push_back(
+        {"best", {std::to_string(best.layer + 1), std::to_string(best.head + 1)}});
+    panels.push_back(
+        head_panel("transformer", t.cross_attention[best.layer], best.head, target, source));
+    aer.push_back(best.aer);
+  } else
+    for (std::size_t l = 0; l < t.cross_attention.size(); ++l)
+      for (std::size_t h = 0; h < t.cross_attention[l].shape()[0]; ++h) {
+        const std::string name = "cross-" + std::to_string(l + 1) + "-" + std::to_string(h + 1);
+        panels.push_back(head_panel(name.c_str(), t.cross_attention[l], h, target, source));
+      }
   if (compare) {
     ComparedAlignment other = compare(t.source, t.output);
     panels.push_back(panel("gru", "weights", std::move(other.weights), target, source));
@@ -239,7 +252,7 @@ std::vector<Panel> compare_panels(TransformerSession<T> &session, const Transfor
   if (const auto gold = tasks::gold_example(session.task(), sentence))
     panels.push_back(
         panel("gold", "neutral", gold_links(*gold, t.output, source.size()), target, source));
-  if (!session.task().gold_links) // no gold links: no AER, and the "best" head is only the first
+  if (!scored)
     return panels;
   auto metrics = Matrix<double>::from_shape({aer.size(), 1});
   std::copy(aer.begin(), aer.end(), metrics.data());
