@@ -19,15 +19,16 @@ struct CrossEntropy {
 };
 
 // Softmax and cross-entropy cost about this many floating-point operations a value, for
-// parallel::for_ranges (exp's polynomial, the max, the copy and the scaling).
+// parallel::for_ranges (the max, exp's polynomial and the scaling).
 constexpr double cross_entropy_flops = 30;
 // Rows without a target (padding, time-major: most of them last) cost next to nothing: ranges of
 // rows, four a thread, even the threads' shares out.
 constexpr std::size_t cross_entropy_ranges = 4;
 
 // Over `rows` rows of logits (rows x classes); keeps softmax(logits) in probabilities (rows x
-// classes) for the backward pass. Rows may run on several threads; their losses are summed after,
-// in row order.
+// classes) for the backward pass, written by the exponential itself (no copy of the logits: with
+// 5,000 classes these passes are a large share of a step). Rows may run on several threads; their
+// losses are summed after, in row order.
 template <class T>
 CrossEntropy cross_entropy_forward(std::size_t rows, std::size_t classes, const T *logits,
                                    const std::int32_t *targets, T *probabilities) {
@@ -38,9 +39,8 @@ CrossEntropy cross_entropy_forward(std::size_t rows, std::size_t classes, const 
         continue;
       const T *row = logits + r * classes;
       T *p = probabilities + r * classes;
-      const T max = *std::max_element(row, row + classes);
-      std::copy(row, row + classes, p);
-      const T sum = kernels::exp_in_place(p, classes, max);
+      const T max = kernels::max_of(row, classes);
+      const T sum = kernels::exp_into(row, p, classes, max);
       losses[r] = double((row[targets[r]] - max) - std::log(sum));
       const T inverse = T(1) / sum;
       for (std::size_t k = 0; k < classes; ++k)

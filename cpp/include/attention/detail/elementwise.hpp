@@ -131,10 +131,11 @@ inline Simd<float>::Vector exp_lanes(Simd<float>::Vector v) {
   return result;
 }
 
-// x = exp(x - shift) in place for x <= shift (max-shifted scores), -Infinity giving exactly 0;
-// returns the sum. Float runs four lanes at a time (exp_lanes), since a libm call per score
-// costs as much as the products; double keeps std::exp.
-inline float exp_in_place(float *x, std::size_t n, float shift = 0) {
+// y = exp(x - shift) for x <= shift (max-shifted scores), -Infinity giving exactly 0; returns the
+// sum. y may be x (in place); a softmax over logits it must keep writes its probabilities apart in
+// the same pass, with no copy first. Float runs four lanes at a time (exp_lanes), since a libm
+// call per score costs as much as the products; double keeps std::exp.
+inline float exp_into(const float *x, float *y, std::size_t n, float shift = 0) {
   using V = Simd<float>::Vector;
   const std::size_t vector_end = n / 4 * 4;
   V sums = {};
@@ -143,19 +144,23 @@ inline float exp_in_place(float *x, std::size_t n, float shift = 0) {
     std::memcpy(&v, x + i, sizeof v);
     const V result = exp_lanes(v - shift);
     sums += result;
-    std::memcpy(x + i, &result, sizeof result);
+    std::memcpy(y + i, &result, sizeof result);
   }
   float sum = sums[0] + sums[1] + sums[2] + sums[3];
   for (std::size_t i = vector_end; i < n; ++i)
-    sum += x[i] = std::exp(x[i] - shift);
+    sum += y[i] = std::exp(x[i] - shift);
   return sum;
 }
 
-inline double exp_in_place(double *x, std::size_t n, double shift = 0) {
+inline double exp_into(const double *x, double *y, std::size_t n, double shift = 0) {
   double sum = 0;
   for (std::size_t i = 0; i < n; ++i)
-    sum += x[i] = std::exp(x[i] - shift);
+    sum += y[i] = std::exp(x[i] - shift);
   return sum;
+}
+
+template <class T> T exp_in_place(T *x, std::size_t n, T shift = 0) {
+  return exp_into(x, x, n, shift);
 }
 
 // tanh and the logistic sigmoid in place, for finite x: a recurrent network's gates. Float runs
