@@ -49,6 +49,13 @@ test('pairs that cannot be read say why next to the text, which stays; a file is
   // deleted, it is gone from the list
   await page.locator('.model-data-delete').first().click();
   await page.waitForFunction(() => document.querySelector('.model-data-saved').childElementCount === 0);
+  // a link to it, opened where its pairs are not kept, says why the task cannot be shown
+  await page.reload();
+  await page.waitForFunction(
+    (id) => document.querySelector('.model-data .field-error')?.textContent.includes(`names “${id}”`),
+    task,
+  );
+  assert.match(await page.locator('#input-task-error').textContent(), /unknown task/);
 });
 
 test('a sample read as pairs trains in the tab, and the walkthrough steps through its model', async (t) => {

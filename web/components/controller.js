@@ -140,6 +140,18 @@ export class StepperController extends EventTarget {
     else this.#recomputeModels();
   }
 
+  /**
+   * The task a link named for the walkthrough on screen that is neither one of the engine's nor
+   * one of the reader's kept tasks ('' when there is none): a task of someone's own pairs lives
+   * only in the browser that read them, so a link to it shows the default task here.
+   */
+  unkeptTask() {
+    const task = this.#given[this.walkthrough]?.task;
+    if (typeof task !== 'string' || !this.spec.models?.data) return '';
+    const field = this.session().fields.find(({ name }) => name === 'task');
+    return field?.field.choices.includes(task) || this.#readerTasks.has(task) ? '' : task;
+  }
+
   /** Forgets a task of the reader's pairs (its models stay until replaced). */
   removeReaderTask(id) {
     this.#readerTasks.get(id)?.task.dispose();

@@ -100,7 +100,7 @@ export function modelData(controller) {
     open.value = '';
   }
 
-  function readPairs(bytes, name) {
+  async function readPairs(bytes, name) {
     const given = {
       text: bytes ?? text.value,
       name: name || sampleOptions.name || undefined,
@@ -110,6 +110,13 @@ export function modelData(controller) {
       minCount: Number(minCount.value),
       maxLength: Number(maxLength.value),
     };
+    // The engine reads on this thread, some 25,000 pairs (1.5 MB) in half a second: a large text
+    // says so, painted, before the page waits on it.
+    if (text.value.length > SLOW_TEXT) {
+      setText(stats, controller.t('data.reading'));
+      element.setAttribute('aria-busy', 'true');
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+    }
     try {
       const made = attn.createTranslationTask(given);
       task = made;
@@ -123,6 +130,9 @@ export function modelData(controller) {
       // the text stays where it was, and so does the task on screen
       error.textContent = controller.t('data.failed', { error: problem.message });
       text.setAttribute('aria-invalid', 'true');
+      draw(); // the statistics of the task still on screen, if any, not the notice
+    } finally {
+      element.removeAttribute('aria-busy');
     }
   }
 
@@ -160,6 +170,9 @@ export function modelData(controller) {
     const ids = new Set(made.map(({ task }) => task.id));
     const loaded = models.filter((model) => ids.has(model.task)).map((model) => attn.loadModel(model.bytes));
     controller.restoreReader(made, loaded);
+    // a link to pairs this browser never read: say why the default task shows instead
+    const unkept = controller.unkeptTask();
+    if (unkept) error.textContent = controller.t('data.unkept', { task: unkept });
   }
 
   // a model the reader trained on a task of theirs is kept with it
@@ -275,6 +288,7 @@ export function modelData(controller) {
 
 let panels = 0;
 
+const SLOW_TEXT = 200_000; // characters: a text longer than this takes a noticeable moment to read
 const byteLength = (text) => (typeof text === 'string' ? new TextEncoder().encode(text).length : text.length);
 
 function select(values) {
