@@ -37,6 +37,10 @@ export class StepperController extends EventTarget {
   #readerTasks = new Map(); // id -> { task, data }
   #answers = {}; // "walkthrough/stage" -> the learner's answer in exercise mode
   #models = null;
+  // A stage asked for (a link, an attribute) that the walkthrough's trace has not got until its
+  // trained model is in (the words of a caption it writes): { walkthrough, stage }, until the
+  // reader moves.
+  #asked = null;
   /** The walkthrough whose models' code is on its way (setWalkthrough), or null. */
   loading = null;
   /** Why the models' code did not load, when it did not. */
@@ -54,7 +58,7 @@ export class StepperController extends EventTarget {
     this.#setOptions(state);
     this.walkthrough = pick(state.walkthrough, WALKTHROUGHS, 'basics');
     if (lacksModels(attn, this.walkthrough)) this.walkthrough = 'basics';
-    this.stageId = this.#validStage(state.stage);
+    this.stageId = this.#askedStage(state.stage);
   }
 
   // ---- state ----------------------------------------------------------------------------------
@@ -106,7 +110,8 @@ export class StepperController extends EventTarget {
   #recomputeModels() {
     for (const [name, session] of this.#sessions) if (SPECS[name].models) session.compute();
     if (this.spec.models) {
-      this.stageId = this.#validStage(this.stageId, 'last');
+      const asked = this.#asked?.walkthrough === this.walkthrough ? this.#asked.stage : null;
+      this.stageId = asked ? this.#askedStage(asked) : this.#validStage(this.stageId, 'last');
       this.#changed('inputs');
     }
   }
@@ -194,6 +199,7 @@ export class StepperController extends EventTarget {
       throw new RangeError(
         `goTo: no stage "${stageId}" in ${this.walkthrough}; stages: ${this.stages.map((stage) => stage.id).join(', ')}`,
       );
+    this.#asked = null;
     if (stageId === this.stageId) return;
     this.stageId = stageId;
     this.#changed('stage');
@@ -236,7 +242,7 @@ export class StepperController extends EventTarget {
     this.loading = null;
     const changed = name !== this.walkthrough;
     this.walkthrough = name;
-    const stage = this.#validStage(stageId);
+    const stage = this.#askedStage(stageId);
     if (!changed && stage === this.stageId) return;
     this.stageId = stage;
     this.#changed(changed ? 'walkthrough' : 'stage');
@@ -363,6 +369,14 @@ export class StepperController extends EventTarget {
       palette: pick(options.palette, PALETTES, 'notebook'),
       exercise: options.exercise === true,
     };
+  }
+
+  // The stage a link or an attribute asks for, if the walkthrough on screen has it; else its first,
+  // with the stage remembered until its trained model comes (#recomputeModels) or the reader moves.
+  #askedStage(stageId) {
+    const stage = this.#validStage(stageId);
+    this.#asked = stageId && stage !== stageId ? { walkthrough: this.walkthrough, stage: stageId } : null;
+    return stage;
   }
 
   // A stage of the walkthrough on screen: `stageId` if it has one, else its first (or last).
