@@ -61,11 +61,15 @@ export function sceneComposer({ id, legend, attn, t, onChange }) {
     return { size: facts.sizes[0], colour: facts.colours[1], shape: facts.shapes[2], row, column };
   }
 
-  // the objects changed: the menus follow, keyboard focus goes to the `focus`-th object's first menu
+  // the objects changed: the menus follow, keyboard focus goes to the `focus`-th object's first menu,
+  // or stays on the control that had it (the menus are drawn anew, each with the id it had)
   function change(next, focus) {
+    const focused = element.getRootNode().activeElement;
+    const focusedId = element.contains(focused) ? focused.id : '';
     draw(sceneText(next), next);
     onChange(shown);
     if (focus !== undefined) (list.children[focus]?.querySelector('select') ?? add).focus();
+    else if (focusedId) element.querySelector(`#${CSS.escape(focusedId)}`)?.focus();
   }
 
   // the session's text: a text that is no scene (its message shows under the composer) leaves the
@@ -92,6 +96,7 @@ export function sceneComposer({ id, legend, attn, t, onChange }) {
 
   function objectRow(object, k) {
     const item = el('li', 'scene-object');
+    const name = `${id}-${k}-name`; // each menu is named with its object's name: "Object 2 Colour"
     const menus = [
       ['size', facts.sizes],
       ['colour', facts.colours],
@@ -103,17 +108,25 @@ export function sceneComposer({ id, legend, attn, t, onChange }) {
         names.map((name) => [name, t(`scene.names.${name}`)]),
         object[key],
         (value) => change(objects.map((o, i) => (i === k ? { ...o, [key]: value } : o))),
+        name,
       ),
     );
     const places = placesOf(facts).map(([row, column]) => [`${row} ${column}`, t(`scene.places.${row}${column}`)]);
     menus.push(
-      menu(`${id}-${k}-place`, t('scene.place'), places, `${object.row} ${object.column}`, (value) => {
-        const [row, column] = value.split(' ').map(Number);
-        change(objects.map((o, i) => (i === k ? { ...o, row, column } : o)));
-      }),
+      menu(
+        `${id}-${k}-place`,
+        t('scene.place'),
+        places,
+        `${object.row} ${object.column}`,
+        (value) => {
+          const [row, column] = value.split(' ').map(Number);
+          change(objects.map((o, i) => (i === k ? { ...o, row, column } : o)));
+        },
+        name,
+      ),
     );
     const heading = el('span', 'scene-object-name', t('scene.object', { n: k + 1 }));
-    heading.id = `${id}-${k}-name`;
+    heading.id = name;
     item.setAttribute('aria-labelledby', heading.id);
     item.append(heading, ...menus);
     const remove = button('scene-remove', t('scene.remove'), () =>
@@ -131,12 +144,14 @@ export function sceneComposer({ id, legend, attn, t, onChange }) {
   return { element, set };
 }
 
-function menu(id, label, options, value, onChange) {
+function menu(id, label, options, value, onChange, objectName) {
   const wrapper = el('span', 'scene-menu');
   const labelElement = el('label', '', label);
   labelElement.htmlFor = id;
+  labelElement.id = `${id}-label`;
   const select = el('select');
   select.id = id;
+  select.setAttribute('aria-labelledby', `${objectName} ${labelElement.id}`);
   for (const [optionValue, text] of options) select.append(new Option(text, optionValue));
   select.value = value;
   select.addEventListener('change', () => onChange(select.value));
