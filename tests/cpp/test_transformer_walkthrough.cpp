@@ -154,6 +154,22 @@ TEST_CASE("transformer walkthrough: every stage, its numbers the model's own") {
   CHECK(model_view.panels.size() == 3 * 2 * heads);
   CHECK(panel_of(trace, "model-view", "cross-2-2").values == cross.values);
   CHECK(panel_of(trace, "head-view-cross", "head-2").values == cross.values);
+  // cross-attention's rows are labelled one way everywhere: by the word each step writes
+  const auto texts = [](const std::vector<Label> &labels) {
+    std::vector<std::string> out;
+    for (const Label &label : labels)
+      out.push_back(label.text);
+    return out;
+  };
+  const auto written = texts(panel_of(trace, "compare", "transformer").row_labels);
+  for (const auto &panel :
+       std::vector<std::pair<std::string, std::string>>{{"cross", "weights"},
+                                                        {"cross", "Q"},
+                                                        {"head-view-cross", "head-1"},
+                                                        {"model-view", "cross-1-1"},
+                                                        {"step-" + std::to_string(m), "alignment"}})
+    CHECK_MESSAGE(texts(panel_of(trace, panel.first, panel.second).row_labels) == written,
+                  panel.first, " ", panel.second);
   // the comparison: the best head by the test split's AER
   const auto evaluation = session.test_evaluation();
   const auto best = std::min_element(evaluation.heads.begin(), evaluation.heads.end(),

@@ -340,13 +340,16 @@ Trace transformer_walkthrough(TransformerSession<T> &session, const std::string 
          panel("mask", "neutral", causal_mask(m), input_tokens, input_tokens),
          panel("masked", "scores", block(s.scaled, m), input_tokens, input_tokens),
          head_panel("weights", t.decoder_attention[l], h, input_tokens, input_tokens)});
+  // Cross-attention's rows are labelled by the word each step writes, as the step and compare
+  // stages and the lesson's alignment figures label them (a step's query is read from the word
+  // before it).
   const AttentionDetail<T> &x = r.cross;
   std::vector<Panel> cross{
-      panel("Q", "decoder", head_of(x.q, d, 0), input_tokens, head_width),
+      panel("Q", "decoder", head_of(x.q, d, 0), target_tokens, head_width),
       panel("K", "annotation", head_of(x.kv, 2 * d, 0), source_tokens, head_width),
-      panel("scaled", "scores", block(x.scaled, n), input_tokens, source_tokens),
-      head_panel("weights", t.cross_attention[l], h, input_tokens, source_tokens)};
-  for (Panel &each : heads_of(t.cross_attention[l], input_tokens, source_tokens))
+      panel("scaled", "scores", block(x.scaled, n), target_tokens, source_tokens),
+      head_panel("weights", t.cross_attention[l], h, target_tokens, source_tokens)};
+  for (Panel &each : heads_of(t.cross_attention[l], target_tokens, source_tokens))
     cross.push_back(std::move(each));
   stage("cross", std::move(cross));
 
@@ -376,7 +379,7 @@ Trace transformer_walkthrough(TransformerSession<T> &session, const std::string 
   };
   head_view("head-view-encoder", t.encoder_attention[l], source_tokens, source_tokens);
   head_view("head-view-decoder", t.decoder_attention[l], input_tokens, input_tokens);
-  head_view("head-view-cross", t.cross_attention[l], input_tokens, source_tokens);
+  head_view("head-view-cross", t.cross_attention[l], target_tokens, source_tokens);
 
   std::vector<Panel> every;
   const auto add_all = [&](const std::string &kind, const std::vector<LayerAttention<T>> &stack,
@@ -389,7 +392,7 @@ Trace transformer_walkthrough(TransformerSession<T> &session, const std::string 
   };
   add_all("encoder", t.encoder_attention, source_tokens, source_tokens);
   add_all("decoder", t.decoder_attention, input_tokens, input_tokens);
-  add_all("cross", t.cross_attention, input_tokens, source_tokens);
+  add_all("cross", t.cross_attention, target_tokens, source_tokens);
   stage("model-view", std::move(every));
 
   trace.stages.push_back(
