@@ -72,6 +72,22 @@ for (const [name, viewport] of Object.entries(VIEWPORTS))
       return canvas && canvas.toDataURL() !== image;
     }, before);
     assert.equal(await colour.inputValue(), 'green');
+    // the menu keeps the keyboard (the next arrow changes it again), and says whose colour it is
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'input-scene-0-colour');
+    await page.keyboard.press('ArrowUp');
+    await page.waitForFunction(() => document.querySelector('#input-scene-0-colour').value !== 'green');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'input-scene-0-colour');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => document.querySelector('#input-scene-0-colour').value === 'green');
+    const accessibleName = await colour.evaluate((select) =>
+      select
+        .getAttribute('aria-labelledby')
+        .split(' ')
+        .map((id) => document.getElementById(id).textContent)
+        .join(' '),
+    );
+    assert.equal(accessibleName, 'Object 1 Colour');
+    assert.equal(await page.getByRole('combobox', { name: 'Object 2 Shape' }).count(), 1);
     await page.locator('#input-scene .scene-add').focus();
     await page.keyboard.press('Enter');
     assert.equal(await objects(page), 3);
@@ -132,4 +148,16 @@ test('the element: <attention-stepper walkthrough="captioning" scene="…"> capt
   assert.deepEqual(await pixel(24, 8), [240, 240, 240]); // the background (0.94)
   const words = await stage.locator('.picture-label').allTextContents();
   assert.ok(words.length >= 4 && words.length % 2 === 0, words.join(' ')); // the figure and the gold
+});
+
+test('a link or an attribute opens a word stage on first load, once the trained captioner is in', async (t) => {
+  for (const lang of ['en', 'zh']) {
+    const page = await openPage(session, t, `dist/site/?lang=${lang}#captioning/step-4`);
+    await page.waitForSelector('.model-panel[data-origin="shipped"]');
+    await page.waitForFunction(() => location.hash === '#captioning/step-4');
+    assert.equal(await current(page), 'captioning/step-4');
+  }
+  const page = await openPage(session, t, 'tests/browser/captioning-stage-element.html');
+  await page.locator('attention-stepper section[data-stage="captioning/step-2"]').waitFor();
+  assert.equal(await page.locator('attention-stepper').evaluate((element) => element.stage), 'step-2');
 });

@@ -241,3 +241,38 @@ test('at the page cell size, the export shows annotations and labels where the p
     image.cells.forEach((cell, i) => assert.equal(cell.fill, screen.cellAt(i).fill));
   }
 });
+
+test('a panel of measures: each on its own 0 … 1 scale, good at the strong end, never rounded to a value it did not reach', () => {
+  const measures = {
+    rows: 2,
+    cols: 3,
+    data: [0.996, 0.5, 0.11, 0.0004, 1, 0.9],
+    rowLabels: ['free', 'guided'],
+    colLabels: [{ metric: 'exactMatch' }, { metric: 'alignmentAccuracy' }, { metric: 'aer' }],
+    palette: 'weights',
+  };
+  const layout = computeLayout(measures, { width: 600 });
+  const texts = measures.data.map((_, i) => layout.cellAt(i).text);
+  assert.deepEqual(texts, ['0.996', '0.5', '0.11', '0.0004', '1', '0.9']);
+  // AER 0.11 is good: near the strong end; AER 0.9 near the weak end; exact match 1 at the top
+  assert.equal(layout.position(0.11, 2), 0.89);
+  assert.equal(layout.position(0.9, 5), 1 - 0.9);
+  assert.equal(layout.position(1, 4), 1);
+  assert.equal(layout.cellAt(4).fill, layout.colour(1));
+  assert.deepEqual([layout.legend.maxText, layout.legend.minText], ['best', 'worst']);
+  // a 1 × 1 panel is not stretched from its one value to itself
+  const one = computeLayout({ rows: 1, cols: 1, data: [0.2914], colLabels: [{ metric: 'aer' }] }, { width: 600 });
+  assert.equal(one.cellAt(0).fill, one.colour(1 - 0.2914));
+  assert.equal(one.cellAt(0).text, '0.29');
+});
+
+test('weights that are probabilities are drawn from 0, so weights spread almost evenly look even', () => {
+  const even = { rows: 1, cols: 4, data: Float64Array.of(0.016, 0.016, 0.0054, 0.016), palette: 'weights' };
+  const layout = computeLayout(even);
+  assert.equal(layout.cellAt(2).fill, layout.colour(0.0054 / 0.016)); // not the scale's bottom
+  assert.equal(layout.cellAt(0).fill, layout.colour(1));
+  assert.deepEqual([layout.legend.maxText, layout.legend.minText], ['0.016', '0']);
+  // scores are not probabilities: their scale runs from their smallest to their largest
+  const scores = computeLayout({ ...even, palette: 'scores' });
+  assert.equal(scores.cellAt(2).fill, scores.colour(0));
+});

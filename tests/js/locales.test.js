@@ -252,6 +252,7 @@ const TEMPLATES = {
   // the head view's token buttons, and the model view's attentions (head-view.js, model-view.js)
   'headView.${kind}': () => ['query', 'key'].map((kind) => `headView.${kind}`),
   'modelView.${attention}': () => ['encoder', 'decoder', 'cross'].map((attention) => `modelView.${attention}`),
+  'labels.scale.${end}': () => ['labels.scale.best', 'labels.scale.worst'], // a panel of measures' legend
 };
 
 // Keys passed to t() by name, and the keys each name takes.

@@ -3,7 +3,7 @@
 // the digits a panel prints, the cells' and annotations' sizes (from the texts, measured), which
 // labels show and which way they read, and the legend's colours and end texts. No DOM: Node tests
 // it, with widths estimated where the page measures them.
-import { cellText, labelText } from './format.js';
+import { cellText, labelText, pythonG } from './format.js';
 import { translator } from './i18n.js';
 import { interpolatorFor, textColourOn } from './palettes.js';
 
@@ -47,6 +47,29 @@ export const MASKED_FILL = '#263238';
 /** A cell's fill off the colour scale (NaN, −∞), or null for a value on it. */
 export const offScale = (value) => (Number.isNaN(value) ? NAN_FILL : value === -Infinity ? MASKED_FILL : null);
 const LEGEND_STOPS = 11;
+/** The measures that are better low: the alignment error rate, the share looking elsewhere. */
+export const LOWER_IS_BETTER = new Set(['aer', 'insteadShare']);
+
+// A panel of measures (every column a metric, each in 0 … 1: exact match, AER, BLEU / 100) has no
+// scale of its own: each value sits on the fixed scale of its measure, the palette's strong end
+// where the measure is good (high, or low for LOWER_IS_BETTER), so that a 1 × 1 panel, or measures
+// close together, are not stretched across the palette. The column's metrics, or null.
+function measuresOf({ cols, colLabels }) {
+  return colLabels?.length === cols && colLabels.every((label) => label?.metric)
+    ? colLabels.map((label) => label.metric)
+    : null;
+}
+
+// A measure's text: seaborn's 2 significant digits, or more where those would round it to a value
+// it did not reach (0.996 is not 1, 0.0004 not 0).
+function measureText(value) {
+  for (let digits = 2; digits < 6; digits++) {
+    const text = pythonG(value, digits);
+    if (Number(text) !== 1 && Number(text) !== 0) return text;
+    if (Number(text) === value) return text;
+  }
+  return pythonG(value, 6);
+}
 
 /** The width in px of `text` at `size` px without a canvas: CHAR_WIDTH em per character. */
 export function estimateWidth(text, size) {
@@ -76,19 +99,33 @@ export function computeLayout(matrix, options = {}) {
   const { rowLabels, colLabels } = labelsOf(matrix, options.t);
   const interpolate = interpolatorFor(palette, role);
   const { min, max } = extremes(matrix);
+  const measures = measuresOf(matrix);
+  const t = options.t ?? ENGLISH;
+  const scaleText = (end) => t(`labels.scale.${end}`);
+  // Weights that are probabilities (the weights role, every value in 0 … 1) are drawn from 0 to
+  // their largest: stretched from their smallest, weights spread almost evenly would show one
+  // slightly smaller weight as if it were none.
+  const probabilities = role === 'weights' && !measures && min.value >= 0 && max.value <= 1;
   // +inf (overflow in the numerics lab) sits at the top of the scale of the finite values; −inf
-  // (a masked score, or overflow) is off it (offScale)
-  const position = (value) =>
-    value === Infinity
+  // (a masked score, or overflow) is off it (offScale); a measure on its own scale (measuresOf)
+  const position = (value, index) => {
+    if (measures && index !== undefined) {
+      const share = Math.min(1, Math.max(0, value));
+      return LOWER_IS_BETTER.has(measures[index % cols]) ? 1 - share : share;
+    }
+    if (probabilities) return max.value > 0 ? value / max.value : 0;
+    return value === Infinity
       ? 1
       : value === -Infinity
         ? 0
         : max.value > min.value
           ? (value - min.value) / (max.value - min.value)
           : 0;
+  };
 
   // Whether annotations fit depends on the longest one, so they are all made up front when they may show.
-  const annotation = (i) => cellText(matrix, i, precision) + (matrix.exact?.[i] ? EXACT_MARK : '');
+  const annotation = (i) =>
+    measures ? measureText(data[i]) : cellText(matrix, i, precision) + (matrix.exact?.[i] ? EXACT_MARK : '');
   const texts = annotate && cell >= MIN_TEXT_CELL ? Array.from(data, (_, i) => annotation(i)) : null;
   const rowLabelWidth = widest(rowLabels, LABEL_SIZE, measure);
   // the width a column may take before the heatmap outgrows `width` (or the cellWidth given)
@@ -144,13 +181,13 @@ export function computeLayout(matrix, options = {}) {
     precision,
     min,
     max,
-    /** t in [0, 1] of a value on the colour scale (0 when every value is the same) */
+    /** t in [0, 1] of a value (of cell `index`, in a panel of measures) on the colour scale (0 when every value is the same) */
     position,
     /** the CSS colour at t */
     colour: interpolate,
     /** Cell i: its colour, the colour of text on it, and its annotation (made even where hidden). */
     cellAt(index) {
-      const fill = offScale(data[index]) ?? interpolate(position(data[index]));
+      const fill = offScale(data[index]) ?? interpolate(position(data[index], index));
       return { fill, textColour: textColourOn(fill), text: texts?.[index] ?? annotation(index) };
     },
     legend: {
@@ -159,8 +196,11 @@ export function computeLayout(matrix, options = {}) {
         const offset = i / (LEGEND_STOPS - 1);
         return { offset, colour: interpolate(1 - offset) };
       }),
-      maxText: endText(matrix, max.index),
-      minText: endText(matrix, min.index),
+      // a panel of measures: its scale runs from the best to the worst value of each measure; one
+      // of probabilities from its largest down to 0 (or its smallest when that is 0, whose exact
+      // text may say it is not)
+      maxText: measures ? scaleText('best') : endText(matrix, max.index),
+      minText: measures ? scaleText('worst') : probabilities && min.value > 0 ? '0' : endText(matrix, min.index),
     },
   };
 }

@@ -479,7 +479,7 @@ function paintCanvas(canvas, matrix, layout) {
   const palette = Array.from({ length: 256 }, (_, i) => rgb(layout.colour(i / 255)));
   matrix.data.forEach((value, i) => {
     const special = offScale(value);
-    const { r, g, b } = special ? rgb(special) : palette[Math.round(layout.position(value) * 255)];
+    const { r, g, b } = special ? rgb(special) : palette[Math.round(layout.position(value, i) * 255)];
     image.data.set([r, g, b, 255], i * 4);
   });
   context.putImageData(image, 0, 0);

@@ -137,7 +137,7 @@ function drawRun({ progress, numbers, figures, curve, probe, samples }, history,
     renderPicture(
       probe,
       { ...measured.probe, name, palette: 'overlay' },
-      { image: { ...image, palette: 'image' }, width: PROBE_WIDTH, palette: options.palette, t },
+      { image: { ...image, palette: 'image' }, width: PROBE_WIDTH, t },
     );
   else
     renderHeatmap(

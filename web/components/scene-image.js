@@ -1,13 +1,13 @@
 // Panels that are pictures: a scene's image (palette "image": the RGB channels' rows one after the
 // other, CHW, in [0, 1]), drawn crisp at any size, and maps over it (palette "overlay": each row
 // one map of a square grid's cells, row-major, as the captioning walkthrough's attention), each
-// map upsampled smoothly (the browser's bilinear scaling of an 8 × 8 canvas) in the panel role's
-// colour, its alpha the value between the row's smallest and largest, over the crisp image and
-// the grid's lines.
+// map a veil upsampled smoothly (the browser's bilinear scaling of an 8 × 8 canvas) over the crisp
+// image and the grid's lines (mapCanvas).
 import { el } from './dom.js';
-import { interpolatorFor } from './palettes.js';
 
 export const PICTURE_PALETTES = ['image', 'overlay'];
+const VEIL = 16; // the veil's grey: near black, so that it dims every colour of a scene
+const VEIL_ALPHA = 0.8; // its opacity over a cell of no weight
 
 // The image of a panel of palette "image" as an ImageData-sized canvas (S × S pixels).
 function imageCanvas(panel) {
@@ -24,34 +24,31 @@ function imageCanvas(panel) {
   return canvas;
 }
 
-// Row `row` of an overlay panel as a grid × grid canvas of the palette's full colour, its alpha
-// where each value lies between the row's smallest and largest (a row of equal values, attention
-// spread evenly, shows the image alone).
-function mapCanvas(panel, row, colour) {
+// Row `row` of an overlay panel as a grid × grid canvas: a dark veil over the cells, the less
+// of the row's largest weight a cell has the darker, as Xu et al. draw their attention, so the
+// regions looked at show in their own colours whatever those are, and a row of equal weights
+// (attention spread evenly) shows the image alone, not one lit cell in a painted image.
+function mapCanvas(panel, row) {
   const grid = Math.round(Math.sqrt(panel.cols));
   const values = panel.data.subarray(row * panel.cols, (row + 1) * panel.cols);
-  const [smallest, largest] = [Math.min(...values), Math.max(...values)];
+  const largest = Math.max(...values);
   const canvas = el('canvas', 'picture-map');
   canvas.width = canvas.height = grid;
   const pixels = new ImageData(grid, grid);
-  const [r, g, b] = colour;
   values.forEach((value, i) => {
-    const share = largest > smallest ? (value - smallest) / (largest - smallest) : 0;
-    pixels.data.set([r, g, b, Math.round(0.85 * 255 * share)], i * 4);
+    const share = largest > 0 ? value / largest : 1;
+    pixels.data.set([VEIL, VEIL, VEIL, Math.round(VEIL_ALPHA * 255 * (1 - share))], i * 4);
   });
   canvas.getContext('2d').putImageData(pixels, 0, 0);
   return canvas;
 }
-
-// A CSS colour (d3's "rgb(r, g, b)") as its channels.
-const channels = (css) => css.match(/\d+/g).slice(0, 3).map(Number);
 
 /**
  * Draws `panel` (a picture palette's) into `holder`: the image, or each of its maps over `image`
  * (the trace's image panel), `width` px wide at most, described for screen readers in `t`'s
  * language (a map: its row's label and the cell of its largest value).
  */
-export function renderPicture(holder, panel, { image, width, palette, t }) {
+export function renderPicture(holder, panel, { image, width, t }) {
   const figure = el('figure', 'picture');
   const caption = el('figcaption', 'hm-caption');
   caption.append(el('span', 'hm-name', panel.name), el('span', 'hm-shape', ` ${panel.rows}×${panel.cols}`));
@@ -64,12 +61,10 @@ export function renderPicture(holder, panel, { image, width, palette, t }) {
     frame.setAttribute('aria-label', t('picture.image', { size: panel.cols }));
     frames.append(frame);
   } else {
-    // the weights palette's colour at its strongest (the colourblind one's brightest)
-    const colour = channels(interpolatorFor(palette, 'weights')(palette === 'colourblind' ? 0.8 : 1));
     const size = panel.rows > 1 ? 'small' : 'large';
     for (let row = 0; row < panel.rows; row++) {
       const frame = el('div', `picture-frame as-${size}`);
-      frame.append(imageCanvas(image), mapCanvas(panel, row, colour), el('div', 'picture-grid'));
+      frame.append(imageCanvas(image), mapCanvas(panel, row), el('div', 'picture-grid'));
       frame.style.setProperty('--grid', Math.round(Math.sqrt(panel.cols)));
       frame.setAttribute('role', 'img');
       const text = panel.rowLabels[row];
