@@ -161,3 +161,17 @@ test('a link or an attribute opens a word stage on first load, once the trained 
   await page.locator('attention-stepper section[data-stage="captioning/step-2"]').waitFor();
   assert.equal(await page.locator('attention-stepper').evaluate((element) => element.stage), 'step-2');
 });
+
+for (const [name, viewport] of Object.entries(VIEWPORTS))
+  test(`${name}: a run started from the sidebar shows where it runs, with its goal`, async (t) => {
+    const page = await openPage(session, t, 'dist/site/#captioning/encoder', { viewport });
+    await page.waitForSelector('.model-panel[data-origin="shipped"]');
+    await page.locator('.model-train').click(); // the sidebar's, far below the run view
+    await page.waitForSelector('.model-run[data-state="running"]');
+    const top = await page.locator('.model-run').evaluate((run) => run.getBoundingClientRect().top);
+    assert.ok(top > -1 && top < viewport.height / 2, `the run view's top at ${top} px`);
+    assert.match(await page.textContent('.model-goal'), /^Goal: 98% exact match/);
+    await page.screenshot({ path: `${SCREENSHOTS}/captioning--${name}--training.png` });
+    await page.locator('.model-stop').click();
+    await page.waitForSelector('.model-panel[data-origin="trained"]');
+  });

@@ -67,6 +67,7 @@ test('a sample read as pairs trains in the tab, and the walkthrough steps throug
   // the gold links came with the sample; the model of the reader's task trains by itself
   assert.match(await page.locator('#input-task').inputValue(), /^en-fr-[0-9a-f]{8}$/);
   await page.waitForSelector('.model-run[data-state="running"]');
+  assert.match(await page.textContent('.model-goal'), /validation loss has not improved for 3 evaluations/);
   // while it trains: validation BLEU, the pace, and held-out sentences beside their references
   await page.waitForFunction(() => / pairs a second/.test(document.querySelector('.model-numbers').textContent), null, {
     timeout: 60_000,

@@ -374,6 +374,11 @@ test('seq2seq: training runs in a worker, the loss falls and the alignment of th
   await page.getByLabel('Size (embedding/hidden)').selectOption('16/32');
   await page.click('.model-train');
   await page.waitForSelector('.model-panel[data-training="running"]');
+  // it says what it waits for, and what happens if that does not come
+  assert.match(
+    await page.textContent('.model-goal'),
+    /^Goal: 98% exact match on the test sentences.*If it does not, it stops after 3000 steps/,
+  );
   const stepOf = async () => Number((await page.textContent('.model-numbers')).match(/Step (\d+)/)?.[1] ?? -1);
   // paused after its first chunk (the first evaluation, which may end the run at its target, comes
   // at step 100), it stays where it is

@@ -209,6 +209,8 @@ const TEMPLATES = {
       () => ['exact', 'bleu'].map((key) => `model.measure.${key}.${part}`),
     ]),
   ),
+  // what a run waits for (model-run-view.js): the exact match, or on the reader's pairs its steps
+  'model.goal.${measureKey()}': () => ['model.goal.exact', 'model.goal.bleu'],
   // the reader's own pairs (model-data.js): why pairs were dropped, the options, the units
   'data.dropped.${reason}': () => ['empty', 'sourceTooLong', 'targetTooLong'].map((reason) => `data.dropped.${reason}`),
   'data.options.${name}': () =>

@@ -52,7 +52,21 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     runs.startAll(controller.models.untrained(shown.kind(), shown.compared()).map((identity) => shown.job(identity)));
   const trainByItself = selfTraining(controller, shown, runs, { trainShown, trainOthers });
   const id = ++panels;
-  const parts = { vocabulary, choices, data, files, runs, trainShown, trainOthers };
+  // a run started from the sidebar, far down the page, shows where it runs: the run view, above
+  // the stage (the sidebar's pause and stop stay where they were)
+  const inView = (start) => () => {
+    start();
+    runView.element.scrollIntoView({ block: 'start' });
+  };
+  const parts = {
+    vocabulary,
+    choices,
+    data,
+    files,
+    runs,
+    trainShown: inView(trainShown),
+    trainOthers: inView(trainOthers),
+  };
   const { element, heading, status, controls, train, pause, stop, others } = sidebar(id, parts);
   // the model's own actions where the reader looks: train it from scratch, or go to its choices
   const runView = modelRunView(controller, shown, runs, {

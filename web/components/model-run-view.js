@@ -25,6 +25,7 @@ export function modelRunView(controller, shown, runs, { id, editable, onTrain, o
   const text = el('p', 'model-run-text');
   const progress = el('progress', 'model-progress');
   progress.max = 1;
+  const goal = el('p', 'model-goal');
   const numbers = el('p', 'model-numbers');
   numbers.setAttribute('aria-live', 'polite');
   const curve = el('div', 'model-curve');
@@ -36,7 +37,7 @@ export function modelRunView(controller, shown, runs, { id, editable, onTrain, o
   const choices = button('model-run-choices', onChoices);
   const actions = el('div', 'model-run-actions');
   actions.append(train, choices);
-  element.append(heading, text, actions, progress, numbers, figures);
+  element.append(heading, text, actions, progress, goal, numbers, figures);
 
   // a run on the reader's pairs is measured on their validation pairs (runMeasure)
   const measureKey = () => (controller.readerTasks.has(runs.job.identity.task) ? 'bleu' : 'exact');
@@ -74,6 +75,15 @@ export function modelRunView(controller, shown, runs, { id, editable, onTrain, o
             : '',
     );
     text.hidden = !text.textContent;
+    // what the run waits for, and what happens if it does not come
+    const { target, steps, patience, evaluateEvery } = TRAINING_DEFAULTS;
+    setText(
+      goal,
+      running
+        ? t(`model.goal.${measureKey()}`, { target: `${Math.round(target * 100)}%`, steps, patience, evaluateEvery })
+        : '',
+    );
+    goal.hidden = !running;
     actions.hidden = compares || running || shown.waiting() || !editable();
     setText(train, t('model.train'));
     setText(choices, t('model.choices'));
