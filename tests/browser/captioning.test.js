@@ -156,6 +156,9 @@ test('a link or an attribute opens a word stage on first load, once the trained 
     await page.waitForSelector('.model-panel[data-origin="shipped"]');
     await page.waitForFunction(() => location.hash === '#captioning/step-4');
     assert.equal(await current(page), 'captioning/step-4');
+    // pictures are captioned with the shape they are drawn in: the image's pixels, a map's grid
+    const shapes = await page.locator('[data-stage="captioning/step-4"] .picture .hm-shape').allTextContents();
+    assert.deepEqual(shapes, [' 8×8']);
   }
   const page = await openPage(session, t, 'tests/browser/captioning-stage-element.html');
   await page.locator('attention-stepper section[data-stage="captioning/step-2"]').waitFor();

@@ -53,7 +53,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS))
       shown(page).locator('.panel').nth(panel).locator('.hm-cell').first().getAttribute('data-value');
     const [raw, scaled] = [Number(await cell(0)), Number(await cell(2))];
     assert.ok(Math.abs(raw) > Math.abs(scaled), `${raw} scaled to ${scaled}`);
-    assert.match(await shown(page).locator('.stage-text').textContent(), /√d_k/);
+    assert.match(await shown(page).locator('.stage-text').textContent(), /√dₖ/);
 
     // the head view: hovering head 2's legend entry leaves only its lines; leaving shows them all
     await page.goto(`${session.base}dist/site/#transformer/head-view-cross`);

@@ -74,7 +74,7 @@ describe('initial state', () => {
     assert.equal(controller.stageId, 'word-weights');
     assert.equal(controller.index, 5);
     assert.deepEqual(controller.options, { lang: 'zh', theme: 'dark', palette: 'colourblind', exercise: true });
-    assert.equal(controller.stageCount(), '第 6 步，共 10 步');
+    assert.equal(controller.stageCount(), '第 6 阶段，共 10 个阶段');
   });
 
   test('an unknown walkthrough, stage, language, theme or palette falls back to the default', () => {

@@ -308,7 +308,7 @@ describe('the encoder and the comparison, as the models are', () => {
   test("the encoder stage follows the model's encoder and layers", () => {
     const forward = described('seq2seq', { model: oneWay, encoder: 'forward' }, 'encoder');
     assert.equal(forward.title, 'The encoder unrolled: one hidden state per token');
-    assert.match(forward.paragraphs.join(), /s_0 = h_n/);
+    assert.match(forward.paragraphs.join(), /s₀ = hₙ/);
     assert.equal(forward.formula, 'h_j = \\operatorname{GRU}(E_{x_j},\\ h_{j-1}),\\ h_0 = 0,\\quad s_0 = h_n');
     assert.match(forward.code, /^# encoder\.gru = nn\.GRU\(E, H\)$/m);
 

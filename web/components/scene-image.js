@@ -6,6 +6,14 @@
 import { el } from './dom.js';
 
 export const PICTURE_PALETTES = ['image', 'overlay'];
+
+// A picture's shape as it is drawn: the image's pixels (S × S, not its three channels' rows), each
+// map's grid (8 × 8, not a row of 64), and how many maps.
+const pictureShape = ({ palette, rows, cols }) => {
+  if (palette === 'image') return `${cols}×${cols}`;
+  const grid = Math.round(Math.sqrt(cols));
+  return rows === 1 ? `${grid}×${grid}` : `${rows} × ${grid}×${grid}`;
+};
 const VEIL = 16; // the veil's grey: near black, so that it dims every colour of a scene
 const VEIL_ALPHA = 0.8; // its opacity over a cell of no weight
 
@@ -51,7 +59,7 @@ function mapCanvas(panel, row) {
 export function renderPicture(holder, panel, { image, width, t }) {
   const figure = el('figure', 'picture');
   const caption = el('figcaption', 'hm-caption');
-  caption.append(el('span', 'hm-name', panel.name), el('span', 'hm-shape', ` ${panel.rows}×${panel.cols}`));
+  caption.append(el('span', 'hm-name', panel.name), el('span', 'hm-shape', ` ${pictureShape(panel)}`));
   figure.append(caption);
   const frames = el('div', 'picture-frames');
   if (panel.palette === 'image') {
