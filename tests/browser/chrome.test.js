@@ -27,6 +27,22 @@ test('phone: the active tab is in view, opened on #seq2seq and after switching t
   }
 });
 
+test('desktop: the tabs are one row of one-line names, each with its whole title', async (t) => {
+  for (const lang of ['en', 'zh']) {
+    const page = await openPage(session, t, `?lang=${lang}#basics`, { viewport: { width: 1280, height: 900 } });
+    await page.waitForSelector('body[data-ready]');
+    const tabs = await page.$$eval('.walkthrough-tab', (links) =>
+      links.map((link) => ({ top: link.getBoundingClientRect().top, height: link.offsetHeight, title: link.title })),
+    );
+    assert.equal(tabs.length, 7);
+    assert.ok(
+      tabs.every(({ top, height }) => top === tabs[0].top && height === tabs[0].height && height < 48),
+      JSON.stringify(tabs),
+    );
+    assert.ok(tabs.every(({ title }) => title.length > 0));
+  }
+});
+
 test('desktop: the settings row is the same on every tab; exercise mode is disabled, with its reason, where nothing is asked', async (t) => {
   const page = await openPage(session, t, '#basics', { viewport: { width: 1280, height: 900 } });
   await page.waitForSelector('body[data-ready]');

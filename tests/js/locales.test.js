@@ -176,6 +176,7 @@ const fieldErrorKeys = unique(matches(code['components/inputs.js'], String.raw`n
 const TEMPLATES = {
   '${controller.walkthrough}.title': () => attn.walkthroughNames.map((name) => `${name}.title`),
   '${name}.title': () => attn.walkthroughNames.map((name) => `${name}.title`),
+  '${name}.tab': () => attn.walkthroughNames.map((name) => `${name}.tab`),
   '${controller.walkthrough}.summary': () => attn.walkthroughNames.map((name) => `${name}.summary`),
   // describeStage: a part's title where it has one (a part that only adds a paragraph has none)
   '${keys[0]}.title': () =>

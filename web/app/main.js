@@ -94,7 +94,9 @@ function renderChrome() {
   setLinks(
     $('#walkthrough-tabs'),
     WALKTHROUGHS.map((name) => {
-      const link = el('a', 'walkthrough-tab', t(`${name}.title`));
+      // the tab's short name on one line; the whole title on hover and in the page's heading
+      const link = el('a', 'walkthrough-tab', t(`${name}.tab`));
+      link.title = t(`${name}.title`);
       link.href = `#${name}`;
       return el('li').appendChild(link).parentElement;
     }),
