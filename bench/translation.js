@@ -166,17 +166,23 @@ function trainingPairs(task) {
 }
 
 // ---- 2. throughput --------------------------------------------------------------------------------
+// Model m's first step, its warm-up, then its timed steps: { firstLoss, loss, ms }.
+function timedSteps(m, learningRate) {
+  const firstLoss = m.train({ steps: 1, batch: BATCH, learningRate }).loss;
+  if (WARMUP > 1) m.train({ steps: WARMUP - 1, batch: BATCH, learningRate });
+  const start = performance.now();
+  const { loss } = m.train({ steps: STEPS, batch: BATCH, learningRate });
+  return { firstLoss, loss, ms: performance.now() - start };
+}
+
 function ours({ config, learningRate }, task, batches) {
   const m = attn.createModel({ ...config, task, seed: SEED });
   try {
     const expected = m.gradients(batches[0]).loss;
-    const firstLoss = m.train({ steps: 1, batch: BATCH, learningRate }).loss;
-    if (firstLoss !== expected)
-      throw new Error(`the minibatches rebuilt here are not train()'s: loss ${firstLoss}, expected ${expected}`);
-    if (WARMUP > 1) m.train({ steps: WARMUP - 1, batch: BATCH, learningRate });
-    const start = performance.now();
-    const { loss } = m.train({ steps: STEPS, batch: BATCH, learningRate });
-    return { firstLoss, loss, ms: performance.now() - start };
+    const run = timedSteps(m, learningRate);
+    if (run.firstLoss !== expected)
+      throw new Error(`the minibatches rebuilt here are not train()'s: loss ${run.firstLoss}, expected ${expected}`);
+    return run;
   } finally {
     m.dispose();
   }
@@ -390,11 +396,7 @@ function timeTraining(engine, { config, learningRate }) {
   const task = engine.createTranslationTask({ text, ...TASK });
   const m = engine.createModel({ ...config, task, seed: SEED });
   try {
-    const firstLoss = m.train({ steps: 1, batch: BATCH, learningRate }).loss;
-    if (WARMUP > 1) m.train({ steps: WARMUP - 1, batch: BATCH, learningRate });
-    const start = performance.now();
-    const { loss } = m.train({ steps: STEPS, batch: BATCH, learningRate });
-    return { firstLoss, loss, ms: performance.now() - start };
+    return timedSteps(m, learningRate);
   } finally {
     m.dispose();
     task.dispose();
