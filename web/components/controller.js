@@ -148,7 +148,7 @@ export class StepperController extends EventTarget {
   /**
    * The task a link named for the walkthrough on screen that is neither one of the engine's nor
    * one of the reader's kept tasks ('' when there is none): a task of someone's own pairs lives
-   * only in the browser that read them, so a link to it shows the default task here.
+   * only in the browser that read them, so a link to it cannot show it here.
    */
   unkeptTask() {
     const task = this.#given[this.walkthrough]?.task;

@@ -78,6 +78,9 @@ export function bitsText(panel, index, names) {
 }
 
 /** A kind of target word ('noun'), as the task's grammar names it, in the language of `t`. */
+/** A share (0 … 1) as a whole percentage: 0.98 → "98%". */
+export const percent = (share) => `${Math.round(share * 100)}%`;
+
 export const categoryName = (category, t) => t(`labels.category.${category}`);
 
 /** A task's name: a grammar's as the locale words it, a task from the reader's text as its id. */

@@ -170,7 +170,7 @@ export function modelData(controller) {
     const ids = new Set(made.map(({ task }) => task.id));
     const loaded = models.filter((model) => ids.has(model.task)).map((model) => attn.loadModel(model.bytes));
     controller.restoreReader(made, loaded);
-    // a link to pairs this browser never read: say why the default task shows instead
+    // a link to pairs this browser never read: say why their task cannot show
     const unkept = controller.unkeptTask();
     if (unkept) error.textContent = controller.t('data.unkept', { task: unkept });
   }

@@ -5,6 +5,7 @@
 import { TRAINING_DEFAULTS } from 'attention-stepper';
 
 import { button, el, setText } from './dom.js';
+import { percent } from './format.js';
 import { renderHeatmap } from './heatmap.js';
 import { renderPicture } from './scene-image.js';
 import { heatmapText } from './stage-view.js';
@@ -79,9 +80,7 @@ export function modelRunView(controller, shown, runs, { id, editable, onTrain, o
     const { target, steps, patience, evaluateEvery } = TRAINING_DEFAULTS;
     setText(
       goal,
-      running
-        ? t(`model.goal.${measureKey()}`, { target: `${Math.round(target * 100)}%`, steps, patience, evaluateEvery })
-        : '',
+      running ? t(`model.goal.${measureKey()}`, { target: percent(target), steps, patience, evaluateEvery }) : '',
     );
     goal.hidden = !running;
     actions.hidden = compares || running || shown.waiting() || !editable();

@@ -2,6 +2,8 @@
 // in %: runMeasure's, the test exact match, or the validation BLEU of the reader's pairs) against
 // the step, with both axes ticked, a legend, and the values of every measured
 // point on hover and for screen readers (an SVG <title> each).
+import { percent } from './format.js';
+
 const NS = 'http://www.w3.org/2000/svg';
 const SIZE = { width: 320, height: 150 };
 const MARGIN = { left: 40, right: 40, top: 24, bottom: 30 };
@@ -13,7 +15,6 @@ const MARGIN = { left: 40, right: 40, top: 24, bottom: 30 };
  */
 export function runMeasure(history) {
   const validation = history.some((report) => report.split === 'validation' && report.evaluation?.bleu !== undefined);
-  const percent = (share) => `${Math.round(share * 100)}%`;
   return validation
     ? { of: (report) => report.evaluation.bleu / 100, key: 'bleu', text: (share) => (share * 100).toFixed(1) }
     : { of: (report) => report.evaluation.exactMatch, key: 'exact', text: percent };

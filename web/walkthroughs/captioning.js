@@ -2,9 +2,9 @@
 // by word. The trace is the model's own (the stages scene, encoder, one "step" per word, caption);
 // the code is the reference model's PyTorch, as tests/fixtures/make_captioner_fixtures.py writes
 // it. Titles and texts: the locale's captioning.stages.<kind>, with {t}, {word}, {caption}.
+import { percent } from '../components/format.js';
 import { panelOf } from './trace.js';
 
-const percent = (share) => `${Math.round(share * 100)}%`;
 const captionOf = (trace) => trace.labels.caption.filter((word) => word !== '<eos>').join(' ');
 
 // The doubly stochastic regulariser's weights the reader may train with: none, and Xu et al.'s.

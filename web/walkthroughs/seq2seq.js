@@ -4,7 +4,7 @@
 // tests/fixtures/make_seq2seq_fixtures.py writes it. Titles and texts: the locale's
 // seq2seq.stages.<kind>, with {t}, {word}, {task}; the encoder's and the comparison's in parts, as
 // the model's encoder and the comparison have them.
-import { categoryName } from '../components/format.js';
+import { categoryName, percent } from '../components/format.js';
 import { panelOf } from './trace.js';
 import {
   adjustToTask,
@@ -20,8 +20,6 @@ import {
   taskDefaults,
   TRANSLATION_MODELS,
 } from './translation.js';
-
-const percent = (share) => `${Math.round(share * 100)}%`;
 
 // What the alignment stage's by_category panel says, as a sentence: the kind of word least often
 // aligned, and the source word most of its others look at instead.
