@@ -82,6 +82,33 @@ val parse_scene(std::string text) {
   return guarded([&] { return scene_to_js(at::parse_scene(text)); });
 }
 
+// text: as parse_scene's; its objects' words as written and every fault, described
+val read_scene(std::string text) {
+  return guarded([&] {
+    const tasks::WrittenScene scene = tasks::read_scene(text);
+    val objects = val::array();
+    for (const auto &words : scene.objects)
+      objects.call<void>("push", strings(words));
+    val faults = val::array();
+    for (const auto &fault : scene.faults) {
+      val f = val::object();
+      f.set("kind", std::string(tasks::scene_fault_name(fault.kind)));
+      if (fault.kind != tasks::SceneFault::Kind::count)
+        f.set("object", fault.object);
+      if (fault.kind == tasks::SceneFault::Kind::slot)
+        f.set("other", fault.other);
+      if (!fault.part.empty())
+        f.set("part", fault.part);
+      f.set("message", tasks::describe(fault, scene));
+      faults.call<void>("push", f);
+    }
+    val out = val::object();
+    out.set("objects", objects);
+    out.set("faults", faults);
+    return out;
+  });
+}
+
 // ---- the task ----------------------------------------------------------------------------------
 
 val caption_examples(const tasks::CaptionTask &task,
@@ -243,6 +270,7 @@ EMSCRIPTEN_BINDINGS(captioner) {
   emscripten::function("captionTasks", &caption_tasks);
   emscripten::function("renderScene", &render_scene);
   emscripten::function("parseScene", &parse_scene);
+  emscripten::function("readScene", &read_scene);
   emscripten::function("captionerGradients", &captioner_gradients);
   emscripten::function("captionerCaption", &captioner_caption);
 }

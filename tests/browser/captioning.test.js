@@ -99,9 +99,9 @@ for (const [name, viewport] of Object.entries(VIEWPORTS))
     assert.equal(await page.evaluate(() => document.activeElement.id), 'input-scene-1-size');
     assert.equal(await page.locator('#input-scene-error').textContent(), '');
 
-    // two objects in one place: the engine's message under the composer, the stage on the last scene
+    // two objects in one place: the fault in words under the composer, the stage on the last scene
     await page.locator('#input-scene-1-place').selectOption('0 0');
-    assert.match(await page.locator('#input-scene-error').textContent(), /scene/);
+    assert.match(await page.locator('#input-scene-error').textContent(), /^Object 2 is in the same place as object 1/);
     await page.locator('#input-scene-1-place').selectOption('1 1');
     assert.equal(await page.locator('#input-scene-error').textContent(), '');
 
@@ -148,6 +148,51 @@ test('the element: <attention-stepper walkthrough="captioning" scene="…"> capt
   assert.deepEqual(await pixel(24, 8), [240, 240, 240]); // the background (0.94)
   const words = await stage.locator('.picture-label').allTextContents();
   assert.ok(words.length >= 4 && words.length % 2 === 0, words.join(' ')); // the figure and the gold
+});
+
+for (const [name, viewport] of Object.entries(VIEWPORTS))
+  test(`${name}: a scene that is none on first load: every fault in words by the composer, the stages on the last valid scene`, async (t) => {
+    const scene = 'big red circle 0 0; small blue square 0 0; big purple triangle 5 1; small yellow';
+    const inputs = encodeURIComponent(JSON.stringify({ captioning: { scene } }));
+    const page = await openPage(session, t, `dist/site/?inputs=${inputs}#captioning`, { viewport });
+    await page.waitForSelector('.model-panel[data-origin="shipped"]');
+    const faults = async () => (await page.locator('#input-scene-error').textContent()).split('\n');
+    assert.deepEqual(await faults(), [
+      'A scene holds 1 to 3 objects, not 4',
+      'Object 2 is in the same place as object 1 (top left): one object a place',
+      "Object 3's colour “purple” is not one the model knows: red, green, blue, yellow",
+      "Object 3's place (row 5, column 1) is off the picture: rows go from 0 to 1, columns from 0 to 1",
+      'Object 4 (“small yellow”) needs five words: a size, a colour, a shape, a row and a column',
+    ]);
+    // the composer shows the scene as written, its faulty menus marked
+    assert.equal(await objects(page), 4);
+    const invalid = (id) => page.getAttribute(`#input-scene-${id}`, 'aria-invalid');
+    for (const id of ['1-place', '2-colour', '2-place']) assert.equal(await invalid(id), 'true', id);
+    for (const id of ['0-colour', '0-place', '2-size']) assert.equal(await invalid(id), 'false', id);
+    assert.equal(await page.locator('#input-scene-2-place option:checked').textContent(), 'row 5, column 1');
+    assert.equal(await page.locator('#input-scene .scene-written').textContent(), 'small yellow');
+    // the stages: the default scene as the trained model captions it, said to be the last valid
+    const words = await page.locator('[data-stage^="captioning/step-"]').count();
+    assert.ok(words >= 4, `${words} words`);
+    assert.match(await page.textContent('.stage-stale'), /last valid inputs until “Scene” is fixed/);
+    await page.locator('#input-scene').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENSHOTS}/captioning--${name}--faults.png` });
+    // fixed one fault at a time: the text and its faults follow, then the stages
+    await page.locator('#input-scene .scene-remove').nth(3).click();
+    await page.waitForFunction(() => document.querySelectorAll('#input-scene .scene-object').length === 3);
+    assert.equal((await faults()).length, 3);
+    await page.locator('#input-scene .scene-remove').nth(2).click();
+    await page.locator('#input-scene-1-place').selectOption('1 1');
+    await page.waitForFunction(() => !document.querySelector('.stage-stale'));
+    assert.equal(await page.locator('#input-scene-error').textContent(), '');
+    assert.match(await page.textContent('[data-stage="captioning/scene"]'), /small blue square/);
+  });
+
+test('an embedded scene that is none: the banner says its faults in the page’s language', async (t) => {
+  const page = await openPage(session, t, 'tests/browser/captioning-bad-scene-element.html');
+  const banner = page.locator('attention-stepper .as-error[role="alert"]');
+  await banner.filter({ hasText: '物体 2和物体 1 在同一个位置（左上）' }).waitFor();
+  assert.equal(await page.locator('attention-stepper section[data-stage="captioning/scene"]').count(), 1);
 });
 
 test('a link or an attribute opens a word stage on first load, once the trained captioner is in', async (t) => {

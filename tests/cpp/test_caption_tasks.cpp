@@ -271,6 +271,38 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("read_scene: a scene's text as written, with every fault it has, in the objects' order") {
+  const WrittenScene fine = read_scene("  big red circle 0 1 ;small blue square 1 0; ");
+  REQUIRE(fine.objects.size() == 2);
+  CHECK(fine.objects[1] == std::vector<std::string>{"small", "blue", "square", "1", "0"});
+  CHECK(fine.faults.empty());
+
+  // four objects: too many; the second repeats the first's slot; the third names an unknown
+  // colour and lies off the canvas; the fourth is three words
+  const WrittenScene bad =
+      read_scene("big red circle 0 0; small blue square 0 0; big purple triangle 5 x; big red");
+  std::vector<std::string> faults;
+  for (const SceneFault &fault : bad.faults)
+    faults.push_back(std::string(scene_fault_name(fault.kind)) + " " +
+                     std::to_string(fault.object) + " " + fault.part + " " +
+                     std::to_string(fault.other));
+  CHECK(faults == std::vector<std::string>{"count 0  0", "slot 1  0", "name 2 colour 0",
+                                           "place 2  0", "words 3  0"});
+  CHECK(describe(bad.faults[0], bad) == "a scene holds 1 to 3 objects, not 4");
+  CHECK(describe(bad.faults[1], bad) ==
+        "scene object 2 (\"small blue square 0 0\") and scene object 1 share the slot (row 0, "
+        "column 0): one object a slot");
+  CHECK(describe(bad.faults[2], bad) ==
+        "scene object 3 (\"big purple triangle 5 x\") has an unknown colour; the colours are red, "
+        "green, blue, yellow");
+  CHECK(describe(bad.faults[4], bad).find("must be five words") != std::string::npos);
+  // made, the scene's error says every fault
+  const std::string message = message_of([&] { make_scene_from(bad); });
+  for (const SceneFault &fault : bad.faults)
+    CHECK(message.find(describe(fault, bad)) != std::string::npos);
+  CHECK(read_scene("").faults.size() == 1);
+}
+
 TEST_CASE("caption task shapes: bad scenes, images, captions, tasks and seeds name the argument") {
   const CaptionTask task = empty_caption_task("shapes", "en");
   CHECK(argument_of([] { make_scene({}); }) == "scene");

@@ -94,6 +94,37 @@ test("parseScene: a scene's text as the engine reads the walkthrough's, back to 
   }
 });
 
+test('readScene: the words as written and every fault, which parseScene says together', () => {
+  const text = 'big red circle 0 0; small blue square 0 0; big purple triangle 5 1; big red';
+  const written = attn.readScene(text);
+  assert.deepEqual(written.objects, [
+    ['big', 'red', 'circle', '0', '0'],
+    ['small', 'blue', 'square', '0', '0'],
+    ['big', 'purple', 'triangle', '5', '1'],
+    ['big', 'red'],
+  ]);
+  assert.deepEqual(
+    written.faults.map(({ message, ...fault }) => fault),
+    [
+      { kind: 'count' },
+      { kind: 'slot', object: 1, other: 0 },
+      { kind: 'name', object: 2, part: 'colour' },
+      { kind: 'place', object: 2 },
+      { kind: 'words', object: 3 },
+    ],
+  );
+  assert.match(written.faults[2].message, /unknown colour; the colours are red, green, blue, yellow/);
+  assert.throws(
+    () => attn.parseScene(text),
+    (error) => error.argument === 'scene' && written.faults.every((fault) => error.message.includes(fault.message)),
+  );
+  assert.deepEqual(attn.readScene('small green triangle 1 1'), {
+    objects: [['small', 'green', 'triangle', '1', '1']],
+    faults: [],
+  });
+  assert.throws(() => attn.readScene(['big']), { argument: 'scene' });
+});
+
 test('createCaptioner: its config, vocabulary and parameters under PyTorch names, in the language asked', () => {
   assert.equal(facts.defaults.language, 'en');
   assert.deepEqual(facts.shapes, ['circle', 'square', 'triangle']);

@@ -242,6 +242,7 @@ const TEMPLATES = {
   'taskNames.${identity.task}': () => attn.seq2seqFacts().tasks.map((task) => `taskNames.${task}`),
   // the scene composer's menus and their options (scene-composer.js), and a captioner's name
   'scene.${key}': () => ['size', 'colour', 'shape'].map((key) => `scene.${key}`),
+  'scene.faults.${part}': () => ['size', 'colour', 'shape'].map((part) => `scene.faults.${part}`),
   'scene.names.${name}': () => {
     const { sizes, colours, shapes } = attn.captionerFacts();
     return [...sizes, ...colours, ...shapes].map((name) => `scene.names.${name}`);

@@ -13,6 +13,7 @@ import {
   writeNpz,
   type CaptionerModel,
   type Scene,
+  type WrittenScene,
   type Seq2seqModel,
   type TranslationTask,
   type TransformerModel,
@@ -321,6 +322,10 @@ attn.renderScene({ objects: [{ shape: 'star', colour: 'red', size: 'big', row: 0
 const parsedScene: Scene = attn.parseScene('big red circle 0 1; small blue square 1 0');
 // @ts-expect-error a scene's text, not its objects
 attn.parseScene(scene);
+const written: WrittenScene = attn.readScene('big purple circle 0 1; small blue square 0 1');
+const faultKinds: ('count' | 'words' | 'name' | 'place' | 'slot')[] = written.faults.map((fault) => fault.kind);
+// @ts-expect-error a fault's part is a size, colour or shape
+const faultPart: 'row' | undefined = written.faults[0].part;
 // @ts-expect-error a captioner's language is en or zh
 attn.createCaptioner({ task: 'shapes', language: 'fr' });
 const shapeNames: readonly string[] = attn.captionerFacts().shapes;

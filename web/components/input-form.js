@@ -76,7 +76,7 @@ function setOptions(select, field, session, t) {
   select.value = String(session.inputs[field.name]);
 }
 
-// A scene field: the composer, its legend the field's label, the engine's message under it.
+// A scene field: the composer, its legend the field's label, its faults under it.
 function sceneField(field, id, session, t, onChange) {
   const wrapper = el('div', 'field');
   const composer = sceneComposer({

@@ -4,6 +4,10 @@
 // fields, labels and menus are the spec's.
 import { SPECS } from '../walkthroughs/index.js';
 import { controlFor, FieldError } from './inputs.js';
+import { sceneFaultText } from './scene-composer.js';
+
+// The controls that word the engine's refusal of their text themselves.
+const ENGINE_ERRORS = { scene: sceneFaultText };
 
 export class WalkthroughSession {
   /**
@@ -50,13 +54,24 @@ export class WalkthroughSession {
     this.engineErrors = {}; // name -> the engine's message about that field
     this.formError = null; // an engine message about no field of the form
     try {
-      this.trace = this.attn.walkthrough(this.walkthrough, { ...this.inputs, ...this.context?.(this.inputs) });
-      this.traceInputs = structuredClone(this.inputs);
+      this.#computeFrom(this.inputs);
     } catch (error) {
       if (this.fields.some((field) => field.name === error.argument)) this.engineErrors[error.argument] = error.message;
       else this.formError = error.message;
       if (!this.trace) throw error; // the notebook's inputs always compute: nothing to fall back on
+      // The last valid inputs again when what the engine needs besides them has changed since (the
+      // trained model arrived): the stages they keep show the model the page shows.
+      const context = this.context?.(this.traceInputs) ?? {};
+      if (Object.keys(context).some((name) => context[name] !== this.traceContext[name]))
+        this.#computeFrom(this.traceInputs);
     }
+  }
+
+  #computeFrom(inputs) {
+    const context = this.context?.(inputs) ?? {};
+    this.trace = this.attn.walkthrough(this.walkthrough, { ...inputs, ...context });
+    this.traceInputs = structuredClone(inputs);
+    this.traceContext = context;
   }
 
   /** The user typed `text` into field `name`: parse it, and recompute when it parses. */
@@ -179,10 +194,16 @@ export class WalkthroughSession {
     return this.texts[field.name] ?? field.format(this.inputs[field.name]);
   }
 
-  /** The message to show next to a field, translated by `t`; '' when the field is fine. */
+  /**
+   * The message to show next to a field, translated by `t`; '' when the field is fine. A control of
+   * its own words what the engine refused its text for (a scene: every fault).
+   */
   fieldError(name, t) {
     const parseError = this.parseErrors[name];
-    return parseError ? t(`errors.${parseError.key}`, parseError.params) : (this.engineErrors[name] ?? '');
+    if (parseError) return t(`errors.${parseError.key}`, parseError.params);
+    if (!this.engineErrors[name]) return '';
+    const field = this.fields.find((candidate) => candidate.name === name);
+    return ENGINE_ERRORS[field.control]?.(this.attn, this.text(field), t) || this.engineErrors[name];
   }
 
   hasErrors() {

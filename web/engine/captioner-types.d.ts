@@ -15,6 +15,24 @@ export interface Scene {
   objects: { shape: SceneShape; colour: SceneColour; size: SceneSize; row: number; column: number }[];
 }
 
+/** What keeps a scene's text from being a scene: too few or too many objects (`count`), an object
+ * of other than five words (`words`), a size, colour or shape no captioner knows (`name`, its
+ * `part`), a place that is not a row and column of the layout (`place`), or the place of an earlier
+ * object (`slot`, that object `other`). Objects count from 0; `message` says it in English. */
+export interface SceneFault {
+  kind: 'count' | 'words' | 'name' | 'place' | 'slot';
+  object?: number;
+  other?: number;
+  part?: 'size' | 'colour' | 'shape';
+  message: string;
+}
+
+/** A scene's text as written: each object's words ("big", "red", "circle", "0", "1"), and its faults. */
+export interface WrittenScene {
+  objects: string[][];
+  faults: SceneFault[];
+}
+
 /** An image, channels first (CHW): value (c * height + y) * width + x, RGB in [0, 1]. */
 export interface SceneImage {
   channels: number;

@@ -42,6 +42,12 @@ function imageOf(value) {
   };
 }
 
+function checkedSceneText(scene) {
+  if (typeof scene !== 'string')
+    fail(`scene must be a scene's text ("big red circle 0 1; …"), got ${describe(scene)}`, 'scene');
+  return scene;
+}
+
 /** The captioner kind's part over `call` and its `facts`, as seq2seq.js has it. */
 export function captionerParts({ call, facts }) {
   let tasks = null;
@@ -55,11 +61,9 @@ export function captionerParts({ call, facts }) {
       renderScene: (scene) => call('renderScene', sceneOf(scene, 'scene')),
       // a scene's text, as a form field or an HTML attribute holds it, read by the engine that reads
       // the captioning walkthrough's
-      parseScene(scene) {
-        if (typeof scene !== 'string')
-          fail(`scene must be a scene's text ("big red circle 0 1; …"), got ${describe(scene)}`, 'scene');
-        return call('parseScene', scene);
-      },
+      parseScene: (scene) => call('parseScene', checkedSceneText(scene)),
+      // the same text as written, with every fault that keeps it from being a scene
+      readScene: (scene) => call('readScene', checkedSceneText(scene)),
     },
     methods: (info, live) => ({
       vocab: deepFreeze(info.vocab),

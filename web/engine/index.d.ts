@@ -55,6 +55,7 @@ import type {
   CaptionTask,
   Scene,
   SceneImage,
+  WrittenScene,
 } from './captioner-types.js';
 
 export type {
@@ -72,6 +73,8 @@ export type {
   CaptionLanguage,
   CaptionerNormalization,
   Scene,
+  SceneFault,
+  WrittenScene,
   SceneImage,
   CaptionCategory,
   CaptionExample,
@@ -700,6 +703,9 @@ export interface AttentionEngine {
    * that input: objects separated by ";", each "size colour shape row column" ("big red circle 0 1;
    * small blue square 1 0"). Text that is no scene throws an Error with `argument` "scene". */
   parseScene(scene: string): Scene;
+  /** The same text as written, never refused for what it says: each object's words, and every
+   * fault that keeps it from being a scene, in the objects' order (parseScene's error says them all). */
+  readScene(scene: string): WrittenScene;
   /** A new captioner for a task in a language (see CaptionerOptions for the defaults). */
   createCaptioner<P extends ModelPrecision = 'float32'>(options: CaptionerOptions<P>): CaptionerModel<P>;
   /** What models of `kind` take: their configuration's fields, limits and defaults (read-only);

@@ -89,9 +89,30 @@ struct ObjectDescription {
   std::int64_t row = 0, column = 0;
 };
 
-// InputError blames "scene" for no object or more than max_scene_objects, an unknown shape,
-// colour or size (the message lists the known ones), a slot off the layout, or two objects in
-// one slot.
+// What keeps a scene as written from being one: too few or too many objects (`object` unused), an
+// object of other than five words, a size, colour or shape the task lacks (`part`), a slot that is
+// not a whole row and column of the layout, or a slot an earlier object (`other`) holds.
+struct SceneFault {
+  enum class Kind { count, words, name, place, slot };
+  Kind kind = Kind::count;
+  std::size_t object = 0, other = 0;
+  std::string part;
+};
+const char *scene_fault_name(SceneFault::Kind kind); // "count", "words", …
+
+// A scene as its text writes it: objects separated by ";", each "<size> <colour> <shape> <row>
+// <column>" ("big red circle 0 0; small blue square 1 1"), what a form field or an HTML attribute
+// holds. Its objects' words as written, and every fault, in the objects' order.
+struct WrittenScene {
+  std::vector<std::vector<std::string>> objects;
+  std::vector<SceneFault> faults;
+};
+WrittenScene read_scene(const std::string &text);
+// A fault in words ("object 2 (big red circle 1 1) shares its slot with object 1").
+std::string describe(const SceneFault &fault, const WrittenScene &scene);
+
+// InputError blames "scene" with every fault the scene has, described.
+Scene make_scene_from(const WrittenScene &scene);
 Scene make_scene(const std::vector<ObjectDescription> &objects);
 void validate(const Scene &scene);
 

@@ -33,11 +33,7 @@ namespace attention {
 // The widest beam the walkthrough searches with, and how many annotation channels it shows.
 constexpr std::size_t max_captioning_beam = 5, shown_channels = 4;
 
-// A scene as text, what a form field or an HTML attribute holds: objects separated by ";", each
-// "<size> <colour> <shape> <row> <column>" ("big red circle 0 0; small blue square 1 1"), the
-// names and slots as tasks::make_scene takes them. InputError blames "scene" for an object of
-// other than five words, a row or column that is not an integer, and whatever make_scene refuses
-// (no object or too many, an unknown name, off the canvas, two in one slot).
+// A scene as text (tasks::read_scene's), made: InputError blames "scene" with every fault.
 tasks::Scene parse_scene(const std::string &text);
 
 // InputError blames "scene" (the session's checks) or "beam" (outside 1 … max_captioning_beam).

@@ -2,9 +2,10 @@
 // split (caption_tasks.hpp says what each is).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
+#include <sstream>
 #include <string_view>
-#include <tuple>
 #include <utility>
 
 #include "attention/caption_tasks.hpp"
@@ -33,17 +34,74 @@ constexpr float background[3] = {0.94f, 0.94f, 0.94f};
 constexpr float palette[4][3] = {
     {0.86f, 0.15f, 0.15f}, {0.18f, 0.65f, 0.25f}, {0.17f, 0.35f, 0.85f}, {0.93f, 0.74f, 0.08f}};
 
-template <class Enum>
-Enum parse_name(const std::vector<std::string> &names, const std::string &name, const char *what,
-                std::size_t object) {
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] == name)
-      return static_cast<Enum>(i);
-  std::string known;
-  for (const auto &each : names)
-    known += (known.empty() ? "" : ", ") + each;
-  fail(Argument("scene"), "scene.objects[", object, "].", what, ": unknown ", what, " \"",
-       name.substr(0, 40), "\"; the ", what, "s are ", known);
+// An object's words in a scene's text: its size, colour and shape, then its slot's row and column.
+constexpr const char *named_parts[] = {"size", "colour", "shape"};
+constexpr std::size_t object_words = 5;
+
+const std::vector<std::string> &names_of(std::string_view part) {
+  return part == "size" ? size_names() : part == "colour" ? colour_names() : shape_names();
+}
+
+std::optional<std::size_t> index_of(const std::vector<std::string> &names,
+                                    const std::string &name) {
+  const auto found = std::find(names.begin(), names.end(), name);
+  return found == names.end() ? std::nullopt : std::optional(std::size_t(found - names.begin()));
+}
+
+// A row or column as written: a whole number below `limit`.
+std::optional<std::size_t> place_of(const std::string &word, std::size_t limit) {
+  if (word.empty() || word.size() > 9 ||
+      !std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  const auto value = std::size_t(std::stoul(word));
+  return value < limit ? std::optional(value) : std::nullopt;
+}
+
+// Every fault of the objects' words, in their order (the one checker of a scene, however given).
+std::vector<SceneFault> faults_of(const std::vector<std::vector<std::string>> &objects) {
+  using Kind = SceneFault::Kind;
+  std::vector<SceneFault> faults;
+  const auto add = [&](Kind kind, std::size_t object, std::size_t other = 0,
+                       std::string part = {}) {
+    faults.push_back({kind, object, other, std::move(part)});
+  };
+  if (objects.empty() || objects.size() > max_scene_objects)
+    add(Kind::count, 0);
+  std::vector<std::optional<std::pair<std::size_t, std::size_t>>> slots(objects.size());
+  for (std::size_t k = 0; k < objects.size(); ++k) {
+    const auto &words = objects[k];
+    if (words.size() != object_words) {
+      add(Kind::words, k);
+      continue;
+    }
+    for (std::size_t i = 0; i < std::size(named_parts); ++i)
+      if (!index_of(names_of(named_parts[i]), words[i]))
+        add(Kind::name, k, 0, named_parts[i]);
+    const auto row = place_of(words[3], layout_rows), column = place_of(words[4], layout_columns);
+    if (!row || !column) {
+      add(Kind::place, k);
+      continue;
+    }
+    slots[k] = std::pair(*row, *column);
+    for (std::size_t other = 0; other < k; ++other)
+      if (slots[other] == slots[k]) {
+        add(Kind::slot, k, other);
+        break;
+      }
+  }
+  return faults;
+}
+
+std::string joined(const std::vector<std::string> &words, const char *separator) {
+  std::string text;
+  for (const auto &word : words)
+    text += (text.empty() ? "" : separator) + word;
+  return text;
+}
+
+// A caller's text, quoted short enough for a message.
+std::string quoted(const std::string &text) {
+  return "\"" + (text.size() > 40 ? text.substr(0, 40) + "…" : text) + "\"";
 }
 
 // Whether the pixel whose centre is (u, v) half-pixels from the slot's centre (odd numbers, so
@@ -255,47 +313,84 @@ const char *caption_category_name(CaptionCategory category) {
   return names[static_cast<std::size_t>(category)];
 }
 
-void validate(const Scene &scene) {
-  const auto &objects = scene.objects;
-  if (objects.empty() || objects.size() > max_scene_objects)
-    fail(Argument("scene"), "a scene holds 1 to ", max_scene_objects, " objects, not ",
-         objects.size());
-  for (std::size_t k = 0; k < objects.size(); ++k) {
-    const SceneObject &o = objects[k];
-    if (std::size_t(o.shape) >= shape_names().size() ||
-        std::size_t(o.colour) >= colour_names().size() ||
-        std::size_t(o.size) >= size_names().size())
-      fail(Argument("scene"), "scene.objects[", k, "] has no known shape, colour or size");
-    if (o.row >= layout_rows || o.column >= layout_columns)
-      fail(Argument("scene"), "scene.objects[", k, "] is off the canvas: its slot (row ", o.row,
-           ", column ", o.column, ") is outside the ", layout_rows, " x ", layout_columns,
-           " layout");
-    for (std::size_t other = 0; other < k; ++other)
-      if (objects[other].row == o.row && objects[other].column == o.column)
-        fail(Argument("scene"), "scene.objects[", k, "] and scene.objects[", other,
-             "] share the slot (row ", o.row, ", column ", o.column, "): one object a slot");
+const char *scene_fault_name(SceneFault::Kind kind) {
+  constexpr const char *names[] = {"count", "words", "name", "place", "slot"};
+  return names[static_cast<std::size_t>(kind)];
+}
+
+WrittenScene read_scene(const std::string &text) {
+  WrittenScene scene;
+  std::istringstream parts(text);
+  for (std::string part; std::getline(parts, part, ';');) {
+    std::istringstream in(part);
+    std::vector<std::string> words;
+    for (std::string word; in >> word;)
+      words.push_back(word);
+    if (!words.empty())
+      scene.objects.push_back(std::move(words));
   }
+  scene.faults = faults_of(scene.objects);
+  return scene;
+}
+
+std::string describe(const SceneFault &fault, const WrittenScene &scene) {
+  using Kind = SceneFault::Kind;
+  std::ostringstream out;
+  if (fault.kind == Kind::count) {
+    out << "a scene holds 1 to " << max_scene_objects << " objects, not " << scene.objects.size();
+    return out.str();
+  }
+  const auto &words = scene.objects[fault.object];
+  out << "scene object " << fault.object + 1 << " (" << quoted(joined(words, " ")) << ") ";
+  if (fault.kind == Kind::words)
+    out << "must be five words: size colour shape row column, as \"big red circle 0 1\"";
+  else if (fault.kind == Kind::name)
+    out << "has an unknown " << fault.part << "; the " << fault.part << "s are "
+        << joined(names_of(fault.part), ", ");
+  else if (fault.kind == Kind::place)
+    out << "is off the canvas: its row must be from 0 to " << layout_rows - 1
+        << " and its column from 0 to " << layout_columns - 1;
+  else
+    out << "and scene object " << fault.other + 1 << " share the slot (row " << words[3]
+        << ", column " << words[4] << "): one object a slot";
+  return out.str();
+}
+
+Scene make_scene_from(const WrittenScene &written) {
+  if (!written.faults.empty()) {
+    std::vector<std::string> messages;
+    for (const auto &fault : written.faults)
+      messages.push_back(describe(fault, written));
+    fail(Argument("scene"), joined(messages, "; "));
+  }
+  Scene scene;
+  for (const auto &words : written.objects)
+    scene.objects.push_back(
+        {Shape(*index_of(shape_names(), words[2])), Colour(*index_of(colour_names(), words[1])),
+         ObjectSize(*index_of(size_names(), words[0])), *place_of(words[3], layout_rows),
+         *place_of(words[4], layout_columns)});
+  return scene;
 }
 
 Scene make_scene(const std::vector<ObjectDescription> &objects) {
-  if (objects.empty() || objects.size() > max_scene_objects)
-    fail(Argument("scene"), "a scene holds 1 to ", max_scene_objects, " objects, not ",
-         objects.size());
-  Scene scene;
-  for (std::size_t k = 0; k < objects.size(); ++k) {
-    const ObjectDescription &d = objects[k];
-    for (auto [place, what, limit] :
-         {std::tuple{d.row, "row", layout_rows}, std::tuple{d.column, "column", layout_columns}})
-      if (place < 0 || place >= std::int64_t(limit))
-        fail(Argument("scene"), "scene.objects[", k, "] is off the canvas: its ", what, " (", place,
-             ") must be from 0 to ", limit - 1);
-    scene.objects.push_back({parse_name<Shape>(shape_names(), d.shape, "shape", k),
-                             parse_name<Colour>(colour_names(), d.colour, "colour", k),
-                             parse_name<ObjectSize>(size_names(), d.size, "size", k),
-                             std::size_t(d.row), std::size_t(d.column)});
-  }
-  validate(scene);
-  return scene;
+  WrittenScene written;
+  for (const ObjectDescription &d : objects)
+    written.objects.push_back(
+        {d.size, d.colour, d.shape, std::to_string(d.row), std::to_string(d.column)});
+  written.faults = faults_of(written.objects);
+  return make_scene_from(written);
+}
+
+// A scene made in C++ (a task's, or one changed since): checked as its words would be.
+void validate(const Scene &scene) {
+  std::vector<ObjectDescription> objects;
+  const auto name = [](const std::vector<std::string> &names, auto value) {
+    return std::size_t(value) < names.size() ? names[std::size_t(value)] : std::string("?");
+  };
+  for (const SceneObject &o : scene.objects)
+    objects.push_back({name(shape_names(), o.shape), name(colour_names(), o.colour),
+                       name(size_names(), o.size), std::int64_t(o.row), std::int64_t(o.column)});
+  make_scene(objects);
 }
 
 Image render(const Scene &scene) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <sstream>
 
 #include "given_inputs.hpp"
 #include "trace_parts.hpp"
@@ -90,31 +89,7 @@ std::vector<Panel> encoder_panels(const Matrix<T> &annotations, std::size_t rows
 } // namespace
 
 tasks::Scene parse_scene(const std::string &text) {
-  std::vector<tasks::ObjectDescription> objects;
-  std::istringstream parts(text);
-  std::string part;
-  while (std::getline(parts, part, ';')) {
-    std::istringstream in(part);
-    std::vector<std::string> words;
-    for (std::string word; in >> word;)
-      words.push_back(word);
-    if (words.empty())
-      continue;
-    const std::size_t k = objects.size();
-    if (words.size() != 5)
-      fail(Argument("scene"), "scene object ", k + 1, " (\"", part.substr(0, 60),
-           "\") must be five words: size colour shape row column, as \"big red circle 0 1\"");
-    const auto place = [&](const std::string &word, const char *what) {
-      if (word.empty() || word.size() > 9 ||
-          !std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        fail(Argument("scene"), "scene object ", k + 1, "'s ", what, " (\"", word.substr(0, 20),
-             "\") must be a whole number");
-      return static_cast<std::int64_t>(std::stoll(word));
-    };
-    objects.push_back(
-        {words[2], words[1], words[0], place(words[3], "row"), place(words[4], "column")});
-  }
-  return tasks::make_scene(objects);
+  return tasks::make_scene_from(tasks::read_scene(text));
 }
 
 template <class T>
