@@ -267,6 +267,15 @@ val model_evaluate(int handle, std::string split) {
   });
 }
 
+// One part of what the model's walkthrough computes once per model (its measures on the test
+// split): true once all of it is ready.
+val model_prepare(int handle) {
+  return guarded([&] {
+    return val(at::stored_model(handle).visit(
+        [](auto &session) { return session.prepare_test_evaluation(); }));
+  });
+}
+
 } // namespace
 } // namespace binding
 
@@ -277,6 +286,7 @@ EMSCRIPTEN_BINDINGS(models) {
   emscripten::function("modelCreate", &model_create);
   emscripten::function("modelTrain", &model_train);
   emscripten::function("modelEvaluate", &model_evaluate);
+  emscripten::function("modelPrepare", &model_prepare);
   emscripten::function("modelConfig", &model_config);
   emscripten::function("modelLoad", &model_load);
   emscripten::function("modelDispose", &model_dispose);

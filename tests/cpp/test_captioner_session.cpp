@@ -130,6 +130,10 @@ TEST_CASE("captioner session: evaluate's measures and the caption's steps, in th
   // an evaluation of the whole test split is cached by the parameters
   const auto cached = session.test_evaluation();
   CHECK(session.test_evaluation().exact_match == cached.exact_match);
+  // tallied a batch of scenes at a time, as one pass
+  const auto whole = session.evaluate(session.task().test);
+  CHECK(whole.exact_match == cached.exact_match);
+  CHECK(whole.region_accuracy == cached.region_accuracy);
 
   const auto result = session.caption(scene());
   const std::size_t m = result.trace.output.size();

@@ -94,6 +94,18 @@ TEST_CASE("seq2seq session: a few hundred steps on en-fr cut the loss clearly") 
   INFO("exact ", measures.exact_match, " tokens ", measures.token_accuracy, " alignment ",
        measures.alignment_accuracy);
   CHECK(measures.token_accuracy > 0.5);
+  // the test split's measures tallied a batch at a time are one pass's, bit for bit
+  std::size_t parts = 1;
+  while (!session.prepare_test_evaluation())
+    ++parts;
+  CHECK(parts == (session.task().test.size() + default_batch - 1) / default_batch);
+  const auto whole = session.evaluate(session.task().test);
+  const auto prepared = session.test_evaluation();
+  CHECK(prepared.loss == whole.loss);
+  CHECK(prepared.exact_match == whole.exact_match);
+  CHECK(prepared.bleu == whole.bleu);
+  CHECK(prepared.aer == whole.aer);
+  CHECK(prepared.categories.size() == whole.categories.size());
 }
 
 TEST_CASE("seq2seq session: evaluate's measures on hand-made cases") {

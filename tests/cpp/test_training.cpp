@@ -250,21 +250,44 @@ TEST_CASE("trainer: bad arguments name the argument at fault and change nothing"
   CHECK(run.trainer.steps() == 0);
 }
 
-TEST_CASE("evaluation cache: evaluates again only when the parameters changed") {
+TEST_CASE("evaluation cache: a part at a time, again only when the parameters changed") {
   const Classifier model;
   Run<double> run(model, 4);
   EvaluationCache<double> cache;
-  int evaluations = 0;
-  const auto evaluate = [&] {
-    ++evaluations;
-    return model.accuracy(run.parameters);
+  struct Tally {
+    double sum = 0;
   };
-  const double first = cache.get(run.parameters, evaluate);
-  CHECK(cache.get(run.parameters, evaluate) == first);
-  CHECK(evaluations == 1);
+  int parts = 0, results = 0;
+  // three parts over 5 examples: [0, 2), [2, 4), [4, 5); the result the sum of the examples'
+  // indices
+  const auto part = [&](Tally &tally, std::size_t first) {
+    ++parts;
+    const std::size_t last = std::min<std::size_t>(5, first + 2);
+    for (std::size_t i = first; i < last; ++i)
+      tally.sum += double(i) + model.accuracy(run.parameters);
+    return last;
+  };
+  const auto finish = [&](const Tally &tally) {
+    ++results;
+    return tally.sum;
+  };
+  const auto advance = [&] { return cache.advance<Tally>(run.parameters, 5, part, finish); };
+  CHECK_FALSE(advance());
+  CHECK_FALSE(advance());
+  CHECK(advance());
+  const double first = cache.result();
+  CHECK(first == doctest::Approx(10 + 5 * model.accuracy(run.parameters)));
+  CHECK(advance());
+  CHECK((parts == 3 && results == 1));
+  // new parameters midway through: the parts start over
   run.train(20);
-  cache.get(run.parameters, evaluate);
-  CHECK(evaluations == 2);
+  CHECK_FALSE(advance());
+  run.train(1);
+  CHECK_FALSE(advance());
+  CHECK_FALSE(advance());
+  CHECK(advance());
+  CHECK((parts == 7 && results == 2));
+  CHECK(cache.result() == doctest::Approx(10 + 5 * model.accuracy(run.parameters)));
   CHECK(parameter_hash(run.parameters) != parameter_hash(model.initial<double>(4)));
   CHECK(parameter_hash(model.initial<double>(4)) == parameter_hash(model.initial<double>(4)));
 }

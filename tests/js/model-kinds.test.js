@@ -33,6 +33,18 @@ for (const kind of Object.keys(MODEL_KINDS)) {
     assert.deepEqual(loaded.config, made.config);
     for (const model of [made, alias, loaded]) model.dispose();
   });
+
+  test(`${kind}: prepare() computes its walkthrough's measures a batch per task; disposed, it rejects`, async () => {
+    const model = attn.createModel({ kind, ...tiny[kind] });
+    let turns = 0; // the event loop's turns while it prepares
+    const counting = setInterval(() => turns++);
+    await model.prepare();
+    clearInterval(counting);
+    assert.ok(turns >= 2, `${turns} turns`);
+    await model.prepare(); // ready: at once
+    model.dispose();
+    await assert.rejects(model.prepare(), { message: /disposed/ });
+  });
 }
 
 test('the identity and its defaults come from the fields the engine marks', () => {

@@ -33,7 +33,7 @@ export function modelFiles(controller, shown, { onOpen, onFail }) {
         throw new Error(controller.t('model.otherKind', { kind: model.kind }));
       }
       onOpen();
-      controller.models.adopt(model, 'trained');
+      await controller.models.adopt(model, 'trained');
       // a model of another identity (task, scoring function, encoder…): the walkthrough follows it
       const given = controller.session().inputs;
       const own = shown.identityOf(model.config);

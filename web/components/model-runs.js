@@ -40,10 +40,10 @@ export function trainingRuns(controller, { options, onStart, onProgress, onState
     run.addEventListener('progress', ({ detail }) => run === trainer && (history.push(detail), onProgress()));
     run.addEventListener('state', () => run === trainer && onState());
     run.finished.then(
-      ({ bytes }) => {
+      async ({ bytes }) => {
         if (run !== trainer) return;
-        controller.models.adopt(controller.attn.loadModel(bytes), 'trained');
-        if (queue.length) start(queue.shift());
+        await controller.models.adopt(controller.attn.loadModel(bytes), 'trained');
+        if (run === trainer && queue.length) start(queue.shift());
       },
       (error) => run === trainer && ((queue = []), onFail(error)),
     );

@@ -60,9 +60,15 @@ export class ModelStore extends EventTarget {
 
   /**
    * A model the reader trained (or loaded from a file) replaces the one of its identity; a shipped
-   * model takes the place of the identity it ships as (`identity`).
+   * model takes the place of the identity it ships as (`identity`). Resolves once it is in place:
+   * first what its walkthrough computes once per model is computed a part per task (prepare()),
+   * so that no task of the page's runs long when it arrives.
    */
-  adopt(model, origin = 'trained', identity = model.config) {
+  async adopt(model, origin = 'trained', identity = model.config) {
+    await model.prepare();
+    // the reader's model, trained or loaded meanwhile, stays
+    if (origin === 'shipped' && this.#entries.get(this.#key(model.kind, identity))?.origin === 'trained')
+      return model.dispose();
     this.#place(model, origin, identity);
     this.#changed(model.kind, identity);
   }

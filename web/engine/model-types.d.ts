@@ -32,6 +32,9 @@ export interface ModelOf<K extends string, P extends ModelPrecision, C, E, W ext
   };
   /** the split (default 'test') */
   evaluate(options?: { split?: S }): E;
+  /** computes what the model's walkthrough computes once per model (its measures on the test
+   * split) a batch per task, so that a page stays responsive; its walkthrough then starts at once */
+  prepare(): Promise<void>;
   /** safetensors bytes (its metadata: "format" "attention-stepper/<kind>", the configuration,
    * "precision"); `dtype: 'float16'` stores the parameters rounded to float16 (half the size; a
    * load widens them exactly) */

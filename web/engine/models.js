@@ -237,7 +237,7 @@ export const weightOption = (value, name, fallback) =>
       ? value
       : fail(`${name} must be a finite number >= 0, got ${describe(value)}`, name);
 
-/** train() and evaluate() as every kind has them, with the kind's loss weight (facts.lossWeight). */
+/** train(), evaluate() and prepare() as every kind has them, with the kind's loss weight (facts.lossWeight). */
 function trainingMethods(call, live, facts) {
   const weight = facts.lossWeight;
   return {
@@ -261,6 +261,14 @@ function trainingMethods(call, live, facts) {
       const h = live();
       const o = options(opts, 'options', ['split']);
       return call('modelEvaluate', h, optionalText(o.split, 'options.split') ?? 'test');
+    },
+    async prepare() {
+      // a part a task (each call tallies one batch of the test split), and what comes before and
+      // after it (loading the model, drawing its walkthrough) in tasks of their own
+      const nextTask = () => new Promise((resolve) => setTimeout(resolve));
+      do await nextTask();
+      while (!call('modelPrepare', live()));
+      await nextTask();
     },
   };
 }

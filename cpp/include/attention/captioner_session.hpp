@@ -119,6 +119,9 @@ public:
   CaptionEvaluation evaluate(const std::vector<tasks::CaptionExample> &examples);
   // evaluate(task().test), computed again only when the parameters changed.
   CaptionEvaluation test_evaluation();
+  // One part of test_evaluation() (a batch of scenes), for a caller that keeps each of its tasks
+  // short; true once it is ready.
+  bool prepare_test_evaluation();
 
   // Greedy decoding (beam 1) or beam search, up to the task's longest caption and <eos>.
   // InputError blames "scene" or "image" (tasks::validate_image) and "beam".

@@ -146,6 +146,9 @@ public:
   // evaluate(task().test), computed again only when the parameters changed (a walkthrough that
   // compares models asks for it at every edit).
   Seq2seqEvaluation test_evaluation();
+  // One part of test_evaluation() (a batch of examples), for a caller that keeps each of its tasks
+  // short; true once it is ready.
+  bool prepare_test_evaluation();
 
   // Greedy decoding (beam 1) or beam search of a tokenized source, up to the task's longest
   // target and <eos>. InputError blames "beam" for a width outside 1 … max_beam_width.

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,23 +74,43 @@ private:
 // FNV-1a over the parameters' bytes: some 20 µs, against an evaluation's tens of milliseconds.
 template <class T> std::uint64_t parameter_hash(const ParameterSet<T> &parameters);
 
-// An evaluation computed again only when the parameters changed (a walkthrough that compares
-// models asks for it at every edit).
+// An evaluation of a split computed again only when the parameters changed (a walkthrough that
+// compares models asks for it at every edit), tallied over the examples a part at a time:
+// `part(tally, first)` adds the examples from `first` to the kind's tally (a `Tally`, made anew
+// for new parameters) and returns where the next part starts, `finish(tally)` makes the result
+// once all `total` are in. advance() tallies one part (so that a page can keep each of its tasks
+// short) and says whether the result is ready. Parts in any number give the same bits as one.
 template <class Result> class EvaluationCache {
 public:
-  template <class T, class Evaluate>
-  const Result &get(const ParameterSet<T> &parameters, Evaluate &&evaluate) {
+  template <class Tally, class T, class Part, class Finish>
+  bool advance(const ParameterSet<T> &parameters, std::size_t total, Part &&part, Finish &&finish) {
     const std::uint64_t hash = parameter_hash(parameters);
-    if (!result_ || hash != hash_) {
-      result_ = evaluate();
+    if (hash != hash_ || (!tally_ && !result_)) {
+      result_.reset();
+      tally_ = std::make_shared<Tally>();
+      next_ = 0;
       hash_ = hash;
     }
-    return *result_;
+    if (result_)
+      return true;
+    Tally &tally = *std::static_pointer_cast<Tally>(tally_);
+    if (next_ < total)
+      next_ = part(tally, next_);
+    if (next_ < total)
+      return false;
+    result_ = finish(tally);
+    tally_.reset();
+    return true;
   }
+
+  // The result, once advance() has returned true.
+  const Result &result() const { return *result_; }
 
 private:
   std::uint64_t hash_ = 0;
   std::optional<Result> result_;
+  std::shared_ptr<void> tally_; // the parts so far (a kind's own type, kept out of its header)
+  std::size_t next_ = 0;
 };
 
 extern template class Trainer<float>;

@@ -104,6 +104,9 @@ public:
   TransformerEvaluation evaluate(const std::vector<tasks::Example> &examples);
   // evaluate(task().test), computed again only when the parameters changed.
   TransformerEvaluation test_evaluation();
+  // One part of test_evaluation() (a batch of examples), for a caller that keeps each of its tasks
+  // short; true once it is ready.
+  bool prepare_test_evaluation();
 
   // Greedy decoding (beam 1) or beam search of a tokenized source, up to the task's longest
   // target and <eos>. InputError blames "source", "beam".

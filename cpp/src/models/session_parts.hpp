@@ -78,24 +78,29 @@ struct TranslationBleu {
   }
 };
 
-// The mean cross-entropy of the examples' target tokens (<eos> included), teacher forced, a batch
-// of `batch` at a time.
-template <class Model>
-double mean_loss(Model &model, const std::vector<tasks::Example> &examples, std::size_t batch) {
+// The mean cross-entropy of examples' target tokens (<eos> included), teacher forced, a batch of
+// `batch` at a time: tallied from the examples [first, last) (a part of an evaluation: first a
+// multiple of `batch`, so that the batches and the sum's order are one pass's).
+struct LossTally {
   double sum = 0;
   std::size_t tokens = 0;
+  double mean() const { return tokens ? sum / double(tokens) : 0.0; }
+};
+
+template <class Model>
+void tally_loss(Model &model, const std::vector<tasks::Example> &examples, std::size_t first,
+                std::size_t last, std::size_t batch, LossTally &tally) {
   std::vector<SentencePair> pairs;
-  for (std::size_t first = 0; first < examples.size(); first += batch) {
+  for (std::size_t begin = first; begin < last; begin += batch) {
     pairs.clear();
     std::size_t batch_tokens = 0;
-    for (std::size_t i = first; i < std::min(examples.size(), first + batch); ++i) {
+    for (std::size_t i = begin; i < std::min(last, begin + batch); ++i) {
       pairs.push_back({to_token_ids(examples[i].source), to_token_ids(examples[i].target), {}});
       batch_tokens += examples[i].target.size();
     }
-    sum += double(model.loss(pairs)) * double(batch_tokens);
-    tokens += batch_tokens;
+    tally.sum += double(model.loss(pairs)) * double(batch_tokens);
+    tally.tokens += batch_tokens;
   }
-  return tokens ? sum / double(tokens) : 0.0;
 }
 
 // Guided alignment's links of an example: its words' sure links, <eos> left free (as the

@@ -105,62 +105,96 @@ TrainResult<T> CaptionerSession<T>::train(std::size_t steps, std::size_t batch,
                         });
 }
 
-template <class T>
-CaptionEvaluation
-CaptionerSession<T>::evaluate(const std::vector<tasks::CaptionExample> &examples) {
-  CaptionEvaluation result;
+namespace {
+
+// What an evaluation adds up over its examples, a part at a time.
+struct EvaluationTally {
   OutputScore score;
   std::size_t object_words = 0, object_right = 0;
   std::vector<CaptionEvaluation::Category> categories;
-  const std::size_t max_length = task_->max_caption_length + 1;
-  std::vector<CaptionSample<T>> samples;
-  for (std::size_t first = 0; first < examples.size(); first += evaluation_chunk) {
-    const std::size_t count = std::min(evaluation_chunk, examples.size() - first);
-    samples.resize(count);
-    std::vector<const std::vector<T> *> images;
-    for (std::size_t k = 0; k < count; ++k) {
-      const auto &example = examples[first + k];
-      samples[k].image = pixels_of<T>(tasks::render(example.scene));
-      samples[k].caption = to_token_ids(example.caption);
-      images.push_back(&samples[k].image);
-    }
-    const auto outputs = model_.caption(images, max_length);
-    const auto weights = model_.attention_weights(samples);
-    for (std::size_t k = 0; k < count; ++k) {
-      const auto &example = examples[first + k];
-      const auto &gold = samples[k].caption;
-      score.add(outputs[k], gold);
-      for (std::size_t t = 0; t < gold.size(); ++t) {
-        const auto &sure = example.cells[t], &possible = example.possible[t];
-        if (sure.empty() && possible.empty())
-          continue;
-        const std::size_t cell =
-            argmax(weights[k].data() + t * weights[k].shape()[1], weights[k].shape()[1]);
-        const auto category = example.categories[t];
-        if (tasks::names_object(category)) {
-          ++object_words;
-          object_right += holds(sure, cell);
-        }
-        const auto index = static_cast<std::size_t>(category);
-        if (categories.size() <= index)
-          categories.resize(index + 1);
-        categories[index].category = category;
-        ++categories[index].count;
-        categories[index].aligned += holds(sure, cell) || holds(possible, cell);
+};
+
+// The examples [first, first + evaluation_chunk) into `tally`: greedy captions against the gold,
+// and the teacher-forced weights' strongest cell against the regions each word names. Returns
+// where the next part starts.
+template <class T>
+std::size_t tally_evaluation(Captioner<T> &model, const tasks::CaptionTask &task,
+                             const std::vector<tasks::CaptionExample> &examples, std::size_t first,
+                             EvaluationTally &tally) {
+  const std::size_t count = std::min(evaluation_chunk, examples.size() - first);
+  std::vector<CaptionSample<T>> samples(count);
+  std::vector<const std::vector<T> *> images;
+  for (std::size_t k = 0; k < count; ++k) {
+    const auto &example = examples[first + k];
+    samples[k].image = pixels_of<T>(tasks::render(example.scene));
+    samples[k].caption = to_token_ids(example.caption);
+    images.push_back(&samples[k].image);
+  }
+  const auto outputs = model.caption(images, task.max_caption_length + 1);
+  const auto weights = model.attention_weights(samples);
+  auto &categories = tally.categories;
+  for (std::size_t k = 0; k < count; ++k) {
+    const auto &example = examples[first + k];
+    const auto &gold = samples[k].caption;
+    tally.score.add(outputs[k], gold);
+    for (std::size_t t = 0; t < gold.size(); ++t) {
+      const auto &sure = example.cells[t], &possible = example.possible[t];
+      if (sure.empty() && possible.empty())
+        continue;
+      const std::size_t cell =
+          argmax(weights[k].data() + t * weights[k].shape()[1], weights[k].shape()[1]);
+      const auto category = example.categories[t];
+      if (tasks::names_object(category)) {
+        ++tally.object_words;
+        tally.object_right += holds(sure, cell);
       }
+      const auto index = static_cast<std::size_t>(category);
+      if (categories.size() <= index)
+        categories.resize(index + 1);
+      categories[index].category = category;
+      ++categories[index].count;
+      categories[index].aligned += holds(sure, cell) || holds(possible, cell);
     }
   }
-  result.exact_match = score.exact_match();
-  result.token_accuracy = score.token_accuracy();
-  result.region_accuracy = share(object_right, object_words);
-  for (const auto &category : categories)
+  return first + count;
+}
+
+CaptionEvaluation evaluation_of(const EvaluationTally &tally) {
+  CaptionEvaluation result;
+  result.exact_match = tally.score.exact_match();
+  result.token_accuracy = tally.score.token_accuracy();
+  result.region_accuracy = share(tally.object_right, tally.object_words);
+  for (const auto &category : tally.categories)
     if (category.count)
       result.categories.push_back(category);
   return result;
 }
 
+} // namespace
+
+template <class T>
+CaptionEvaluation
+CaptionerSession<T>::evaluate(const std::vector<tasks::CaptionExample> &examples) {
+  EvaluationTally tally;
+  for (std::size_t first = 0; first < examples.size();)
+    first = tally_evaluation(model_, *task_, examples, first, tally);
+  return evaluation_of(tally);
+}
+
+template <class T> bool CaptionerSession<T>::prepare_test_evaluation() {
+  const auto &test = task_->test;
+  return test_evaluation_.template advance<EvaluationTally>(
+      model_.parameters(), test.size(),
+      [&](EvaluationTally &tally, std::size_t first) {
+        return tally_evaluation(model_, *task_, test, first, tally);
+      },
+      evaluation_of);
+}
+
 template <class T> CaptionEvaluation CaptionerSession<T>::test_evaluation() {
-  return test_evaluation_.get(model_.parameters(), [&] { return evaluate(task_->test); });
+  while (!prepare_test_evaluation()) {
+  }
+  return test_evaluation_.result();
 }
 
 template <class T>

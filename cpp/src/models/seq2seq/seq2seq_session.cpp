@@ -35,6 +35,58 @@ Seq2seqConfig model_config(const Seq2seqSessionConfig &config, const tasks::Task
   return c;
 }
 
+// What an evaluation adds up over its examples, a part at a time.
+struct EvaluationTally {
+  OutputScore outputs;
+  TranslationBleu bleu;
+  std::size_t aligned_words = 0, aligned_right = 0;
+  tasks::AlignmentScore score;
+  LossTally loss;
+};
+
+// The examples [first, last) into `tally`: greedy translations against the targets, and the
+// teacher-forced weights' strongest source word against the gold links; first a multiple of
+// default_batch (the loss's batches).
+template <class T>
+void tally_evaluation(Seq2seq<T> &model, const tasks::Task &task,
+                      const std::vector<tasks::Example> &examples, std::size_t first,
+                      std::size_t last, EvaluationTally &tally) {
+  const std::size_t max_length = task.max_target_length + 1;
+  for (std::size_t i = first; i < last; ++i) {
+    const auto &example = examples[i];
+    const auto source = to_token_ids(example.source);
+    const auto target = to_token_ids(example.target);
+    const auto output = model.translate(source, max_length).output;
+    tally.outputs.add(output, target);
+    tally.bleu.add(task, output, example);
+    const auto forced = model.trace(source, target);
+    for (std::size_t t = 0; t + 1 < target.size(); ++t) { // the words, not <eos>
+      const std::size_t best = argmax(&forced.weights(t, 0), source.size());
+      tally.score.add(best, example.source[best], example.alignment[t], example.possible[t],
+                      example.categories[t]);
+      const auto &gold = example.alignment[t];
+      if (gold.empty())
+        continue;
+      ++tally.aligned_words;
+      tally.aligned_right += std::find(gold.begin(), gold.end(), best) != gold.end();
+    }
+  }
+  tally_loss(model, examples, first, last, default_batch, tally.loss);
+}
+
+Seq2seqEvaluation evaluation_of(const EvaluationTally &tally) {
+  Seq2seqEvaluation result;
+  result.exact_match = tally.outputs.exact_match();
+  result.token_accuracy = tally.outputs.token_accuracy();
+  result.bleu = tally.bleu.bleu.score();
+  result.loss = tally.loss.mean();
+  result.alignment_accuracy = share(tally.aligned_right, tally.aligned_words);
+  result.aer = tally.score.aer();
+  result.aligned_share = tally.score.aligned_share();
+  result.categories = tally.score.categories();
+  return result;
+}
+
 std::shared_ptr<const tasks::Task> task_for(const Seq2seqSessionConfig &config,
                                             std::shared_ptr<const tasks::Task> task) {
   if (config.validation > max_validation)
@@ -99,43 +151,27 @@ std::vector<tasks::Example> Seq2seqSession<T>::split(const std::string &name) co
 
 template <class T>
 Seq2seqEvaluation Seq2seqSession<T>::evaluate(const std::vector<tasks::Example> &examples) {
-  Seq2seqEvaluation result;
-  OutputScore outputs;
-  TranslationBleu bleu;
-  std::size_t aligned_words = 0, aligned_right = 0;
-  tasks::AlignmentScore score;
-  const std::size_t max_length = task_->max_target_length + 1;
-  for (const auto &example : examples) {
-    const auto source = to_token_ids(example.source);
-    const auto target = to_token_ids(example.target);
-    const auto output = model_.translate(source, max_length).output;
-    outputs.add(output, target);
-    bleu.add(*task_, output, example);
-    const auto forced = model_.trace(source, target);
-    for (std::size_t t = 0; t + 1 < target.size(); ++t) { // the words, not <eos>
-      const std::size_t best = argmax(&forced.weights(t, 0), source.size());
-      score.add(best, example.source[best], example.alignment[t], example.possible[t],
-                example.categories[t]);
-      const auto &gold = example.alignment[t];
-      if (gold.empty())
-        continue;
-      ++aligned_words;
-      aligned_right += std::find(gold.begin(), gold.end(), best) != gold.end();
-    }
-  }
-  result.exact_match = outputs.exact_match();
-  result.token_accuracy = outputs.token_accuracy();
-  result.bleu = bleu.bleu.score();
-  result.loss = mean_loss(model_, examples, default_batch);
-  result.alignment_accuracy = share(aligned_right, aligned_words);
-  result.aer = score.aer();
-  result.aligned_share = score.aligned_share();
-  result.categories = score.categories();
-  return result;
+  EvaluationTally tally;
+  tally_evaluation(model_, *task_, examples, 0, examples.size(), tally);
+  return evaluation_of(tally);
+}
+
+template <class T> bool Seq2seqSession<T>::prepare_test_evaluation() {
+  const auto &test = task_->test;
+  return test_evaluation_.template advance<EvaluationTally>(
+      model_.parameters(), test.size(),
+      [&](EvaluationTally &tally, std::size_t first) {
+        const std::size_t last = std::min(test.size(), first + default_batch);
+        tally_evaluation(model_, *task_, test, first, last, tally);
+        return last;
+      },
+      evaluation_of);
 }
 
 template <class T> Seq2seqEvaluation Seq2seqSession<T>::test_evaluation() {
-  return test_evaluation_.get(model_.parameters(), [&] { return evaluate(task_->test); });
+  while (!prepare_test_evaluation()) {
+  }
+  return test_evaluation_.result();
 }
 
 template <class T>

@@ -72,54 +72,92 @@ TransformerSession<T>::train(std::size_t steps, std::size_t batch, double learni
   return train_on_pairs(trainer_, model_, *task_, steps, batch, learning_rate, max_norm, guide);
 }
 
-template <class T>
-TransformerEvaluation TransformerSession<T>::evaluate(const std::vector<tasks::Example> &examples) {
-  const auto &config = model_.config();
-  const std::size_t heads = config.heads, max_length = task_->max_target_length + 1;
-  std::vector<tasks::AlignmentScore> scores(config.decoder_layers * heads);
+namespace {
+
+// What an evaluation adds up over its examples, a part at a time.
+struct EvaluationTally {
+  std::vector<tasks::AlignmentScore> scores; // each cross-attention head's, layer by layer
   OutputScore score;
   TranslationBleu bleu;
-  for (std::size_t first = 0; first < examples.size(); first += evaluation_batch) {
-    const std::size_t last = std::min(examples.size(), first + evaluation_batch);
-    std::vector<std::vector<TokenId>> sources;
-    std::vector<SentencePair> pairs;
-    for (std::size_t i = first; i < last; ++i) {
-      sources.push_back(to_token_ids(examples[i].source));
-      pairs.push_back(pair_of(examples[i], false));
-    }
-    const auto outputs = model_.translate(sources, max_length);
-    const auto traces = model_.trace(pairs);
-    for (std::size_t i = first; i < last; ++i) {
-      const auto &target = pairs[i - first].target, &output = outputs[i - first];
-      score.add(output, target);
-      const auto &example = examples[i];
-      bleu.add(*task_, output, example);
-      const auto &trace = traces[i - first];
-      for (std::size_t l = 0; l < config.decoder_layers; ++l)
-        for (std::size_t h = 0; h < heads; ++h)
-          for (std::size_t t = 0; t + 1 < target.size(); ++t) { // the words, not <eos>
-            const std::size_t best =
-                argmax(&trace.cross_attention[l](h, t, 0), example.source.size());
-            scores[l * heads + h].add(best, example.source[best], example.alignment[t],
-                                      example.possible[t], example.categories[t]);
-          }
-    }
+  LossTally loss;
+};
+
+// The examples [first, first + evaluation_batch) into `tally`: greedy translations against the
+// targets, each cross-attention head's strongest source word against the gold links, and the loss.
+// Returns where the next part starts.
+template <class T>
+std::size_t tally_evaluation(Transformer<T> &model, const tasks::Task &task,
+                             const std::vector<tasks::Example> &examples, std::size_t first,
+                             EvaluationTally &tally) {
+  const auto &config = model.config();
+  const std::size_t heads = config.heads;
+  const std::size_t last = std::min(examples.size(), first + evaluation_batch);
+  tally.scores.resize(config.decoder_layers * heads);
+  std::vector<std::vector<TokenId>> sources;
+  std::vector<SentencePair> pairs;
+  for (std::size_t i = first; i < last; ++i) {
+    sources.push_back(to_token_ids(examples[i].source));
+    pairs.push_back(pair_of(examples[i], false));
   }
+  const auto outputs = model.translate(sources, task.max_target_length + 1);
+  const auto traces = model.trace(pairs);
+  for (std::size_t i = first; i < last; ++i) {
+    const auto &target = pairs[i - first].target, &output = outputs[i - first];
+    tally.score.add(output, target);
+    const auto &example = examples[i];
+    tally.bleu.add(task, output, example);
+    const auto &trace = traces[i - first];
+    for (std::size_t l = 0; l < config.decoder_layers; ++l)
+      for (std::size_t h = 0; h < heads; ++h)
+        for (std::size_t t = 0; t + 1 < target.size(); ++t) { // the words, not <eos>
+          const std::size_t best =
+              argmax(&trace.cross_attention[l](h, t, 0), example.source.size());
+          tally.scores[l * heads + h].add(best, example.source[best], example.alignment[t],
+                                          example.possible[t], example.categories[t]);
+        }
+  }
+  tally_loss(model, examples, first, last, evaluation_batch, tally.loss);
+  return last;
+}
+
+TransformerEvaluation evaluation_of(const EvaluationTally &tally, std::size_t heads) {
   TransformerEvaluation result;
-  result.exact_match = score.exact_match();
-  result.token_accuracy = score.token_accuracy();
-  result.bleu = bleu.bleu.score();
-  result.loss = mean_loss(model_, examples, evaluation_batch);
-  for (std::size_t k = 0; k < scores.size(); ++k)
-    result.heads.push_back({k / heads, k % heads, scores[k].aer()});
+  result.exact_match = tally.score.exact_match();
+  result.token_accuracy = tally.score.token_accuracy();
+  result.bleu = tally.bleu.bleu.score();
+  result.loss = tally.loss.mean();
+  for (std::size_t k = 0; k < tally.scores.size(); ++k)
+    result.heads.push_back({k / heads, k % heads, tally.scores[k].aer()});
   result.aer = std::min_element(result.heads.begin(), result.heads.end(), [](auto &a, auto &b) {
                  return a.aer < b.aer;
                })->aer;
   return result;
 }
 
+} // namespace
+
+template <class T>
+TransformerEvaluation TransformerSession<T>::evaluate(const std::vector<tasks::Example> &examples) {
+  EvaluationTally tally;
+  for (std::size_t first = 0; first < examples.size();)
+    first = tally_evaluation(model_, *task_, examples, first, tally);
+  return evaluation_of(tally, model_.config().heads);
+}
+
+template <class T> bool TransformerSession<T>::prepare_test_evaluation() {
+  const auto &test = task_->test;
+  return test_evaluation_.template advance<EvaluationTally>(
+      model_.parameters(), test.size(),
+      [&](EvaluationTally &tally, std::size_t first) {
+        return tally_evaluation(model_, *task_, test, first, tally);
+      },
+      [&](const EvaluationTally &tally) { return evaluation_of(tally, model_.config().heads); });
+}
+
 template <class T> TransformerEvaluation TransformerSession<T>::test_evaluation() {
-  return test_evaluation_.get(model_.parameters(), [&] { return evaluate(task_->test); });
+  while (!prepare_test_evaluation()) {
+  }
+  return test_evaluation_.result();
 }
 
 template <class T>
