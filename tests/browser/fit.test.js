@@ -171,3 +171,26 @@ for (const [device, options] of [
       }
   });
 }
+
+// Issue 32, item 10: on a phone, cells too small for their numbers hide them; a button shows them
+// (the heatmap scrolls sideways, the page does not), every one fitting its cell, and hides them again.
+test('phone: a heatmap too narrow for its numbers shows them on asking', async (t) => {
+  const page = await openPage(session, t, 'dist/site/#seq2seq/step-1', PHONE);
+  await page.waitForSelector('.model-panel[data-origin="shipped"]');
+  await page.waitForSelector('[data-stage="seq2seq/step-1"][aria-current="step"] .hm-cell');
+  const figure = page.locator('section.stage:not([hidden]) figure.heatmap', { hasText: 'decoder_state' });
+  const toggle = figure.locator('.hm-numbers-toggle');
+  assert.equal(await toggle.textContent(), 'Numbers');
+  assert.equal(await figure.locator('.hm-grid.hm-no-text').count(), 1);
+  await toggle.click();
+  const shown = page.locator('section.stage:not([hidden]) figure.heatmap', { hasText: 'decoder_state' });
+  await shown.locator('.hm-grid:not(.hm-no-text)').waitFor();
+  assert.notEqual(await shown.locator('.hm-cell').first().textContent(), '');
+  assert.equal(await shown.locator('.hm-numbers-toggle').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Hide numbers');
+  assert.deepEqual(await misfits(page), []);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+  await shown.locator('.hm-numbers-toggle').click();
+  await page.locator('section.stage:not([hidden]) .hm-grid.hm-no-text >> nth=0').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Numbers');
+});

@@ -94,7 +94,9 @@ export function computeLayout(matrix, options = {}) {
   const { palette = 'notebook', role = matrix.palette, annotate = true, measure = estimateWidth } = options;
   const precision = options.precision ?? panelDigits(matrix);
   const { rows, cols, data } = matrix;
-  const cell = options.cellSize ?? cellForWidth(cols, options.width ?? 600);
+  // `numbers`: cells wide enough for their numbers, however narrow the page (it scrolls sideways)
+  const fitting = options.cellSize ?? cellForWidth(cols, options.width ?? 600);
+  const cell = options.numbers ? Math.max(fitting, MIN_TEXT_CELL) : fitting;
   const cellHeight = cell < MIN_LABEL_CELL && rows <= LABELLED_ROWS ? MIN_LABEL_CELL : cell;
   const { rowLabels, colLabels } = labelsOf(matrix, options.t);
   const interpolate = interpolatorFor(palette, role);
@@ -177,6 +179,8 @@ export function computeLayout(matrix, options = {}) {
     /** px: the heatmap's width with its row labels and legend */
     width: Math.ceil(rowLabelWidth + LABEL_GAP + cols * (cellWidth + CELL_GAP) + LEGEND_ROOM),
     annotated: annotationSize > 0,
+    /** whether the cells are too small for their numbers (`numbers` would show them) */
+    crowded: annotate && fitting < MIN_TEXT_CELL,
     annotationSize,
     precision,
     min,

@@ -31,6 +31,8 @@ let nextId = 0;
 const ENGLISH = {
   table: 'Table',
   hideTable: 'Hide table',
+  numbers: 'Numbers',
+  hideNumbers: 'Hide numbers',
   legend: 'Colour scale',
   export: 'Export',
   exportPng: 'PNG image',
@@ -51,7 +53,8 @@ const ENGLISH = {
 // What each element shows, so that drawing it again with the same layout (shape, labels, palette,
 // cell size, texts) only rewrites the values that changed: rebuilding the cells makes the browser
 // restyle and lay out every one of them, which costs more than the rest of an input edit.
-const drawn = new WeakMap(); // element -> { key, figure, update(matrix, layout) }
+const drawn = new WeakMap(); // element -> { key, figure, update(matrix, layout), current() }
+const numbersShown = new WeakMap(); // element -> true where the reader asked for the numbers
 const cursors = new WeakMap(); // grid -> { cell(), focus(row, col) }: its keyboard cell
 
 /** The cell [row, col] that keyboard focus is on (or was last on) in the heatmap grid `grid`, or null. */
@@ -94,7 +97,7 @@ export function textMeasure(font) {
  * the values that changed).
  * options: palette ('notebook' | 'colourblind'), role (colour role, default matrix.palette),
  * annotate (default true), precision (significant digits, default 2), width (px available),
- * text (labels of the UI: { table, hideTable, value, legend }), t (the locale's translator, which
+ * text (labels of the UI: { table, hideTable, numbers, hideNumbers, value, legend }), t (the locale's translator, which
  * words the matrix's structured labels here and in the exports; English by default), font (the
  * CSS font family the cells are drawn in, which sizes them; the element's own where it is in the
  * document, else the stylesheet's).
@@ -102,7 +105,10 @@ export function textMeasure(font) {
 export function renderHeatmap(element, matrix, options = {}) {
   const text = { ...ENGLISH, ...options.text };
   const font = options.font ?? (element.isConnected ? getComputedStyle(element).fontFamily : DEFAULT_FONT);
-  options = { ...options, measure: textMeasure(font) };
+  const given = options;
+  // the reader asked for the numbers of cells too small for them (numbersToggle): kept over redraws
+  options = { ...options, measure: textMeasure(font), numbers: numbersShown.get(element) ?? false };
+  options.redraw = () => renderHeatmap(element, drawn.get(element)?.current() ?? matrix, given);
   const layout = computeLayout(matrix, { ...options, width: options.width ?? element.clientWidth ?? 600 });
   const key = JSON.stringify([layout.key, text]);
   const previous = drawn.get(element);
@@ -138,6 +144,7 @@ function buildHeatmap(matrix, layout, text, options) {
   figure.append(caption, body);
   const table = tableAlternative(figure, matrix, layout, text, () => current);
   figure.append(
+    ...numbersToggle(layout, options, text),
     table.toggle,
     exportMenu(
       figure,
@@ -165,7 +172,25 @@ function buildHeatmap(matrix, layout, text, options) {
     refreshInteraction();
   };
   update(matrix, layout);
-  return { figure, update };
+  return { figure, update, current: () => current };
+}
+
+// Where the cells are too small for their numbers (a phone), a button that widens them to show
+// the numbers (the heatmap then scrolls sideways), and back. A canvas-painted heatmap has none.
+function numbersToggle(layout, options, text) {
+  if (!options.numbers && (!layout.crowded || layout.rows * layout.cols > CANVAS_CELLS)) return [];
+  const toggle = el('button', 'hm-numbers-toggle', options.numbers ? text.hideNumbers : text.numbers);
+  toggle.type = 'button';
+  toggle.setAttribute('aria-pressed', String(options.numbers));
+  toggle.addEventListener('click', () => {
+    const figure = toggle.closest('figure');
+    const element = figure?.parentNode;
+    if (!element) return;
+    numbersShown.set(element, !options.numbers);
+    options.redraw();
+    element.querySelector('.hm-numbers-toggle')?.focus();
+  });
+  return [toggle];
 }
 
 // The grid with its ARIA grid attributes and its row of column labels, and the description of its

@@ -16,6 +16,8 @@ const HEATMAP_TEXT = [
   'bitsMantissa',
   'table',
   'hideTable',
+  'numbers',
+  'hideNumbers',
   'legend',
   'export',
   'exportPng',
