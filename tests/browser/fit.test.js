@@ -194,3 +194,23 @@ test('phone: a heatmap too narrow for its numbers shows them on asking', async (
   await page.locator('section.stage:not([hidden]) .hm-grid.hm-no-text >> nth=0').waitFor();
   assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Numbers');
 });
+
+// Issue 32, item 10: a formula wider than a phone scrolls sideways, with a shadow at the edge that
+// more of it lies beyond (covers in the stage's colour scroll with it: `local`).
+test('phone: a formula wider than the stage says it scrolls', async (t) => {
+  const page = await openPage(session, t, 'dist/site/#seq2seq/step-1', PHONE);
+  const formula = page.locator('[data-stage="seq2seq/step-1"][aria-current="step"] .stage-formula .katex');
+  await formula.waitFor();
+  const box = await formula.evaluate((element) => {
+    const style = getComputedStyle(element.closest('.stage-formula'));
+    const scroller = element.closest('.stage-formula');
+    return {
+      wide: scroller.scrollWidth > scroller.clientWidth,
+      image: style.backgroundImage,
+      attachment: style.backgroundAttachment,
+    };
+  });
+  assert.ok(box.wide, 'the formula fits: nothing to scroll');
+  assert.equal((box.image.match(/radial-gradient/g) ?? []).length, 2, box.image);
+  assert.match(box.attachment, /local.*scroll/, box.attachment);
+});
