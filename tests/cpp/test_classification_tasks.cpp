@@ -55,71 +55,77 @@ TEST_CASE("reviews: the test split holds negation and contrast reviews, both lab
   }
 }
 
-// The English grammar's rules, read again from a review's words: each clause's polarity is its
+// The grammars' rules, read again from a review's words: each clause's polarity is its
 // adjective's, flipped by "not"; "and" joins clauses of one polarity, "but" opposite ones and its
 // second clause decides; the rationale is each deciding clause's "not" and adjective.
-TEST_CASE("reviews: labels, rationales and categories follow negation and contrast (en)") {
-  const ClassificationTask task = make_classification_task("reviews", "en", 0);
-  const std::set<std::string> positives = {"good",      "great",  "excellent",
-                                           "wonderful", "lovely", "perfect"},
-                              negatives = {"bad",  "awful",    "terrible",
-                                           "poor", "horrible", "disappointing"};
-  for (const auto *split : {&task.train, &task.test})
-    for (const auto &example : *split) {
-      const std::string text = text_of(task, example);
-      INFO(text);
-      std::vector<int> polarity(1, 0); // per clause: +1, -1
-      std::vector<bool> negated(1, false);
-      std::vector<std::size_t> clause_of; // per token
-      std::string conjunction;
-      for (std::size_t id : example.tokens) {
-        const std::string &word = task.vocabulary.tokens[id];
-        if (word == "and" || word == "but") {
-          conjunction = word;
-          polarity.push_back(0);
-          negated.push_back(false);
+TEST_CASE("reviews: labels, rationales and categories follow negation and contrast") {
+  struct Language {
+    const char *name;
+    std::set<std::string> positives, negatives;
+    std::string no, both, contrast;
+  };
+  const Language languages[] = {{"en",
+                                 {"good", "great", "excellent", "wonderful", "lovely", "perfect"},
+                                 {"bad", "awful", "terrible", "poor", "horrible", "disappointing"},
+                                 "not",
+                                 "and",
+                                 "but"},
+                                {"zh",
+                                 {"好", "棒", "出色", "完美", "精彩", "优秀"},
+                                 {"差", "糟糕", "可怕", "差劲", "无聊", "一般"},
+                                 "不",
+                                 "而且",
+                                 "但是"}};
+  for (const auto &language : languages) {
+    const ClassificationTask task = make_classification_task("reviews", language.name, 0);
+    for (const auto *split : {&task.train, &task.test})
+      for (const auto &example : *split) {
+        const std::string text = text_of(task, example);
+        INFO(text);
+        std::vector<int> polarity(1, 0); // per clause: +1, -1
+        std::vector<bool> negated(1, false);
+        std::vector<std::size_t> clause_of; // per token
+        std::string conjunction;
+        const auto polar = [&](const std::string &word) {
+          return language.positives.count(word) || language.negatives.count(word);
+        };
+        for (std::size_t id : example.tokens) {
+          const std::string &word = task.vocabulary.tokens[id];
+          if (word == language.both || word == language.contrast) {
+            conjunction = word;
+            polarity.push_back(0);
+            negated.push_back(false);
+          }
+          clause_of.push_back(polarity.size() - 1);
+          if (word == language.no)
+            negated.back() = true;
+          if (polar(word))
+            polarity.back() = (language.positives.count(word) ? 1 : -1) * (negated.back() ? -1 : 1);
         }
-        clause_of.push_back(polarity.size() - 1);
-        if (word == "not")
-          negated.back() = true;
-        if (positives.count(word) || negatives.count(word))
-          polarity.back() = (positives.count(word) ? 1 : -1) * (negated.back() ? -1 : 1);
+        REQUIRE(polarity.size() <= 2);
+        for (int p : polarity)
+          CHECK(p != 0);
+        if (conjunction == language.both)
+          CHECK(polarity[0] == polarity[1]);
+        if (conjunction == language.contrast)
+          CHECK(polarity[0] == -polarity[1]);
+        CHECK(example.label == (polarity.back() > 0 ? 1u : 0u));
+        const auto category = conjunction == language.contrast    ? ReviewCategory::contrast
+                              : negated.front() || negated.back() ? ReviewCategory::negation
+                                                                  : ReviewCategory::plain;
+        CHECK(example.category == category);
+        for (std::size_t i = 0; i < example.tokens.size(); ++i) {
+          const std::string &word = task.vocabulary.tokens[example.tokens[i]];
+          const bool deciding = conjunction != language.contrast || clause_of[i] == 1;
+          CHECK(example.rationale[i] == (deciding && (word == language.no || polar(word))));
+          // an intensifier after "not" only before a positive adjective; in Chinese only 太
+          if (word == language.no && !polar(task.vocabulary.tokens[example.tokens[i + 1]])) {
+            CHECK(language.positives.count(task.vocabulary.tokens[example.tokens[i + 2]]));
+            if (language.no == "不")
+              CHECK(task.vocabulary.tokens[example.tokens[i + 1]] == "太");
+          }
+        }
       }
-      REQUIRE(polarity.size() <= 2);
-      for (int p : polarity)
-        CHECK(p != 0);
-      if (conjunction == "and")
-        CHECK(polarity[0] == polarity[1]);
-      if (conjunction == "but")
-        CHECK(polarity[0] == -polarity[1]);
-      CHECK(example.label == (polarity.back() > 0 ? 1u : 0u));
-      const auto category = conjunction == "but"                ? ReviewCategory::contrast
-                            : negated.front() || negated.back() ? ReviewCategory::negation
-                                                                : ReviewCategory::plain;
-      CHECK(example.category == category);
-      for (std::size_t i = 0; i < example.tokens.size(); ++i) {
-        const std::string &word = task.vocabulary.tokens[example.tokens[i]];
-        const bool deciding = conjunction != "but" || clause_of[i] == 1;
-        const bool polar = word == "not" || positives.count(word) || negatives.count(word);
-        CHECK(example.rationale[i] == (deciding && polar));
-      }
-    }
-}
-
-TEST_CASE("reviews: zh reviews read as words separated by spaces, 不 and 但是 decide") {
-  const ClassificationTask task = make_classification_task("reviews", "zh", 0);
-  const std::size_t no = tokenize(task, "不").front(), but = tokenize(task, "但是").front();
-  for (const auto &example : task.test) {
-    bool negated = false, contrasted = false;
-    for (std::size_t i = 0; i < example.tokens.size(); ++i) {
-      negated |= example.tokens[i] == no;
-      contrasted |= example.tokens[i] == but;
-      if (example.tokens[i] == no && !contrasted)
-        CHECK(example.rationale[i] == (example.category != ReviewCategory::contrast));
-    }
-    CHECK((example.category == ReviewCategory::contrast) == contrasted);
-    if (!contrasted)
-      CHECK((example.category == ReviewCategory::negation) == negated);
   }
 }
 
