@@ -52,10 +52,6 @@ ClassifierSample sample_of(const tasks::ClassificationExample &example, bool rat
   return sample;
 }
 
-template <class T> std::size_t likeliest_label(const T *probabilities, std::size_t labels) {
-  return argmax(probabilities, labels);
-}
-
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const std::size_t half = values.size() / 2;
@@ -151,7 +147,7 @@ ClassifierSession<T>::evaluate(const std::vector<tasks::ClassificationExample> &
     const auto outputs = model_.classify(sentences);
     for (std::size_t k = 0; k < count; ++k) {
       const auto &example = examples[first + k];
-      const std::size_t predicted = likeliest_label(&outputs.probabilities(k, 0), labels);
+      const std::size_t predicted = argmax(&outputs.probabilities(k, 0), labels);
       ++result.confusion[example.label][predicted];
       correct += predicted == example.label;
       auto &category = categories[static_cast<std::size_t>(example.category)];
@@ -187,7 +183,7 @@ template <class T>
 ClassificationResult<T> ClassifierSession<T>::classify(const std::string &sentence) {
   ClassificationResult<T> result;
   result.trace = model_.trace(tokenize(sentence));
-  result.label = likeliest_label(result.trace.probabilities.data(), task_->labels.size());
+  result.label = argmax(result.trace.probabilities.data(), task_->labels.size());
   return result;
 }
 
