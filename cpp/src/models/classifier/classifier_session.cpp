@@ -195,20 +195,19 @@ template <class T> Explanation ClassifierSession<T>::explain(const std::string &
          "explain needs a sentence of two words or more: leaving out the "
          "one word of \"",
          sentence.substr(0, 40), "\" leaves nothing to classify");
-  const ClassificationResult<T> result = classify(sentence);
-  const auto &trace = result.trace;
+  const ClassifierTrace<T> trace = model_.trace(tokens);
   Explanation out;
-  out.label = result.label;
-  const double p = double(trace.probabilities(result.label));
+  out.label = argmax(trace.probabilities.data(), task_->labels.size());
+  const double p = double(trace.probabilities(out.label));
 
   std::vector<std::vector<TokenId>> without(n, tokens);
   for (std::size_t j = 0; j < n; ++j)
     without[j].erase(without[j].begin() + static_cast<std::ptrdiff_t>(j));
   const auto left = model_.classify(without);
   for (std::size_t j = 0; j < n; ++j)
-    out.leave_one_out.push_back(p - double(left.probabilities(j, result.label)));
+    out.leave_one_out.push_back(p - double(left.probabilities(j, out.label)));
 
-  const Matrix<T> gradients = model_.input_gradients(tokens, result.label);
+  const Matrix<T> gradients = model_.input_gradients(tokens, out.label);
   for (std::size_t j = 0; j < n; ++j) {
     double sum = 0;
     for (std::size_t i = 0; i < gradients.shape()[1]; ++i)
@@ -224,7 +223,7 @@ template <class T> Explanation ClassifierSession<T>::explain(const std::string &
     for (std::size_t j = 0; j < n; ++j)
       shuffled[j] = trace.weights(order[j]);
     changes.push_back(
-        std::abs(double(model_.pooled_probabilities(trace, shuffled)(result.label)) - p));
+        std::abs(double(model_.pooled_probabilities(trace, shuffled)(out.label)) - p));
   }
   out.permutation = median(changes);
 
