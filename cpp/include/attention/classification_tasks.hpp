@@ -12,7 +12,7 @@
 // negative and it is ("not bad" is praise). A negated negative adjective takes no intensifier
 // ("not very bad" says little), and a negated Chinese clause takes only 太 (不 太 好, not very
 // good). The label is the clause's, or, for "but", the second clause's (what follows "but" is
-// what the reviewer concludes): "the food was cold but the service was great" is positive.
+// what the reviewer concludes): "the food was poor but the service was great" is positive.
 //
 // Rationale: the words that decide the label, 1 per token: the adjective of each deciding clause
 // and its "not" (both clauses of "and", the second of "but"); openers, tails, aspects, verbs,

@@ -70,7 +70,6 @@ constexpr std::size_t structure_count = std::size(structures);
 // negatives). A negated negative adjective takes no intensifier and a negated positive one only
 // the negated intensifiers (the digit modulo their count and none), so that "not good" and "not
 // bad" come as often as "good" and "bad".
-
 struct Clause {
   std::size_t aspect, intensifier, adjective;
   bool negated;
