@@ -95,6 +95,16 @@ struct Grammar {
   std::vector<WordKind> (*word_kinds)();
 };
 
+// A sentence's tokens as a grammar's task reads them (translation_tasks.cpp): words split on
+// whitespace, or characters with "▁" for a space; a word the vocabulary lacks read as typed
+// (without the punctuation around it, then in lower case), punctuation alone dropped, an unknown
+// word kept as typed for the caller's message.
+std::vector<std::string> grammar_words(const Vocabulary &vocabulary, std::string_view sentence,
+                                       Unit unit);
+// The vocabulary's words nearest a token by edit distance, up to three, nearest first, within
+// half its length: what a message about an unknown word suggests.
+std::vector<std::string> nearest_words(const Vocabulary &vocabulary, std::string_view token);
+
 // The grammars, in task_ids() order. The longest sentences they make: en-fr 8 words on each side,
 // en-zh 10 and 7, dates 22 characters and 10; each entry's limits leave room for a sentence a user
 // writes with the same words.

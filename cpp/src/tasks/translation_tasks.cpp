@@ -120,19 +120,6 @@ std::string lower_case(std::string_view text) {
   return lower;
 }
 
-// The nearest words of the vocabulary, up to three, nearest first (ties in vocabulary order),
-// within half the word's length (at least 1): farther ones would be noise. Specials are skipped.
-std::vector<std::string> nearest_words(const Vocabulary &vocabulary, std::string_view token) {
-  const std::size_t within = std::max<std::size_t>(1, characters_of(token).size() / 2);
-  std::vector<std::string> nearest;
-  for (std::size_t distance = 1; distance <= within; ++distance)
-    for (std::size_t id = 2; id < vocabulary.tokens.size() && nearest.size() < 3; ++id)
-      if (vocabulary.tokens[id] != "<unk>" &&
-          edit_distance(token, vocabulary.tokens[id]) == distance)
-        nearest.push_back(vocabulary.tokens[id]);
-  return nearest;
-}
-
 [[noreturn]] void fail_unknown(const Task &task, const Vocabulary &vocabulary,
                                std::string_view token, const char *side) {
   const std::string text(token);
@@ -177,6 +164,31 @@ std::string typed_word(const Vocabulary &vocabulary, std::string_view token) {
 }
 
 } // namespace
+
+// The nearest words of the vocabulary, up to three, nearest first (ties in vocabulary order),
+// within half the word's length (at least 1): farther ones would be noise. Specials are skipped.
+std::vector<std::string> nearest_words(const Vocabulary &vocabulary, std::string_view token) {
+  const std::size_t within = std::max<std::size_t>(1, characters_of(token).size() / 2);
+  std::vector<std::string> nearest;
+  for (std::size_t distance = 1; distance <= within; ++distance)
+    for (std::size_t id = 2; id < vocabulary.tokens.size() && nearest.size() < 3; ++id)
+      if (vocabulary.tokens[id] != "<unk>" &&
+          edit_distance(token, vocabulary.tokens[id]) == distance)
+        nearest.push_back(vocabulary.tokens[id]);
+  return nearest;
+}
+
+std::vector<std::string> grammar_words(const Vocabulary &vocabulary, std::string_view sentence,
+                                       Unit unit) {
+  std::vector<std::string> tokens;
+  for (std::string_view token : split(sentence, unit)) {
+    if (unit == Unit::character || vocabulary.find(token))
+      tokens.emplace_back(token);
+    else if (const std::string word = typed_word(vocabulary, token); !word.empty())
+      tokens.push_back(vocabulary.find(word) ? word : std::string(token)); // unknown: as typed
+  }
+  return tokens;
+}
 
 const char *word_category_name(WordCategory category) {
   constexpr const char *names[] = {"article", "noun", "adjective", "verb",        "conjunction",
@@ -302,15 +314,7 @@ const std::vector<Example> &split(const Task &task, const std::string &name) {
 std::vector<std::string> sentence_tokens(const Task &task, const std::string &sentence, Side side) {
   if (task.text)
     return split_text(sentence, task.unit_of(side), task.text->lowercase);
-  const Vocabulary &vocabulary = side == Side::source ? task.source : task.target;
-  std::vector<std::string> tokens;
-  for (std::string_view token : split(sentence, task.unit)) {
-    if (task.unit == Unit::character || vocabulary.find(token))
-      tokens.emplace_back(token);
-    else if (const std::string word = typed_word(vocabulary, token); !word.empty())
-      tokens.push_back(vocabulary.find(word) ? word : std::string(token)); // unknown: as typed
-  }
-  return tokens;
+  return grammar_words(side == Side::source ? task.source : task.target, sentence, task.unit);
 }
 
 std::vector<std::size_t> tokenize(const Task &task, const std::string &sentence, Side side) {

@@ -1,0 +1,87 @@
+// The classification task `reviews`: short reviews the engine writes from a small grammar (nothing
+// is downloaded), in English or Chinese, each labelled negative or positive, with the words that
+// decide its label (its rationale), so that the attention a classifier learns can be set beside
+// the words it should weigh.
+//
+// A review is an optional neutral opener ("honestly", "i think"; 说实话, 我 觉得), one clause or
+// two joined by "and" / 而且 (both of one polarity) or "but" / 但是 (of opposite polarities), and,
+// in English, an optional neutral tail ("last night"). A clause is an aspect, a verb in English, an
+// optional "not" / 不, an optional intensifier and an adjective:
+//   "the food was very good"  菜 非常 棒       "the staff was not bad"  服务员 不 差
+// A clause is positive when its adjective is positive and it is not negated, or its adjective is
+// negative and it is ("not bad" is praise). A negated negative adjective takes no intensifier
+// ("not very bad" says little), and a negated Chinese clause takes only 太 (不 太 好, not very
+// good). The label is the clause's, or, for "but", the second clause's (what follows "but" is
+// what the reviewer concludes): "the food was poor but the service was great" is positive.
+//
+// Rationale: the words that decide the label, 1 per token: the adjective of each deciding clause
+// and its "not" (both clauses of "and", the second of "but"); openers, tails, aspects, verbs,
+// intensifiers and conjunctions are 0. Category: `contrast` for a review with "but", else
+// `negation` when a clause is negated, else `plain`. A bag of words (the mean of the embeddings)
+// cannot tell "not good" from "not bad" beside "good" and "bad", nor which clause follows "but":
+// the negation and contrast reviews need an encoder that reads the order.
+//
+// Tokens: words separated by spaces (Chinese too, as the en-zh task writes it), read as the
+// translation grammars read them (a word without the punctuation around it, then in lower case);
+// no <eos>. The vocabulary starts with <sos> and <eos>, as every grammar's (a classifier reads
+// neither), then the grammar's words in the order of its tables.
+//
+// Splits: grammar indices drawn with numpy's RandomState(seed).randint(size), one call a draw,
+// skipping those that break a rule or repeat a review already drawn; the first train_size reviews
+// train, the next test_size test (translation_tasks.hpp's sizes). Half the clauses are negated,
+// "not good" as often as "not bad": with seed 0 a quarter of the reviews are plain, some 40%
+// negation and a third contrast, each category about half positive, in both splits.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "errors.hpp"
+#include "translation_tasks.hpp" // Vocabulary, train_size, test_size
+
+namespace attention::tasks {
+
+enum class ReviewCategory { plain, negation, contrast };
+// Its identifier ("plain", "negation", "contrast").
+const char *review_category_name(ReviewCategory category);
+
+struct ClassificationExample {
+  std::vector<std::size_t> tokens;     // ids, without <eos>
+  std::size_t label = 0;               // index into the task's labels
+  std::vector<std::uint8_t> rationale; // per token: 1 for a word that decides the label
+  ReviewCategory category = ReviewCategory::plain;
+};
+
+struct ClassificationTask {
+  std::string id, language;
+  Vocabulary vocabulary;
+  std::vector<std::string> labels; // reviews: "negative", "positive"
+  std::size_t max_length = 0;      // the longest sentence tokenize accepts, in words
+  bool rationales = true;          // whether the examples mark their rationale
+  std::vector<ClassificationExample> train, test;
+};
+
+const std::vector<std::string> &classification_task_ids();  // "reviews"
+const std::vector<std::string> &classification_languages(); // "en", "zh"
+
+// The task without its examples (vocabulary, labels, limits), cheaply. InputError blames "task" or
+// "language" for an unknown one.
+ClassificationTask empty_classification_task(const std::string &id, const std::string &language);
+// The task with its split for `seed` (0 … 2**32 - 1, as numpy's; InputError blames "seed").
+ClassificationTask make_classification_task(const std::string &id, const std::string &language,
+                                            std::int64_t seed = 0);
+
+// A sentence's words as ids. InputError blames "sentence" when it is empty, longer than the task's
+// max_length, or holds a word the vocabulary lacks (the message suggests the nearest ones).
+std::vector<std::size_t> tokenize(const ClassificationTask &task, const std::string &sentence);
+// The words of ids, as text joined by spaces; InputError blames "ids" for an id outside the
+// vocabulary.
+std::string detokenize(const ClassificationTask &task, const std::vector<std::size_t> &ids);
+
+// The task's "train" or "test" split; InputError blames "split" for any other name.
+const std::vector<ClassificationExample> &classification_split(const ClassificationTask &task,
+                                                               const std::string &name);
+
+} // namespace attention::tasks
