@@ -53,7 +53,7 @@ export const entries = () => [
     files: ['dist/components/attention-stepper.js'],
   },
   {
-    entry: 'KaTeX: `katex.js` beside it, loaded by the components when a formula is first drawn',
+    entry: 'KaTeX: `katex.js` beside it, loaded by the components once a stage with a formula is on screen',
     files: ['dist/components/katex.js'],
   },
   { entry: '`attention-stepper/styles.css`', files: ['dist/components/styles.css'] },

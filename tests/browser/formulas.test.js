@@ -114,6 +114,25 @@ test('a stepper requests KaTeX beside the bundle, from the CDN, and renders its 
   assert.deepEqual(errors, []);
 });
 
+// Issue 33: KaTeX takes none of the bandwidth the first figure needs: it is asked for once the
+// first stage, its heatmap drawn, is on screen.
+test('KaTeX is requested only once the first stage and its heatmap are on screen', async (t) => {
+  let figureFirst;
+  const asked = new Promise((resolve) => (figureFirst = resolve));
+  let page;
+  ({ page } = await embed(t, '<attention-stepper walkthrough="basics" stage="softmax"></attention-stepper>', {
+    katex: async (route, serve) => {
+      figureFirst(
+        await page.evaluate(
+          () => !!document.querySelector('attention-stepper').shadowRoot.querySelector('.hm-cell[data-value]'),
+        ),
+      );
+      return serve(route);
+    },
+  }));
+  assert.equal(await asked, true);
+});
+
 test('a formula drawn before KaTeX comes keeps its place, then fills in place, focus kept', async (t) => {
   let release;
   const held = new Promise((resolve) => (release = resolve));

@@ -8,7 +8,7 @@ import { el, setChildren, setText } from '../components/dom.js';
 import { LANGUAGES, translator } from '../components/i18n.js';
 import { renderInputForm } from '../components/input-form.js';
 import { createModelPanel } from '../components/model-panel.js';
-import { formulasDrawn, keepStageFocus, loadFormulas, renderStage } from '../components/stage-view.js';
+import { formulasDrawn, keepStageFocus, renderStage } from '../components/stage-view.js';
 import { createNav, updateProblems } from '../components/stepper-nav.js';
 import { acceptDrops, createFilePanel, fieldFiles } from '../components/file-panel.js';
 
@@ -366,7 +366,6 @@ async function start() {
   const state = stateFromUrl();
   const status = $('#status');
   status.textContent = translator(state.lang)('loading');
-  loadFormulas(); // KaTeX, alongside the engine
   try {
     controller = new StepperController(await engineFor(await loadAttention(), state.walkthrough), state);
   } catch (error) {

@@ -11,7 +11,7 @@ import { el } from './dom.js';
 import { LANGUAGES, translator } from './i18n.js';
 import { renderInputForm } from './input-form.js';
 import { createModelPanel } from './model-panel.js';
-import { formulasDrawn, keepStageFocus, loadFormulas, renderStage } from './stage-view.js';
+import { formulasDrawn, keepStageFocus, renderStage } from './stage-view.js';
 import { acceptDrops, createFilePanel, fieldFiles } from './file-panel.js';
 import { createNav, updateProblems } from './stepper-nav.js';
 import { linkStyles } from './styles-link.js';
@@ -63,7 +63,6 @@ export class AttentionStepperElement extends HTMLElement {
     if (this.#controller) return;
     const t = translator(this.#options().lang);
     this.#root.replaceChildren(el('p', 'as-status', t('loading')));
-    loadFormulas(); // KaTeX, alongside the engine: every stage shows a formula
     this.#startWith(loadAttention());
   }
 

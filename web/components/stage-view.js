@@ -1,8 +1,9 @@
 // Draws one stage of a walkthrough trace: title, the seed's explanation, the formula (KaTeX,
 // MathML output: no fonts or inline styles needed), the notebook's code and every panel. What to
 // say comes from the controller's view of the stage (the walkthrough's spec and the locales).
-// KaTeX is loaded when a formula is first wanted (loadFormulas): a chunk of its own, so an embed
-// that draws no stage (a lone <attention-heatmap>) never downloads it.
+// KaTeX is loaded once the first stage with a formula is on screen (loadFormulas): a chunk of its
+// own, so an embed that draws no stage (a lone <attention-heatmap>) never downloads it, and one
+// that does gets its first figure before KaTeX takes any of the bandwidth.
 import { el, setChildren } from './dom.js';
 import { activeCell, focusCell, renderHeatmap, textMeasure } from './heatmap.js';
 import { computeLayout } from './heatmap-layout.js';
@@ -215,11 +216,10 @@ const pending = new Map();
 
 /**
  * Loads KaTeX (once: `import()` of its chunk beside this module, wherever that is served from) and
- * fills every formula drawn while it was on its way. A stepper calls it as it starts, so that
- * KaTeX arrives alongside the engine. Resolves once those formulas are filled (with the LaTeX
- * source as text if KaTeX could not load).
+ * fills every formula drawn while it was on its way. Resolves once those formulas are filled (with
+ * the LaTeX source as text if KaTeX could not load).
  */
-export function loadFormulas() {
+function loadFormulas() {
   katexLoad ??= import('katex').then(
     (module) => settle(module.default),
     () => settle(null),
@@ -250,7 +250,8 @@ function fillFormula(holder, latex) {
   holder.setAttribute('aria-busy', 'true');
   holder.dataset.latex = latex;
   pending.set(holder, latex);
-  loadFormulas();
+  // after the frame that shows the stage (its figures first), in a task of its own
+  requestAnimationFrame(() => setTimeout(loadFormulas));
 }
 
 // KaTeX takes milliseconds per formula and a stage redraws on every edit, while its formula
