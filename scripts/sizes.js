@@ -49,8 +49,13 @@ export const entries = () => [
     files: ['dist/engine/training-worker.js'],
   },
   {
-    entry: '`attention-stepper/components`: `attention-stepper.js` (the palettes bundled; KaTeX apart, below)',
+    entry:
+      '`attention-stepper/components`: `attention-stepper.js` (the palettes and the English texts bundled; KaTeX and the Chinese texts apart, below)',
     files: ['dist/components/attention-stepper.js'],
+  },
+  {
+    entry: 'the Chinese texts: `locale-zh.js` beside it, loaded by the components for a stepper or page in Chinese',
+    files: ['dist/components/locale-zh.js'],
   },
   {
     entry: 'KaTeX: `katex.js` beside it, loaded by the components once a stage with a formula is on screen',

@@ -125,6 +125,11 @@ test('the tutorial page: two independent steppers and a heatmap, one shared WebA
   await page.screenshot({ path: join(root, 'test-results/screenshots/examples--tutorial.png'), fullPage: true });
   const models = requested.filter((url) => /attention-engine/.test(url));
   assert.deepEqual(models, [], "the models' module is never requested");
+  // the Chinese texts come once, for the one stepper in Chinese
+  assert.deepEqual(
+    requested.filter((url) => /locale-/.test(url)).map((url) => url.split('/').pop()),
+    ['locale-zh.js'],
+  );
 });
 
 test('<attention-stepper walkthrough="seq2seq" task=… sentence=…> shows the shipped model\'s translation; walkthrough="scoring" takes sentence and step', async (t) => {

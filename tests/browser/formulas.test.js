@@ -116,11 +116,11 @@ test('a stepper requests KaTeX beside the bundle, from the CDN, and renders its 
 
 // Issue 33: KaTeX takes none of the bandwidth the first figure needs: it is asked for once the
 // first stage, its heatmap drawn, is on screen.
-test('KaTeX is requested only once the first stage and its heatmap are on screen', async (t) => {
+test('KaTeX is requested only once the first stage and its heatmap are on screen; an English one loads no other language', async (t) => {
   let figureFirst;
   const asked = new Promise((resolve) => (figureFirst = resolve));
-  let page;
-  ({ page } = await embed(t, '<attention-stepper walkthrough="basics" stage="softmax"></attention-stepper>', {
+  let page, requests;
+  ({ page, requests } = await embed(t, '<attention-stepper walkthrough="basics" stage="softmax"></attention-stepper>', {
     katex: async (route, serve) => {
       figureFirst(
         await page.evaluate(
@@ -131,6 +131,11 @@ test('KaTeX is requested only once the first stage and its heatmap are on screen
     },
   }));
   assert.equal(await asked, true);
+  // in English: no other language's texts either
+  assert.deepEqual(
+    requests.filter((url) => /locale-/.test(url)),
+    [],
+  );
 });
 
 test('a formula drawn before KaTeX comes keeps its place, then fills in place, focus kept', async (t) => {

@@ -6,7 +6,10 @@ import { describe, test } from 'node:test';
 import { loadAttention } from 'attention-stepper';
 
 import { StepperController } from '../../web/components/controller.js';
+import { loadLanguage } from '../../web/components/i18n.js';
 import { assertSeedNumbers, SEEDS } from '../seeds.js';
+
+await loadLanguage('zh'); // its words are a chunk of their own, as the page loads them
 
 const attn = await loadAttention({ threads: 1, models: true });
 const BASICS = [

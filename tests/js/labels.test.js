@@ -10,7 +10,9 @@ import { loadAttention } from 'attention-stepper';
 import { heatmapLayout, matrixToCsv, matrixToJson, matrixToSvg } from '../../web/components/export.js';
 import { labelText } from '../../web/components/format.js';
 import { computeLayout } from '../../web/components/heatmap-layout.js';
-import { translator } from '../../web/components/i18n.js';
+import { loadLanguage, translator } from '../../web/components/i18n.js';
+
+await loadLanguage('zh'); // its words are a chunk of their own, as the page loads them
 
 const en = translator('en');
 const zh = translator('zh');

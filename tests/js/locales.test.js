@@ -325,7 +325,6 @@ describe('keys and code', () => {
     const { exact, labels: labelKeys } = usedKeys();
     for (const key of [
       'stageOf', // a literal
-      'languageName', // translator(lang)('languageName')
       'keyboardHint', // a [selector, key] pair
       'exportNumpy', // HEATMAP_TEXT
       'seq2seq.stages.step.title', // describeStage's template

@@ -6,8 +6,10 @@ import { test } from 'node:test';
 
 import { loadAttention, trainModel } from 'attention-stepper';
 
-import { translator } from '../../web/components/i18n.js';
+import { loadLanguage, translator } from '../../web/components/i18n.js';
 import { describeStage } from '../../web/walkthroughs/index.js';
+
+await loadLanguage('zh'); // its words are a chunk of their own, as the page loads them
 
 const attn = await loadAttention({ threads: 1, models: true });
 

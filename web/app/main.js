@@ -5,7 +5,7 @@
 import { loadAttention } from 'attention-stepper';
 import { engineFor, StepperController, WALKTHROUGHS } from '../components/controller.js';
 import { el, setChildren, setText } from '../components/dom.js';
-import { LANGUAGES, translator } from '../components/i18n.js';
+import { LANGUAGE_NAMES, LANGUAGES, loadLanguage, translator } from '../components/i18n.js';
 import { renderInputForm } from '../components/input-form.js';
 import { createModelPanel } from '../components/model-panel.js';
 import { formulasDrawn, keepStageFocus, renderStage } from '../components/stage-view.js';
@@ -122,7 +122,7 @@ function renderChrome() {
   }
   setOptions(
     $('#language'),
-    LANGUAGES.map((language) => [language, translator(language)('languageName')]),
+    LANGUAGES.map((language) => [language, LANGUAGE_NAMES[language]]),
     options.lang,
   );
   setOptions(
@@ -340,7 +340,10 @@ function wire() {
   });
   const setting = (id, option, value) =>
     $(id).addEventListener('change', (event) => controller.setOptions({ [option]: value(event.target) }));
-  setting('#language', 'lang', (target) => target.value);
+  $('#language').addEventListener('change', async ({ target }) => {
+    await loadLanguage(target.value);
+    controller.setOptions({ lang: target.value });
+  });
   setting('#theme', 'theme', (target) => target.value);
   setting('#palette', 'palette', (target) => target.value);
   setting('#exercise', 'exercise', (target) => target.checked);
@@ -365,9 +368,11 @@ function wire() {
 async function start() {
   const state = stateFromUrl();
   const status = $('#status');
-  status.textContent = translator(state.lang)('loading');
   try {
-    controller = new StepperController(await engineFor(await loadAttention(), state.walkthrough), state);
+    // the page's language (a chunk of its own but English) and the engine, side by side
+    const language = loadLanguage(state.lang).then(() => (status.textContent = translator(state.lang)('loading')));
+    const [attn] = await Promise.all([loadAttention(), language]);
+    controller = new StepperController(await engineFor(attn, state.walkthrough), state);
   } catch (error) {
     status.textContent = translator(state.lang)('loadFailed', { error: error.message });
     status.classList.add('error');

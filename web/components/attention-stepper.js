@@ -8,7 +8,7 @@
 import { loadAttention } from 'attention-stepper';
 import { engineFor, StepperController } from './controller.js';
 import { el } from './dom.js';
-import { LANGUAGES, translator } from './i18n.js';
+import { LANGUAGES, loadLanguage, translator } from './i18n.js';
 import { renderInputForm } from './input-form.js';
 import { createModelPanel } from './model-panel.js';
 import { formulasDrawn, keepStageFocus, renderStage } from './stage-view.js';
@@ -61,9 +61,12 @@ export class AttentionStepperElement extends HTMLElement {
 
   connectedCallback() {
     if (this.#controller) return;
-    const t = translator(this.#options().lang);
-    this.#root.replaceChildren(el('p', 'as-status', t('loading')));
-    this.#startWith(loadAttention());
+    const { lang } = this.#options();
+    const status = el('p', 'as-status');
+    this.#root.replaceChildren(status);
+    // the stepper's language (a chunk of its own but English) and the engine, side by side
+    const language = loadLanguage(lang).then(() => (status.textContent = translator(lang)('loading')));
+    this.#startWith(Promise.all([loadAttention(), language]).then(([attn]) => attn));
   }
 
   attributeChangedCallback(name, previous, value) {
@@ -72,7 +75,10 @@ export class AttentionStepperElement extends HTMLElement {
     if (name === 'stage') return value !== controller.stageId && this.goTo(value);
     if (name === 'walkthrough' || name === 'inputs' || name === 'pairs-src' || INPUT_ATTRIBUTES.includes(name))
       return this.#startWith(Promise.resolve(controller.attn));
-    if (OPTION_ATTRIBUTES.includes(name)) return controller.setOptions(this.#options());
+    if (OPTION_ATTRIBUTES.includes(name)) {
+      const options = this.#options();
+      return loadLanguage(options.lang).then(() => this.#controller === controller && controller.setOptions(options));
+    }
     this.#render();
   }
 
