@@ -71,10 +71,11 @@ async function importsOf(file) {
   return Object.values(metafile.inputs).flatMap((input) => input.imports.map(({ path, kind }) => ({ path, kind })));
 }
 
-test('the components bundle imports the engine only through its public entry, and KaTeX as its own chunk', async () => {
+test('the components bundle imports the engine only through its public entry, and KaTeX and the other languages as their own chunks', async () => {
   assert.deepEqual(await importsOf(bundle), [
     { path: '../engine/index.js', kind: 'import-statement' },
-    // KaTeX, when a formula is first drawn: beside the bundle, where the package ships it
+    // the Chinese texts and KaTeX, when first wanted: beside the bundle, where the package ships them
+    { path: './locale-zh.js', kind: 'dynamic-import' },
     { path: './katex.js', kind: 'dynamic-import' },
   ]);
   // that relative path is the browsers' engine entry of package.json, so a CDN serves it as is
@@ -91,6 +92,7 @@ test('the components bundle imports the engine only through its public entry, an
   const katex = join(root, 'dist/components/katex.js');
   assert.match(readFileSync(katex, 'utf8'), /KaTeX parse error/);
   assert.deepEqual(await importsOf(katex), []);
+  assert.deepEqual(await importsOf(join(root, 'dist/components/locale-zh.js')), []);
   assert.ok(pkg.files.includes('dist/components/'), 'package.json publishes dist/components/');
 });
 
