@@ -169,6 +169,8 @@ export function modelData(controller) {
     });
     const ids = new Set(made.map(({ task }) => task.id));
     const loaded = models.filter((model) => ids.has(model.task)).map((model) => attn.loadModel(model.bytes));
+    // their test measures a batch per task first, as every model the store adopts
+    await Promise.all(loaded.map((model) => model.prepare()));
     controller.restoreReader(made, loaded);
     // a link to pairs this browser never read: say why their task cannot show
     const unkept = controller.unkeptTask();
