@@ -14,9 +14,15 @@ import { deepFreeze, describe, fail } from './checks.js';
 import { seq2seqKind } from './seq2seq.js';
 import { captionerKind } from './captioner.js';
 import { transformerKind } from './transformer.js';
+import { classifierKind } from './classifier.js';
 
 /** The kinds' entries, as the engine composes them (engine.js). */
-export const KINDS = deepFreeze({ seq2seq: seq2seqKind, captioner: captionerKind, transformer: transformerKind });
+export const KINDS = deepFreeze({
+  seq2seq: seq2seqKind,
+  captioner: captionerKind,
+  transformer: transformerKind,
+  classifier: classifierKind,
+});
 
 /** Each kind's create and facts function names and its training runs' probe. */
 export const MODEL_KINDS = deepFreeze(

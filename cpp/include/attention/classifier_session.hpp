@@ -176,7 +176,6 @@ template <class T>
 ClassifierSession<T> load_classifier_session(const std::uint8_t *bytes, std::size_t size);
 
 // The classifier kind (model_kind.hpp): its identity is its task, language, encoder and attention.
-// Not yet in model_kinds.hpp: its binding and JavaScript part come next.
 template <> struct ModelKind<ClassifierSession> {
   static constexpr const char *name = "classifier";
   using Config = ClassifierSessionConfig;
