@@ -126,6 +126,27 @@ TEST_CASE("classifier session: the rationale's term pulls attention onto the dec
   CHECK(*guided.test_evaluation().rationale_share > *free.test_evaluation().rationale_share + 0.2);
 }
 
+TEST_CASE("classifier session: gradients take a sentence's rationale and train's weight") {
+  ClassifierSession<double> session(small_config());
+  const auto &example = session.task().train[0];
+  const std::string sentence = tasks::detokenize(session.task(), example.tokens);
+  ClassifierSample sample{{example.tokens.begin(), example.tokens.end()}, example.label, {}};
+  for (std::size_t j = 0; j < example.rationale.size(); ++j)
+    if (example.rationale[j])
+      sample.rationale.push_back(j);
+  auto gradients = session.model().make_gradients();
+  const double guided =
+      session.gradients({{sentence, example.label, example.rationale}}, gradients, 1.0);
+  CHECK(guided == doctest::Approx(session.model().loss({sample}, 1.0)).epsilon(1e-12));
+  // without a rationale, or with λ = 0, the cross-entropy alone
+  const double plain = session.model().loss({sample});
+  CHECK(session.gradients({{sentence, example.label}}, gradients, 1.0) ==
+        doctest::Approx(plain).epsilon(1e-12));
+  CHECK(session.gradients({{sentence, example.label, example.rationale}}, gradients) ==
+        doctest::Approx(plain).epsilon(1e-12));
+  CHECK(guided > plain);
+}
+
 TEST_CASE("classifier session: save and load, byte for byte; a PyTorch state_dict loads") {
   for (const auto attention : classifier_attentions) {
     ClassifierSessionConfig config = small_config(ClassifierEncoder::bigru, attention);
@@ -179,6 +200,16 @@ TEST_CASE("classifier session: bad input blames its argument") {
         session.gradients({{"the food was good", 2}}, gradients);
       },
       "labels", "label");
+  check_input_error(
+      [&] {
+        session.gradients({{"the food was good", 1, {0, 1}}}, gradients, 1);
+      },
+      "entries", "rationale");
+  check_input_error(
+      [&] {
+        session.gradients({{"the food was good", 1}}, gradients, -1);
+      },
+      "rationale", "rationale");
   ClassifierSessionConfig config = small_config();
   config.language = "fr";
   check_input_error([&] { ClassifierSession<float>{config}; }, "en or zh", "language");

@@ -13,6 +13,7 @@ const tiny = {
   seq2seq: { task: 'dates', embedding: 4, hidden: 8 },
   transformer: { task: 'dates', model: 8, heads: 2, feedforward: 8, encoderLayers: 1, decoderLayers: 1 },
   captioner: { task: 'shapes', channels: 4, annotation: 4, attention: 4, embedding: 4, hidden: 8 },
+  classifier: { task: 'reviews', embedding: 4, hidden: 4 },
 };
 
 for (const kind of Object.keys(MODEL_KINDS)) {
@@ -78,6 +79,7 @@ const optionsTypes = {
   seq2seq: ['seq2seq-types.d.ts', 'Seq2seqOptions'],
   captioner: ['captioner-types.d.ts', 'CaptionerOptions'],
   transformer: ['transformer-types.d.ts', 'TransformerOptions'],
+  classifier: ['classifier-types.d.ts', 'ClassifierOptions'],
 };
 test("each kind's options type lists the fields the engine describes", () => {
   assert.deepEqual(Object.keys(optionsTypes), Object.keys(MODEL_KINDS));
@@ -98,12 +100,13 @@ test("each kind's options type lists the fields the engine describes", () => {
 // types, the walkthrough specs. Besides them, feed_forward.hpp cites PyTorch's
 // nn.TransformerEncoderLayer, and the scene composer is the captioning walkthrough's own control.
 const ownFiles =
-  /^cpp\/src\/models\/(captioner|transformer|seq2seq)\/|^cpp\/bindings\/(captioner|transformer|seq2seq|translation)|^web\/engine\/(captioner|transformer|seq2seq|translation)|^cpp\/include\/attention\/(captioner|caption_tasks|captioning|transformer|seq2seq|translation_tasks)|^cpp\/src\/walkthroughs\/(captioning|transformer|seq2seq)|^web\/walkthroughs\/(captioning|transformer|seq2seq|scoring|translation)|^cpp\/src\/tasks\/|^web\/models\/|^web\/locales\//;
+  /^cpp\/src\/models\/(captioner|transformer|seq2seq|classifier)\/|^cpp\/bindings\/(captioner|transformer|seq2seq|translation|classifier)|^web\/engine\/(captioner|transformer|seq2seq|translation|classifier)|^cpp\/include\/attention\/(captioner|caption_tasks|captioning|transformer|seq2seq|translation_tasks|classifier|classification_tasks)|^cpp\/src\/walkthroughs\/(captioning|transformer|seq2seq)|^web\/walkthroughs\/(captioning|transformer|seq2seq|scoring|translation)|^cpp\/src\/tasks\/|^web\/models\/|^web\/locales\//;
 const tables = ['cpp/include/attention/model_kinds.hpp', 'web/engine/kinds.js', 'web/engine/index.d.ts'];
 const allowed = {
   seq2seq: [...tables, 'web/walkthroughs/index.js'],
   captioner: [...tables, 'web/components/scene-composer.js'],
   transformer: [...tables, 'web/walkthroughs/index.js', 'cpp/src/nn/feed_forward.hpp'],
+  classifier: tables,
 };
 test('no generic file of the engine, the page or the scripts names a kind, but the kinds’ tables', () => {
   const root = new URL('../../', import.meta.url);

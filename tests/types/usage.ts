@@ -12,6 +12,8 @@ import {
   writeNpy,
   writeNpz,
   type CaptionerModel,
+  type ClassifierModel,
+  type Explanation,
   type Scene,
   type WrittenScene,
   type Seq2seqModel,
@@ -354,3 +356,40 @@ const scoringNames: readonly string[] = attn.modelFacts('seq2seq').scorings;
 const identityFields: string[] = fieldsThat(attn.modelFacts('captioner'), 'identity');
 export { wordWeights, fromImage, regionAccuracy, captionLoss, shapeNames, parsedScene };
 export { madeTransformer, lossWeight, scoringNames, identityFields };
+
+// the classifier: reviews, the weights over a sentence's words and the checks of them
+const [reviews] = attn.classificationTasks();
+const [reviewText, reviewLabel, reviewRationale] = reviews.examples[0];
+const classifier: ClassifierModel<'float64'> = attn.createClassifier({
+  task: 'reviews',
+  encoder: 'none',
+  attention: 'uniform',
+  precision: 'float64',
+});
+const reviewWeights: Float64Array = classifier.classify(reviewText).weights;
+const reviewStates: Float64Array = classifier.classify(reviewText).states.data;
+const explanation: Explanation = classifier.explain('the food was not good');
+const tauLeaveOneOut: number | null = explanation.tau.leaveOneOut;
+// @ts-expect-error τ may be undefined (null): a number is not enough
+const tauGradients: number = explanation.tau.gradients;
+const reviewLoss: number = classifier.gradients([[reviewText, reviewLabel, reviewRationale]], { rationale: 1 }).loss;
+classifier.train({ steps: 1, rationale: 0.5 });
+// @ts-expect-error a classifier weighs its rationale's term, not guided alignment
+classifier.train({ steps: 1, guide: 1 });
+const rationaleShare: number | undefined = classifier.evaluate().rationaleShare;
+const reviewIds: number[] = classifier.tokenize(reviewText);
+const reviewLabels: readonly string[] = classifier.task.labels;
+// @ts-expect-error the encoder is a bigru or none
+attn.createClassifier({ task: 'reviews', encoder: 'lstm' });
+const madeClassifier: ClassifierModel = attn.createModel({ kind: 'classifier', task: 'reviews', hidden: 16 });
+const classifierRun = trainModel({
+  kind: 'classifier',
+  model: { task: 'reviews' },
+  probe: { sentence: 'the food was good' },
+});
+classifierRun.addEventListener('progress', (event) => {
+  const { probe, evaluation } = (event as CustomEvent<TrainingProgress<'classifier'>>).detail;
+  return [probe?.colLabels, evaluation?.negationContrastAccuracy];
+});
+export { reviewWeights, reviewStates, tauLeaveOneOut, tauGradients, reviewLoss, rationaleShare, reviewIds };
+export { reviewLabels, madeClassifier };

@@ -1,6 +1,7 @@
 // Types of the public API of attention-stepper's engine. Hand-written (Emscripten 3.1.6 has no
 // --emit-tsd) and checked by tests/types; each kind of model's are in its own file
-// (seq2seq-types.d.ts, transformer-types.d.ts, captioner-types.d.ts), over what every kind's model
+// (seq2seq-types.d.ts, transformer-types.d.ts, captioner-types.d.ts, classifier-types.d.ts), over
+// what every kind's model
 // has (model-types.d.ts).
 import type { ModelPrecision, TrainOptionsOf } from './model-types.js';
 export type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray, TrainOptionsOf } from './model-types.js';
@@ -57,6 +58,13 @@ import type {
   SceneImage,
   WrittenScene,
 } from './captioner-types.js';
+import type {
+  ClassificationTask,
+  ClassifierEvaluation,
+  ClassifierFacts,
+  ClassifierModel,
+  ClassifierOptions,
+} from './classifier-types.js';
 
 export type {
   TransformerFacts,
@@ -86,6 +94,20 @@ export type {
   CaptionEvaluation,
   CaptionerModel,
 } from './captioner-types.js';
+export type {
+  ClassificationLanguage,
+  ClassifierEncoder,
+  ClassifierAttention,
+  ReviewCategory,
+  ClassificationExample,
+  ClassificationTask,
+  ClassifierFacts,
+  ClassifierOptions,
+  Classification,
+  Explanation,
+  ClassifierEvaluation,
+  ClassifierModel,
+} from './classifier-types.js';
 
 /** A probe's view: a matrix with its row and column labels. */
 export type LabelledMatrix = Matrix<Float32Array> & { rowLabels: string[]; colLabels: string[] };
@@ -126,6 +148,17 @@ export interface ModelKinds {
     train: TrainOptionsOf<CaptionerModel>;
     facts: CaptionerFacts;
   };
+  classifier: {
+    model: ClassifierModel;
+    options: ClassifierOptions<'float32'>;
+    /** what each evaluation of a run shows: the attention over this sentence */
+    probe: { sentence: string };
+    /** one row, labelled with the predicted label, by the sentence's words */
+    probeView: LabelledMatrix;
+    evaluation: ClassifierEvaluation;
+    train: TrainOptionsOf<ClassifierModel>;
+    facts: ClassifierFacts;
+  };
 }
 export type ModelKind = keyof ModelKinds;
 
@@ -148,11 +181,12 @@ export interface ModelField {
   defaultBy?: string;
 }
 
-/** What every kind's facts say (seq2seqFacts(), transformerFacts(), captionerFacts() say more). */
+/** What every kind's facts say (seq2seqFacts(), transformerFacts(), captionerFacts(),
+ * classifierFacts() say more). */
 export interface ModelFacts {
   /** the configuration's fields, in the order a model's config lists them */
   fields: readonly Readonly<ModelField>[];
-  /** the name of train()'s loss weight: guide or regularization */
+  /** the name of train()'s loss weight: guide, regularization or rationale */
   lossWeight: string;
   precisions: readonly ModelPrecision[];
   maxSteps: number;
@@ -163,7 +197,8 @@ export type Model = ModelKinds[ModelKind]['model'];
 
 export interface TrainingOptions<K extends ModelKind = ModelKind> {
   kind: K;
-  /** the model to train, as its kind's create function takes it (createSeq2seq, createTransformer, createCaptioner) */
+  /** the model to train, as its kind's create function takes it (createSeq2seq, createTransformer,
+   * createCaptioner, createClassifier) */
   model: ModelKinds[K]['options'];
   /** the reader's pairs, as createTranslationTask takes them: the model's task, made where the run
    * trains (a worker's engine has not got the page's tasks) */
@@ -708,11 +743,18 @@ export interface AttentionEngine {
   readScene(scene: string): WrittenScene;
   /** A new captioner for a task in a language (see CaptionerOptions for the defaults). */
   createCaptioner<P extends ModelPrecision = 'float32'>(options: CaptionerOptions<P>): CaptionerModel<P>;
+  /** What the classifiers take and do by default (read-only). */
+  classifierFacts(): ClassifierFacts;
+  /** The classification tasks, one entry per task and language (read-only; made on the first call). */
+  classificationTasks(): readonly ClassificationTask[];
+  /** A new sentence classifier with attention pooling for a task in a language (see
+   * ClassifierOptions for the defaults). */
+  createClassifier<P extends ModelPrecision = 'float32'>(options: ClassifierOptions<P>): ClassifierModel<P>;
   /** What models of `kind` take: their configuration's fields, limits and defaults (read-only);
-   * seq2seqFacts(), transformerFacts() and captionerFacts() are this for their kind. */
+   * seq2seqFacts(), transformerFacts(), captionerFacts() and classifierFacts() are this for their kind. */
   modelFacts<K extends ModelKind>(kind: K): ModelKinds[K]['facts'];
   /** A new, untrained model of `kind`, with that kind's create options: createSeq2seq,
-   * createTransformer and createCaptioner are this for their kind. */
+   * createTransformer, createCaptioner and createClassifier are this for their kind. */
   createModel<K extends ModelKind>(options: { kind: K } & ModelKinds[K]['options']): ModelKinds[K]['model'];
   /** A model of any kind again from save()'s bytes (or a PyTorch state_dict the engine
    * recognises); its `kind` says which. */
@@ -816,13 +858,15 @@ export function modelIdentity(
 /** A model's file name: the identity fields `entry` gives (as modelIdentity orders them), joined by "-" (en-fr-additive.safetensors). */
 export function modelFile(entry: { kind: ModelKind } & Record<string, unknown>): string;
 
-/** What the page adds to each kind of model: the names of its create and facts functions, and
- * what a training run shows of it at each evaluation. */
+/** What the page adds to each kind of model: the names of its create and facts functions, what a
+ * training run shows of it at each evaluation, and the measure of its evaluation a run's `target`
+ * is of (`exactMatch`; a classifier's `accuracy`). */
 export const MODEL_KINDS: Readonly<{
   [K in ModelKind]: Readonly<{
     create: string;
     facts: string;
     probe(model: ModelKinds[K]['model'], probe: ModelKinds[K]['probe']): ModelKinds[K]['probeView'];
+    goal: string;
   }>;
 }>;
 

@@ -6,6 +6,7 @@
 //                  that kind)
 //   probe(model, probe)  what every evaluation of a training run shows of the model as it learns
 //                  (a matrix with rowLabels and colLabels)
+//   goal           the measure of its evaluation a run's target is of (default: exactMatch)
 //   shipped        the trained models the package ships in models/ (web/models/shipped.js says
 //                  how they are made), by the fields of their identity that are not the
 //                  defaults, each with the steps it trained for
@@ -14,13 +15,24 @@ import { deepFreeze, describe, fail } from './checks.js';
 import { seq2seqKind } from './seq2seq.js';
 import { captionerKind } from './captioner.js';
 import { transformerKind } from './transformer.js';
+import { classifierKind } from './classifier.js';
 
 /** The kinds' entries, as the engine composes them (engine.js). */
-export const KINDS = deepFreeze({ seq2seq: seq2seqKind, captioner: captionerKind, transformer: transformerKind });
+export const KINDS = deepFreeze({
+  seq2seq: seq2seqKind,
+  captioner: captionerKind,
+  transformer: transformerKind,
+  classifier: classifierKind,
+});
 
-/** Each kind's create and facts function names and its training runs' probe. */
+/** Each kind's create and facts function names, its training runs' probe and the measure their target is of. */
 export const MODEL_KINDS = deepFreeze(
-  Object.fromEntries(Object.entries(KINDS).map(([kind, { create, facts, probe }]) => [kind, { create, facts, probe }])),
+  Object.fromEntries(
+    Object.entries(KINDS).map(([kind, { create, facts, probe, goal = 'exactMatch' }]) => [
+      kind,
+      { create, facts, probe, goal },
+    ]),
+  ),
 );
 
 /** The trained models the package ships in models/, each entry { kind, ...identity, steps }. */

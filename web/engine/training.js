@@ -2,7 +2,7 @@
 // the loop the Web Worker (training-worker.js) runs for browsers, and Node runs in-process. Every
 // `evaluateEvery` steps it evaluates the validation split (the test split when the task holds none
 // out) and shows the kind's probe (the attention the model is learning, over a sentence or a
-// scene); it stops at `steps`, once the exact match reaches `target`, or once the validation
+// scene); it stops at `steps`, once the exact match (or the kind's `goal`) reaches `target`, or once the validation
 // loss has not improved for `patience` evaluations (the test split never decides), and hands over
 // the model's bytes (safetensors, loadModel).
 import { checkNumber, describe, fail, integer, options } from './checks.js';
@@ -97,7 +97,7 @@ export async function runTraining(attn, run, report, proceed) {
       const measured = step % evaluateEvery === 0 || step === steps ? measure() : {};
       report({ type: 'progress', step, steps, loss: result.loss, split, ...pace(step, seconds), ...measured });
       const { evaluation } = measured;
-      if (evaluation?.exactMatch >= target) {
+      if (evaluation?.[kind.goal] >= target) {
         reason = 'target';
         break;
       }

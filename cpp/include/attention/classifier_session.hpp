@@ -74,6 +74,14 @@ struct ClassifierEvaluation {
   double negation_contrast_accuracy = 0;
 };
 
+// A sentence to learn from: its label (an index into the task's labels) and, if any, its
+// rationale (a 0 or 1 per word, as tasks::ClassificationExample's).
+struct LabelledSentence {
+  std::string sentence;
+  std::size_t label = 0;
+  std::vector<std::uint8_t> rationale;
+};
+
 template <class T> struct ClassificationResult {
   std::size_t label = 0;    // the likeliest (the first of equal ones)
   ClassifierTrace<T> trace; // probabilities, weights, states, scores…
@@ -107,10 +115,12 @@ public:
   // A sentence's words as the model reads them (tasks::tokenize's errors).
   std::vector<TokenId> tokenize(const std::string &sentence) const;
 
-  // The loss of sentences with their labels (indices), and its gradients written over `gradients`
-  // (model().make_gradients()). InputError blames "examples" for none, "sentence", "label".
-  T gradients(const std::vector<std::pair<std::string, std::size_t>> &examples,
-              ParameterSet<T> &gradients);
+  // The loss of sentences with their labels, plus `rationale` (λ, as train's) times the term of
+  // those that mark a rationale, and its gradients written over `gradients`
+  // (model().make_gradients()). InputError blames "examples" for none, "sentence", "label", and
+  // "rationale" for a rationale whose length is not the sentence's or a λ < 0.
+  T gradients(const std::vector<LabelledSentence> &examples, ParameterSet<T> &gradients,
+              double rationale = default_rationale);
 
   // `steps` optimiser steps; returns the loss of the last minibatch. InputError blames "steps",
   // "batch", "learningRate", "rationale" when out of range; a loss or parameters that stop being
@@ -166,8 +176,6 @@ template <class T>
 ClassifierSession<T> load_classifier_session(const std::uint8_t *bytes, std::size_t size);
 
 // The classifier kind (model_kind.hpp): its identity is its task, language, encoder and attention.
-// Not yet in model_kinds.hpp: its walkthroughs() comes with the sentiment walkthrough, and its
-// binding and JavaScript part with the page.
 template <> struct ModelKind<ClassifierSession> {
   static constexpr const char *name = "classifier";
   using Config = ClassifierSessionConfig;
@@ -191,6 +199,8 @@ template <> struct ModelKind<ClassifierSession> {
   template <class T> static ClassifierSession<T> load(const std::uint8_t *bytes, std::size_t size) {
     return load_classifier_session<T>(bytes, size);
   }
+  // none yet: the sentiment walkthrough will add its entry
+  static std::vector<WalkthroughEntry> walkthroughs();
 };
 
 extern template class ClassifierSession<float>;

@@ -4,11 +4,13 @@
 #pragma once
 
 #include "captioner_session.hpp"
+#include "classifier_session.hpp"
 #include "seq2seq_session.hpp"
 #include "transformer_session.hpp"
 
 namespace attention {
 
-using ModelKinds = KindList<Seq2seqSession, CaptionerSession, TransformerSession>;
+using ModelKinds =
+    KindList<Seq2seqSession, CaptionerSession, TransformerSession, ClassifierSession>;
 
 } // namespace attention

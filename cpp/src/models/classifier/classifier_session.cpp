@@ -5,6 +5,7 @@
 #include <limits>
 #include <utility>
 
+#include "attention/walkthrough.hpp"
 #include "files/model_file.hpp"
 #include "files/safetensors.hpp"
 #include "models/checks.hpp"
@@ -43,13 +44,18 @@ task_for(const ClassifierSessionConfig &config,
   return task;
 }
 
+// The positions of a rationale's words (its 1s).
+std::vector<std::size_t> positions_of(const std::vector<std::uint8_t> &rationale) {
+  std::vector<std::size_t> out;
+  for (std::size_t j = 0; j < rationale.size(); ++j)
+    if (rationale[j])
+      out.push_back(j);
+  return out;
+}
+
 ClassifierSample sample_of(const tasks::ClassificationExample &example, bool rationale) {
-  ClassifierSample sample{to_token_ids(example.tokens), example.label, {}};
-  if (rationale)
-    for (std::size_t j = 0; j < example.rationale.size(); ++j)
-      if (example.rationale[j])
-        sample.rationale.push_back(j);
-  return sample;
+  return {to_token_ids(example.tokens), example.label,
+          rationale ? positions_of(example.rationale) : std::vector<std::size_t>{}};
 }
 
 double median(std::vector<double> values) {
@@ -103,14 +109,20 @@ std::vector<TokenId> ClassifierSession<T>::tokenize(const std::string &sentence)
 }
 
 template <class T>
-T ClassifierSession<T>::gradients(const std::vector<std::pair<std::string, std::size_t>> &examples,
-                                  ParameterSet<T> &gradients) {
+T ClassifierSession<T>::gradients(const std::vector<LabelledSentence> &examples,
+                                  ParameterSet<T> &gradients, double rationale) {
+  check_weight(rationale, "rationale");
   if (examples.empty())
     fail(Argument("examples"), "examples is empty: give at least one [sentence, label] pair");
   std::vector<ClassifierSample> batch;
-  for (const auto &[sentence, label] : examples)
-    batch.push_back({tokenize(sentence), label, {}});
-  return model_.loss_and_gradients(batch, gradients);
+  for (std::size_t k = 0; k < examples.size(); ++k) {
+    const LabelledSentence &example = examples[k];
+    batch.push_back({tokenize(example.sentence), example.label, positions_of(example.rationale)});
+    if (!example.rationale.empty() && example.rationale.size() != batch.back().tokens.size())
+      fail(Argument("rationale"), "examples[", k, "]'s rationale has ", example.rationale.size(),
+           " entries but its sentence ", batch.back().tokens.size(), " words");
+  }
+  return model_.loss_and_gradients(batch, gradients, static_cast<T>(rationale));
 }
 
 template <class T>
@@ -296,6 +308,8 @@ const std::vector<ConfigField<ClassifierSessionConfig>> &ModelKind<ClassifierSes
       config_field("seed", &C::seed, R::plain, max_seed)};
   return fields;
 }
+
+std::vector<WalkthroughEntry> ModelKind<ClassifierSession>::walkthroughs() { return {}; }
 
 namespace {
 

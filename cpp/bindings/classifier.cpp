@@ -1,0 +1,191 @@
+// The sentence classifiers and their task, reviews with the words that decide them. A model lives
+// in the core's model store under a handle (models.cpp: loading, and what every kind does alike);
+// each export takes the handle first, and refuses a model of another kind (blaming "model").
+#include <cmath>
+
+#include "attention/classifier_session.hpp"
+#include "models.hpp"
+
+namespace binding {
+namespace {
+
+namespace tasks = at::tasks;
+
+template <class F> val with_classifier(int handle, F &&f) {
+  return with_session<at::ClassifierSession>(handle, f);
+}
+
+// [[text, label, rationale (a 0 or 1 per word)], …]
+val classification_examples(const tasks::ClassificationTask &task,
+                            const std::vector<tasks::ClassificationExample> &examples) {
+  val out = val::array();
+  for (const auto &example : examples) {
+    val rationale = val::array();
+    for (const auto marked : example.rationale)
+      rationale.call<void>("push", int(marked));
+    val entry = val::array();
+    entry.call<void>("push", tasks::detokenize(task, example.tokens));
+    entry.call<void>("push", task.labels[example.label]);
+    entry.call<void>("push", rationale);
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+// Every task in every language with its seed-0 split: { id, language, labels, vocab, maxLength,
+// examples (the training split), test }.
+val classification_tasks() {
+  return guarded([&] {
+    val out = val::array();
+    for (const auto &id : tasks::classification_task_ids())
+      for (const auto &language : tasks::classification_languages()) {
+        const tasks::ClassificationTask task = tasks::make_classification_task(id, language);
+        val t = val::object();
+        t.set("id", task.id);
+        t.set("language", task.language);
+        t.set("labels", strings(task.labels));
+        t.set("vocab", strings(task.vocabulary.tokens));
+        t.set("maxLength", task.max_length);
+        t.set("examples", classification_examples(task, task.train));
+        t.set("test", classification_examples(task, task.test));
+        out.call<void>("push", t);
+      }
+    return out;
+  });
+}
+
+// A classifier's info besides its fields: its task's labels, vocabulary and limits.
+template <class T> void classifier_info(const at::ClassifierSession<T> &session, val &out) {
+  const tasks::ClassificationTask &task = session.task();
+  out.set("labels", strings(task.labels));
+  out.set("vocab", strings(task.vocabulary.tokens));
+  out.set("maxLength", task.max_length);
+  out.set("rationales", task.rationales);
+}
+
+template <class T>
+val classifier_evaluation(at::ClassifierSession<T> &session, const std::string &split) {
+  const auto result = session.evaluate(tasks::classification_split(session.task(), split));
+  val out = val::object();
+  out.set("accuracy", result.accuracy);
+  if (result.rationale_share)
+    out.set("rationaleShare", *result.rationale_share);
+  out.set("majority", result.majority);
+  val confusion = val::array();
+  for (const auto &row : result.confusion) {
+    val counts = val::array();
+    for (const auto count : row)
+      counts.call<void>("push", count);
+    confusion.call<void>("push", counts);
+  }
+  out.set("confusion", confusion);
+  val categories = val::array();
+  for (const auto &category : result.categories) {
+    val entry = val::object();
+    entry.set("category", val(tasks::review_category_name(category.category)));
+    entry.set("count", category.count);
+    entry.set("correct", category.correct);
+    categories.call<void>("push", entry);
+  }
+  out.set("byCategory", categories);
+  out.set("negationContrastAccuracy", result.negation_contrast_accuracy);
+  return out;
+}
+
+val classifier_tokenize(int handle, std::string sentence) {
+  return guarded([&] {
+    return with_classifier(handle, [&](auto &session) {
+      val out = val::array();
+      for (const auto id : session.tokenize(sentence))
+        out.call<void>("push", id);
+      return out;
+    });
+  });
+}
+
+// examples: [[sentence, label (an index), rationale (a 0 or 1 per word, or empty)], …], checked
+// for type by the wrapper; rationale: the weight of its term
+val classifier_gradients(int handle, val examples, double rationale) {
+  return guarded([&] {
+    std::vector<at::LabelledSentence> sentences;
+    const auto n = examples["length"].as<std::size_t>();
+    for (std::size_t i = 0; i < n; ++i) {
+      const val example = examples[i];
+      auto &sentence = sentences.emplace_back();
+      sentence.sentence = example[0].as<std::string>();
+      sentence.label = example[1].as<std::size_t>();
+      sentence.rationale.resize(example[2]["length"].as<std::size_t>());
+      fill_from(sentence.rationale, example[2]);
+    }
+    return with_classifier(handle, [&](auto &session) {
+      auto gradients = session.model().make_gradients();
+      const double loss = session.gradients(sentences, gradients, rationale);
+      return loss_and_gradients(loss, gradients);
+    });
+  });
+}
+
+// { label, probabilities, weights, tokens, states, scores }
+val classifier_classify(int handle, std::string sentence) {
+  return guarded([&] {
+    return with_classifier(handle, [&](auto &session) {
+      const auto result = session.classify(sentence);
+      const auto &trace = result.trace;
+      val out = val::object();
+      out.set("label", session.task().labels[result.label]);
+      out.set("probabilities", typed_copy(trace.probabilities));
+      out.set("weights", typed_copy(trace.weights));
+      out.set("tokens", words_of(session.task().vocabulary.tokens, trace.tokens));
+      out.set("states", from_matrix(trace.states));
+      out.set("scores", typed_copy(trace.scores));
+      return out;
+    });
+  });
+}
+
+// { leaveOneOut, gradients, permutation, tau: { leaveOneOut, gradients } }; a τ the core leaves
+// undefined (NaN: a ranking is constant, as uniform attention's) is null
+val classifier_explain(int handle, std::string sentence) {
+  return guarded([&] {
+    return with_classifier(handle, [&](auto &session) {
+      const at::Explanation explanation = session.explain(sentence);
+      const auto tau = [](double value) { return std::isnan(value) ? val::null() : val(value); };
+      val taus = val::object();
+      taus.set("leaveOneOut", tau(explanation.tau_leave_one_out));
+      taus.set("gradients", tau(explanation.tau_gradients));
+      val out = val::object();
+      out.set("leaveOneOut", typed_copy(explanation.leave_one_out));
+      out.set("gradients", typed_copy(explanation.gradients));
+      out.set("permutation", explanation.permutation);
+      out.set("tau", taus);
+      return out;
+    });
+  });
+}
+
+// The classifiers' own facts: { tasks, languages, maxLabels, maxLength, permutations }.
+val classifier_facts() {
+  val out = val::object();
+  out.set("tasks", strings(tasks::classification_task_ids()));
+  out.set("languages", strings(tasks::classification_languages()));
+  out.set("maxLabels", at::max_labels);
+  out.set("maxLength", at::max_classifier_length);
+  out.set("permutations", at::explanation_permutations);
+  return out;
+}
+
+} // namespace
+} // namespace binding
+
+EMSCRIPTEN_BINDINGS(classifier) {
+  using namespace binding;
+  bind_kind<at::ClassifierSession>(
+      [](const auto &session, val &out) { classifier_info(session, out); },
+      [](auto &session, const std::string &split) { return classifier_evaluation(session, split); },
+      &classifier_facts);
+  emscripten::function("classificationTasks", &classification_tasks);
+  emscripten::function("classifierTokenize", &classifier_tokenize);
+  emscripten::function("classifierGradients", &classifier_gradients);
+  emscripten::function("classifierClassify", &classifier_classify);
+  emscripten::function("classifierExplain", &classifier_explain);
+}

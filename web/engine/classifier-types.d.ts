@@ -1,0 +1,154 @@
+// Types of the sentence classifiers' part of attention-stepper's public API (re-exported by
+// index.d.ts): the reviews task, the classifiers, their classifications and explanations.
+import type { Matrix, ModelFacts } from './index.js';
+import type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray } from './model-types.js';
+
+export type ClassificationLanguage = 'en' | 'zh';
+/** The states the attention pools: a bidirectional GRU's, or the embeddings alone ('none', H = E) */
+export type ClassifierEncoder = 'bigru' | 'none';
+/** α learned (additive attention over the states), or 1/n for every word (the baseline) */
+export type ClassifierAttention = 'learned' | 'uniform';
+/** What a review is, for the accuracy's breakdown: a plain one, one with a negated clause, or two
+ * clauses joined by "but" (但是) */
+export type ReviewCategory = 'plain' | 'negation' | 'contrast';
+
+/** A sentence of a task: its words separated by spaces, its label, and its rationale (1 for each
+ * word that decides the label, else 0). */
+export type ClassificationExample = readonly [text: string, label: string, rationale: readonly (0 | 1)[]];
+
+/** A classification task in one language (classificationTasks() has one entry per task and
+ * language), with its seed-0 split. */
+export interface ClassificationTask {
+  id: 'reviews';
+  language: ClassificationLanguage;
+  labels: readonly string[];
+  /** the words: token ids are indices (0 is <sos>, 1 <eos>, which a classifier never reads) */
+  vocab: readonly string[];
+  /** the longest sentence, in words */
+  maxLength: number;
+  /** the training split */
+  examples: readonly ClassificationExample[];
+  test: readonly ClassificationExample[];
+}
+
+/** What the classifiers take: their tasks, limits and defaults. */
+export interface ClassifierFacts extends ModelFacts {
+  tasks: readonly string[];
+  languages: readonly ClassificationLanguage[];
+  maxLabels: number;
+  /** the longest sentence a classifier reads, in words */
+  maxLength: number;
+  /** the shuffles of α explain() takes the median change over */
+  permutations: number;
+  defaults: Readonly<{
+    task: string;
+    language: ClassificationLanguage;
+    encoder: ClassifierEncoder;
+    attention: ClassifierAttention;
+    embedding: number;
+    hidden: number;
+    seed: number;
+    precision: ModelPrecision;
+    batch: number;
+    learningRate: number;
+    /** the weight λ of the term that pulls α onto the rationale's words */
+    rationale: number;
+  }>;
+}
+
+export interface ClassifierOptions<P extends ModelPrecision = ModelPrecision> {
+  task: 'reviews';
+  /** the reviews' language, default 'en' */
+  language?: ClassificationLanguage;
+  /** default 'bigru' */
+  encoder?: ClassifierEncoder;
+  /** default 'learned' */
+  attention?: ClassifierAttention;
+  /** the word embedding E, default 32 */
+  embedding?: number;
+  /** the states' width H (even: H/2 a direction), default 64; encoder 'none' has H = E */
+  hidden?: number;
+  /** numpy seed (0 … 2**32 - 1) of the task's split, the initial parameters, the shuffling and the
+   * permutations; default 0 */
+  seed?: number;
+  /** default 'float32' */
+  precision?: P;
+}
+
+/** A sentence as the model classifies it, every stage of it. */
+export interface Classification<A extends Float32Array | Float64Array> {
+  /** the likeliest label */
+  label: string;
+  /** one per label, in the task's order */
+  probabilities: A;
+  /** α over the words (summing to 1) */
+  weights: A;
+  /** the words as the model reads them */
+  tokens: string[];
+  /** the states h_j the attention pools: one row per word */
+  states: Matrix<A>;
+  /** the scores e_j before the softmax (0 for uniform attention) */
+  scores: A;
+}
+
+/** How far α explains the prediction (Jain & Wallace 2019), of the predicted label's probability p. */
+export interface Explanation {
+  /** per word: p minus p of the sentence without that word */
+  leaveOneOut: Float64Array;
+  /** per word: the L2 norm of p's gradient with respect to its embedding */
+  gradients: Float64Array;
+  /** the median, over facts.permutations shuffles of α across the words, of p's change */
+  permutation: number;
+  /** Kendall's τ-b of α against each ranking; null when a ranking is constant (uniform attention's
+   * α), where τ is undefined */
+  tau: { leaveOneOut: number | null; gradients: number | null };
+}
+
+export interface ClassifierEvaluation {
+  accuracy: number;
+  /** the mean share of α on the rationale's words (a task that marks rationales) */
+  rationaleShare?: number;
+  /** the accuracy of always answering the training split's commonest label */
+  majority: number;
+  /** confusion[gold][predicted]: sentences, by the labels' indices */
+  confusion: number[][];
+  /** per category with sentences: their count and how many were right */
+  byCategory: { category: ReviewCategory; count: number; correct: number }[];
+  /** the accuracy on the negation and contrast sentences */
+  negationContrastAccuracy: number;
+}
+
+/** A sentence classifier with attention pooling, and the task it learns. Call dispose() when done. */
+export interface ClassifierModel<P extends ModelPrecision = ModelPrecision> extends ModelOf<
+  'classifier',
+  P,
+  Required<ClassifierOptions<P>>,
+  ClassifierEvaluation,
+  'rationale',
+  'train' | 'test'
+> {
+  /** the task's labels, in the order of the probabilities */
+  readonly labels: readonly string[];
+  /** the task the model learns */
+  readonly task: Readonly<{
+    id: string;
+    language: ClassificationLanguage;
+    labels: readonly string[];
+    vocab: readonly string[];
+    maxLength: number;
+    /** whether its sentences mark a rationale */
+    rationales: boolean;
+  }>;
+  /** a sentence's token ids as the model reads them (indices into task.vocab) */
+  tokenize(sentence: string): number[];
+  /** the mean cross-entropy of sentences with their labels, plus `rationale` (λ, default 0) times
+   * the term that pulls α onto each given rationale's words, and its gradients; train()'s
+   * `rationale` is the same λ (over the task's rationales) */
+  gradients(
+    examples: readonly (readonly [sentence: string, label: string, rationale?: readonly (0 | 1)[]])[],
+    options?: { rationale?: number },
+  ): { loss: number; gradients: Record<string, NamedTensor<PrecisionArray<P>>> };
+  classify(sentence: string): Classification<PrecisionArray<P>>;
+  /** the checks of α as an explanation, on a sentence of two words or more */
+  explain(sentence: string): Explanation;
+}

@@ -1,0 +1,73 @@
+// The sentence classifiers' own part (models.js makes, loads and trains models of every kind):
+// their task (reviews, each with the words that decide it), and a classifier's labels, tokens,
+// gradients, classifications and the checks of its attention as an explanation.
+import { deepFreeze, describe, fail, options, toMask } from './checks.js';
+import { weightOption } from './models.js';
+
+const sentenceOf = (value) =>
+  typeof value === 'string' ? value : fail(`sentence must be a string, got ${describe(value)}`, 'sentence');
+
+/** The classifier kind's part over `call` and its `facts`, as seq2seq.js has it. */
+export function classifierParts({ call, facts }) {
+  let tasks = null;
+  return {
+    api: {
+      classificationTasks() {
+        // made once, then shared read-only
+        tasks ??= deepFreeze(call('classificationTasks'));
+        return tasks;
+      },
+    },
+    methods: (info, live) => {
+      const labels = deepFreeze(info.labels);
+      return {
+        labels,
+        task: deepFreeze({
+          id: info.task,
+          language: info.language,
+          labels,
+          vocab: info.vocab,
+          maxLength: info.maxLength,
+          rationales: info.rationales,
+        }),
+        tokenize: (text) => call('classifierTokenize', live(), sentenceOf(text)),
+        gradients(examples, opts) {
+          const h = live();
+          if (!Array.isArray(examples))
+            fail(`examples must be an array of [sentence, label, rationale?], got ${describe(examples)}`, 'examples');
+          // a label by its name, as the task's examples give it; the engine checks the rest
+          const converted = examples.map((example, i) => {
+            if (!Array.isArray(example) || example.length < 2 || example.length > 3 || typeof example[0] !== 'string')
+              fail(`examples[${i}] must be [sentence, label, rationale?], got ${describe(example)}`, 'examples');
+            const label = labels.indexOf(example[1]);
+            if (label < 0)
+              fail(`examples[${i}]'s label must be one of ${labels.join(', ')}, got ${describe(example[1])}`, 'label');
+            const rationale = example[2] === undefined ? new Uint8Array() : toMask(example[2], 'rationale');
+            return [example[0], label, rationale];
+          });
+          const o = options(opts, 'options', ['rationale']);
+          const weight = weightOption(o.rationale, 'options.rationale', facts.defaults.rationale);
+          return call('classifierGradients', h, converted, weight);
+        },
+        classify: (text) => call('classifierClassify', live(), sentenceOf(text)),
+        explain: (text) => call('classifierExplain', live(), sentenceOf(text)),
+      };
+    },
+  };
+}
+
+/** The classifier kind's entry in the kinds' table (kinds.js). */
+export const classifierKind = {
+  create: 'createClassifier',
+  facts: 'classifierFacts',
+  // the attention over the probe's sentence as the model classifies it: one row, labelled with the
+  // predicted label, by the sentence's words
+  probe(model, { sentence }) {
+    const { label, weights, tokens } = model.classify(sentence);
+    return { rows: 1, cols: weights.length, data: weights, rowLabels: [label], colLabels: tokens };
+  },
+  // what a run's target is of
+  goal: 'accuracy',
+  shipped: [],
+  parts: classifierParts,
+};
