@@ -1,4 +1,4 @@
-// What the model benchmarks share (seq2seq.js, transformer.js, captioner.js): the machine they ran
+// What the model benchmarks share (seq2seq.js, transformer.js, captioner.js, classifier.js): the machine they ran
 // on, the minibatches the engine's trainer draws, a model trained until a goal or a time budget,
 // PyTorch run as a child process, and readable tables.
 import { execFileSync } from 'node:child_process';
@@ -40,10 +40,11 @@ export function minibatches(attn, seed, n, batch, count) {
 }
 
 // Trains `model` in chunks of `chunk` steps (train's other options from `options`), evaluating the
-// test split after each (not counted), until `done(evaluation)` or `budgetMs` of training. The
-// budget is this process's CPU time (user and system), which other processes on a shared machine
-// inflate far less than the wall clock (the WebAssembly trains on one thread); both are reported.
-export function trainUntil(model, { chunk, budgetMs, done, options = {} }) {
+// test split after each (not counted; `seen(evaluation, step)` sees each), until `done(evaluation)`,
+// `budgetMs` of training or `maxSteps` steps. The budget is this process's CPU time (user and
+// system), which other processes on a shared machine inflate far less than the wall clock (the
+// WebAssembly trains on one thread); both are reported.
+export function trainUntil(model, { chunk, budgetMs, done, options = {}, maxSteps = Infinity, seen = () => {} }) {
   let ms = 0;
   let wallMs = 0;
   let step;
@@ -55,7 +56,8 @@ export function trainUntil(model, { chunk, budgetMs, done, options = {} }) {
     ms += (user + system) / 1000;
     wallMs += performance.now() - start;
     evaluation = model.evaluate({ split: 'test' });
-  } while (!done(evaluation) && ms < budgetMs);
+    seen(evaluation, step);
+  } while (!done(evaluation) && ms < budgetMs && step < maxSteps);
   return {
     steps: step,
     seconds: ms / 1000,
