@@ -32,6 +32,8 @@ val label_to_js(const at::Label &label) {
     out.set("layers", static_cast<double>(*label.layers));
   if (label.guide)
     out.set("guide", *label.guide);
+  if (!label.attention.empty())
+    out.set("attention", label.attention);
   if (!label.category.empty())
     out.set("category", label.category);
   if (label.count)

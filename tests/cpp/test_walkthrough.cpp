@@ -257,7 +257,7 @@ TEST_CASE("numerics walkthrough: labels are names and numbers, which the page wo
 
 TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs use them") {
   CHECK(walkthrough_names() == Labels{"basics", "self-attention", "scoring", "seq2seq",
-                                      "captioning", "transformer", "numerics"});
+                                      "captioning", "transformer", "sentiment", "numerics"});
   for (const auto &name : walkthrough_names()) {
     CAPTURE(name);
     for (const auto &field : walkthrough_inputs(name)) {
@@ -290,7 +290,7 @@ TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs us
   CHECK(named("comparison").choices == Labels{"scoring", "encoder", "guide"});
   check_input_error([] { walkthrough_inputs("captions"); },
                     "walkthrough name (\"captions\") must be one of basics, self-attention, "
-                    "scoring, seq2seq, captioning, transformer, numerics",
+                    "scoring, seq2seq, captioning, transformer, sentiment, numerics",
                     "walkthrough");
 }
 

@@ -124,6 +124,7 @@ const captioner = attn.createCaptioner({
   hidden: 8,
 });
 const transformer = attn.createTransformer({ task: 'en-fr', model: 8, feedforward: 16 });
+const classifier = attn.createClassifier({ task: 'reviews', embedding: 4, hidden: 8 });
 const traceOf = (name) =>
   attn.walkthrough(
     name,
@@ -132,6 +133,7 @@ const traceOf = (name) =>
       scoring: { models: [model] },
       captioning: { model: captioner },
       transformer: { model: transformer },
+      sentiment: { model: classifier },
     }[name] ?? {},
   );
 
@@ -173,6 +175,8 @@ const structuredLabels = () =>
 const fieldErrorKeys = unique(matches(code['components/inputs.js'], String.raw`new FieldError\(\s*'(\w+)'`));
 
 // Each template key the code builds, as written in the source, and the keys it stands for.
+const classifierChoices = (name) => attn.classifierFacts().fields.find((field) => field.name === name).choices;
+
 const TEMPLATES = {
   '${controller.walkthrough}.title': () => attn.walkthroughNames.map((name) => `${name}.title`),
   '${name}.title': () => attn.walkthroughNames.map((name) => `${name}.title`),
@@ -228,10 +232,22 @@ const TEMPLATES = {
       attn
         .seq2seqTasks()
         .flatMap(({ examples }) => examples.flatMap((example) => example[4]))
-        .map((category) => `labels.category.${category}`),
+        .map((category) => `labels.category.${category}`)
+        // and every kind of review (the classification tasks')
+        .concat(['plain', 'negation', 'contrast'].map((category) => `labels.category.${category}`)),
     ),
   // a model's encoder (format.js), and the menus of the encoder and of the comparison
-  'labels.encoder.${encoder}': () => attn.seq2seqFacts().encoders.map((encoder) => `labels.encoder.${encoder}`),
+  'labels.encoder.${encoder}': () =>
+    [...attn.seq2seqFacts().encoders, ...classifierChoices('encoder')].map((encoder) => `labels.encoder.${encoder}`),
+  'labels.encoder.${name}': () => classifierChoices('encoder').map((name) => `labels.encoder.${name}`), // sentiment's menu
+  'labels.attention.${attention}': () => classifierChoices('attention').map((name) => `labels.attention.${name}`),
+  // the sentiment walkthrough's menus, its training's choices and the published model it cites
+  'sentiment.tasks.${id}': () => attn.classifierFacts().tasks.map((id) => `sentiment.tasks.${id}`),
+  'sentiment.languages.${name}': () => attn.classifierFacts().languages.map((name) => `sentiment.languages.${name}`),
+  'sentiment.languages.${language}': () =>
+    attn.classifierFacts().languages.map((name) => `sentiment.languages.${name}`),
+  'sentiment.rationales.${value}': () => ['0', '1'].map((value) => `sentiment.rationales.${value}`),
+  'sentiment.published.${published}': () => ['bilstm', 'none'].map((name) => `sentiment.published.${name}`),
   'model.encoderNames.${name}': () =>
     ['default', ...attn.seq2seqFacts().encoders].map((name) => `model.encoderNames.${name}`),
   'field.comparisons.${name}': () =>

@@ -100,7 +100,7 @@ test("each kind's options type lists the fields the engine describes", () => {
 // types, the walkthrough specs. Besides them, feed_forward.hpp cites PyTorch's
 // nn.TransformerEncoderLayer, and the scene composer is the captioning walkthrough's own control.
 const ownFiles =
-  /^cpp\/src\/models\/(captioner|transformer|seq2seq|classifier)\/|^cpp\/bindings\/(captioner|transformer|seq2seq|translation|classifier)|^web\/engine\/(captioner|transformer|seq2seq|translation|classifier)|^cpp\/include\/attention\/(captioner|caption_tasks|captioning|transformer|seq2seq|translation_tasks|classifier|classification_tasks)|^cpp\/src\/walkthroughs\/(captioning|transformer|seq2seq)|^web\/walkthroughs\/(captioning|transformer|seq2seq|scoring|translation)|^cpp\/src\/tasks\/|^web\/models\/|^web\/locales\//;
+  /^cpp\/src\/models\/(captioner|transformer|seq2seq|classifier)\/|^cpp\/bindings\/(captioner|transformer|seq2seq|translation|classifier)|^web\/engine\/(captioner|transformer|seq2seq|translation|classifier)|^cpp\/include\/attention\/(captioner|caption_tasks|captioning|transformer|seq2seq|translation_tasks|classifier|classification_tasks|sentiment)|^cpp\/src\/walkthroughs\/(captioning|transformer|seq2seq|sentiment)|^web\/walkthroughs\/(captioning|transformer|seq2seq|scoring|translation|sentiment)|^cpp\/src\/tasks\/|^web\/models\/|^web\/locales\//;
 const tables = ['cpp/include/attention/model_kinds.hpp', 'web/engine/kinds.js', 'web/engine/index.d.ts'];
 const allowed = {
   seq2seq: [...tables, 'web/walkthroughs/index.js'],

@@ -13,6 +13,7 @@ import {
   modelFile,
   SHIPPED_MODELS,
   trainCandidate,
+  trainClassifier,
   trainTransformer,
 } from '../../web/models/shipped.js';
 
@@ -110,6 +111,34 @@ for (const shipped of SHIPPED_MODELS.filter(({ kind }) => kind === 'transformer'
     const model = await attn.loadShippedModel({ kind: 'transformer', task: shipped.task });
     assert.deepEqual({ kind: model.kind, task: model.config.task }, { kind: shipped.kind, task: shipped.task });
     assert.deepEqual(model.translate('the red car is small').target, ['la', 'voiture', 'rouge', 'est', 'petite']);
+    model.dispose();
+  });
+}
+
+// The classifiers, one seed each (300 steps, under a second on one thread): learned and uniform
+// attention, en and zh, for the sentiment walkthrough.
+for (const shipped of SHIPPED_MODELS.filter(({ kind }) => kind === 'classifier')) {
+  test(`${modelFile(shipped)}: the classifier trained again, the same bytes and test measures; the package serves it`, async () => {
+    const committed = readFileSync(new URL(`../../web/models/${modelFile(shipped)}`, import.meta.url));
+    const record = selection.classifiers.find((entry) => entry.file === modelFile(shipped));
+    const made = trainClassifier(attn, shipped);
+    assert.ok(
+      Buffer.from(made.bytes).equals(committed),
+      'the committed model is not what scripts/make-models.js makes',
+    );
+    const { accuracy, rationaleShare, negationContrastAccuracy } = made.test;
+    assert.deepEqual({ accuracy, rationaleShare, negationContrastAccuracy }, record.test);
+    assert.ok(accuracy >= 0.95 && negationContrastAccuracy >= 0.95);
+    const published = readFileSync(
+      fileURLToPath(import.meta.resolve(`attention-stepper/models/${modelFile(shipped)}`)),
+    );
+    assert.ok(published.equals(committed));
+    const { task, language, attention = 'learned' } = shipped;
+    const model = await attn.loadShippedModel({ kind: 'classifier', task, language, attention });
+    assert.deepEqual(
+      { task: model.config.task, language: model.config.language, attention: model.config.attention },
+      { task, language, attention },
+    );
     model.dispose();
   });
 }

@@ -32,8 +32,24 @@ guided.train({ steps: 1, batch: 2, guide: 1 });
 const captioner = (language) =>
   attn.createCaptioner({ task: 'shapes', language, channels: 4, annotation: 4, attention: 4, embedding: 4, hidden: 8 });
 
+const classifier = (options) => attn.createClassifier({ task: 'reviews', embedding: 4, hidden: 8, ...options });
+
 // The inputs each walkthrough is described for: the notebook's ({}) and edited ones.
 const VARIANTS = {
+  sentiment: [
+    { model: classifier() },
+    { model: classifier(), uniform: classifier({ attention: 'uniform' }), sentence: 'the food was good'.split(' ') },
+    {
+      model: classifier({ language: 'zh', encoder: 'none', embedding: 8 }),
+      language: 'zh',
+      encoder: 'none',
+      sentence: '服务员 非常 棒'.split(' '),
+    },
+    // a sentence the grammar would not write: no rationale
+    { model: classifier(), sentence: 'the food was'.split(' ') },
+    // the uniform model on screen
+    { model: classifier({ attention: 'uniform' }) },
+  ],
   captioning: [
     { model: captioner('en') },
     { model: captioner('zh'), language: 'zh', scene: 'small green triangle 1 0'.split(' '), beam: 2 },

@@ -23,15 +23,19 @@ const captioner = attn.createCaptioner({
   hidden: 8,
 });
 const transformer = attn.createTransformer({ task: 'en-fr', model: 8, feedforward: 16 });
+const classifier = attn.createClassifier({ task: 'reviews', embedding: 8, hidden: 16, seed: 2 });
+classifier.train({ steps: 30 });
+const uniform = attn.createClassifier({ task: 'reviews', attention: 'uniform', embedding: 8, hidden: 16, seed: 2 });
 const needs = (name) =>
   ({
     seq2seq: { model },
     scoring: { models: [additive, model] },
     captioning: { model: captioner },
     transformer: { model: transformer },
+    sentiment: { model: classifier },
   })[name] ?? {};
 
-test('seven walkthroughs, every stage well formed', () => {
+test('eight walkthroughs, every stage well formed', () => {
   assert.deepEqual(attn.walkthroughNames, [
     'basics',
     'self-attention',
@@ -39,6 +43,7 @@ test('seven walkthroughs, every stage well formed', () => {
     'seq2seq',
     'captioning',
     'transformer',
+    'sentiment',
     'numerics',
   ]);
   for (const name of attn.walkthroughNames) {
@@ -167,6 +172,63 @@ test("captioning: a scene's caption stage by stage, the model's own weights; the
     });
   assert.throws(() => attn.walkthrough('captioning', { model: captioner, language: 'zh' }), { argument: 'language' });
   assert.throws(() => attn.walkthrough('captioning', { model }), { argument: 'model' });
+});
+
+test("sentiment: a review stage by stage, the classifier's own numbers and checks; the uniform model beside it; errors", () => {
+  const sentence = 'honestly the food was not good but the staff was lovely';
+  const trace = attn.walkthrough('sentiment', { model: classifier, uniform, sentence: sentence.split(' ') });
+  assert.deepEqual(
+    trace.stages.map((s) => s.id),
+    ['tokens', 'encoder', 'scores', 'weights', 'prediction', 'accuracy', 'permutation', 'attribution'],
+  );
+  assert.deepEqual(trace.models, [
+    { encoder: 'bigru', attention: 'learned' },
+    { encoder: 'bigru', attention: 'uniform' },
+  ]);
+  const { label, probabilities, weights, tokens } = classifier.classify(sentence);
+  assert.deepEqual(trace.labels.tokens, tokens);
+  assert.deepEqual(trace.labels.predicted, [label]);
+  const panel = (id, name) => stage(trace, id).panels.find((p) => p.name === name);
+  assert.deepEqual([...panel('weights', 'weights').data], [...weights]);
+  assert.deepEqual([...panel('weights', 'highlight').data], [...weights]);
+  assert.equal(panel('weights', 'highlight').palette, 'highlight');
+  // the grammar's rationale: the second clause's adjective decides
+  assert.deepEqual([...panel('weights', 'rationale').data], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+  assert.deepEqual(panel('weights', 'rationale').rowLabels, ['positive']);
+  const shown = panel('prediction', 'probabilities');
+  assert.deepEqual([shown.rows, shown.cols], [2, 2]);
+  assert.deepEqual([shown.data[0], shown.data[2]], [probabilities[0], probabilities[1]]);
+  assert.equal(shown.data[3], uniform.classify(sentence).probabilities[1]);
+  const accuracy = panel('accuracy', 'accuracy');
+  assert.deepEqual(accuracy.rowLabels, [{ attention: 'learned' }, { attention: 'uniform' }, { metric: 'majority' }]);
+  assert.deepEqual(
+    accuracy.colLabels.map((l) => l.metric ?? l.category),
+    ['accuracy', 'plain', 'negation', 'contrast'],
+  );
+  const evaluated = classifier.evaluate();
+  assert.deepEqual([accuracy.data[0], accuracy.data[8]], [evaluated.accuracy, evaluated.majority]);
+  assert.equal(accuracy.data[4], uniform.evaluate().accuracy);
+  const explained = classifier.explain(sentence);
+  assert.deepEqual([...panel('attribution', 'leave_one_out').data], [...explained.leaveOneOut]);
+  assert.deepEqual([...panel('attribution', 'gradients').data], [...explained.gradients]);
+  assert.equal(panel('permutation', 'permutation').data[0], explained.permutation);
+  assert.deepEqual(
+    [...panel('attribution', 'tau').data.slice(0, 2)],
+    [explained.tau.leaveOneOut, explained.tau.gradients],
+  );
+  // alone: the learned model's column and row only
+  const alone = attn.walkthrough('sentiment', { model: classifier });
+  assert.equal(alone.stages.find((s) => s.id === 'prediction').panels[1].cols, 1);
+  for (const [inputs, argument] of [
+    [{ model: classifier, sentence: ['the', 'food', 'was', 'purple'] }, 'sentence'],
+    [{ model: classifier, sentence: ['good'] }, 'sentence'],
+    [{ model: classifier, uniform: classifier }, 'uniform'],
+    [{ model: classifier, encoder: 'none' }, 'encoder'],
+    [{ model: classifier, language: 'zh' }, 'language'],
+    [{ model: captioner }, 'model'],
+    [{ model: classifier, uniform: 'x' }, 'uniform'],
+  ])
+    assert.throws(() => attn.walkthrough('sentiment', inputs), { argument }, JSON.stringify(argument));
 });
 
 test('the inputs each walkthrough takes, with their limits and defaults, as the engine publishes them', () => {

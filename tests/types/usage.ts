@@ -264,7 +264,7 @@ const structured: Label[] = [
   { scoring: 'additive' },
 ];
 // @ts-expect-error a measure the engine names
-const unknownMetric: Label = { metric: 'bleu' };
+const unknownMetric: Label = { metric: 'f1' };
 // @ts-expect-error precisions are named
 const unknownPrecision: Label = { precision: 'float8' };
 export { preciseValues, preciseLog, bits, preciseAttention, notTyped, cellBits, rowPrecision, structured };
@@ -382,6 +382,15 @@ const reviewLabels: readonly string[] = classifier.task.labels;
 // @ts-expect-error the encoder is a bigru or none
 attn.createClassifier({ task: 'reviews', encoder: 'lstm' });
 const madeClassifier: ClassifierModel = attn.createModel({ kind: 'classifier', task: 'reviews', hidden: 16 });
+// the sentiment walkthrough: a classifier, the uniform model beside it
+const sentimentTrace: Trace = attn.walkthrough('sentiment', {
+  model: madeClassifier,
+  uniform: classifier,
+  sentence: ['the', 'food', 'was', 'good'],
+});
+const attentionLabel: Label = { attention: 'uniform' };
+// @ts-expect-error the sentiment walkthrough reads a trained classifier
+attn.walkthrough('sentiment', { sentence: ['the', 'food', 'was', 'good'] });
 const classifierRun = trainModel({
   kind: 'classifier',
   model: { task: 'reviews' },

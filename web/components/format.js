@@ -118,13 +118,15 @@ export function labelText(label, t) {
   return label.allMasked ? t('labels.allMasked', { label: text }) : text;
 }
 
-// A model's fields a label gives, each worded: its scoring function, encoder, layers, training.
-function modelParts({ scoring, encoder, layers, guide }, t) {
+// A model's fields a label gives, each worded: its scoring function, encoder, layers, training,
+// attention pooling.
+function modelParts({ scoring, encoder, layers, guide, attention }, t) {
   return [
     scoring && t(`scoreNames.${scoring}`),
     encoder && t(`labels.encoder.${encoder}`),
     layers !== undefined && t('labels.layers', { layers }),
     guide !== undefined && (guide > 0 ? t('labels.guided', { guide }) : t('labels.free')),
+    attention && t(`labels.attention.${attention}`),
   ].filter(Boolean);
 }
 

@@ -8,6 +8,7 @@ import { el, setChildren } from './dom.js';
 import { activeCell, focusCell, renderHeatmap, textMeasure } from './heatmap.js';
 import { computeLayout } from './heatmap-layout.js';
 import { PICTURE_PALETTES, renderPicture } from './scene-image.js';
+import { renderHighlight } from './sentence-highlight.js';
 import { renderHeadView } from './head-view.js';
 import { renderModelView } from './model-view.js';
 
@@ -35,6 +36,13 @@ const HEATMAP_TEXT = [
 // The drawings a spec may give a stage kind instead of a heatmap per panel (its `view`): each
 // draws all of the stage's panels into one holder.
 const DRAWINGS = { heads: renderHeadView, layers: renderModelView };
+
+// The panels drawn as something other than a heatmap, by palette: pictures (a scene, maps over it)
+// and a sentence with its words' weights.
+const DRAWN_PANELS = {
+  ...Object.fromEntries(PICTURE_PALETTES.map((palette) => [palette, renderPicture])),
+  highlight: renderHighlight,
+};
 
 /** The heatmap's texts in the language of `t`. */
 export function heatmapText(t) {
@@ -173,8 +181,8 @@ function panelChildren(holders, view, context) {
   const options = { palette: context.palette, font: context.font, text: heatmapText(t), t };
   const share = panelShare(stage.panels, context.width, { ...options, measure: textMeasure(context.font) });
   stage.panels.forEach((panel, i) =>
-    PICTURE_PALETTES.includes(panel.palette)
-      ? renderPicture(holders[i], panel, { ...options, image: context.image, width: context.width })
+    DRAWN_PANELS[panel.palette]
+      ? DRAWN_PANELS[panel.palette](holders[i], panel, { ...options, image: context.image, width: context.width })
       : renderHeatmap(holders[i], panel, { ...options, width: wide(panel) ? context.width : share }),
   );
   return [
@@ -188,7 +196,7 @@ function panelChildren(holders, view, context) {
 const holderCount = (view, context) => (context.drawing ? 1 : view.stage.panels.length);
 
 const PANEL_GAP = 40; // px between panels in a row (styles.css, .stage-panels)
-const wide = (panel) => panel.cols > 8;
+const wide = (panel) => panel.cols > 8 || Boolean(DRAWN_PANELS[panel.palette]);
 
 // The width of each small panel: up to three share a row where each still fits its share with
 // its numbers as large as it would show them alone; wide panels take a row each.

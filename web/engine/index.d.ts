@@ -60,6 +60,8 @@ import type {
 } from './captioner-types.js';
 import type {
   ClassificationTask,
+  ClassifierAttention,
+  ClassifierEncoder,
   ClassifierEvaluation,
   ClassifierFacts,
   ClassifierModel,
@@ -393,7 +395,7 @@ export interface RandomState {
 }
 
 export type WalkthroughName =
-  'basics' | 'self-attention' | 'scoring' | 'seq2seq' | 'captioning' | 'transformer' | 'numerics';
+  'basics' | 'self-attention' | 'scoring' | 'seq2seq' | 'captioning' | 'transformer' | 'sentiment' | 'numerics';
 export type ScoreFunctionName = 'additive' | 'dot' | 'general' | 'concat';
 
 export interface BasicsInputs {
@@ -497,6 +499,22 @@ export interface TransformerWalkthroughInputs {
   compare?: Seq2seqModel[];
 }
 
+/** A classifier's reading of one review (tokens, encoder, scores, weights, prediction) and Jain &
+ * Wallace's checks of its weights (accuracy beside uniform attention, permuted weights, leave one
+ * word out and gradients, Kendall's τ). */
+export interface SentimentWalkthroughInputs {
+  /** the classifier that reads (required) */
+  model: ClassifierModel;
+  /** when given, must be the model's: its task (reviews), language (en, zh) and encoder */
+  task?: string;
+  language?: string;
+  encoder?: ClassifierEncoder;
+  /** the sentence's words, two or more (default the food was not good but the staff was lovely) */
+  sentence?: string[];
+  /** a classifier of uniform attention on the same task, set beside the model */
+  uniform?: ClassifierModel;
+}
+
 export interface NumericsInputs {
   /** one row of scores; default the Attention Basics seed's [927, 397, 148, 929] */
   scores?: VectorInput;
@@ -513,6 +531,7 @@ export interface WalkthroughInputs {
   seq2seq: Seq2seqWalkthroughInputs;
   captioning: CaptioningWalkthroughInputs;
   transformer: TransformerWalkthroughInputs;
+  sentiment: SentimentWalkthroughInputs;
   numerics: NumericsInputs;
 }
 
@@ -529,17 +548,36 @@ export type Label =
   | { precision: Precision; allMasked?: true; width?: number; temperature?: number }
   | { width: number }
   | { total: true }
-  | { metric: 'exactMatch' | 'alignmentAccuracy' | 'aer' | 'alignedShare' | 'insteadShare' }
+  | {
+      metric:
+        | 'exactMatch'
+        | 'alignmentAccuracy'
+        | 'aer'
+        | 'alignedShare'
+        | 'insteadShare'
+        | 'tokenAccuracy'
+        | 'regionAccuracy'
+        | 'bleu'
+        | 'accuracy'
+        | 'rationaleShare'
+        | 'majority'
+        | 'thisSentence'
+        | 'testSplitMean'
+        | 'testSplitMedian'
+        | 'testSplitSd';
+    }
   | ModelLabel
-  | { category: WordCategory; count: number; instead?: string };
+  | { category: WordCategory | 'plain' | 'contrast'; count: number; instead?: string };
 
 /** A trained model by what tells it apart (any of its fields; a trace's `models` give them all). */
 export interface ModelLabel {
   scoring?: ScoreFunctionName;
-  encoder?: Seq2seqEncoder;
+  encoder?: Seq2seqEncoder | ClassifierEncoder;
   layers?: number;
   /** guided alignment's weight λ its training used (0: it learnt freely) */
   guide?: number;
+  /** a classifier's attention pooling */
+  attention?: ClassifierAttention;
 }
 
 /** What compared models differ in: their scoring functions, encoders or training (λ). */
@@ -688,11 +726,11 @@ export interface AttentionEngine {
     params: MultiHeadParams,
   ): MultiHeadResult<Out<M, Matrix<Float64Array>, Matrix<Float32Array>>>;
   randomState(seed: number): RandomState;
-  walkthrough<N extends Exclude<WalkthroughName, 'scoring' | 'seq2seq' | 'captioning' | 'transformer'>>(
+  walkthrough<N extends Exclude<WalkthroughName, 'scoring' | 'seq2seq' | 'captioning' | 'transformer' | 'sentiment'>>(
     name: N,
     inputs?: WalkthroughInputs[N],
   ): Trace;
-  walkthrough<N extends 'scoring' | 'seq2seq' | 'captioning' | 'transformer'>(
+  walkthrough<N extends 'scoring' | 'seq2seq' | 'captioning' | 'transformer' | 'sentiment'>(
     name: N,
     inputs: WalkthroughInputs[N],
   ): Trace;

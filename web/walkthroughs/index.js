@@ -7,6 +7,7 @@ import captioning from './captioning.js';
 import numerics from './numerics.js';
 import scoring from './scoring.js';
 import selfAttention from './self-attention.js';
+import sentiment from './sentiment.js';
 import seq2seq from './seq2seq.js';
 import transformer from './transformer.js';
 
@@ -17,6 +18,7 @@ export const SPECS = Object.freeze({
   seq2seq,
   captioning,
   transformer,
+  sentiment,
   numerics,
 });
 

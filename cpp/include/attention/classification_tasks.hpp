@@ -35,6 +35,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,13 @@ ClassificationTask make_classification_task(const std::string &id, const std::st
 // A sentence's words as ids. InputError blames "sentence" when it is empty, longer than the task's
 // max_length, or holds a word the vocabulary lacks (the message suggests the nearest ones).
 std::vector<std::size_t> tokenize(const ClassificationTask &task, const std::string &sentence);
+// What the reviews grammar says of a sentence (its words' ids), as make_review would write it: its
+// label, rationale and category, when the sentence reads as the grammar's reviews do (one clause,
+// or two joined by its "and" or "but", each with one adjective of its tables; any other words
+// around them), so that a review the reader types is judged by the grammar's own rule. Nothing
+// for another sentence, or a task of another grammar.
+std::optional<ClassificationExample> read_review(const ClassificationTask &task,
+                                                 const std::vector<std::size_t> &ids);
 // The words of ids, as text joined by spaces; InputError blames "ids" for an id outside the
 // vocabulary.
 std::string detokenize(const ClassificationTask &task, const std::vector<std::size_t> &ids);

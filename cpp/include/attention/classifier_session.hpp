@@ -93,6 +93,19 @@ struct Explanation {
   double permutation = 0, tau_leave_one_out = 0, tau_gradients = 0;
 };
 
+// The explanations of every test sentence of two words or more, summed up as Jain & Wallace
+// report theirs: the median of the sentences' permutation effects, and each τ's mean and standard
+// deviation (numpy's std, ddof 0) over the sentences where it is defined (none: NaN).
+struct ExplanationSummary {
+  std::size_t sentences = 0; // the sentences explained
+  double permutation = 0;
+  struct Tau {
+    double mean = 0, sd = 0;
+    std::size_t defined = 0;
+  };
+  Tau tau_leave_one_out, tau_gradients;
+};
+
 template <class T> class ClassifierSession {
 public:
   // InputError blames "task", "language", "seed" and the sizes' names (classifier.hpp). `task`,
@@ -132,14 +145,18 @@ public:
   ClassifierEvaluation evaluate(const std::vector<tasks::ClassificationExample> &examples);
   // evaluate(task().test), computed again only when the parameters changed.
   ClassifierEvaluation test_evaluation();
-  // One part of test_evaluation() (a batch of sentences), for a caller that keeps each of its
-  // tasks short; true once it is ready.
+  // explain() of every test sentence, summed up; computed again only when the parameters changed.
+  ExplanationSummary test_explanations();
+  // One part of test_evaluation() or, once it is ready, of test_explanations() (a batch of
+  // sentences), for a caller that keeps each of its tasks short; true once both are ready.
   bool prepare_test_evaluation();
 
   ClassificationResult<T> classify(const std::string &sentence);
   // InputError blames "sentence" for one of fewer than two words (leaving its word out leaves
   // nothing to classify).
   Explanation explain(const std::string &sentence);
+  // The same of a sentence's ids (two or more).
+  Explanation explain(const std::vector<TokenId> &tokens);
 
   enum class Storage { model, float16 };
   // InputError blames "dtype" when a parameter is beyond float16's range.
@@ -151,6 +168,10 @@ private:
   Classifier<T> model_;
   Trainer<T> trainer_;
   EvaluationCache<ClassifierEvaluation> test_evaluation_;
+  EvaluationCache<ExplanationSummary> test_explanations_;
+
+  bool advance_test_evaluation();
+  bool advance_test_explanations();
 };
 
 // Kendall's τ-b of two rankings, as scipy.stats.kendalltau: (concordant - discordant) /
@@ -199,7 +220,7 @@ template <> struct ModelKind<ClassifierSession> {
   template <class T> static ClassifierSession<T> load(const std::uint8_t *bytes, std::size_t size) {
     return load_classifier_session<T>(bytes, size);
   }
-  // none yet: the sentiment walkthrough will add its entry
+  // sentiment (sentiment_walkthrough.cpp)
   static std::vector<WalkthroughEntry> walkthroughs();
 };
 

@@ -23,7 +23,8 @@ using Labels = std::vector<std::string>;
 // only, and the page words it from its locale (labelText in web/components/format.js): a row
 // computed in a precision, with every score masked, for vectors of width d or a softmax
 // temperature T; the sum of a row; a measure of a model; a model by what tells it apart (its
-// scoring function, encoder, layers, guided alignment's weight); a kind of word.
+// scoring function, encoder, layers, guided alignment's weight, attention); a kind of word or
+// sentence.
 struct Label {
   std::string text;                  // a plain label; empty in a structured one
   std::string precision;             // the row's values were computed in it: "float16"
@@ -36,6 +37,7 @@ struct Label {
   std::string encoder; // … its encoder's: "forward", "bidirectional"
   std::optional<std::size_t> layers; // … its GRUs' layers
   std::optional<double> guide;       // … guided alignment's weight λ in its training (0: free)
+  std::string attention;             // … its attention pooling's: "learned", "uniform"
   std::string category;             // a kind of target word, as the task's grammar names it: "noun"
   std::optional<std::size_t> count; // … and how many words of that kind were measured
   std::string instead;              // … and the source token most of its unaligned words look at
@@ -46,13 +48,16 @@ struct Label {
 
   bool structured() const {
     return !precision.empty() || width || temperature || total || !metric.empty() ||
-           !scoring.empty() || !encoder.empty() || layers || guide || !category.empty();
+           !scoring.empty() || !encoder.empty() || layers || guide || !attention.empty() ||
+           !category.empty();
   }
   friend bool operator==(const Label &a, const Label &b) {
     return std::tie(a.text, a.precision, a.all_masked, a.width, a.temperature, a.total, a.metric,
-                    a.scoring, a.encoder, a.layers, a.guide, a.category, a.count, a.instead) ==
-           std::tie(b.text, b.precision, b.all_masked, b.width, b.temperature, b.total, b.metric,
-                    b.scoring, b.encoder, b.layers, b.guide, b.category, b.count, b.instead);
+                    a.scoring, a.encoder, a.layers, a.guide, a.attention, a.category, a.count,
+                    a.instead) == std::tie(b.text, b.precision, b.all_masked, b.width,
+                                           b.temperature, b.total, b.metric, b.scoring, b.encoder,
+                                           b.layers, b.guide, b.attention, b.category, b.count,
+                                           b.instead);
   }
 };
 

@@ -271,6 +271,63 @@ std::vector<std::size_t> tokenize(const ClassificationTask &task, const std::str
   return ids;
 }
 
+std::optional<ClassificationExample> read_review(const ClassificationTask &task,
+                                                 const std::vector<std::size_t> &ids) {
+  if (task.id != "reviews" || !task.rationales)
+    return std::nullopt;
+  const Words &w = words_of(task.language);
+  const auto is_one_of = [](const std::vector<std::string_view> &table, std::string_view word) {
+    return std::find(table.begin(), table.end(), word) != table.end();
+  };
+  ClassificationExample review{ids, 0, std::vector<std::uint8_t>(ids.size(), 0)};
+  // the clauses [begin, end) and the conjunction between them
+  std::vector<std::pair<std::size_t, std::size_t>> clauses{{0, ids.size()}};
+  std::string_view conjunction;
+  for (std::size_t j = 0; j < ids.size(); ++j) {
+    const std::string_view word = task.vocabulary.tokens.at(ids[j]);
+    if (word == w.both || word == w.contrast) {
+      if (clauses.size() > 1)
+        return std::nullopt;
+      clauses = {{0, j}, {j + 1, ids.size()}};
+      conjunction = word;
+    }
+  }
+  std::vector<bool> positives;
+  bool negated = false;
+  for (std::size_t k = 0; k < clauses.size(); ++k) {
+    const auto [begin, end] = clauses[k];
+    std::optional<std::size_t> adjective, no;
+    for (std::size_t j = begin; j < end; ++j) {
+      const std::string_view word = task.vocabulary.tokens.at(ids[j]);
+      if (is_one_of(w.positives, word) || is_one_of(w.negatives, word)) {
+        if (adjective)
+          return std::nullopt;
+        adjective = j;
+      } else if (word == w.no && !adjective) {
+        no = j;
+      }
+    }
+    if (!adjective)
+      return std::nullopt;
+    const bool positive =
+        is_one_of(w.positives, task.vocabulary.tokens.at(ids[*adjective])) != bool(no);
+    positives.push_back(positive);
+    negated = negated || no;
+    // the deciding clauses: both of "and", the second of "but"
+    if (conjunction != w.contrast || k == 1)
+      for (auto j : {std::optional<std::size_t>(adjective), no})
+        if (j)
+          review.rationale[*j] = 1;
+  }
+  if (conjunction == w.both && positives[0] != positives[1])
+    return std::nullopt; // "and" joins clauses of one polarity
+  review.label = positives.back() ? positive : negative;
+  review.category = conjunction == w.contrast ? ReviewCategory::contrast
+                    : negated                 ? ReviewCategory::negation
+                                              : ReviewCategory::plain;
+  return review;
+}
+
 std::string detokenize(const ClassificationTask &task, const std::vector<std::size_t> &ids) {
   std::string text;
   for (std::size_t i = 0; i < ids.size(); ++i) {

@@ -64,6 +64,42 @@ double median(std::vector<double> values) {
   return values.size() % 2 ? values[half] : (values[half - 1] + values[half]) / 2;
 }
 
+// Test sentences explained at once by test_explanations' parts.
+constexpr std::size_t explanation_chunk = 32;
+
+// The explanations of test_explanations so far.
+struct ExplanationTally {
+  std::vector<double> permutations, tau_leave_one_out, tau_gradients;
+
+  void add(const Explanation &explanation) {
+    permutations.push_back(explanation.permutation);
+    for (auto [tau, into] : {std::pair{explanation.tau_leave_one_out, &tau_leave_one_out},
+                             std::pair{explanation.tau_gradients, &tau_gradients}})
+      if (!std::isnan(tau))
+        into->push_back(tau);
+  }
+  static ExplanationSummary::Tau summary_of(const std::vector<double> &taus) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    if (taus.empty())
+      return {nan, nan, 0};
+    double mean = 0, variance = 0;
+    for (double tau : taus)
+      mean += tau / double(taus.size());
+    for (double tau : taus)
+      variance += (tau - mean) * (tau - mean) / double(taus.size());
+    return {mean, std::sqrt(variance), taus.size()};
+  }
+  ExplanationSummary summary() const {
+    ExplanationSummary out;
+    out.sentences = permutations.size();
+    out.permutation =
+        permutations.empty() ? std::numeric_limits<double>::quiet_NaN() : median(permutations);
+    out.tau_leave_one_out = summary_of(tau_leave_one_out);
+    out.tau_gradients = summary_of(tau_gradients);
+    return out;
+  }
+};
+
 } // namespace
 
 double kendall_tau(const std::vector<double> &x, const std::vector<double> &y) {
@@ -219,7 +255,7 @@ ClassifierSession<T>::evaluate(const std::vector<tasks::ClassificationExample> &
   return evaluation_of(tally, *task_);
 }
 
-template <class T> bool ClassifierSession<T>::prepare_test_evaluation() {
+template <class T> bool ClassifierSession<T>::advance_test_evaluation() {
   const auto &test = task_->test;
   return test_evaluation_.template advance<EvaluationTally>(
       model_.parameters(), test.size(),
@@ -229,10 +265,34 @@ template <class T> bool ClassifierSession<T>::prepare_test_evaluation() {
       [&](const EvaluationTally &tally) { return evaluation_of(tally, *task_); });
 }
 
+template <class T> bool ClassifierSession<T>::advance_test_explanations() {
+  const auto &test = task_->test;
+  return test_explanations_.template advance<ExplanationTally>(
+      model_.parameters(), test.size(),
+      [&](ExplanationTally &tally, std::size_t first) {
+        const std::size_t end = std::min(first + explanation_chunk, test.size());
+        for (std::size_t k = first; k < end; ++k)
+          if (test[k].tokens.size() > 1)
+            tally.add(explain(to_token_ids(test[k].tokens)));
+        return end;
+      },
+      [&](const ExplanationTally &tally) { return tally.summary(); });
+}
+
+template <class T> bool ClassifierSession<T>::prepare_test_evaluation() {
+  return advance_test_evaluation() && advance_test_explanations();
+}
+
 template <class T> ClassifierEvaluation ClassifierSession<T>::test_evaluation() {
-  while (!prepare_test_evaluation()) {
+  while (!advance_test_evaluation()) {
   }
   return test_evaluation_.result();
+}
+
+template <class T> ExplanationSummary ClassifierSession<T>::test_explanations() {
+  while (!advance_test_explanations()) {
+  }
+  return test_explanations_.result();
 }
 
 template <class T>
@@ -245,12 +305,16 @@ ClassificationResult<T> ClassifierSession<T>::classify(const std::string &senten
 
 template <class T> Explanation ClassifierSession<T>::explain(const std::string &sentence) {
   const std::vector<TokenId> tokens = tokenize(sentence);
-  const std::size_t n = tokens.size();
-  if (n < 2)
+  if (tokens.size() < 2)
     fail(Argument("sentence"),
          "explain needs a sentence of two words or more: leaving out the "
          "one word of \"",
          sentence.substr(0, 40), "\" leaves nothing to classify");
+  return explain(tokens);
+}
+
+template <class T> Explanation ClassifierSession<T>::explain(const std::vector<TokenId> &tokens) {
+  const std::size_t n = tokens.size();
   const ClassifierTrace<T> trace = model_.trace(tokens);
   Explanation out;
   out.label = argmax(trace.probabilities.data(), task_->labels.size());
@@ -301,15 +365,13 @@ const std::vector<ConfigField<ClassifierSessionConfig>> &ModelKind<ClassifierSes
       config_field("language", &C::language, R::identity),
       choice_field("encoder", &C::encoder, classifier_encoders, classifier_encoder_name,
                    parse_classifier_encoder, R::identity | R::named),
+      // said only when uniform: the learned model is the one a page shows
       choice_field("attention", &C::attention, classifier_attentions, classifier_attention_name,
-                   parse_classifier_attention, R::identity | R::named),
-      config_field("embedding", &C::embedding),
-      config_field("hidden", &C::hidden),
+                   parse_classifier_attention, R::identity),
+      config_field("embedding", &C::embedding), config_field("hidden", &C::hidden),
       config_field("seed", &C::seed, R::plain, max_seed)};
   return fields;
 }
-
-std::vector<WalkthroughEntry> ModelKind<ClassifierSession>::walkthroughs() { return {}; }
 
 namespace {
 
