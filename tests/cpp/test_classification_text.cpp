@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "attention/classifier_session.hpp"
@@ -158,26 +159,23 @@ TEST_CASE("classification text: long and empty sentences are dropped; the vocabu
 
 TEST_CASE("classification text: bad text and options name the argument") {
   const ClassificationTextOptions o = options(0, 0);
-  check_input_error([&] { make_classification_text_task("", o); }, "text is empty", "text");
-  check_input_error([&] { make_classification_text_task("a\tx\nno label\nb\ty\n", o); },
-                    "line 2 without column 1", "text");
-  check_input_error([&] { make_classification_text_task("a\tx\nb\t \n", o); },
-                    "line 2 of column 1 hold no label", "text");
-  ClassificationTextOptions third = o;
-  third.label_column = 2;
-  check_input_error([&] { make_classification_text_task("a\tx\nb\ty\n", third); },
-                    "lines 1, 2 without column 2", "labelColumn");
-  check_input_error([&] { make_classification_text_task("a\tx\nb\tx\n", o); },
-                    "text holds 1 label (\"x\")", "text");
   std::string eleven;
   for (int i = 0; i < 11; ++i)
     eleven += "w" + std::to_string(i) + "\tlabel" + std::to_string(i) + "\n";
-  check_input_error([&] { make_classification_text_task(eleven, o); }, "text holds 11 labels",
-                    "text");
-  check_input_error([&] { make_classification_text_task("a\tx\nb\xff\ty\n", o); },
-                    "line 2 holds bytes", "text");
-  check_input_error([&] { make_classification_text_task("\tx\n \ty\n", o); },
-                    "every one of the 2 sentences was dropped", "text");
+  ClassificationTextOptions third = o;
+  third.label_column = 2;
+  // text, options, words of the message, argument
+  const std::vector<std::tuple<std::string, ClassificationTextOptions, std::string, std::string>>
+      bad{{"", o, "text is empty", "text"},
+          {"a\tx\nno label\nb\ty\n", o, "line 2 without column 1", "text"},
+          {"a\tx\nb\t \n", o, "line 2 of column 1 hold no label", "text"},
+          {"a\tx\nb\ty\n", third, "lines 1, 2 without column 2", "labelColumn"},
+          {"a\tx\nb\tx\n", o, "text holds 1 label (\"x\")", "text"},
+          {eleven, o, "text holds 11 labels", "text"},
+          {"a\tx\nb\xff\ty\n", o, "line 2 holds bytes", "text"},
+          {"\tx\n \ty\n", o, "every one of the 2 sentences was dropped", "text"}};
+  for (const auto &[text, given, words, argument] : bad)
+    check_input_error([&] { make_classification_text_task(text, given); }, words, argument);
   check_input_error([&] { make_classification_text_task("a\tx\nb\ty\n", options(1, 1)); },
                     "leaves none", "validation");
   check_input_error([&] { make_classification_text_task("a\tx\nb\ty\n", options(0, 0.5)); },

@@ -37,6 +37,8 @@ import type {
   TranslationTaskOptions,
 } from './translation-task-types.js';
 export type {
+  TextTaskDefaults,
+  TextTaskOptions,
   TokenUnit,
   TranslationTask,
   TranslationTaskFacts,
@@ -60,6 +62,8 @@ import type {
 } from './captioner-types.js';
 import type {
   ClassificationTask,
+  ClassificationTextTask,
+  ClassificationTextTaskOptions,
   ClassifierEvaluation,
   ClassifierFacts,
   ClassifierModel,
@@ -101,6 +105,9 @@ export type {
   ReviewCategory,
   ClassificationExample,
   ClassificationTask,
+  ClassificationTextTask,
+  ClassificationTextTaskOptions,
+  LabelledSentence,
   ClassifierFacts,
   ClassifierOptions,
   Classification,
@@ -200,9 +207,10 @@ export interface TrainingOptions<K extends ModelKind = ModelKind> {
   /** the model to train, as its kind's create function takes it (createSeq2seq, createTransformer,
    * createCaptioner, createClassifier) */
   model: ModelKinds[K]['options'];
-  /** the reader's pairs, as createTranslationTask takes them: the model's task, made where the run
-   * trains (a worker's engine has not got the page's tasks) */
-  task?: TranslationTaskOptions;
+  /** the reader's text, as the kind's reader task takes it (createTranslationTask's pairs,
+   * createClassificationTask's labelled sentences): the model's task, made where the run trains (a
+   * worker's engine has not got the page's tasks) */
+  task?: TranslationTaskOptions | ClassificationTextTaskOptions;
   /** the model's train() options but `steps` (the engine's defaults where not given) */
   train?: ModelKinds[K]['train'];
   /** what each evaluation shows of the model as it learns (required) */
@@ -747,6 +755,9 @@ export interface AttentionEngine {
   classifierFacts(): ClassifierFacts;
   /** The classification tasks, one entry per task and language (read-only; made on the first call). */
   classificationTasks(): readonly ClassificationTask[];
+  /** A classification task of the reader's own labelled sentences (text<TAB>label a line), kept by
+   * the engine until its dispose(); createClassifier({ task }) learns it. */
+  createClassificationTask(options: ClassificationTextTaskOptions): ClassificationTextTask;
   /** A new sentence classifier with attention pooling for a task in a language (see
    * ClassifierOptions for the defaults). */
   createClassifier<P extends ModelPrecision = 'float32'>(options: ClassifierOptions<P>): ClassifierModel<P>;
@@ -867,6 +878,15 @@ export const MODEL_KINDS: Readonly<{
     facts: string;
     probe(model: ModelKinds[K]['model'], probe: ModelKinds[K]['probe']): ModelKinds[K]['probeView'];
     goal: string;
+    /** a kind that learns the reader's text: the function that makes its task, and a held-out
+     * row ([input, reference]) as a training run's sample */
+    reader?: Readonly<{
+      create: string;
+      sample(
+        model: ModelKinds[K]['model'],
+        row: readonly string[],
+      ): { source: string; output: string; reference: string };
+    }>;
   }>;
 }>;
 
