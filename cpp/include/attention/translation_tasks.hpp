@@ -80,6 +80,9 @@ struct Vocabulary {
 
   // The id of a token, or nothing when the vocabulary lacks it.
   std::optional<std::size_t> find(std::string_view token) const;
+  // A task from text's id of a token typed: <unk> for what the vocabulary lacks (typed specials
+  // are words like any, so "<eos>" typed is <unk> too).
+  std::size_t read(std::string_view token) const;
 };
 
 // What a target token is, for the alignment's breakdown by category: en-fr's article, noun,

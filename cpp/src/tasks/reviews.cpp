@@ -268,11 +268,11 @@ std::vector<std::size_t> tokenize(const ClassificationTask &task, const std::str
          task.text ? "" : " ", task.language, " task takes at most ", task.max_length);
   std::vector<std::size_t> ids;
   for (const std::string &word : words) {
-    const auto id = task.vocabulary.find(word);
-    if (task.text) { // <unk> for what the vocabulary lacks; typed specials are words like any
-      ids.push_back(id && *id > Vocabulary::unk ? *id : Vocabulary::unk);
+    if (task.text) {
+      ids.push_back(task.vocabulary.read(word));
       continue;
     }
+    const auto id = task.vocabulary.find(word);
     if (!id || *id == Vocabulary::sos || *id == Vocabulary::eos) { // specials are not typed
       std::string suggestions;
       for (const std::string &near : nearest_words(task.vocabulary, word))
