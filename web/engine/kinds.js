@@ -14,7 +14,8 @@
 //   shipped        the trained models the package ships in models/ (web/models/shipped.js says
 //                  how they are made), by the fields of their identity that are not the
 //                  defaults, each with the steps it trained for
-//   parts({ call, facts })  → { api, methods(info, live) }: its own functions and model methods
+//   parts({ call, facts, tasks })  → { api, methods(info, live) }: its own functions and model
+//                  methods (tasks: the store of the reader's task objects, text-tasks.js)
 import { deepFreeze, describe, fail } from './checks.js';
 import { seq2seqKind } from './seq2seq.js';
 import { captionerKind } from './captioner.js';

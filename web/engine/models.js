@@ -65,7 +65,7 @@ export const modelFile = (entry) =>
  * The models' functions over `module`, `call` (runs an export, throws its error) and `platform`
  * (reads a shipped model's bytes): for every kind the engine makes, createModel's and modelFacts'
  * (and their aliases by kind, the `create` and `facts` of its entry in `kinds`), the kind's own
- * functions and model methods (its entry's `parts`: ({ call, facts }) → { api, methods(info,
+ * functions and model methods (its entry's `parts`: ({ call, facts, tasks }) → { api, methods(info,
  * live) }); then loadModel and loadShippedModel (of the `shipped` models), whatever the kind.
  * handleOf(model): a model's live handle, or undefined for anything that is not a model of this
  * engine. kinds.js holds `kinds` and `shipped`; `tasks` (text-tasks.js's taskStore) keeps the
