@@ -5,6 +5,7 @@
 
 #include "attention/classifier_session.hpp"
 #include "models.hpp"
+#include "text_tasks.hpp"
 
 namespace binding {
 namespace {
@@ -88,7 +89,8 @@ val classifier_evaluation(at::ClassifierSession<T> &session, const std::string &
     categories.call<void>("push", entry);
   }
   out.set("byCategory", categories);
-  out.set("negationContrastAccuracy", result.negation_contrast_accuracy);
+  if (result.negation_contrast_accuracy)
+    out.set("negationContrastAccuracy", *result.negation_contrast_accuracy);
   return out;
 }
 
@@ -163,9 +165,67 @@ val classifier_explain(int handle, std::string sentence) {
   });
 }
 
-// The classifiers' own facts: { tasks, languages, maxLabels, maxLength, permutations }.
+// ---- classification tasks from the reader's labelled sentences --------------------------------
+
+const tasks::ClassificationTask &kept(const std::string &id) {
+  return kept_text_task(id, tasks::kept_classification_task);
+}
+
+// { id, name, hash, unit, lowercase, maxLength, labels, stats, vocabulary (lines) }
+val sentences_task_info(const tasks::ClassificationTask &task) {
+  val out = text_task_info(task, "sentences", task.max_length, {{"vocabulary", &task.vocabulary}});
+  out.set("unit", val(tasks::unit_name(task.text->source_unit)));
+  out.set("labels", strings(task.labels));
+  return out;
+}
+
+// text: the text's bytes (UTF-8 is the core's to check); options: given ones only (the wrapper
+// checks their types), the rest the core's defaults.
+val classification_task_create(val text, val options) {
+  return guarded([&] {
+    const std::vector<std::uint8_t> bytes = bytes_of(text);
+    tasks::ClassificationTextOptions o;
+    read_text_options(options, o, o.lowercase);
+    if (auto v = given_option(options, "labelColumn"))
+      o.label_column = v->as<std::size_t>();
+    if (auto v = given_option(options, "unit"))
+      o.unit = tasks::parse_unit(v->as<std::string>(), "unit");
+    return sentences_task_info(*tasks::keep_classification_task(
+        tasks::make_classification_text_task(text_view(bytes), o)));
+  });
+}
+
+// The split's sentences as given, with their labels: one string, "text\tlabel" a line.
+val classification_task_examples(std::string id, std::string split) {
+  return guarded([&] {
+    const tasks::ClassificationTask &task = kept(id);
+    std::string out;
+    for (const auto &example : tasks::classification_split(task, split))
+      out += (out.empty() ? "" : "\n") + example.text + "\t" + task.labels[example.label];
+    return val(out);
+  });
+}
+
+// The tokens of `text` as the task reads it, before <unk>.
+val classification_task_tokenize(std::string id, std::string text) {
+  return guarded([&] { return strings(tasks::sentence_tokens(kept(id), text)); });
+}
+
+void classification_task_forget(std::string id) { tasks::forget_classification_task(id); }
+
+// The classifiers' own facts: { tasks, languages, maxLabels, maxLength, permutations, text: the
+// defaults and limits of tasks from text }.
 val classifier_facts() {
+  const tasks::ClassificationTextOptions o;
+  val text = text_task_facts(o, o.lowercase, "maxSentences");
+  val defaults = text["defaults"];
+  defaults.set("labelColumn", o.label_column);
+  defaults.set("unit", val(tasks::unit_name(o.unit)));
+  text.set("minLabels", tasks::min_text_labels);
+  text.set("maxLabels", tasks::max_text_labels);
+  text.set("maxLabelColumn", tasks::max_label_column);
   val out = val::object();
+  out.set("text", text);
   out.set("tasks", strings(tasks::classification_task_ids()));
   out.set("languages", strings(tasks::classification_languages()));
   out.set("maxLabels", at::max_labels);
@@ -188,4 +248,8 @@ EMSCRIPTEN_BINDINGS(classifier) {
   emscripten::function("classifierGradients", &classifier_gradients);
   emscripten::function("classifierClassify", &classifier_classify);
   emscripten::function("classifierExplain", &classifier_explain);
+  emscripten::function("classificationTaskCreate", &classification_task_create);
+  emscripten::function("classificationTaskExamples", &classification_task_examples);
+  emscripten::function("classificationTaskTokenize", &classification_task_tokenize);
+  emscripten::function("classificationTaskForget", &classification_task_forget);
 }

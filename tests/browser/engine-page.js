@@ -24,31 +24,32 @@ async function compareThreads(attn) {
   return { threadedSame: got.length === expected.length && got.every((x, i) => x === expected[i]) };
 }
 
-// trainModel (its worker) on a task of a few hundred words, against the same steps here on one
-// thread: the threads it trained on, and whether the bytes are the same; or why it could not run.
-async function compareTraining() {
-  const model = { embedding: 16, hidden: 32 };
-  const run = trainModel({
-    kind: 'seq2seq',
-    model,
-    task: LARGE_TEXT_TASK,
-    probe: { sentence: 's1 s2' },
-    steps: 10,
-    chunk: 5,
-  });
+// trainModel (its worker) of `kind` on the reader's text (`task`: the options of the task its
+// `create` function makes), against the same steps here on one thread: the threads it trained on,
+// and whether the bytes are the same; or why it could not run.
+async function compareTraining(kind, model, create, task, probe) {
+  const run = trainModel({ kind, model, task, probe, steps: 10, chunk: 5 });
   const trained = await run.finished.catch((error) => ({ error: error.message }));
   if (trained.error) return { trainingError: trained.error };
   const single = await loadAttention({ threads: 1, models: true });
-  const task = single.createTranslationTask(LARGE_TEXT_TASK);
-  const expected = single.createModel({ kind: 'seq2seq', ...model, task });
-  expected.train({ steps: 5 });
-  expected.train({ steps: 5 });
+  const made = single[create](task);
+  const expected = single.createModel({ kind, ...model, task: made });
+  // a minibatch is at most the training split, as the run's
+  const batch = Math.min(single.modelFacts(kind).defaults.batch, made.stats.train);
+  expected.train({ steps: 5, batch });
+  expected.train({ steps: 5, batch });
   const bytes = expected.save();
   expected.dispose();
-  task.dispose();
+  made.dispose();
   const same = bytes.length === trained.bytes.length && bytes.every((x, i) => x === trained.bytes[i]);
   return { trainedThreads: trained.threads, trainedSame: same };
 }
+
+// A reader's labelled sentences for a classifier: a word of each label's own among shared ones.
+const SENTENCES = Array.from(
+  { length: 60 },
+  (_, i) => `w${i % 5} ${['cat', 'car', 'rice'][i % 3]} !\t${'abc'[i % 3]}`,
+).join('\n');
 
 const output = document.getElementById('result');
 try {
@@ -78,7 +79,16 @@ try {
   output.textContent = JSON.stringify({
     threads: attn.threads,
     ...(await compareThreads(attn)),
-    ...(await compareTraining()),
+    ...(await compareTraining('seq2seq', { embedding: 16, hidden: 32 }, 'createTranslationTask', LARGE_TEXT_TASK, {
+      sentence: 's1 s2',
+    })),
+    classifierTraining: await compareTraining(
+      'classifier',
+      { embedding: 8, hidden: 8 },
+      'createClassificationTask',
+      { text: SENTENCES, minCount: 1 },
+      { sentence: 'w1 cat !' },
+    ),
     scores: Array.from(scores),
     context: Array.from(context),
     tiny: attn.decimalFromLog(attn.logSoftmax(scores)[2]),

@@ -53,12 +53,15 @@ for (const [index, label, threadsError] of [
       assert.ok(result.threads > 1, 'this machine has one core: the threaded module was not exercised');
       assert.equal(result.threadedSame, true);
     }
-    if (threadsError === WORKERS_BLOCKED) assert.match(result.trainingError, /training worker could not start/);
-    else {
-      assert.equal(result.trainingError, undefined);
-      assert.equal(result.trainedThreads, result.threads, 'the training worker runs as many threads as the page');
-      assert.equal(result.trainedSame, true, 'trained to the bytes one thread trains');
-    }
+    // a seq2seq model of the reader's pairs and a classifier of the reader's labelled sentences,
+    // each task made again in the worker
+    for (const training of [result, result.classifierTraining])
+      if (threadsError === WORKERS_BLOCKED) assert.match(training.trainingError, /training worker could not start/);
+      else {
+        assert.equal(training.trainingError, undefined);
+        assert.equal(training.trainedThreads, result.threads, 'the training worker runs as many threads as the page');
+        assert.equal(training.trainedSame, true, 'trained to the bytes one thread trains');
+      }
     const { scores, context, tiny, word1, afterError } = result;
     assertSeedNumbers({ scores, context, tiny, word1 }, `Chromium, ${label}`);
     assert.equal(result.stages, 9);

@@ -6,7 +6,9 @@
 // "NP", the bytes after it as a tensor file (.npy or safetensors) read as the page reads dropped
 // files; for inputs that start with "TX", the bytes after it as a reader's sentence pairs
 // (tasks::make_text_task), each pair's ids and links checked against its vocabularies and
-// sentences. Bad input must end in InputError; anything else that returns must keep
+// sentences; for inputs that start with "TC", the bytes after it as a reader's labelled sentences
+// (tasks::make_classification_text_task), each sentence's ids and label checked against its
+// vocabulary and labels. Bad input must end in InputError; anything else that returns must keep
 // the invariants below. Built natively with clang: -fsanitize=fuzzer,address,undefined.
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -16,6 +18,7 @@
 #include <limits>
 
 #include "attention/attention.hpp"
+#include "attention/classification_tasks.hpp"
 #include "attention/model_store.hpp"
 #include "attention/scoring.hpp"
 #include "attention/tensor_files.hpp"
@@ -219,7 +222,36 @@ void exercise_text_task(const std::uint8_t *data, std::size_t size) {
     }
 }
 
+// A classification task from text: every id within its vocabulary, every label one of its 2 to 10.
+void exercise_classification_text(const std::uint8_t *data, std::size_t size) {
+  tasks::ClassificationTextOptions options;
+  options.min_count = 1 + size % 2;
+  options.validation = 1;
+  options.test = 0.2;
+  options.label_column = size % 3 ? 1 : 0;
+  options.unit = size % 5 ? tasks::Unit::word : tasks::Unit::character;
+  const tasks::ClassificationTask task = tasks::make_classification_text_task(
+      std::string_view(reinterpret_cast<const char *>(data), size), options);
+  require(!task.train.empty());
+  require(task.labels.size() >= tasks::min_text_labels &&
+          task.labels.size() <= tasks::max_text_labels);
+  for (const auto *split : {&task.train, &task.validation, &task.test})
+    for (const tasks::ClassificationExample &example : *split) {
+      require(!example.tokens.empty() && example.tokens.size() <= task.max_length);
+      require(example.label < task.labels.size());
+      for (const auto id : example.tokens)
+        require(id < task.vocabulary.tokens.size());
+    }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
+  if (size >= 2 && data[0] == 'T' && data[1] == 'C') {
+    try {
+      exercise_classification_text(data + 2, size - 2);
+    } catch (const InputError &) {
+    }
+    return 0;
+  }
   if (size >= 2 && data[0] == 'T' && data[1] == 'X') {
     try {
       exercise_text_task(data + 2, size - 2);

@@ -13,6 +13,8 @@ import {
   writeNpz,
   type CaptionerModel,
   type ClassifierModel,
+  type ClassificationTextTask,
+  type LabelledSentence,
   type Explanation,
   type Scene,
   type WrittenScene,
@@ -402,3 +404,35 @@ classifierRun.addEventListener('progress', (event) => {
 });
 export { reviewWeights, reviewStates, tauLeaveOneOut, tauGradients, reviewLoss, rationaleShare, reviewIds };
 export { reviewLabels, madeClassifier };
+
+// a classification task of the reader's labelled sentences, and a classifier of it
+const sentences: ClassificationTextTask = attn.createClassificationTask({
+  text: 'Great food!\tpos\nAwful.\tneg',
+  labelColumn: 1,
+  unit: 'word',
+  minCount: 1,
+  validation: 0,
+  test: 0,
+});
+const sentenceLabels: readonly string[] = sentences.labels;
+const heldSentences: readonly LabelledSentence[] = sentences.test;
+const sentenceTokens: string[] = sentences.tokenize('Not bad 😀');
+const sentenceCount: number = sentences.stats.sentences + sentences.examples.length;
+const onSentences: ClassifierModel = attn.createClassifier({ task: sentences });
+const onSentencesId: ClassifierModel = attn.createModel({ kind: 'classifier', task: sentences.id });
+const sentencesAccuracy: number = onSentences.evaluate({ split: 'validation' }).accuracy;
+const noNegation: number | undefined = onSentencesId.evaluate().negationContrastAccuracy;
+const maxTextLabels: number = attn.classifierFacts().text.maxLabels;
+// @ts-expect-error a task of sentences reads one unit
+attn.createClassificationTask({ text: 'a\tb', unit: { source: 'word' } });
+// @ts-expect-error the sentences are its text
+attn.createClassificationTask({ pairs: [['a', 'b']] });
+const sentencesRun = trainModel({
+  kind: 'classifier',
+  model: { task: 'reviews' },
+  task: { text: 'Great food!\tpos\nAwful.\tneg', validation: 0 },
+  probe: { sentence: 'great' },
+});
+sentences.dispose();
+export { sentenceLabels, heldSentences, sentenceTokens, sentenceCount, sentencesAccuracy, noNegation };
+export { maxTextLabels, sentencesRun };

@@ -2,6 +2,7 @@
 // index.d.ts): the reviews task, the classifiers, their classifications and explanations.
 import type { Matrix, ModelFacts } from './index.js';
 import type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray } from './model-types.js';
+import type { TextTaskDefaults, TextTaskOptions, TokenUnit } from './translation-task-types.js';
 
 export type ClassificationLanguage = 'en' | 'zh';
 /** The states the attention pools: a bidirectional GRU's, or the embeddings alone ('none', H = E) */
@@ -31,6 +32,60 @@ export interface ClassificationTask {
   test: readonly ClassificationExample[];
 }
 
+/** A classification task from the reader's own labelled sentences (createClassificationTask), read
+ * as createTranslationTask reads pairs. */
+export interface ClassificationTextTaskOptions extends TextTaskOptions {
+  /** the text: one sentence a line, text<TAB>label (the label in column labelColumn, the text in
+   * column 0, or in 1 when the label is in 0); 2 to 10 distinct labels; a string, or a file's bytes
+   * (which must be UTF-8) */
+  text: string | Uint8Array | ArrayBuffer;
+  /** the labels' column, default 1 (at most 99) */
+  labelColumn?: number;
+  /** what a token is: words and punctuation (default; scripts written without spaces, as Chinese,
+   * a character a token), or every character */
+  unit?: TokenUnit;
+}
+
+/** A sentence of a task from text and its label, as given. */
+export type LabelledSentence = readonly [text: string, label: string];
+
+/** A classification task from the reader's sentences, kept by the engine until dispose().
+ * createModel({ kind: 'classifier', task }) takes it (or its id). Its sentences mark no rationale
+ * and are all of category plain. */
+export interface ClassificationTextTask {
+  /** name-hash: the task's identity, which models made of it carry in config.task */
+  readonly id: string;
+  readonly name: string;
+  /** 16 hex digits of the hash of the text and options */
+  readonly hash: string;
+  /** the distinct labels, in byte order: a model's probabilities are in this order */
+  readonly labels: readonly string[];
+  readonly settings: Readonly<{ unit: TokenUnit; lowercase: boolean; maxLength: number }>;
+  readonly stats: Readonly<{
+    /** sentences kept, in all splits */
+    sentences: number;
+    /** sentences dropped, by reason: empty, tooLong */
+    dropped: Readonly<Record<string, number>>;
+    train: number;
+    validation: number;
+    test: number;
+    /** the vocabulary's size, <sos>, <eos> and <unk> included */
+    vocabulary: number;
+    /** the share of the validation sentences' tokens (the test sentences' when none are held out) read as <unk> */
+    unknownShare: number;
+  }>;
+  /** ids are indices: <sos>, <eos>, <unk>, then the words, most frequent first */
+  readonly vocabulary: readonly string[];
+  /** the training sentences, and those held out, as given */
+  readonly examples: readonly LabelledSentence[];
+  readonly validation: readonly LabelledSentence[];
+  readonly test: readonly LabelledSentence[];
+  /** the tokens a model of the task reads `text` as (a word outside the vocabulary as itself) */
+  tokenize(text: string): string[];
+  /** lets the engine forget the sentences; models made of the task keep their vocabulary and labels */
+  dispose(): void;
+}
+
 /** What the classifiers take: their tasks, limits and defaults. */
 export interface ClassifierFacts extends ModelFacts {
   tasks: readonly string[];
@@ -40,6 +95,19 @@ export interface ClassifierFacts extends ModelFacts {
   maxLength: number;
   /** the shuffles of α explain() takes the median change over */
   permutations: number;
+  /** what createClassificationTask takes when not told, and its limits */
+  text: Readonly<{
+    defaults: Readonly<TextTaskDefaults & { labelColumn: number; unit: TokenUnit }>;
+    minLabels: number;
+    maxLabels: number;
+    maxLabelColumn: number;
+    /** the most bytes and sentences a text may hold (more is refused, never cut) */
+    maxBytes: number;
+    maxSentences: number;
+    maxHeldOut: number;
+    maxLength: number;
+    maxVocabulary: number;
+  }>;
   defaults: Readonly<{
     task: string;
     language: ClassificationLanguage;
@@ -57,8 +125,9 @@ export interface ClassifierFacts extends ModelFacts {
 }
 
 export interface ClassifierOptions<P extends ModelPrecision = ModelPrecision> {
-  task: 'reviews';
-  /** the reviews' language, default 'en' */
+  /** 'reviews', or a task from the reader's sentences (createClassificationTask) or its id */
+  task: 'reviews' | ClassificationTextTask | ClassificationTextTask['id'];
+  /** the reviews' language, default 'en' (a task from text reads any: it is not used there) */
   language?: ClassificationLanguage;
   /** default 'bigru' */
   encoder?: ClassifierEncoder;
@@ -112,10 +181,10 @@ export interface ClassifierEvaluation {
   majority: number;
   /** confusion[gold][predicted]: sentences, by the labels' indices */
   confusion: number[][];
-  /** per category with sentences: their count and how many were right */
+  /** per category with sentences: their count and how many were right (a task from text's are all plain) */
   byCategory: { category: ReviewCategory; count: number; correct: number }[];
-  /** the accuracy on the negation and contrast sentences */
-  negationContrastAccuracy: number;
+  /** the accuracy on the negation and contrast sentences; absent for a task from text */
+  negationContrastAccuracy?: number;
 }
 
 /** A sentence classifier with attention pooling, and the task it learns. Call dispose() when done. */
@@ -125,13 +194,14 @@ export interface ClassifierModel<P extends ModelPrecision = ModelPrecision> exte
   Required<ClassifierOptions<P>>,
   ClassifierEvaluation,
   'rationale',
-  'train' | 'test'
+  'train' | 'validation' | 'test'
 > {
   /** the task's labels, in the order of the probabilities */
   readonly labels: readonly string[];
   /** the task the model learns */
   readonly task: Readonly<{
     id: string;
+    /** the configuration's language (a task from text reads any) */
     language: ClassificationLanguage;
     labels: readonly string[];
     vocab: readonly string[];

@@ -1,14 +1,25 @@
 // The sentence classifiers' own part (models.js makes, loads and trains models of every kind):
-// their task (reviews, each with the words that decide it), and a classifier's labels, tokens,
-// gradients, classifications and the checks of its attention as an explanation.
+// their tasks (reviews, each with the words that decide it, and the reader's own labelled
+// sentences, read as the translation tasks from text are: text-tasks.js), and a classifier's
+// labels, tokens, gradients, classifications and the checks of its attention as an explanation.
 import { deepFreeze, describe, fail, options, toMask } from './checks.js';
 import { weightOption } from './models.js';
+import { READING_OPTIONS, UNITS, givenOnly, readingOptions, taskBase, textBytes, textOf } from './text-tasks.js';
 
 const sentenceOf = (value) =>
   typeof value === 'string' ? value : fail(`sentence must be a string, got ${describe(value)}`, 'sentence');
 
-/** The classifier kind's part over `call` and its `facts`, as seq2seq.js has it. */
-export function classifierParts({ call, facts }) {
+// A classification task's options as the engine takes them, each checked for type (its ranges are
+// the engine's to check).
+function sentencesOptions(o) {
+  const { number, given } = readingOptions(o, 'sentences');
+  if (o.unit !== undefined && !UNITS.includes(o.unit))
+    fail(`options.unit must be word or character, got ${describe(o.unit)}`, 'unit');
+  return givenOnly({ ...given, labelColumn: number('labelColumn'), unit: o.unit });
+}
+
+/** The classifier kind's part over `call`, its `facts` and the store of the reader's tasks, as seq2seq.js has it. */
+export function classifierParts({ call, facts, tasks: store }) {
   let tasks = null;
   return {
     api: {
@@ -16,6 +27,38 @@ export function classifierParts({ call, facts }) {
         // made once, then shared read-only
         tasks ??= deepFreeze(call('classificationTasks'));
         return tasks;
+      },
+      /** A classification task of the reader's labelled sentences, kept by the engine until dispose(). */
+      createClassificationTask(opts) {
+        if (opts === undefined) fail('options must be an object with text', 'text');
+        const o = options(opts, 'options', [...READING_OPTIONS, 'labelColumn']);
+        const info = call('classificationTaskCreate', textBytes(o.text, 'text'), sentencesOptions(o));
+        const { live, split, common } = taskBase(call, info, {
+          splitExport: 'classificationTaskExamples',
+          forgetExport: 'classificationTaskForget',
+        });
+        const task = Object.freeze({
+          ...common,
+          labels: deepFreeze(info.labels),
+          settings: deepFreeze({ unit: info.unit, lowercase: info.lowercase, maxLength: info.maxLength }),
+          vocabulary: deepFreeze(info.vocabulary.split('\n')),
+          /** The training sentences, [text, label] as given. */
+          get examples() {
+            return split('train');
+          },
+          /** The sentences held out for validation, [text, label] as given. */
+          get validation() {
+            return split('validation');
+          },
+          /** The sentences held out for testing, [text, label] as given. */
+          get test() {
+            return split('test');
+          },
+          /** The tokens a model of the task reads `text` as (before <unk>). */
+          tokenize: (text) => call('classificationTaskTokenize', live(), textOf(text)),
+        });
+        store?.keep(task, live);
+        return task;
       },
     },
     methods: (info, live) => {
@@ -68,6 +111,11 @@ export const classifierKind = {
   },
   // what a run's target is of
   goal: 'accuracy',
+  // the reader's labelled sentences: a run makes them its task, and shows held-out ones classified
+  reader: {
+    create: 'createClassificationTask',
+    sample: (model, [source, reference]) => ({ source, output: model.classify(source).label, reference }),
+  },
   // the sentiment walkthrough's: the bigru with learned attention and with uniform attention, en
   // and zh (300 steps: the defaults reach 95% by step 75); the encoder is a named field, which a
   // shipped model's entry says

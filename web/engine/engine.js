@@ -12,6 +12,7 @@ import { modelsApi } from './models.js';
 import { KINDS, SHIPPED_MODELS } from './kinds.js';
 import { walkthroughApi } from './walkthroughs.js';
 import { translationTasksApi } from './translation-tasks.js';
+import { taskStore } from './text-tasks.js';
 
 // The names of the models' functions (createModel, each kind's alias, facts and own functions),
 // known before the module that computes them loads.
@@ -33,9 +34,10 @@ function apiOf(module, platform) {
     if (result instanceof Error) throw result;
     return result;
   };
-  const tasks = module.modelKinds && translationTasksApi(call);
-  const models =
-    tasks && modelsApi(module, call, platform, { kinds: KINDS, shipped: SHIPPED_MODELS, taskIdOf: tasks.idOf });
+  // the reader's tasks of every kind, by their objects, which createModel({ task }) takes
+  const store = taskStore();
+  const tasks = module.modelKinds && translationTasksApi(call, store);
+  const models = tasks && modelsApi(module, call, platform, { kinds: KINDS, shipped: SHIPPED_MODELS, tasks: store });
   const elsewhere = models ? '' : `; the walkthroughs of trained models ${NEEDS_MODELS}`;
   return {
     ...numericApi(module, call),

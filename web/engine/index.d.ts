@@ -37,6 +37,8 @@ import type {
   TranslationTaskOptions,
 } from './translation-task-types.js';
 export type {
+  TextTaskDefaults,
+  TextTaskOptions,
   TokenUnit,
   TranslationTask,
   TranslationTaskFacts,
@@ -62,6 +64,8 @@ import type {
   ClassificationTask,
   ClassifierAttention,
   ClassifierEncoder,
+  ClassificationTextTask,
+  ClassificationTextTaskOptions,
   ClassifierEvaluation,
   ClassifierFacts,
   ClassifierModel,
@@ -103,6 +107,9 @@ export type {
   ReviewCategory,
   ClassificationExample,
   ClassificationTask,
+  ClassificationTextTask,
+  ClassificationTextTaskOptions,
+  LabelledSentence,
   ClassifierFacts,
   ClassifierOptions,
   Classification,
@@ -202,9 +209,10 @@ export interface TrainingOptions<K extends ModelKind = ModelKind> {
   /** the model to train, as its kind's create function takes it (createSeq2seq, createTransformer,
    * createCaptioner, createClassifier) */
   model: ModelKinds[K]['options'];
-  /** the reader's pairs, as createTranslationTask takes them: the model's task, made where the run
-   * trains (a worker's engine has not got the page's tasks) */
-  task?: TranslationTaskOptions;
+  /** the reader's text, as the kind's reader task takes it (createTranslationTask's pairs,
+   * createClassificationTask's labelled sentences): the model's task, made where the run trains (a
+   * worker's engine has not got the page's tasks) */
+  task?: TranslationTaskOptions | ClassificationTextTaskOptions;
   /** the model's train() options but `steps` (the engine's defaults where not given) */
   train?: ModelKinds[K]['train'];
   /** what each evaluation shows of the model as it learns (required) */
@@ -785,6 +793,9 @@ export interface AttentionEngine {
   classifierFacts(): ClassifierFacts;
   /** The classification tasks, one entry per task and language (read-only; made on the first call). */
   classificationTasks(): readonly ClassificationTask[];
+  /** A classification task of the reader's own labelled sentences (text<TAB>label a line), kept by
+   * the engine until its dispose(); createClassifier({ task }) learns it. */
+  createClassificationTask(options: ClassificationTextTaskOptions): ClassificationTextTask;
   /** A new sentence classifier with attention pooling for a task in a language (see
    * ClassifierOptions for the defaults). */
   createClassifier<P extends ModelPrecision = 'float32'>(options: ClassifierOptions<P>): ClassifierModel<P>;
@@ -905,6 +916,15 @@ export const MODEL_KINDS: Readonly<{
     facts: string;
     probe(model: ModelKinds[K]['model'], probe: ModelKinds[K]['probe']): ModelKinds[K]['probeView'];
     goal: string;
+    /** a kind that learns the reader's text: the function that makes its task, and a held-out
+     * row ([input, reference]) as a training run's sample */
+    reader?: Readonly<{
+      create: string;
+      sample(
+        model: ModelKinds[K]['model'],
+        row: readonly string[],
+      ): { source: string; output: string; reference: string };
+    }>;
   }>;
 }>;
 

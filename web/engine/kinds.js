@@ -7,10 +7,15 @@
 //   probe(model, probe)  what every evaluation of a training run shows of the model as it learns
 //                  (a matrix with rowLabels and colLabels)
 //   goal           the measure of its evaluation a run's target is of (default: exactMatch)
+//   reader         if its models learn the reader's own text: { create, sample(model, row) }, the
+//                  name of the function that makes such a task (a training run makes its task
+//                  in the worker with it) and a held-out row ([input, reference] as the task's
+//                  splits give them) as { source, output, reference }, a run's samples
 //   shipped        the trained models the package ships in models/ (web/models/shipped.js says
 //                  how they are made), by the fields of their identity that are not the
 //                  defaults, each with the steps it trained for
-//   parts({ call, facts })  → { api, methods(info, live) }: its own functions and model methods
+//   parts({ call, facts, tasks })  → { api, methods(info, live) }: its own functions and model
+//                  methods (tasks: the store of the reader's task objects, text-tasks.js)
 import { deepFreeze, describe, fail } from './checks.js';
 import { seq2seqKind } from './seq2seq.js';
 import { captionerKind } from './captioner.js';
@@ -25,12 +30,12 @@ export const KINDS = deepFreeze({
   classifier: classifierKind,
 });
 
-/** Each kind's create and facts function names, its training runs' probe and the measure their target is of. */
+/** Each kind's create and facts function names, its training runs' probe, the measure their target is of and its reader's tasks. */
 export const MODEL_KINDS = deepFreeze(
   Object.fromEntries(
-    Object.entries(KINDS).map(([kind, { create, facts, probe, goal = 'exactMatch' }]) => [
+    Object.entries(KINDS).map(([kind, { create, facts, probe, goal = 'exactMatch', reader }]) => [
       kind,
-      { create, facts, probe, goal },
+      { create, facts, probe, goal, reader },
     ]),
   ),
 );

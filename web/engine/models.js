@@ -65,19 +65,20 @@ export const modelFile = (entry) =>
  * The models' functions over `module`, `call` (runs an export, throws its error) and `platform`
  * (reads a shipped model's bytes): for every kind the engine makes, createModel's and modelFacts'
  * (and their aliases by kind, the `create` and `facts` of its entry in `kinds`), the kind's own
- * functions and model methods (its entry's `parts`: ({ call, facts }) → { api, methods(info,
+ * functions and model methods (its entry's `parts`: ({ call, facts, tasks }) → { api, methods(info,
  * live) }); then loadModel and loadShippedModel (of the `shipped` models), whatever the kind.
  * handleOf(model): a model's live handle, or undefined for anything that is not a model of this
- * engine. kinds.js holds `kinds` and `shipped`; taskIdOf(value) is the id of a task object
- * (translation-tasks.js), or undefined.
+ * engine. kinds.js holds `kinds` and `shipped`; `tasks` (text-tasks.js's taskStore) keeps the
+ * task objects of the reader's text that the kinds' parts make, and tasks.idOf(value) is the id of
+ * one, or undefined.
  */
-export function modelsApi(module, call, platform, { kinds: table, shipped: shippedModels, taskIdOf }) {
+export function modelsApi(module, call, platform, { kinds: table, shipped: shippedModels, tasks }) {
   const handles = new WeakMap(); // a model -> its live handle (a function that throws once disposed)
   const factsOf = Object.fromEntries(
     call('modelKinds').map((kind) => [kind, deepFreeze({ ...call('modelFacts', kind), maxSeed: module.maxSeed })]),
   );
   const kinds = Object.fromEntries(
-    Object.entries(table).map(([kind, { parts }]) => [kind, parts({ call, facts: factsOf[kind] })]),
+    Object.entries(table).map(([kind, { parts }]) => [kind, parts({ call, facts: factsOf[kind], tasks })]),
   );
   const factsFor = (kind, where) =>
     factsOf[kind] ?? fail(`${where} must be one of ${Object.keys(factsOf).join(', ')}, got ${describe(kind)}`, where);
@@ -118,8 +119,8 @@ export function modelsApi(module, call, platform, { kinds: table, shipped: shipp
     const fields = facts.fields.filter((field) => !field.trained);
     const o = options(opts, 'options', [...fields.map((field) => field.name), 'precision']);
     // what is not given takes the engine's default (facts.defaults); the engine checks the values
-    // a task may be given as a value (createTranslationTask's), which the engine knows by its id
-    const valueOf = (name) => (name === 'task' ? (taskIdOf(o.task) ?? o.task) : o[name]);
+    // a task may be given as a value (createTranslationTask's, …), which the engine knows by its id
+    const valueOf = (name) => (name === 'task' ? (tasks.idOf(o.task) ?? o.task) : o[name]);
     const given = Object.fromEntries(
       fields.map((field) => [field.name, fieldOption(field, valueOf(field.name), facts)]),
     );

@@ -2,6 +2,7 @@
 // translation tasks, and a seq2seq model's vocabularies and translation methods.
 import { deepFreeze } from './checks.js';
 import { translationMethods } from './models.js';
+import { translationReader } from './translation-tasks.js';
 
 /** The seq2seq kind's part over `call` (runs an export, throws its error) and its `facts`. */
 export function seq2seqParts({ call, facts }) {
@@ -35,5 +36,6 @@ export const seq2seqKind = {
     { task: 'en-fr', scoring: 'additive', steps: 600 },
     { task: 'en-zh', scoring: 'additive', steps: 600 },
   ],
+  reader: translationReader,
   parts: seq2seqParts,
 };

@@ -9,7 +9,7 @@ import { checkNumber, describe, fail, integer, options } from './checks.js';
 import { kindOf } from './kinds.js';
 import { trainOptions } from './models.js';
 
-const SAMPLES = 3; // held-out sentences each evaluation translates, on the reader's pairs
+const SAMPLES = 3; // held-out sentences each evaluation shows the model's output of, on the reader's text
 
 export const TRAINING_DEFAULTS = Object.freeze({
   steps: 3000,
@@ -20,13 +20,13 @@ export const TRAINING_DEFAULTS = Object.freeze({
 });
 
 /**
- * attn: a loaded engine. run: { kind, model (the kind's create options), task (createTranslationTask's
- * options: the reader's pairs, made into the model's task here, where a worker's engine has not
- * got it), train (model.train's options but steps: its rate, batch and loss weight), probe (the
+ * attn: a loaded engine. run: { kind, model (the kind's create options), task (the options of the
+ * kind's reader task, createTranslationTask's or createClassificationTask's: the reader's text,
+ * made into the model's task here, where a worker's engine has not got it), train (model.train's options but steps: its rate, batch and loss weight), probe (the
  * input of the kind's probe, which each evaluation shows: { sentence } or { scene }), steps, chunk,
  * evaluateEvery, target, patience }. report(message): { type: 'progress', step, steps, loss, split,
- * evaluation?, probe?, and with a task: epoch, pairs and seconds (of training so far), samples?
- * ([{ source, output, reference }] of held-out pairs) } after every chunk (evaluation:
+ * evaluation?, probe?, and with a task: epoch, pairs (examples trained on) and seconds (of training
+ * so far), samples? ([{ source, output, reference }] of held-out examples) } after every chunk (evaluation:
  * model.evaluate()'s of `split`), then
  * { type: 'done', step, bytes, reason, threads } (reason: 'steps', 'target', 'plateau' or 'stopped';
  * threads: the engine's, which the run trained on).
@@ -56,21 +56,18 @@ export async function runTraining(attn, run, report, proceed) {
     fail(`options.target must be from 0 to 1, got ${describe(target)}`, 'options.target');
   const facts = attn[kind.facts]();
   const given = options(o.train, 'options.train', trainOptions(facts));
-  const task = o.task === undefined ? undefined : attn.createTranslationTask(o.task);
+  if (o.task !== undefined && !kind.reader)
+    fail(`options.task: ${o.kind} models learn no reader's text`, 'options.task');
+  const task = o.task === undefined ? undefined : attn[kind.reader.create](o.task);
   // a minibatch of the reader's pairs is at most all of them
   const train = task ? { ...given, batch: Math.min(given.batch ?? facts.defaults.batch, task.stats.train) } : given;
   const model = attn[kind.create](task ? { ...o.model, task } : o.model);
   const split = task?.stats.validation ? 'validation' : 'test';
   let best = Infinity;
   let worse = 0; // evaluations since the loss last improved
-  // on the reader's pairs: a few held-out sentences as the model translates them, and the pace
+  // on the reader's text: a few held-out examples as the model answers them, and the pace
   const held = task?.validation.length ? task.validation : (task?.test ?? []);
-  const samples = () =>
-    held.slice(0, SAMPLES).map(([source, reference]) => ({
-      source,
-      output: model.translate(source).target.join(' '),
-      reference,
-    }));
+  const samples = () => held.slice(0, SAMPLES).map((row) => kind.reader.sample(model, row));
   const batch = train.batch ?? facts.defaults.batch;
   const pace = (step, seconds) =>
     task ? { epoch: (step * batch) / task.stats.train, pairs: step * batch, seconds } : {};

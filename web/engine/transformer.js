@@ -3,6 +3,7 @@
 // supervises, and translation methods.
 import { deepFreeze } from './checks.js';
 import { joinRows, translationMethods } from './models.js';
+import { translationReader } from './translation-tasks.js';
 
 /** The Transformer kind's part over `call` and its `facts`, as seq2seq.js has it. */
 export function transformerParts({ call, facts }) {
@@ -28,5 +29,6 @@ export const transformerKind = {
     return { ...joinRows(rows), rowLabels: steps.map((step) => step.token), colLabels: source };
   },
   shipped: [{ task: 'en-fr', steps: 600 }],
+  reader: translationReader,
   parts: transformerParts,
 };

@@ -3,14 +3,46 @@
 
 export type TokenUnit = 'word' | 'character';
 
-export interface TranslationTaskOptions {
+/** What every task from the reader's text takes (createTranslationTask's pairs,
+ * createClassificationTask's labelled sentences), besides its own options. */
+export interface TextTaskOptions {
+  /** the task's name, the start of its id (default 'pairs' or 'sentences'): 1 to 60 bytes without
+   * spaces, / or \ */
+  name?: string;
+  /** lower-case every token (default true) */
+  lowercase?: boolean;
+  /** a word seen fewer times in the training lines is <unk> (default 2) */
+  minCount?: number;
+  /** the most frequent words kept (on each side of pairs; default 10000) */
+  maxVocabulary?: number;
+  /** lines longer than this many tokens (on either side of pairs) are dropped (default 20, at most 100) */
+  maxLength?: number;
+  /** the lines held out for validation and for testing, never trained on: a share below 0.5 or a
+   * number of lines (default 0.05 each, at most 1000) */
+  validation?: number;
+  test?: number;
+  /** numpy seed of which lines are held out (default 0) */
+  seed?: number;
+}
+
+/** The defaults of TextTaskOptions, as facts say them. */
+export interface TextTaskDefaults {
+  name: string;
+  lowercase: boolean;
+  minCount: number;
+  maxVocabulary: number;
+  maxLength: number;
+  validation: number;
+  test: number;
+  seed: number;
+}
+
+export interface TranslationTaskOptions extends TextTaskOptions {
   /** the text: one pair a line, source<TAB>target, further columns ignored unless one holds gold
    * links; a string, or a file's bytes (which must be UTF-8) */
   text?: string | Uint8Array | ArrayBuffer;
   /** or the pairs themselves: [source, target] or [source, target, alignment] */
   pairs?: ([source: string, target: string] | [source: string, target: string, alignment: string])[];
-  /** the task's name, the start of its id (default 'pairs'): 1 to 60 bytes without spaces, / or \ */
-  name?: string;
   /** which of the first two columns is the source, 0 (default) or 1 */
   sourceColumn?: 0 | 1;
   /** the column of gold links in Pharaoh's form ("0-0 1-2 2?1": source-target token positions,
@@ -19,20 +51,6 @@ export interface TranslationTaskOptions {
   /** what a token is, on both sides or each: words and punctuation (default; scripts written
    * without spaces, as Chinese, Japanese and Thai, a character a token) or every character */
   unit?: TokenUnit | { source?: TokenUnit; target?: TokenUnit };
-  /** lower-case every token (default true) */
-  lowercase?: boolean;
-  /** a word seen fewer times in the training pairs is <unk> (default 2) */
-  minCount?: number;
-  /** the most frequent words kept on each side (default 10000) */
-  maxVocabulary?: number;
-  /** pairs longer than this many tokens on either side are dropped (default 20, at most 100) */
-  maxLength?: number;
-  /** the pairs held out for validation and for testing, never trained on: a share below 0.5 or a
-   * number of pairs (default 0.05 each, at most 1000) */
-  validation?: number;
-  test?: number;
-  /** numpy seed of which pairs are held out (default 0) */
-  seed?: number;
 }
 
 /** A translation task from text, kept by the engine until dispose(). createModel({ kind, task })
@@ -76,18 +94,7 @@ export interface TranslationTask {
 }
 
 export interface TranslationTaskFacts {
-  defaults: Readonly<{
-    name: string;
-    sourceColumn: number;
-    unit: TokenUnit;
-    lowercase: boolean;
-    minCount: number;
-    maxVocabulary: number;
-    maxLength: number;
-    validation: number;
-    test: number;
-    seed: number;
-  }>;
+  defaults: Readonly<TextTaskDefaults & { sourceColumn: number; unit: TokenUnit }>;
   /** the most bytes and pairs a text may hold (more is refused, never cut) */
   maxBytes: number;
   maxPairs: number;

@@ -18,8 +18,10 @@
 //
 // Files: safetensors, the parameters under PyTorch's names in state_dict order (F32 or F64 by
 // precision, or F16 on request), and the metadata "format": "attention-stepper/classifier",
-// "task", "language", "encoder", "attention", "embedding", "hidden", "seed", "precision". A
-// PyTorch state_dict of the reference model loads too (read_saved_classifier).
+// "task", "language", "encoder", "attention", "embedding", "hidden", "seed", "precision"; a model
+// of a task from text also keeps what it needs to read sentences alone (models/session_parts.hpp,
+// task_metadata): "taskName", "taskHash", "unit", "lowercase", "maxLength", "vocabulary",
+// "labels". A PyTorch state_dict of the reference model loads too (read_saved_classifier).
 #pragma once
 
 #include <cstddef>
@@ -70,8 +72,9 @@ struct ClassifierEvaluation {
     std::size_t count = 0, correct = 0;
   };
   std::vector<Category> categories; // in ReviewCategory's order, those with sentences
-  // the accuracy on the negation and contrast sentences (0 when there are none)
-  double negation_contrast_accuracy = 0;
+  // the accuracy on the negation and contrast sentences (0 when there are none); none for a task
+  // from text, whose sentences are all plain
+  std::optional<double> negation_contrast_accuracy;
 };
 
 // A sentence to learn from: its label (an index into the task's labels) and, if any, its
@@ -109,8 +112,9 @@ struct ExplanationSummary {
 template <class T> class ClassifierSession {
 public:
   // InputError blames "task", "language", "seed" and the sizes' names (classifier.hpp). `task`,
-  // when given, must be what tasks::make_classification_task(config.task, config.language,
-  // config.seed) makes: models of one task can share it.
+  // when given, must be what tasks::find_classification_task(config.task, config.language,
+  // config.seed) finds: models of one task can share it. A task from text (kept under its id)
+  // reads any language: config.language is not checked against it.
   explicit ClassifierSession(const ClassifierSessionConfig &config,
                              std::shared_ptr<const tasks::ClassificationTask> task = nullptr);
 
@@ -136,7 +140,8 @@ public:
               double rationale = default_rationale);
 
   // `steps` optimiser steps; returns the loss of the last minibatch. InputError blames "steps",
-  // "batch", "learningRate", "rationale" when out of range; a loss or parameters that stop being
+  // "batch", "learningRate", "rationale" when out of range (or above 0 on a task that marks no
+  // rationales, as a task from text); a loss or parameters that stop being
   // finite stop training as the trainer says (blaming "learningRate").
   TrainResult<T> train(std::size_t steps, std::size_t batch = default_classifier_batch,
                        double learning_rate = default_classifier_learning_rate,
@@ -206,8 +211,7 @@ template <> struct ModelKind<ClassifierSession> {
     return config.task + " " + config.language + " " + std::to_string(config.seed);
   }
   static std::shared_ptr<const Task> make_task(const Config &config) {
-    return std::make_shared<const Task>(
-        tasks::make_classification_task(config.task, config.language, config.seed));
+    return tasks::find_classification_task(config.task, config.language, config.seed);
   }
   static constexpr const char *state_dict_tensor = "classifier.weight";
   static constexpr std::size_t default_batch = default_classifier_batch;

@@ -80,6 +80,9 @@ struct Vocabulary {
 
   // The id of a token, or nothing when the vocabulary lacks it.
   std::optional<std::size_t> find(std::string_view token) const;
+  // A task from text's id of a token typed: <unk> for what the vocabulary lacks (typed specials
+  // are words like any, so "<eos>" typed is <unk> too).
+  std::size_t read(std::string_view token) const;
 };
 
 // What a target token is, for the alignment's breakdown by category: en-fr's article, noun,
@@ -226,20 +229,32 @@ const std::vector<Example> &split(const Task &task, const std::string &name);
 
 // ---- tasks from text ---------------------------------------------------------------------------
 
-// How make_text_task reads a text (the JavaScript API's names in the comments, which its errors
-// blame). Shares below 0.5 are of the pairs kept; whole numbers from 1 are counts.
-struct TextTaskOptions {
-  std::string name = "pairs";            // name: 1 to 60 bytes, no whitespace, "/" or "\"
-  std::size_t source_column = 0;         // sourceColumn: 0 or 1, the other of the two the target
-  std::optional<std::size_t> alignment;  // alignmentColumn (from 2); unset: the third column
-  bool find_alignment = true;            //   when it holds Pharaoh links; false: none
-  TextRules rules;                       // unit (per side), lowercase
+// What every task from the reader's text takes (the translation tasks' TextTaskOptions and the
+// classification tasks' ClassificationTextOptions), under the JavaScript API's names, which their
+// errors blame. Shares below 0.5 are of the lines kept; whole numbers from 1 are counts.
+struct TextReadingOptions {
+  std::string name;                      // name: 1 to 60 bytes, no whitespace, "/" or "\"
   std::size_t min_count = 2;             // minCount: a word seen fewer times in training is <unk>
-  std::size_t max_vocabulary = 10000;    // maxVocabulary: words a side, the most frequent kept
-  std::size_t max_length = 20;           // maxLength: tokens a side; longer pairs are dropped
-  double validation = 0.05, test = 0.05; // validation, test: each at most max_held_out pairs
-  std::int64_t seed = 0;                 // seed: which pairs are held out
+  std::size_t max_vocabulary = 10000;    // maxVocabulary: words kept, the most frequent
+  std::size_t max_length = 20;           // maxLength: tokens a sentence; longer lines are dropped
+  double validation = 0.05, test = 0.05; // validation, test: each at most max_held_out lines
+  std::int64_t seed = 0;                 // seed: which lines are held out
 };
+
+// How make_text_task reads a text: the options above (name "pairs", lengths and vocabularies per
+// side), and its own.
+struct TextTaskOptions : TextReadingOptions {
+  TextTaskOptions() { name = "pairs"; }
+  std::size_t source_column = 0;        // sourceColumn: 0 or 1, the other of the two the target
+  std::optional<std::size_t> alignment; // alignmentColumn (from 2); unset: the third column
+  bool find_alignment = true;           //   when it holds Pharaoh links; false: none
+  TextRules rules;                      // unit (per side), lowercase
+};
+
+// A unit's name ("word", "character"), and the unit of a name (InputError blames `argument` for
+// any other).
+const char *unit_name(Unit unit);
+Unit parse_unit(const std::string &name, const char *argument);
 
 // The limits of a text (more is refused, never cut) and of the options.
 constexpr std::size_t max_text_bytes = 20'000'000, max_text_pairs = 200'000;

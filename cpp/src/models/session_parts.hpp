@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "attention/classification_tasks.hpp"
 #include "attention/sentences.hpp"
 #include "attention/softmax.hpp"
 #include "attention/trainer.hpp"
@@ -225,78 +226,143 @@ inline std::string translation_task_of(std::size_t source, std::size_t target,
                " have");
 }
 
-// What a model's file keeps of a task from text, so that the model loads and translates alone:
-// its rules, limits and vocabularies (the words after the specials, a line each: no token holds
-// whitespace), not its pairs. A grammar's task, or a caption task, needs nothing: its id makes it.
+// What a model's file keeps of a task from text, so that the model loads and works alone: its
+// rules, limits, vocabularies (the words after the specials, a line each: no token holds a line
+// break) and labels, not its sentences. A grammar's task, or a caption task, needs nothing: its id
+// makes it.
+inline std::string vocabulary_lines(const tasks::Vocabulary &vocabulary) {
+  std::string lines;
+  for (std::size_t id = tasks::Vocabulary::unk + 1; id < vocabulary.tokens.size(); ++id)
+    lines += (lines.empty() ? "" : "\n") + vocabulary.tokens[id];
+  return lines;
+}
+
+inline std::vector<std::string> lines_of(const std::string &lines) {
+  std::vector<std::string> out;
+  for (std::size_t from = 0; !lines.empty() && from <= lines.size();) {
+    const std::size_t end = std::min(lines.find('\n', from), lines.size());
+    out.push_back(lines.substr(from, end - from));
+    from = end + 1;
+  }
+  return out;
+}
+
+inline Metadata text_task_metadata(const std::string &name, const std::string &hash) {
+  return {{"taskName", name}, {"taskHash", hash}};
+}
+
 inline Metadata task_metadata(const tasks::Task &task) {
   if (!task.text)
     return {};
-  const auto words = [](const tasks::Vocabulary &vocabulary) {
-    std::string lines;
-    for (std::size_t id = tasks::Vocabulary::unk + 1; id < vocabulary.tokens.size(); ++id)
-      lines += (lines.empty() ? "" : "\n") + vocabulary.tokens[id];
-    return lines;
-  };
-  const auto unit = [](tasks::Unit unit) {
-    return unit == tasks::Unit::word ? "word" : "character";
-  };
-  return {{"taskName", task.name},
-          {"taskHash", task.hash},
-          {"sourceUnit", unit(task.text->source_unit)},
-          {"targetUnit", unit(task.text->target_unit)},
-          {"lowercase", task.text->lowercase ? "true" : "false"},
-          {"maxSourceLength", std::to_string(task.max_source_length)},
-          {"maxTargetLength", std::to_string(task.max_target_length)},
-          {"sourceVocabulary", words(task.source)},
-          {"targetVocabulary", words(task.target)}};
+  Metadata metadata = text_task_metadata(task.name, task.hash);
+  for (auto &entry : Metadata{{"sourceUnit", tasks::unit_name(task.text->source_unit)},
+                              {"targetUnit", tasks::unit_name(task.text->target_unit)},
+                              {"lowercase", task.text->lowercase ? "true" : "false"},
+                              {"maxSourceLength", std::to_string(task.max_source_length)},
+                              {"maxTargetLength", std::to_string(task.max_target_length)},
+                              {"sourceVocabulary", vocabulary_lines(task.source)},
+                              {"targetVocabulary", vocabulary_lines(task.target)}})
+    metadata.push_back(std::move(entry));
+  return metadata;
+}
+
+inline Metadata task_metadata(const tasks::ClassificationTask &task) {
+  if (!task.text)
+    return {};
+  std::string labels;
+  for (const std::string &label : task.labels)
+    labels += (labels.empty() ? "" : "\n") + label;
+  Metadata metadata = text_task_metadata(task.name, task.hash);
+  for (auto &entry : Metadata{{"unit", tasks::unit_name(task.text->source_unit)},
+                              {"lowercase", task.text->lowercase ? "true" : "false"},
+                              {"maxLength", std::to_string(task.max_length)},
+                              {"vocabulary", vocabulary_lines(task.vocabulary)},
+                              {"labels", labels}})
+    metadata.push_back(std::move(entry));
+  return metadata;
 }
 template <class Task> Metadata task_metadata(const Task &) { return {}; }
 
-// The task from text a file's metadata keeps (task_metadata), for the model's configuration's
-// task `id`: the one kept under that id when the reader's pairs are still loaded, else one of
-// vocabularies and rules without pairs; nothing for a grammar's task.
-inline std::shared_ptr<const tasks::Task> task_of_file(const SavedMetadata &meta,
-                                                       const std::string &id) {
-  if (!meta.optional("sourceVocabulary"))
-    return nullptr;
-  const auto unit = [&](const char *key) {
-    const std::string &name = meta.text(key);
-    if (name != "word" && name != "character")
-      detail::fail(detail::Argument("bytes"), "the file's ", key, " is neither word nor character");
-    return name == "word" ? tasks::Unit::word : tasks::Unit::character;
-  };
-  const auto vocabulary = [&](const char *key) {
-    tasks::Vocabulary vocabulary;
-    vocabulary.tokens = {"<sos>", "<eos>", "<unk>"};
-    const std::string &lines = meta.text(key);
-    for (std::size_t from = 0; !lines.empty() && from <= lines.size();) {
-      const std::size_t end = std::min(lines.find('\n', from), lines.size());
-      vocabulary.tokens.push_back(lines.substr(from, end - from));
-      from = end + 1;
-    }
-    return vocabulary;
-  };
-  tasks::Task task;
+// A task from text as a file keeps it (task_metadata), for the model's configuration's task `id`:
+// the one kept under that id (`kept(id)`) when the reader's text is still loaded, else one that
+// `read(task)` fills with the rules, limits, vocabularies and labels of the file, without
+// sentences. InputError blames "bytes" for a file whose task is not its taskName and taskHash.
+template <class Task, class Kept, class Read>
+std::shared_ptr<const Task> text_task_of_file(const SavedMetadata &meta, const std::string &id,
+                                              Kept kept, Read read) {
+  Task task;
   task.id = id;
   task.name = meta.text("taskName");
   task.hash = meta.text("taskHash");
   if (id != task.name + "-" + task.hash.substr(0, 8))
     detail::fail(detail::Argument("bytes"), "the file's task \"", id,
                  "\" is not its taskName and taskHash");
-  if (const auto kept = tasks::kept_task(id))
-    return kept;
-  task.text =
-      tasks::TextRules{unit("sourceUnit"), unit("targetUnit"), meta.text("lowercase") == "true"};
-  task.unit = task.text->source_unit;
-  task.gold_links = false;
-  task.max_source_length = meta.size("maxSourceLength");
-  task.max_target_length = meta.size("maxTargetLength");
-  if (task.max_source_length < 1 || task.max_source_length > tasks::max_text_length ||
-      task.max_target_length < 1 || task.max_target_length > tasks::max_text_length)
-    detail::fail(detail::Argument("bytes"), "the file's sentence lengths are out of range");
-  task.source = vocabulary("sourceVocabulary");
-  task.target = vocabulary("targetVocabulary");
-  return std::make_shared<const tasks::Task>(std::move(task));
+  if (const auto found = kept(id))
+    return found;
+  const auto unit = [&](const char *key) {
+    try {
+      return tasks::parse_unit(meta.text(key), key);
+    } catch (const InputError &) {
+      detail::fail(detail::Argument("bytes"), "the file's ", key, " is neither word nor character");
+    }
+  };
+  const auto length = [&](const char *key) {
+    const std::size_t length = meta.size(key);
+    if (length < 1 || length > tasks::max_text_length)
+      detail::fail(detail::Argument("bytes"), "the file's sentence lengths are out of range");
+    return length;
+  };
+  const auto vocabulary = [&](const char *key) {
+    tasks::Vocabulary vocabulary;
+    vocabulary.tokens = {"<sos>", "<eos>", "<unk>"};
+    for (std::string &word : lines_of(meta.text(key)))
+      vocabulary.tokens.push_back(std::move(word));
+    return vocabulary;
+  };
+  read(task, unit, length, vocabulary);
+  return std::make_shared<const Task>(std::move(task));
+}
+
+inline std::shared_ptr<const tasks::Task> task_of_file(const SavedMetadata &meta,
+                                                       const std::string &id, const tasks::Task *) {
+  if (!meta.optional("sourceVocabulary"))
+    return nullptr;
+  return text_task_of_file<tasks::Task>(
+      meta, id, tasks::kept_task, [&](tasks::Task &task, auto unit, auto length, auto vocabulary) {
+        task.text = tasks::TextRules{unit("sourceUnit"), unit("targetUnit"),
+                                     meta.text("lowercase") == "true"};
+        task.unit = task.text->source_unit;
+        task.gold_links = false;
+        task.max_source_length = length("maxSourceLength");
+        task.max_target_length = length("maxTargetLength");
+        task.source = vocabulary("sourceVocabulary");
+        task.target = vocabulary("targetVocabulary");
+      });
+}
+
+inline std::shared_ptr<const tasks::ClassificationTask>
+task_of_file(const SavedMetadata &meta, const std::string &id, const tasks::ClassificationTask *) {
+  if (!meta.optional("vocabulary"))
+    return nullptr;
+  return text_task_of_file<tasks::ClassificationTask>(
+      meta, id, tasks::kept_classification_task,
+      [&](tasks::ClassificationTask &task, auto unit, auto length, auto vocabulary) {
+        const tasks::Unit read = unit("unit");
+        task.text = tasks::TextRules{read, read, meta.text("lowercase") == "true"};
+        task.rationales = false;
+        task.max_length = length("maxLength");
+        task.vocabulary = vocabulary("vocabulary");
+        task.labels = lines_of(meta.text("labels"));
+        if (task.labels.size() < tasks::min_text_labels ||
+            task.labels.size() > tasks::max_text_labels)
+          detail::fail(detail::Argument("bytes"), "the file's labels are not 2 to 10");
+      });
+}
+
+// A task the file's metadata does not keep (a grammar's, a caption task): none.
+template <class Task>
+std::shared_ptr<const Task> task_of_file(const SavedMetadata &, const std::string &, const Task *) {
+  return nullptr;
 }
 
 // A session's file: its model's parameters, its kind's format, its configuration's fields and
@@ -335,10 +401,9 @@ Session<T> load_session(const Config &config, const std::string &precision,
   require_precision<T>(precision);
   using Task = typename ModelKind<Session>::Task;
   std::shared_ptr<const Task> task;
-  if constexpr (std::is_same_v<Task, tasks::Task>)
-    if (!is_state_dict(file))
-      task = task_of_file(SavedMetadata(file, model_format(ModelKind<Session>::name), what),
-                          config.task);
+  if (!is_state_dict(file))
+    task = task_of_file(SavedMetadata(file, model_format(ModelKind<Session>::name), what),
+                        config.task, static_cast<const Task *>(nullptr));
   std::optional<Session<T>> session;
   try {
     session.emplace(config, std::move(task));

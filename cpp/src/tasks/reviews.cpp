@@ -8,6 +8,7 @@
 #include "attention/classification_tasks.hpp"
 #include "attention/numpy_random.hpp"
 #include "tasks/grammar.hpp"
+#include "tasks/text.hpp"
 
 namespace attention::tasks {
 
@@ -192,7 +193,7 @@ void list_words(const Words &w, Vocabulary &vocabulary) {
 void check_task(const std::string &id, const std::string &language) {
   if (id != "reviews")
     fail(Argument("task"), "unknown classification task \"", id.substr(0, 40),
-         "\": the task is reviews");
+         "\": the task is reviews, or a task from text kept under its id");
   if (language != "en" && language != "zh")
     fail(Argument("language"), "language must be en or zh, got \"", language.substr(0, 40), "\"");
 }
@@ -240,7 +241,7 @@ ClassificationTask make_classification_task(const std::string &id, const std::st
     const auto index = static_cast<std::uint64_t>(random.randint(size, 1, 1)(0, 0));
     if (!make_review(w, index, review))
       continue;
-    ClassificationExample example{{}, review.label, review.rationale, review.category};
+    ClassificationExample example{{}, review.label, review.rationale, review.category, {}};
     for (std::string_view word : review.words)
       example.tokens.push_back(task.vocabulary.find(word).value());
     if (drawn.insert(example.tokens).second)
@@ -249,15 +250,28 @@ ClassificationTask make_classification_task(const std::string &id, const std::st
   return task;
 }
 
+std::vector<std::string> sentence_tokens(const ClassificationTask &task,
+                                         const std::string &sentence) {
+  if (task.text)
+    return split_text(sentence, task.text->source_unit, task.text->lowercase);
+  return grammar_words(task.vocabulary, sentence, Unit::word);
+}
+
 std::vector<std::size_t> tokenize(const ClassificationTask &task, const std::string &sentence) {
-  const std::vector<std::string> words = grammar_words(task.vocabulary, sentence, Unit::word);
+  const std::vector<std::string> words = sentence_tokens(task, sentence);
+  const char *unit =
+      task.text && task.text->source_unit == Unit::character ? " characters" : " words";
   if (words.empty())
     fail(Argument("sentence"), "sentence is empty");
   if (words.size() > task.max_length)
-    fail(Argument("sentence"), "sentence has ", words.size(), " words; the ", task.id, " ",
-         task.language, " task takes at most ", task.max_length);
+    fail(Argument("sentence"), "sentence has ", words.size(), unit, "; the ", task.id,
+         task.text ? "" : " ", task.language, " task takes at most ", task.max_length);
   std::vector<std::size_t> ids;
   for (const std::string &word : words) {
+    if (task.text) {
+      ids.push_back(task.vocabulary.read(word));
+      continue;
+    }
     const auto id = task.vocabulary.find(word);
     if (!id || *id == Vocabulary::sos || *id == Vocabulary::eos) { // specials are not typed
       std::string suggestions;
@@ -341,11 +355,21 @@ std::string detokenize(const ClassificationTask &task, const std::vector<std::si
 
 const std::vector<ClassificationExample> &classification_split(const ClassificationTask &task,
                                                                const std::string &name) {
+  if (task.text && task.train.empty())
+    fail(Argument("split"), "the ", task.id,
+         " task came from a model's file, which keeps its vocabulary and labels but not its "
+         "sentences: make the task from its text again to evaluate");
   if (name == "train")
     return task.train;
   if (name == "test")
     return task.test;
-  fail(Argument("split"), "split must be train or test, got \"", name.substr(0, 40), "\"");
+  if (name == "validation" && task.text) {
+    if (task.validation.empty())
+      fail(Argument("split"), "the ", task.id, " task holds no validation sentences out");
+    return task.validation;
+  }
+  fail(Argument("split"), "split must be ", task.text ? "train, validation" : "train",
+       " or test, got \"", name.substr(0, 40), "\"");
 }
 
 } // namespace attention::tasks

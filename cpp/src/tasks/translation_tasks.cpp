@@ -253,6 +253,11 @@ std::optional<std::size_t> Vocabulary::find(std::string_view token) const {
   return static_cast<std::size_t>(at - tokens.begin());
 }
 
+std::size_t Vocabulary::read(std::string_view token) const {
+  const auto id = find(token);
+  return id && *id > unk ? *id : unk;
+}
+
 const std::vector<std::string> &task_ids() {
   static const std::vector<std::string> ids = [] {
     std::vector<std::string> ids;
@@ -331,11 +336,11 @@ std::vector<std::size_t> tokenize(const Task &task, const std::string &sentence,
          side_name, " takes at most ", max_length);
   std::vector<std::size_t> ids;
   for (const std::string &token : tokens) {
-    const auto id = vocabulary.find(token);
-    if (task.text) { // <unk> for what the vocabulary lacks; typed specials are words like any
-      ids.push_back(id && *id > Vocabulary::unk ? *id : Vocabulary::unk);
+    if (task.text) {
+      ids.push_back(vocabulary.read(token));
       continue;
     }
+    const auto id = vocabulary.find(token);
     if (!id || *id == Vocabulary::sos || *id == Vocabulary::eos) // specials are not typed
       fail_unknown(task, vocabulary, token, side_name);
     ids.push_back(*id);
@@ -350,7 +355,7 @@ std::vector<UnknownWord> unknown_words(const Task &task, const std::string &sent
   if (!task.text)
     return unknown;
   for (const std::string &token : sentence_tokens(task, sentence, side))
-    if (const auto id = vocabulary.find(token); !id || *id <= Vocabulary::unk)
+    if (vocabulary.read(token) == Vocabulary::unk)
       unknown.push_back({token, nearest_words(vocabulary, token)});
   return unknown;
 }

@@ -38,7 +38,7 @@ task_for(const ClassifierSessionConfig &config,
          std::shared_ptr<const tasks::ClassificationTask> task) {
   if (!task)
     return ModelKind<ClassifierSession>::make_task(config);
-  if (task->id != config.task || task->language != config.language)
+  if (task->id != config.task || (!task->text && task->language != config.language))
     fail(Argument("task"), "the task given (", task->id, " ", task->language,
          ") is not the configuration's (", config.task, " ", config.language, ")");
   return task;
@@ -166,6 +166,9 @@ TrainResult<T> ClassifierSession<T>::train(std::size_t steps, std::size_t batch,
                                            double learning_rate, double max_norm,
                                            double rationale) {
   check_weight(rationale, "rationale");
+  if (rationale > 0 && !task_->rationales)
+    fail(Argument("rationale"), "the ", task_->id,
+         " task marks no rationales: train it with rationale 0");
   std::vector<ClassifierSample> minibatch;
   return trainer_.train(model_.parameters(), steps, batch, learning_rate, max_norm,
                         [&](const std::vector<std::size_t> &examples, ParameterSet<T> &gradients) {
@@ -239,8 +242,9 @@ ClassifierEvaluation evaluation_of(const EvaluationTally &tally,
     if (category.count)
       result.categories.push_back(category);
   const auto &plain = tally.categories[static_cast<std::size_t>(tasks::ReviewCategory::plain)];
-  result.negation_contrast_accuracy =
-      share(tally.correct - plain.correct, tally.examples - plain.count);
+  if (!task.text)
+    result.negation_contrast_accuracy =
+        share(tally.correct - plain.correct, tally.examples - plain.count);
   return result;
 }
 

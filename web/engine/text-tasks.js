@@ -1,0 +1,107 @@
+// What the tasks from the reader's own text share (translation-tasks.js: sentence pairs; the
+// labelled sentences, in their kind's own file): the text's bytes, the options every such task
+// takes checked for type (their ranges are the engine's to check), what every task object holds,
+// and the store by which createModel({ task }) knows a task object's id.
+import { deepFreeze, describe, fail, integer } from './checks.js';
+
+export const UNITS = ['word', 'character'];
+
+/** The option names every task from text takes, besides its own. */
+export const READING_OPTIONS = [
+  'text',
+  'name',
+  'unit',
+  'lowercase',
+  'minCount',
+  'maxVocabulary',
+  'maxLength',
+  'validation',
+  'test',
+  'seed',
+];
+
+/** A text's bytes: a string (as UTF-8), or a file's bytes as they came (the engine checks they are UTF-8). */
+export function textBytes(text, argument) {
+  if (typeof text === 'string') return new TextEncoder().encode(text);
+  if (text instanceof Uint8Array) return text;
+  if (text instanceof ArrayBuffer) return new Uint8Array(text);
+  return fail(`options.text must be a string, a Uint8Array or an ArrayBuffer, got ${describe(text)}`, argument);
+}
+
+/** `object` without its undefined entries (what is not given takes the engine's default). */
+export const givenOnly = (object) =>
+  Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined));
+
+/**
+ * The options every task from text takes, checked for type: { name, lowercase, minCount,
+ * maxVocabulary, maxLength, validation, test, seed } (undefined where not given); `lines` names
+ * what a held-out count counts ('pairs', 'sentences'). number(key) checks a whole number more.
+ */
+export function readingOptions(o, lines) {
+  const number = (key, min = 0) =>
+    o[key] === undefined ? undefined : integer(o[key], `options.${key}`, min, Number.MAX_SAFE_INTEGER);
+  const share = (key) =>
+    o[key] === undefined || (typeof o[key] === 'number' && Number.isFinite(o[key]))
+      ? o[key]
+      : fail(`options.${key} must be a share below 0.5 or a number of ${lines}, got ${describe(o[key])}`, key);
+  if (o.name !== undefined && typeof o.name !== 'string')
+    fail(`options.name must be a string, got ${describe(o.name)}`, 'name');
+  if (o.lowercase !== undefined && typeof o.lowercase !== 'boolean')
+    fail(`options.lowercase must be true or false, got ${describe(o.lowercase)}`, 'lowercase');
+  return {
+    number,
+    given: {
+      name: o.name,
+      lowercase: o.lowercase,
+      minCount: number('minCount'),
+      maxVocabulary: number('maxVocabulary'),
+      maxLength: number('maxLength'),
+      validation: share('validation'),
+      test: share('test'),
+      seed: number('seed'),
+    },
+  };
+}
+
+/** Lines of tab-separated cells, as the engine hands a split over, as rows. */
+export const rowsOf = (lines) => (lines === '' ? [] : lines.split('\n').map((line) => line.split('\t')));
+
+/** The tasks made here, by their objects: keep(task, live) and idOf(value), the id of a live task or undefined. */
+export function taskStore() {
+  const ids = new WeakMap(); // a task object -> its live id (a function that throws once disposed)
+  return {
+    keep: (task, live) => ids.set(task, live),
+    idOf: (value) => ids.get(value)?.(),
+  };
+}
+
+/**
+ * What every task object over the engine's `info` has: live() (its id, or an error once disposed),
+ * split(name): a held-out or training split's rows as given, fetched once by the export
+ * `splitExport`, and dispose(), by the export `forgetExport`.
+ */
+export function taskBase(call, info, { splitExport, forgetExport }) {
+  const { id } = info;
+  let disposed = false;
+  const live = () => (disposed ? fail(`the task ${id} was disposed`, 'task') : id);
+  const held = {};
+  return {
+    live,
+    split: (name) => (held[name] ??= deepFreeze(info.stats[name] ? rowsOf(call(splitExport, live(), name)) : [])),
+    common: {
+      id,
+      name: info.name,
+      hash: info.hash,
+      stats: deepFreeze(info.stats),
+      /** Lets the engine forget the text; models made of the task keep what they need. */
+      dispose() {
+        if (!disposed) call(forgetExport, id);
+        disposed = true;
+      },
+    },
+  };
+}
+
+/** A sentence to tokenize, checked for type. */
+export const textOf = (text) =>
+  typeof text === 'string' ? text : fail(`text must be a string, got ${describe(text)}`, 'text');
