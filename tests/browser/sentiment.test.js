@@ -84,6 +84,36 @@ for (const [name, viewport] of Object.entries(VIEWPORTS))
     );
   });
 
+test('no encoder: the model on screen trains by itself in the worker, then the uniform one beside it', async (t) => {
+  const inputs = encodeURIComponent(JSON.stringify({ sentiment: { encoder: 'none' } }));
+  const page = await openPage(session, t, `dist/site/?inputs=${inputs}#sentiment/accuracy`);
+  await page.waitForSelector('.model-run[data-state="running"]');
+  await page.waitForSelector('.model-panel[data-origin="trained"]', { timeout: 120_000 });
+  // the run measured by the kind's goal, a classifier's accuracy, in its chart
+  const chart = await page.locator('.model-run .training-chart text').allTextContents();
+  assert.ok(chart.includes('accuracy (test)'), chart.join(' | '));
+  const stage = page.locator('[data-stage="sentiment/accuracy"]');
+  assert.match(await stage.locator('.stage-text').textContent(), /not trained yet/);
+  // the uniform model, as the panel offers it
+  const others = page.locator('.model-train-others');
+  await others.waitFor();
+  assert.equal(await others.textContent(), 'Train the other models compared (1)');
+  await others.click();
+  await page.waitForFunction(
+    () =>
+      /uniform attention, α = 1\/n, is right on \d+%/.test(
+        document.querySelector('[data-stage="sentiment/accuracy"] .stage-text')?.textContent ?? '',
+      ),
+    null,
+    { timeout: 120_000 },
+  );
+  const rows = await stage.locator('.hm-row-label').allTextContents();
+  assert.deepEqual(rows.slice(0, 3), ['learned attention', 'uniform attention', 'always the commonest label']);
+  // without an encoder a bag of words: it cannot read the negations and contrasts
+  const accuracy = Number((await stage.locator('.stage-text').textContent()).match(/right on (\d+)%/)[1]);
+  assert.ok(accuracy < 90, `${accuracy}%`);
+});
+
 test('the Chinese edition opens on a Chinese review, its texts and labels in Chinese', async (t) => {
   const page = await openPage(session, t, 'dist/site/?lang=zh#sentiment/attribution');
   await page.waitForSelector('.model-panel[data-origin="shipped"]');

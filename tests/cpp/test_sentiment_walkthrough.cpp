@@ -270,3 +270,31 @@ TEST_CASE("sentiment walkthrough: through the table, with its errors' arguments"
   for (int handle : {model, other, chinese})
     dispose_model(handle);
 }
+
+TEST_CASE("sentiment walkthrough: a classifier of the reader's sentences: unknown words as <unk>, "
+          "no rationale, no kinds of review") {
+  std::string text;
+  for (int i = 0; i < 60; ++i)
+    text += std::string(i % 2 ? "a dull film " : "a great film ") + std::to_string(i % 7) +
+            (i % 2 ? "\tneg\n" : "\tpos\n");
+  tasks::ClassificationTextOptions options;
+  options.validation = 0;
+  options.test = 0.2;
+  const auto task =
+      tasks::keep_classification_task(tasks::make_classification_text_task(text, options));
+  ClassifierSessionConfig config;
+  config.task = task->id;
+  config.embedding = 8;
+  config.hidden = 8;
+  ClassifierSession<double> session(config);
+  session.train(40, 16, 0.02);
+  const Trace trace = sentiment_walkthrough(session, "a dull film tonight");
+  CHECK(trace.labels[0].second.back() == "<unk>");
+  CHECK(trace.labels[1].second == Labels{"neg", "pos"});
+  CHECK_FALSE(has_panel(stage_of(trace, "weights"), "rationale"));
+  CHECK_FALSE(has_panel(stage_of(trace, "weights"), "rationale_share"));
+  const Panel &accuracy = panel_of(stage_of(trace, "accuracy"), "accuracy");
+  CHECK(accuracy.col_labels.size() == 1); // accuracy alone
+  CHECK(accuracy.values(0, 0) == session.test_evaluation().accuracy);
+  tasks::forget_classification_task(task->id);
+}

@@ -211,11 +211,11 @@ const TEMPLATES = {
   ...Object.fromEntries(
     ['chart', 'point', 'progress', 'numbers', 'rises'].map((part) => [
       part === 'rises' ? 'model.measure.${measureKey()}.rises' : `model.measure.\${measure.key}.${part}`,
-      () => ['exact', 'bleu'].map((key) => `model.measure.${key}.${part}`),
+      () => ['exact', 'bleu', 'accuracy'].map((key) => `model.measure.${key}.${part}`),
     ]),
   ),
   // what a run waits for (model-run-view.js): the exact match, or on the reader's pairs its steps
-  'model.goal.${measureKey()}': () => ['model.goal.exact', 'model.goal.bleu'],
+  'model.goal.${measureKey()}': () => ['model.goal.exact', 'model.goal.bleu', 'model.goal.accuracy'],
   // the reader's own pairs (model-data.js): why pairs were dropped, the options, the units
   'data.dropped.${reason}': () => ['empty', 'sourceTooLong', 'targetTooLong'].map((reason) => `data.dropped.${reason}`),
   'data.options.${name}': () =>

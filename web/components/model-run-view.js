@@ -2,14 +2,14 @@
 // trains and why, the run's progress, numbers, loss and exact-match curve and probe (redrawn on
 // each report, without the rest of the page), and the model's own actions; after a run, its last
 // picture stays.
-import { TRAINING_DEFAULTS } from 'attention-stepper';
+import { MODEL_KINDS, TRAINING_DEFAULTS } from 'attention-stepper';
 
 import { button, el, setText } from './dom.js';
 import { percent } from './format.js';
 import { renderHeatmap } from './heatmap.js';
 import { renderPicture } from './scene-image.js';
 import { heatmapText } from './stage-view.js';
-import { runMeasure, trainingChart } from './training-chart.js';
+import { measureKeyOf, runMeasure, trainingChart } from './training-chart.js';
 
 const PROBE_WIDTH = 300;
 
@@ -40,8 +40,10 @@ export function modelRunView(controller, shown, runs, { id, editable, onTrain, o
   actions.append(train, choices);
   element.append(heading, text, actions, progress, goal, numbers, figures);
 
-  // a run on the reader's pairs is measured on their validation pairs (runMeasure)
-  const measureKey = () => (controller.readerTasks.has(runs.job.identity.task) ? 'bleu' : 'exact');
+  // what the run's target is of: its kind's goal, or on the reader's pairs their validation BLEU
+  // (runMeasure)
+  const goalOf = () => MODEL_KINDS[runs.job?.models.kind ?? shown.kind()].goal;
+  const measureKey = () => measureKeyOf(goalOf(), controller.readerTasks.has(runs.job.identity.task));
 
   // What is training and why; a comparison's view is its runs, one model's is always there, with its actions.
   function draw(compares) {
@@ -88,23 +90,24 @@ export function modelRunView(controller, shown, runs, { id, editable, onTrain, o
     setText(choices, t('model.choices'));
   }
 
-  const drawReports = () => drawRun({ progress, numbers, figures, curve, probe, samples }, runs.history, controller);
+  const drawReports = () =>
+    drawRun({ progress, numbers, figures, curve, probe, samples }, runs.history, controller, goalOf());
   return { element, draw, drawReports };
 }
 
 // The run's numbers, curve and probe, from its progress reports.
-function drawRun({ progress, numbers, figures, curve, probe, samples }, history, { t, options }) {
+function drawRun({ progress, numbers, figures, curve, probe, samples }, history, { t, options }, goal) {
   const last = history.at(-1);
   const measured = history.findLast((report) => report.evaluation !== undefined);
   progress.hidden = numbers.hidden = figures.hidden = !last;
   if (!last) return;
-  const measure = runMeasure(history);
+  const measure = runMeasure(history, goal);
   const value = measured && measure.of(measured);
-  // towards the target exact match, or through the run's steps (a run on the reader's pairs
-  // rarely reaches an exact match)
+  // towards the target of the kind's goal, or through the run's steps (a run on the reader's
+  // pairs rarely reaches an exact match)
   progress.value = !measured
     ? 0
-    : measure.key === 'exact'
+    : measure.toTarget
       ? Math.min(1, value / TRAINING_DEFAULTS.target)
       : last.step / last.steps;
   progress.setAttribute('aria-label', t(`model.measure.${measure.key}.progress`));
@@ -125,7 +128,7 @@ function drawRun({ progress, numbers, figures, curve, probe, samples }, history,
       value: measured ? measure.text(value) : '–',
     }) + pace,
   );
-  curve.replaceChildren(trainingChart(history, t));
+  curve.replaceChildren(trainingChart(history, t, goal));
   if (!measured) return;
   // a few held-out sentences as the model translates them, beside their references
   samples.replaceChildren(

@@ -9,19 +9,27 @@ const SIZE = { width: 320, height: 150 };
 const MARGIN = { left: 40, right: 40, top: 24, bottom: 30 };
 
 /**
- * What a run's evaluations are measured by: { of(report) (0 … 1), text(share), key } (its names under
- * model.measure.<key>): BLEU / 100 on the validation split, where a run holds one out (the
- * reader's pairs: an exact match is rare in real language), else the test exact match.
+ * What a run's evaluations are measured by: { of(report) (0 … 1), text(share), key, toTarget } (its
+ * names under model.measure.<key>): BLEU / 100 on the validation split, where a translation run
+ * holds one out (the reader's pairs: an exact match is rare in real language), else its kind's
+ * goal (MODEL_KINDS[kind].goal: the test exact match, or the accuracy), which the run's
+ * target is of.
  */
-export function runMeasure(history) {
+export function runMeasure(history, goal) {
   const validation = history.some((report) => report.split === 'validation' && report.evaluation?.bleu !== undefined);
   return validation
     ? { of: (report) => report.evaluation.bleu / 100, key: 'bleu', text: (share) => (share * 100).toFixed(1) }
-    : { of: (report) => report.evaluation.exactMatch, key: 'exact', text: percent };
+    : { of: (report) => report.evaluation[goal], key: goalKey(goal), text: percent, toTarget: true };
 }
 
-/** The chart of `history` (runTraining's progress reports), worded by `t`. */
-export function trainingChart(history, t) {
+/** The key of a run's measure before it reports: BLEU on the reader's pairs for a translation kind. */
+export const measureKeyOf = (goal, onReaderTask) => (onReaderTask && goal === 'exactMatch' ? 'bleu' : goalKey(goal));
+
+// A kind's goal as its measure's locale key ("exact" for the exact match, as the locales had it first)
+const goalKey = (goal) => (goal === 'exactMatch' ? 'exact' : goal);
+
+/** The chart of `history` (runTraining's progress reports) of a kind whose goal is `goal`, worded by `t`. */
+export function trainingChart(history, t, goal) {
   const { width, height } = SIZE;
   const plot = { width: width - MARGIN.left - MARGIN.right, height: height - MARGIN.top - MARGIN.bottom };
   const svg = node('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', class: 'training-chart' });
@@ -33,7 +41,7 @@ export function trainingChart(history, t) {
   const x = (step) => MARGIN.left + (step / lastStep) * plot.width;
   const y = (share) => MARGIN.top + (1 - share) * plot.height;
   const bottom = y(0);
-  const measure = runMeasure(history);
+  const measure = runMeasure(history, goal);
 
   // axes: steps below, loss on the left, the measure on the right
   svg.append(node('path', { class: 'chart-axis', d: `M${x(0)},${y(1)}V${bottom}H${x(lastStep)}V${y(1)}` }));

@@ -66,8 +66,11 @@ std::vector<Panel>
 accuracy_panels(const std::vector<std::pair<Label, ClassifierEvaluation>> &models,
                 const tasks::ClassificationTask &task) {
   const ClassifierEvaluation &first = models.front().second;
+  // a grammar's reviews by kind; the reader's sentences are of no kind
+  const auto &categories =
+      task.rationales ? first.categories : std::vector<ClassifierEvaluation::Category>{};
   std::vector<Label> columns{metric("accuracy")};
-  for (const auto &category : first.categories) {
+  for (const auto &category : categories) {
     Label label;
     label.category = tasks::review_category_name(category.category);
     label.count = category.count;
@@ -79,7 +82,7 @@ accuracy_panels(const std::vector<std::pair<Label, ClassifierEvaluation>> &model
     const ClassifierEvaluation &evaluation = models[k].second;
     rows.push_back(attention_label(models[k].first));
     values(k, 0) = evaluation.accuracy;
-    for (std::size_t c = 0; c < evaluation.categories.size(); ++c)
+    for (std::size_t c = 0; c < categories.size(); ++c)
       values(k, c + 1) = share_of(evaluation.categories[c].correct, evaluation.categories[c].count);
   }
   const std::size_t labels = task.labels.size();
@@ -90,11 +93,11 @@ accuracy_panels(const std::vector<std::pair<Label, ClassifierEvaluation>> &model
       std::max_element(train_labels.begin(), train_labels.end()) - train_labels.begin());
   rows.push_back(metric("majority"));
   values(models.size(), 0) = first.majority;
-  for (std::size_t c = 0; c < first.categories.size(); ++c) {
+  for (std::size_t c = 0; c < categories.size(); ++c) {
     std::size_t right = 0;
     for (const auto &example : task.test)
-      right += example.category == first.categories[c].category && example.label == majority;
-    values(models.size(), c + 1) = share_of(right, first.categories[c].count);
+      right += example.category == categories[c].category && example.label == majority;
+    values(models.size(), c + 1) = share_of(right, categories[c].count);
   }
   // each true label's reviews by what the model answered, as shares of them
   auto confusion = Matrix<double>::from_shape({labels, labels});
