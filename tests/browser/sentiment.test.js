@@ -89,6 +89,10 @@ test('no encoder: the model on screen trains by itself in the worker, then the u
   const page = await openPage(session, t, `dist/site/?inputs=${inputs}#sentiment/accuracy`);
   await page.waitForSelector('.model-run[data-state="running"]');
   await page.waitForSelector('.model-panel[data-origin="trained"]', { timeout: 120_000 });
+  assert.match(
+    await page.locator('.model-run-heading').textContent(),
+    /^The embeddings only, learned attention \(English\) model, trained here$/,
+  );
   // the run measured by the kind's goal, a classifier's accuracy, in its chart
   const chart = await page.locator('.model-run .training-chart text').allTextContents();
   assert.ok(chart.includes('accuracy (test)'), chart.join(' | '));
