@@ -4,6 +4,7 @@
 // it. Titles and texts: the locale's captioning.stages.<kind>, with {t}, {word}, {caption}.
 import { percent } from '../components/format.js';
 import { panelOf } from './trace.js';
+import { learningRateChoice, SEED_CHOICE } from './training-choices.js';
 
 const captionOf = (trace) => trace.labels.caption.filter((word) => word !== '<eos>').join(' ');
 
@@ -31,21 +32,8 @@ export default {
     label: ({ language = 'en' }, t) => t('captioning.model', { language: t(`field.captionLanguages.${language}`) }),
     training: {
       fields: [
-        {
-          name: 'seed',
-          label: 'field.seed',
-          into: 'model',
-          number: { min: 0, value: 0 },
-          options: (v) => ({ seed: v }),
-        },
-        {
-          name: 'learningRate',
-          label: 'model.learningRate',
-          into: 'train',
-          choices: ['0.005', '0.01', '0.02'],
-          value: '0.01',
-          options: (v) => ({ learningRate: Number(v) }),
-        },
+        SEED_CHOICE,
+        learningRateChoice(['0.005', '0.01', '0.02'], '0.01'),
         {
           // λ of the doubly stochastic regulariser: 1 asks every region to be looked at about once
           name: 'regularization',

@@ -7,6 +7,7 @@
 // have them, with {sentence}, {label}, {p}, {word}, …
 import { labelText, percent, pythonG } from '../components/format.js';
 import { panelOf } from './trace.js';
+import { learningRateChoice, SEED_CHOICE } from './training-choices.js';
 
 const KIND = 'classifier';
 
@@ -78,21 +79,8 @@ export default {
       }),
     training: {
       fields: [
-        {
-          name: 'seed',
-          label: 'field.seed',
-          into: 'model',
-          number: { min: 0, value: 0 },
-          options: (v) => ({ seed: v }),
-        },
-        {
-          name: 'learningRate',
-          label: 'model.learningRate',
-          into: 'train',
-          choices: ['0.005', '0.01', '0.02'],
-          value: '0.01',
-          options: (v) => ({ learningRate: Number(v) }),
-        },
+        SEED_CHOICE,
+        learningRateChoice(['0.005', '0.01', '0.02'], '0.01'),
         {
           // λ of the rationale's term: 1 teaches the attention the words that decide
           name: 'rationale',

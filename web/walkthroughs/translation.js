@@ -3,6 +3,7 @@
 // scoring functions and encoders as the trained models compute them, as formulas and as the
 // reference model's PyTorch.
 import { labelText, taskName } from '../components/format.js';
+import { learningRateChoice, SEED_CHOICE } from './training-choices.js';
 
 // Guided alignment's weight the comparison of training sets against learning freely.
 const GUIDED = 1;
@@ -33,15 +34,8 @@ export const TRANSLATION_MODELS = {
   training: {
     // the panel's choices: each one's options of the run ('model': createSeq2seq's, 'train': train()'s)
     fields: [
-      { name: 'seed', label: 'field.seed', into: 'model', number: { min: 0, value: 0 }, options: (v) => ({ seed: v }) },
-      {
-        name: 'learningRate',
-        label: 'model.learningRate',
-        into: 'train',
-        choices: ['0.002', '0.005', '0.01', '0.02'],
-        value: '0.005',
-        options: (v) => ({ learningRate: Number(v) }),
-      },
+      SEED_CHOICE,
+      learningRateChoice(['0.002', '0.005', '0.01', '0.02'], '0.005'),
       {
         // "embedding/hidden": createSeq2seq's default (the shipped models') in the middle
         name: 'size',

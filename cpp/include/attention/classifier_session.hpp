@@ -64,7 +64,9 @@ struct ClassifierEvaluation {
   double accuracy = 0;
   // the mean share of α on the rationale's words; none when the task marks no rationales
   std::optional<double> rationale_share;
-  double majority = 0; // the accuracy of always answering the training split's commonest label
+  // the training split's commonest label, and the accuracy of always answering it
+  std::size_t majority_label = 0;
+  double majority = 0;
   // confusion[gold][predicted]: sentences, labels x labels
   std::vector<std::vector<std::size_t>> confusion;
   struct Category {

@@ -1,8 +1,7 @@
 #include "attention/sentiment_walkthrough.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
+#include <iterator>
 
 #include "given_inputs.hpp"
 #include "trace_parts.hpp"
@@ -39,14 +38,10 @@ Label metric(const char *name) {
   return label;
 }
 
-template <class T> Matrix<double> row_of(const Vector<T> &values) {
-  auto out = Matrix<double>::from_shape({1, values.size()});
-  std::copy(values.begin(), values.end(), out.data());
-  return out;
-}
-Matrix<double> row_of(const std::vector<double> &values) {
-  auto out = Matrix<double>::from_shape({1, values.size()});
-  std::copy(values.begin(), values.end(), out.data());
+// Values (an xtensor vector or a std::vector) as one row.
+template <class Values> Matrix<double> row_of(const Values &values) {
+  auto out = Matrix<double>::from_shape({1, std::size(values)});
+  std::copy(std::begin(values), std::end(values), out.data());
   return out;
 }
 
@@ -86,17 +81,12 @@ accuracy_panels(const std::vector<std::pair<Label, ClassifierEvaluation>> &model
       values(k, c + 1) = share_of(evaluation.categories[c].correct, evaluation.categories[c].count);
   }
   const std::size_t labels = task.labels.size();
-  std::vector<std::size_t> train_labels(labels, 0);
-  for (const auto &example : task.train)
-    ++train_labels[example.label];
-  const std::size_t majority = static_cast<std::size_t>(
-      std::max_element(train_labels.begin(), train_labels.end()) - train_labels.begin());
   rows.push_back(metric("majority"));
   values(models.size(), 0) = first.majority;
   for (std::size_t c = 0; c < categories.size(); ++c) {
     std::size_t right = 0;
     for (const auto &example : task.test)
-      right += example.category == categories[c].category && example.label == majority;
+      right += example.category == categories[c].category && example.label == first.majority_label;
     values(models.size(), c + 1) = share_of(right, categories[c].count);
   }
   // each true label's reviews by what the model answered, as shares of them

@@ -233,7 +233,7 @@ ClassifierEvaluation evaluation_of(const EvaluationTally &tally,
   std::vector<std::size_t> train_labels(labels, 0);
   for (const auto &example : task.train)
     ++train_labels[example.label];
-  const std::size_t majority = argmax(train_labels.data(), labels);
+  const std::size_t majority = result.majority_label = argmax(train_labels.data(), labels);
   std::size_t majority_examples = 0;
   for (std::size_t predicted = 0; predicted < labels; ++predicted)
     majority_examples += result.confusion[majority][predicted];
