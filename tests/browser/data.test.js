@@ -94,7 +94,7 @@ test('a sample read as pairs trains in the tab, and the walkthrough steps throug
   assert.equal((await stage.locator('.heatmap, attention-heatmap, table').count()) > 0, true);
 });
 
-test('<attention-stepper pairs-src> reads the pairs of a file, trains on them, and says why when it cannot', async (t) => {
+test('<attention-stepper pairs-src> reads the pairs (or labelled sentences) of a file, trains on them, and says why when it cannot', async (t) => {
   const page = await openPage(session, t, 'tests/browser/pairs-element.html', {
     viewport: { width: 1280, height: 900 },
   });
@@ -113,6 +113,23 @@ test('<attention-stepper pairs-src> reads the pairs of a file, trains on them, a
   await page.waitForFunction(() =>
     /favicon\.svg cannot be read: pairs: lines? [\d, ]+.* without a tab/.test(
       document.querySelector('#missing').shadowRoot.textContent,
+    ),
+  );
+  // the sentiment walkthrough reads labelled sentences (UDHR articles by language) the same way
+  await page.waitForFunction(() =>
+    /^udhr_languages-[0-9a-f]{8}$/.test(
+      document.querySelector('#sentences').shadowRoot.querySelector('#input-task')?.value ?? '',
+    ),
+  );
+  await page.waitForFunction(
+    () => document.querySelector('#sentences').shadowRoot.querySelector('.model-panel')?.dataset.origin === 'trained',
+    null,
+    { timeout: 60_000 },
+  );
+  // and says why the pairs' file is no labelled sentences: too many labels in its label column
+  await page.waitForFunction(() =>
+    /The labelled sentences of pairs\.tsv cannot be read: .*labels/.test(
+      document.querySelector('#unlabelled').shadowRoot.textContent,
     ),
   );
 });

@@ -1,8 +1,11 @@
 // The sentiment walkthrough (issue 31's page) as a reader meets it, at a desktop's width and a
 // phone's: the shipped classifier at once, every stage (the weights drawn over the sentence beside
 // their heatmap, the uniform model beside the learned one, the checks' numbers), a review typed
-// and one with a word the model lacks; the Chinese edition; and the element with its attributes.
+// and one with a word the model lacks; the reader's own labelled sentences (a file of UDHR
+// articles by language), trained in the tab; the Chinese edition; and the element with its
+// attributes.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -116,6 +119,68 @@ test('no encoder: the model on screen trains by itself in the worker, then the u
   // without an encoder a bag of words: it cannot read the negations and contrasts
   const accuracy = Number((await stage.locator('.stage-text').textContent()).match(/right on (\d+)%/)[1]);
   assert.ok(accuracy < 90, `${accuracy}%`);
+});
+
+test('the reader’s labelled sentences: refused with the reason, read from a file, trained in the tab, kept apart from the pairs', async (t) => {
+  const page = await openPage(session, t, 'dist/site/#sentiment', { viewport: VIEWPORTS.phone });
+  const data = page.locator('.model-data');
+  await data.waitFor();
+  assert.equal(await data.locator('h3').first().textContent(), 'Your own labelled sentences');
+  // one label only: the engine's reason beside the text, which stays, and the task on screen too
+  const text = data.locator('textarea');
+  await text.fill('a fine day\tgood\na fine night\tgood\n');
+  await data.locator('.model-data-read').click();
+  assert.match(await data.locator('.field-error').textContent(), /holds 1 label \("good"\).*2 to 10/);
+  assert.equal(await text.getAttribute('aria-invalid'), 'true');
+  assert.equal(await page.locator('#input-task').inputValue(), 'reviews');
+  // real text: articles 1–7 of the Universal Declaration of Human Rights, labelled by language
+  const file = readFileSync(new URL('../fixtures/udhr_languages.tsv', import.meta.url));
+  await data.locator('input[type=file]').setInputFiles({ name: 'udhr.tsv', mimeType: 'text/plain', buffer: file });
+  await page.waitForFunction(() => /sentences kept/.test(document.querySelector('.model-data-stats').textContent));
+  assert.match(
+    await data.locator('.model-data-stats').textContent(),
+    /^udhr-[0-9a-f]{8}: 28 sentences kept \(26 to train on, 1 for validation, 1 for testing\), 5 labels \(de, en, fr, ru, zh\);.* Dropped: 7 too long\.$/,
+  );
+  assert.match(await data.locator('.model-data-preview li').first().textContent(), / · .* → (de|en|fr|ru|zh)$/);
+  const task = await page.locator('#input-task').inputValue();
+  assert.match(task, /^udhr-[0-9a-f]{8}$/);
+  assert.deepEqual(await page.$$eval('#input-task option', (options) => options.map((o) => o.value)), [
+    'reviews',
+    task,
+  ]);
+  await data.screenshot({ path: `${SCREENSHOTS}/sentiment--phone--data.png` });
+  // its model trains by itself; the stages then read a held-out sentence, without a rationale
+  await page.waitForSelector('.model-panel[data-origin="trained"]', { timeout: 60_000 });
+  await page.goto(page.url().replace(/#.*/, '#sentiment/weights'));
+  const stage = page.locator('section.stage:not([hidden])');
+  await page.waitForFunction(() =>
+    /come without a rationale/.test(document.querySelector('section.stage:not([hidden])')?.textContent ?? ''),
+  );
+  assert.equal(await stage.locator('figcaption .hm-name', { hasText: /^rationale$/ }).count(), 0);
+  await page.goto(page.url().replace(/#.*/, '#sentiment/accuracy'));
+  await page.waitForFunction(() =>
+    /right on \d+% of the sentences/.test(document.querySelector('section.stage:not([hidden])')?.textContent ?? ''),
+  );
+  assert.doesNotMatch(await stage.locator('.stage-text').textContent(), /split the reviews by kind/);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+  // kept in this browser with its model: after a reload it is there, trained
+  await page.reload();
+  await page.waitForFunction(() =>
+    /udhr-[0-9a-f]{8}: 28 sentences, [\d.]+ KB with its models/.test(
+      document.querySelector('.model-data-saved')?.textContent ?? '',
+    ),
+  );
+  await page.waitForSelector('.model-panel[data-origin="trained"]');
+  assert.equal(await page.locator('#input-task').inputValue(), task);
+  // the translation walkthroughs' panel reads pairs, and lists none of the sentences' tasks
+  await page.goto(page.url().replace(/#.*/, '#seq2seq'));
+  await page.waitForFunction(() => document.querySelector('.model-data h3')?.textContent === 'Your own sentence pairs');
+  await page.waitForTimeout(1000); // its list read from the store (a read of IndexedDB, a few ms)
+  assert.equal(await page.locator('.model-data-saved li').count(), 0);
+  // deleted, it is gone
+  await page.goto(page.url().replace(/#.*/, '#sentiment'));
+  await page.locator('.model-data-delete').first().click();
+  await page.waitForFunction(() => document.querySelector('.model-data-saved').childElementCount === 0);
 });
 
 test('the Chinese edition opens on a Chinese review, its texts and labels in Chinese', async (t) => {

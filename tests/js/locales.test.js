@@ -216,10 +216,21 @@ const TEMPLATES = {
   ),
   // what a run waits for (model-run-view.js): the exact match, or on the reader's pairs its steps
   'model.goal.${measureKey()}': () => ['model.goal.exact', 'model.goal.bleu', 'model.goal.accuracy'],
-  // the reader's own pairs (model-data.js): why pairs were dropped, the options, the units
-  'data.dropped.${reason}': () => ['empty', 'sourceTooLong', 'targetTooLong'].map((reason) => `data.dropped.${reason}`),
+  // the reader's own text (model-data.js): its words by the kind of lines (each spec's data.texts),
+  // why lines were dropped, the options, the units
+  '${data.texts}.${key}': () => [
+    ...['data.pairs', 'data.sentences'].flatMap((texts) =>
+      ['heading', 'intro', 'text', 'read', 'reading', 'failed', 'unkept', 'stats', 'keptTask', 'pace'].map(
+        (key) => `${texts}.${key}`,
+      ),
+    ),
+    ...['empty', 'sourceTooLong', 'targetTooLong'].map((reason) => `data.pairs.dropped.${reason}`),
+    ...['empty', 'tooLong'].map((reason) => `data.sentences.dropped.${reason}`),
+  ],
+  '${controller.spec.models.data.texts}.sourceFailed': () => ['data.pairs.sourceFailed', 'data.sentences.sourceFailed'],
+  '${texts}.pace': () => ['data.pairs.pace', 'data.sentences.pace'], // model-run-view.js
   'data.options.${name}': () =>
-    ['sourceColumn', 'unit', 'lowercase', 'minCount', 'maxLength'].map((name) => `data.options.${name}`),
+    ['sourceColumn', 'labelColumn', 'unit', 'lowercase', 'minCount', 'maxLength'].map((name) => `data.options.${name}`),
   'data.units.${option.value}': () => ['word', 'character'].map((unit) => `data.units.${unit}`),
   // a task's name (format.js): a grammar's
   'taskNames.${id}': () => attn.seq2seqFacts().tasks.map((task) => `taskNames.${task}`),

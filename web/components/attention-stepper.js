@@ -10,6 +10,7 @@ import { engineFor, StepperController } from './controller.js';
 import { el } from './dom.js';
 import { LANGUAGES, loadLanguage, translator } from './i18n.js';
 import { renderInputForm } from './input-form.js';
+import { readerCreate } from './model-data.js';
 import { createModelPanel } from './model-panel.js';
 import { formulasDrawn, keepStageFocus, renderStage } from './stage-view.js';
 import { acceptDrops, createFilePanel, fieldFiles } from './file-panel.js';
@@ -162,12 +163,13 @@ export class AttentionStepperElement extends HTMLElement {
     this.#parts = null;
     this.#render();
     const pairs = this.getAttribute('pairs-src');
-    if (pairs && SPECS[walkthrough]?.models?.data) this.#readPairs(controller, pairs);
+    if (pairs && SPECS[walkthrough]?.models?.data) this.#readLines(controller, pairs);
   }
 
-  // The reader's pairs from `pairs-src` (fetched: a file on another origin must allow it with CORS),
-  // one a line as source<TAB>target: the walkthrough then shows a model of them, trained here.
-  async #readPairs(controller, source) {
+  // The reader's lines from `pairs-src` (fetched: a file on another origin must allow it with CORS),
+  // one a line as the spec's data reads them (source<TAB>target, text<TAB>label): the walkthrough
+  // then shows a model of them, trained here.
+  async #readLines(controller, source) {
     try {
       const url = new URL(source, document.baseURI);
       const response = await fetch(url);
@@ -182,11 +184,14 @@ export class AttentionStepperElement extends HTMLElement {
           .slice(0, 40) || undefined;
       if (controller !== this.#controller) return; // the stepper started again meanwhile
       const data = { text, name };
-      const problem = controller.addReaderTask(controller.attn.createTranslationTask(data), data);
+      const problem = controller.addReaderTask(controller.attn[readerCreate(controller.spec)](data), data);
       if (problem) throw new Error(problem);
     } catch (error) {
       if (controller !== this.#controller) return;
-      this.#inputsProblem = controller.t('data.sourceFailed', { source, error: error.message });
+      this.#inputsProblem = controller.t(`${controller.spec.models.data.texts}.sourceFailed`, {
+        source,
+        error: error.message,
+      });
       this.#render();
     }
   }

@@ -117,15 +117,16 @@ export class StepperController extends EventTarget {
   }
 
   /**
-   * The reader's translation tasks (createTranslationTask's), by id, each with the options that
-   * made it: a training run makes the task again in its worker, whose engine has not got it.
+   * The tasks of the reader's text (made by a kind's reader function: createTranslationTask,
+   * createClassificationTask), by id, each with the options that made it: a training run makes the
+   * task again in its worker, whose engine has not got it.
    */
   get readerTasks() {
     return this.#readerTasks;
   }
 
   /**
-   * A task of the reader's pairs: the walkthrough on screen shows its model, on a held-out
+   * A task of the reader's text: the walkthrough on screen shows its model, on a held-out
    * sentence. Returns '' or why the walkthrough cannot show it.
    */
   addReaderTask(task, data) {
@@ -157,7 +158,7 @@ export class StepperController extends EventTarget {
     return field?.field.choices.includes(task) || this.#readerTasks.has(task) ? '' : task;
   }
 
-  /** Forgets a task of the reader's pairs (its models stay until replaced). */
+  /** Forgets a task of the reader's text (its models stay until replaced). */
   removeReaderTask(id) {
     this.#readerTasks.get(id)?.task.dispose();
     this.#readerTasks.delete(id);

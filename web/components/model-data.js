@@ -1,29 +1,66 @@
-// The model panel's data (model-panel.js), for walkthroughs whose models learn translation tasks
-// (their spec's `models.data`): the reader's own sentence pairs, pasted, dropped or opened as a
-// file, or a grammar's task as a sample; how to read them; what reading kept and the first pairs
-// as the model reads them; then a task of them (the engine's createTranslationTask), which the
+// The model panel's data (model-panel.js), for walkthroughs whose models learn the reader's own
+// text (their spec's `models.data`, which says what its lines are: sentence pairs, labelled
+// sentences): the text pasted, dropped or opened as a file, or one of the engine's tasks as a
+// sample; how to read it; what reading kept and the first lines as the model reads them; then a
+// task of them (made by the kind's reader function, MODEL_KINDS[kind].reader.create), which the
 // form's task field picks and the runs train on. The text never leaves the reader's machine: it is
 // kept, with the models trained on it, in this browser (reader-store.js), listed with its size.
+import { MODEL_KINDS } from 'attention-stepper';
+
 import { button, el, setText } from './dom.js';
 import { taskName } from './format.js';
 import { readerStore } from './reader-store.js';
 
-const PREVIEW = 3; // pairs shown as tokens
+const PREVIEW = 3; // lines shown as tokens
+
+/** The engine's function that makes a task of the reader's text for the models of `spec`. */
+export const readerCreate = (spec) => MODEL_KINDS[spec.models.kind].reader.create;
 
 /**
- * The data: { element, draw() }. Pairs read into a task go to controller.addReaderTask, which
- * puts the walkthrough on it; pairs that cannot be read leave the text, and the task on screen,
- * as they were, with the engine's message next to the text.
+ * The data: { element, draw() }, for the walkthrough on screen: one panel for each spec's `data`
+ * (sentence pairs, labelled sentences), made when first shown. A model the reader trains on a
+ * task of theirs is kept with it.
  */
 export function modelData(controller) {
+  const element = el('div', 'model-data-panels');
+  const store = readerStore();
+  const panels = new Map(); // a spec's data -> its panel
+  controller.models.addEventListener('change', ({ detail: { kind, identity } }) => {
+    if (!store || !controller.readerTasks.has(identity.task) || controller.models.origin(kind, identity) !== 'trained')
+      return;
+    const bytes = controller.models.model(kind, identity).save();
+    store.putModel({ key: JSON.stringify([kind, identity]), task: identity.task, bytes }).then(
+      () => [...panels.values()].forEach((panel) => panel.list()),
+      () => {},
+    );
+  });
+  function draw() {
+    const { data } = controller.spec.models;
+    if (!panels.has(data)) panels.set(data, readerData(controller, data, readerCreate(controller.spec), store));
+    const panel = panels.get(data);
+    if (element.firstChild !== panel.element) element.replaceChildren(panel.element);
+    panel.draw();
+  }
+  return { element, draw };
+}
+
+/**
+ * The panel of one kind of reader's text (`data`, the spec's), whose tasks `create` (the engine's
+ * function) makes: { element, draw(), list() }. Lines read into a task go to
+ * controller.addReaderTask, which puts the walkthrough on it; lines that cannot be read leave the
+ * text, and the task on screen, as they were, with the engine's message next to the text.
+ */
+function readerData(controller, data, create, store) {
   const { attn } = controller;
-  const facts = () => attn.translationTaskFacts();
+  const facts = () => data.facts(attn);
+  // the words of these lines (data.pairs.*, data.sentences.*)
+  const say = (key, params) => controller.t(`${data.texts}.${key}`, params);
   const element = el('section', 'model-data');
   const heading = el('h3', 'model-data-heading');
   const intro = el('p', 'field-hint');
   const textLabel = el('label', '');
   const text = el('textarea', 'model-data-text');
-  text.id = `model-data-text-${++panels}`;
+  text.id = `model-data-text-${++textAreas}`;
   text.rows = 6;
   text.spellcheck = false;
   textLabel.htmlFor = text.id;
@@ -39,8 +76,9 @@ export function modelData(controller) {
   openLabel.append(el('span'), open);
   const samples = el('div', 'model-data-samples');
 
-  // how to read the pairs: which column is the source, tokens, lower case, rare words, length
-  const sourceColumn = select(['0', '1']);
+  // how to read the lines: the column the data names (the source, the label), tokens, lower case,
+  // rare words, length
+  const column = select(Array.from({ length: data.column.count }, (_, i) => String(i)));
   const unit = select(['word', 'character']);
   const lowercase = el('input');
   lowercase.type = 'checkbox';
@@ -48,14 +86,14 @@ export function modelData(controller) {
   const maxLength = number(1); // its max is the engine's, set on the first draw
   const options = el('div', 'model-data-options');
   const optionLabels = {};
-  for (const [name, control] of Object.entries({ sourceColumn, unit, lowercase, minCount, maxLength })) {
+  for (const [name, control] of Object.entries({ [data.column.name]: column, unit, lowercase, minCount, maxLength })) {
     const label = el('label', 'field');
     const span = el('span');
     label.append(span, control);
     optionLabels[name] = span;
     options.append(label);
   }
-  const read = button('model-data-read', () => readPairs());
+  const read = button('model-data-read', () => readLines());
   const stats = el('p', 'model-data-stats');
   stats.setAttribute('role', 'status');
   const preview = el('ol', 'model-data-preview');
@@ -64,7 +102,6 @@ export function modelData(controller) {
   const saved = el('ul', 'model-data-saved');
   element.append(heading, intro, textLabel, text, error, openLabel, samples, options, read, stats, preview);
   element.append(savedHeading, saved, privacy);
-  const store = readerStore();
   let kept = []; // the store's task entries, with the bytes of their models
 
   let sampleOptions = {}; // what a sample needs read with (its unit and longest sentence)
@@ -73,7 +110,7 @@ export function modelData(controller) {
 
   function resetOptions(given = {}) {
     const { defaults } = facts();
-    sourceColumn.value = String(given.sourceColumn ?? defaults.sourceColumn);
+    column.value = String(given[data.column.name] ?? defaults[data.column.name]);
     unit.value = given.unit ?? defaults.unit;
     lowercase.checked = given.lowercase ?? defaults.lowercase;
     minCount.value = String(given.minCount ?? defaults.minCount);
@@ -96,39 +133,46 @@ export function modelData(controller) {
     const shown = new TextDecoder().decode(bytes.subarray(0, 200_000));
     text.value = bytes.length > 200_000 ? `${shown}\n…` : shown;
     sampleOptions = {};
-    readPairs(bytes, file.name.replace(/\.[^.]*$/, '').replace(/[\s/\\]+/g, '-'));
+    readLines(bytes, file.name.replace(/\.[^.]*$/, '').replace(/[\s/\\]+/g, '-'));
     open.value = '';
   }
 
-  async function readPairs(bytes, name) {
+  async function readLines(bytes, name) {
     const given = {
       text: bytes ?? text.value,
       name: name || sampleOptions.name || undefined,
-      sourceColumn: Number(sourceColumn.value),
+      [data.column.name]: Number(column.value),
       unit: unit.value,
       lowercase: lowercase.checked,
       minCount: Number(minCount.value),
       maxLength: Number(maxLength.value),
     };
-    // The engine reads on this thread, some 25,000 pairs (1.5 MB) in half a second: a large text
+    // The engine reads on this thread, some 25,000 lines (1.5 MB) in half a second: a large text
     // says so, painted, before the page waits on it.
     if (text.value.length > SLOW_TEXT) {
-      setText(stats, controller.t('data.reading'));
+      setText(stats, say('reading'));
       element.setAttribute('aria-busy', 'true');
       await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
     }
     try {
-      const made = attn.createTranslationTask(given);
+      const made = attn[create](given);
       task = made;
       // the walkthrough on the task: a problem there (the engine refusing its trace) shows here
       const problem = controller.addReaderTask(made, given);
-      keep({ id: made.id, name: made.name, data: given, pairs: made.stats.pairs, size: byteLength(given.text) });
+      keep({
+        id: made.id,
+        name: made.name,
+        reader: create,
+        data: given,
+        lines: data.lines(made.stats),
+        size: byteLength(given.text),
+      });
       error.textContent = problem;
       text.setAttribute('aria-invalid', String(Boolean(problem)));
       draw();
     } catch (problem) {
       // the text stays where it was, and so does the task on screen
-      error.textContent = controller.t('data.failed', { error: problem.message });
+      error.textContent = say('failed', { error: problem.message });
       text.setAttribute('aria-invalid', 'true');
       draw(); // the statistics of the task still on screen, if any, not the notice
     } finally {
@@ -144,8 +188,10 @@ export function modelData(controller) {
     await list();
   }
 
+  // this panel's kept tasks (those its `create` made), with the store's models
   async function list() {
-    const [tasks, models] = await Promise.all([store.tasks(), store.models()]);
+    const [all, models] = await Promise.all([store.tasks(), store.models()]);
+    const tasks = all.filter((entry) => entry.reader === create);
     kept = tasks.map((entry) => ({
       ...entry,
       size:
@@ -162,7 +208,7 @@ export function modelData(controller) {
     const { tasks, models } = await list();
     const made = tasks.flatMap((entry) => {
       try {
-        return [{ task: attn.createTranslationTask(entry.data), data: entry.data }];
+        return [{ task: attn[create](entry.data), data: entry.data }];
       } catch {
         return []; // a text this engine no longer reads stays listed, to be deleted
       }
@@ -172,18 +218,10 @@ export function modelData(controller) {
     // their test measures a batch per task first, as every model the store adopts
     await Promise.all(loaded.map((model) => model.prepare()));
     controller.restoreReader(made, loaded);
-    // a link to pairs this browser never read: say why their task cannot show
+    // a link to lines this browser never read: say why their task cannot show
     const unkept = controller.unkeptTask();
-    if (unkept) error.textContent = controller.t('data.unkept', { task: unkept });
+    if (unkept) error.textContent = say('unkept', { task: unkept });
   }
-
-  // a model the reader trained on a task of theirs is kept with it
-  controller.models.addEventListener('change', ({ detail: { kind, identity } }) => {
-    if (!store || !controller.readerTasks.has(identity.task) || controller.models.origin(kind, identity) !== 'trained')
-      return;
-    const bytes = controller.models.model(kind, identity).save();
-    store.putModel({ key: JSON.stringify([kind, identity]), task: identity.task, bytes }).then(list, () => {});
-  });
 
   function drawKept() {
     const { t } = controller;
@@ -207,7 +245,7 @@ export function modelData(controller) {
         remove.setAttribute('aria-label', t('data.deleteNamed', { name: taskName(entry.id, t) }));
         const size = `${(entry.size / 1024).toFixed(entry.size < 10240 ? 1 : 0)} KB`;
         item.append(
-          el('span', '', t('data.keptTask', { name: taskName(entry.id, t), pairs: entry.pairs, size })),
+          el('span', '', say('keptTask', { name: taskName(entry.id, t), lines: entry.lines, size })),
           use,
           remove,
         );
@@ -221,26 +259,27 @@ export function modelData(controller) {
     if (!task) return (setText(stats, ''), preview.replaceChildren());
     const s = task.stats;
     const dropped = Object.entries(s.dropped)
-      .map(([reason, count]) => t(`data.dropped.${reason}`, { count }))
+      .map(([reason, count]) => say(`dropped.${reason}`, { count }))
       .join(', ');
     setText(
       stats,
-      t('data.stats', {
+      say('stats', {
+        ...data.stats(task, t),
         name: taskName(task.id, t),
-        pairs: s.pairs,
         train: s.train,
         validation: s.validation,
         test: s.test,
-        source: s.sourceVocabulary,
-        target: s.targetVocabulary,
         unknown: `${(s.unknownShare * 100).toFixed(1)}%`,
       }) + (dropped ? ` ${t('data.droppedAll', { dropped })}` : ''),
     );
+    // each line's two sides as the model reads them (tokens, or the label as it is)
     preview.replaceChildren(
-      ...task.test.slice(0, PREVIEW).map(([source, target]) => {
+      ...task.test.slice(0, PREVIEW).map((line) => {
         const item = el('li');
-        const tokens = (sentence, side) => el('span', 'model-data-tokens', task.tokenize(sentence, side).join(' · '));
-        item.append(tokens(source, 'source'), el('span', '', ' → '), tokens(target, 'target'));
+        const [input, output] = data
+          .preview(task, line)
+          .map((tokens) => el('span', 'model-data-tokens', tokens.join(' · ')));
+        item.append(input, el('span', '', ' → '), output);
         return item;
       }),
     );
@@ -254,41 +293,42 @@ export function modelData(controller) {
       started = true;
       if (store) restore().catch(() => {}); // no store (private mode…): nothing was kept
     }
-    setText(heading, t('data.heading'));
-    setText(intro, t('data.intro'));
-    setText(textLabel, t('data.text'));
-    text.placeholder = 'Go.\tVa !\nRun!\tCours !';
+    setText(heading, say('heading'));
+    setText(intro, say('intro'));
+    setText(textLabel, say('text'));
+    text.placeholder = data.placeholder;
     setText(openLabel.firstChild, t('data.open'));
-    setText(read, t('data.read'));
+    setText(read, say('read'));
     setText(privacy, t('data.private'));
     for (const [name, span] of Object.entries(optionLabels)) setText(span, t(`data.options.${name}`));
     [...unit.options].forEach((option) => setText(option, t(`data.units.${option.value}`)));
-    [...sourceColumn.options].forEach((option) => setText(option, t('data.column', { n: Number(option.value) + 1 })));
+    [...column.options].forEach((option) => setText(option, t('data.column', { n: Number(option.value) + 1 })));
     if (!samples.childElementCount)
       samples.append(
         el('span', '', ''),
-        ...facts().samples.map((id) => {
+        ...data.samples(attn).map(({ id, read: readSample }) => {
           const sample = button('model-data-sample', () => {
-            const { name, text: pairs, unit: sampleUnit, maxLength: longest } = attn.translationTaskSample(id);
-            text.value = pairs;
+            const { name, text: lines, unit: sampleUnit, maxLength: longest } = readSample();
+            text.value = lines;
             resetOptions({ unit: sampleUnit, maxLength: longest, lowercase: false });
             sampleOptions = { name };
-            readPairs();
+            readLines();
           });
           sample.dataset.task = id;
           return sample;
         }),
       );
     setText(samples.firstChild, t('data.samples'));
-    for (const sample of samples.querySelectorAll('button')) setText(sample, taskName(sample.dataset.task, t));
+    const sampleNames = new Map(data.samples(attn).map(({ id, label }) => [id, label(t)]));
+    for (const sample of samples.querySelectorAll('button')) setText(sample, sampleNames.get(sample.dataset.task));
     drawStats();
     drawKept();
   }
 
-  return { element, draw };
+  return { element, draw, list };
 }
 
-let panels = 0;
+let textAreas = 0; // the pages' text areas, numbered for their ids
 
 const SLOW_TEXT = 200_000; // characters: a text longer than this takes a noticeable moment to read
 const byteLength = (text) => (typeof text === 'string' ? new TextEncoder().encode(text).length : text.length);

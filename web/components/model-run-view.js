@@ -90,13 +90,15 @@ export function modelRunView(controller, shown, runs, { id, editable, onTrain, o
     setText(choices, t('model.choices'));
   }
 
+  // the words of the run's data (spec.models.data.texts), on the reader's text
+  const textsOf = () => (runs.job?.models ?? shown.models())?.data?.texts;
   const drawReports = () =>
-    drawRun({ progress, numbers, figures, curve, probe, samples }, runs.history, controller, goalOf());
+    drawRun({ progress, numbers, figures, curve, probe, samples }, runs.history, controller, goalOf(), textsOf());
   return { element, draw, drawReports };
 }
 
 // The run's numbers, curve and probe, from its progress reports.
-function drawRun({ progress, numbers, figures, curve, probe, samples }, history, { t, options }, goal) {
+function drawRun({ progress, numbers, figures, curve, probe, samples }, history, { t, options }, goal, texts) {
   const last = history.at(-1);
   const measured = history.findLast((report) => report.evaluation !== undefined);
   progress.hidden = numbers.hidden = figures.hidden = !last;
@@ -111,11 +113,11 @@ function drawRun({ progress, numbers, figures, curve, probe, samples }, history,
       ? Math.min(1, value / TRAINING_DEFAULTS.target)
       : last.step / last.steps;
   progress.setAttribute('aria-label', t(`model.measure.${measure.key}.progress`));
-  // on the reader's pairs: the epoch, pairs a second and the time left to the run's steps
+  // on the reader's text: the epoch, lines a second and the time left to the run's steps
   const pace =
     last.epoch === undefined || !last.seconds
       ? ''
-      : ` · ${t('model.pace', {
+      : ` · ${t(`${texts}.pace`, {
           epoch: last.epoch.toFixed(1),
           rate: Math.round(last.pairs / last.seconds),
           left: Math.ceil(((last.steps - last.step) * last.seconds) / last.step / 60),

@@ -4,7 +4,8 @@ const NAME = 'attention-stepper-reader';
 
 /**
  * The store, or null where the browser has no IndexedDB: { tasks(), models(), putTask(entry),
- * putModel(entry), deleteTask(id) }. A task entry is { id, name, data, size, pairs }; a model entry
+ * putModel(entry), deleteTask(id) }. A task entry is { id, name, reader, data, size, lines }: the
+ * engine's function that made the task, and the number of lines kept; a model entry
  * { key, task, bytes }. Every call returns a promise.
  */
 export function readerStore(indexedDB = globalThis.indexedDB) {
@@ -31,7 +32,11 @@ export function readerStore(indexedDB = globalThis.indexedDB) {
     });
   };
   return {
-    tasks: () => transaction(['tasks'], 'readonly', (tasks) => tasks.getAll()),
+    // entries kept before labelled sentences were read are all sentence pairs, counted as `pairs`
+    tasks: () =>
+      transaction(['tasks'], 'readonly', (tasks) => tasks.getAll()).then((entries) =>
+        entries.map(({ pairs, ...entry }) => ({ reader: 'createTranslationTask', lines: pairs, ...entry })),
+      ),
     models: () => transaction(['models'], 'readonly', (models) => models.getAll()),
     putTask: (entry) => transaction(['tasks'], 'readwrite', (tasks) => tasks.put(entry)),
     putModel: (entry) => transaction(['models'], 'readwrite', (models) => models.put(entry)),

@@ -7,7 +7,7 @@
 // have them, with {sentence}, {label}, {p}, {word}, …
 import { labelText, percent, pythonG } from '../components/format.js';
 import { panelOf } from './trace.js';
-import { learningRateChoice, SEED_CHOICE } from './training-choices.js';
+import { learningRateChoice, SEED_CHOICE, taskField } from './training-choices.js';
 
 const KIND = 'classifier';
 
@@ -25,6 +25,44 @@ const identities = ({ task, language, encoder }) => [
   { task, language, encoder, attention: 'uniform' },
 ];
 
+// The reader's own labelled sentences, as the model panel's data (model-data.js) reads them (as
+// translation.js's PAIRS_DATA): the column the reader picks is the label's; the samples are the
+// grammar's reviews, every split, a language each.
+const SENTENCES_DATA = {
+  texts: 'data.sentences',
+  facts: (attn) => attn.classifierFacts().text,
+  column: { name: 'labelColumn', count: 4 },
+  samples: (attn) =>
+    attn.classificationTasks().map(({ id, language, examples, test }) => ({
+      id: `${id}-${language}`,
+      label: (t) =>
+        t('data.sentences.sample', {
+          task: t(`sentiment.tasks.${id}`),
+          language: t(`sentiment.languages.${language}`),
+        }),
+      read: () => {
+        const lines = [...examples, ...test];
+        return {
+          name: `${id}-${language}`,
+          text: lines.map(([text, label]) => `${text}\t${label}`).join('\n'),
+          unit: 'word',
+          // the longest the engine reads: read as words, a Chinese review is its characters
+          maxLength: attn.classifierFacts().text.maxLength,
+        };
+      },
+    })),
+  lines: (stats) => stats.sentences,
+  stats: ({ stats, labels }, t) => ({
+    sentences: stats.sentences,
+    labels: labels.length,
+    labelList: labels.join(t('listSeparator')),
+    vocabulary: stats.vocabulary,
+  }),
+  preview: (task, [text, label]) => [task.tokenize(text), [label]],
+  placeholder: 'the soup was lovely\tpositive\nthe staff was rude\tnegative',
+};
+
+const hasPanel = (stage, name) => stage.panels.some((panel) => panel.name === name);
 const panelIn = (trace, stageId, name) =>
   trace.stages.find((stage) => stage.id === stageId)?.panels.find((panel) => panel.name === name);
 
@@ -40,11 +78,7 @@ const signed = (value) => (Number.isNaN(value) ? '—' : pythonG(value, 2));
 export default {
   name: 'sentiment',
   fields: [
-    {
-      name: 'task',
-      label: 'field.task',
-      options: ({ field }) => field.choices.map((id) => [id, `sentiment.tasks.${id}`]),
-    },
+    taskField((id) => `sentiment.tasks.${id}`),
     {
       name: 'language',
       label: 'sentiment.language',
@@ -63,6 +97,8 @@ export default {
     kind: KIND,
     compares: false,
     compared: (inputs) => identities(inputs),
+    // they learn the reader's own labelled sentences too
+    data: SENTENCES_DATA,
     context(inputs, models) {
       const [learned, uniform] = identities(inputs);
       const model = models.model(KIND, learned);
@@ -189,8 +225,12 @@ export default {
           : 'e = model.attention.v(torch.tanh(model.attention.W(h))).squeeze(1)',
     },
     weights: {
-      // the grammar's rationale when it reads the sentence as one of its reviews
-      texts: ({ stage }) => ['all', stage.panels.some((panel) => panel.name === 'rationale') ? 'rationale' : 'free'],
+      // the grammar's rationale when it reads the sentence as one of its reviews; the reader's
+      // sentences have none
+      texts: ({ stage }) => [
+        'all',
+        hasPanel(stage, 'rationale') ? 'rationale' : hasPanel(stage, 'rationale_share') ? 'free' : 'unmarked',
+      ],
       formula: () => '\\alpha_j = \\frac{\\exp(e_j)}{\\sum_k \\exp(e_k)}',
       code: () => 'alpha = torch.softmax(e, 0)  # one weight per word, summing to 1',
     },
@@ -202,7 +242,12 @@ export default {
         ),
     },
     accuracy: {
-      texts: ({ trace }) => ['all', trace.models.length > 1 ? 'compared' : 'alone'],
+      // the kinds of review, where the task has them (a grammar's: a column each)
+      texts: ({ trace, stage }) => [
+        'all',
+        ...(panelOf(stage, 'accuracy').cols > 1 ? ['kinds'] : []),
+        trace.models.length > 1 ? 'compared' : 'alone',
+      ],
       formula: () =>
         '\\text{accuracy} = \\frac{1}{N}\\textstyle\\sum_i [\\hat{y}_i = y_i],\\quad \\alpha^{\\text{uniform}}_j = \\frac{1}{n}',
       code: () =>

@@ -1,5 +1,6 @@
-// The training choices every model panel offers (a spec's `models.training.fields`): the seed of a
-// new model, and train()'s learning rate from a spec's own menu.
+// What the specs of trained models share: the training choices every model panel offers (a spec's
+// `models.training.fields`): the seed of a new model, and train()'s learning rate from a spec's
+// own menu; and the task field of models that learn the reader's own text too.
 
 export const SEED_CHOICE = {
   name: 'seed',
@@ -17,4 +18,18 @@ export const learningRateChoice = (choices, value) => ({
   choices,
   value,
   options: (v) => ({ learningRate: Number(v) }),
+});
+
+/**
+ * The task field: the engine's tasks, each named by the locale's `keyOf(id)`, and the task of the
+ * reader's text the form is on (named by its id).
+ */
+export const taskField = (keyOf) => ({
+  name: 'task',
+  label: 'field.task',
+  options: ({ field, inputs }) =>
+    [...field.choices, ...(field.choices.includes(inputs.task) ? [] : [inputs.task])].map((id) => [
+      id,
+      field.choices.includes(id) ? keyOf(id) : id,
+    ]),
 });

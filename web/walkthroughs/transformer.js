@@ -10,6 +10,7 @@ import { taskName } from '../components/format.js';
 import { panelOf } from './trace.js';
 import {
   adjustToTask,
+  PAIRS_DATA,
   SENTENCE_FIELD,
   sourceText,
   TASK_FIELD,
@@ -72,7 +73,7 @@ export default {
     compares: false,
     compared: ({ task }) => [{ task }],
     label: (identity, t) => t('model.name', { model: t('transformer.model'), task: taskName(identity.task, t) }),
-    data: true,
+    data: PAIRS_DATA,
     training: { ...TRANSLATION_MODELS.training, fields: [SEED, { ...LEARNING_RATE, value: '0.002' }] },
     context(inputs, models) {
       models.model('seq2seq', GRU(inputs.task)); // its shipped model, where there is one, loads

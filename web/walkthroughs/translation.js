@@ -3,10 +3,29 @@
 // scoring functions and encoders as the trained models compute them, as formulas and as the
 // reference model's PyTorch.
 import { labelText, taskName } from '../components/format.js';
-import { learningRateChoice, SEED_CHOICE } from './training-choices.js';
+import { learningRateChoice, SEED_CHOICE, taskField } from './training-choices.js';
 
 // Guided alignment's weight the comparison of training sets against learning freely.
 const GUIDED = 1;
+
+// The reader's own sentence pairs, as the model panel's data (model-data.js) reads them: the
+// locale's words for them, the engine's facts of tasks from text, the column the reader picks (the
+// source's), the grammars' tasks as samples, the statistics' numbers, a pair as its tokens.
+export const PAIRS_DATA = {
+  texts: 'data.pairs',
+  facts: (attn) => attn.translationTaskFacts(),
+  column: { name: 'sourceColumn', count: 2 },
+  samples: (attn) =>
+    attn.translationTaskFacts().samples.map((id) => ({
+      id,
+      label: (t) => taskName(id, t),
+      read: () => attn.translationTaskSample(id),
+    })),
+  lines: (stats) => stats.pairs,
+  stats: ({ stats }) => ({ pairs: stats.pairs, source: stats.sourceVocabulary, target: stats.targetVocabulary }),
+  preview: (task, [source, target]) => [task.tokenize(source, 'source'), task.tokenize(target, 'target')],
+  placeholder: 'Go.\tVa !\nRun!\tCours !',
+};
 
 // The models the walkthroughs show: the engine's seq2seq models, one per identity (task, scoring
 // function, encoder, layers, guided alignment's weight: MODEL_KINDS; the form's fields pick it),
@@ -30,7 +49,7 @@ export const TRANSLATION_MODELS = {
   // "Bahdanau additive, one-way, English → French"
   label: (identity, t) => t('model.name', { model: labelText(identity, t), task: taskName(identity.task, t) }),
   // they learn the reader's own pairs too (the model panel's data, model-data.js)
-  data: true,
+  data: PAIRS_DATA,
   training: {
     // the panel's choices: each one's options of the run ('model': createSeq2seq's, 'train': train()'s)
     fields: [
@@ -150,16 +169,7 @@ export function encoderCode({ encoder, layers }) {
   ].join('\n');
 }
 
-export const TASK_FIELD = {
-  name: 'task',
-  label: 'field.task',
-  // the grammars' tasks, and a task of the reader's pairs when the form is on one
-  options: ({ field, inputs }) =>
-    [...field.choices, ...(field.choices.includes(inputs.task) ? [] : [inputs.task])].map((id) => [
-      id,
-      field.choices.includes(id) ? `taskNames.${id}` : id,
-    ]),
-};
+export const TASK_FIELD = taskField((id) => `taskNames.${id}`);
 
 export const SENTENCE_FIELD = { name: 'sentence', label: 'field.sentence', hint: 'field.sentenceHint' };
 
