@@ -1,7 +1,7 @@
 // The size of each package entry, gzip (level 9, file by file, as a server sends them) and raw, from
 // the built dist/: `node scripts/sizes.js` prints them; `node scripts/sizes.js --write` writes the
 // table in docs/package.md (its `sizes` block), which tests/js/docs.test.js holds to within 2%.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -50,12 +50,28 @@ export const entries = () => [
   },
   {
     entry:
-      '`attention-stepper/components`: `attention-stepper.js` (the palettes and the English texts bundled; KaTeX and the Chinese texts apart, below)',
+      "`attention-stepper/components`: `attention-stepper.js` (the palettes and the English words every page needs bundled; KaTeX, the Chinese words and each walkthrough's texts apart, below)",
     files: ['dist/components/attention-stepper.js'],
   },
   {
-    entry: 'the Chinese texts: `locale-zh.js` beside it, loaded by the components for a stepper or page in Chinese',
+    entry:
+      'the Chinese words every page needs: `locale-zh.js` beside it, loaded by the components for a stepper or page in Chinese',
     files: ['dist/components/locale-zh.js'],
+  },
+  ...['en', 'zh'].map((lang) => ({
+    entry: `each walkthrough's own ${lang === 'en' ? 'English' : 'Chinese'} texts: \`texts-${lang}-<walkthrough>.js\` beside it, one loaded when its walkthrough is first shown (all of them)`,
+    files: readdirSync(join(root, 'dist/components'))
+      .filter((file) => file.startsWith(`texts-${lang}-`))
+      .map((file) => `dist/components/${file}`),
+  })),
+  {
+    entry: "the Attention Basics walkthrough's English texts alone (`texts-en-basics.js`), as its embed loads them",
+    files: ['dist/components/texts-en-basics.js'],
+  },
+  {
+    entry:
+      'the model panel: `model-panel.js` beside it, loaded by the components with the first walkthrough of trained models',
+    files: ['dist/components/model-panel.js'],
   },
   {
     entry: 'KaTeX: `katex.js` beside it, loaded by the components once a stage with a formula is on screen',

@@ -125,10 +125,23 @@ test('the tutorial page: two independent steppers and a heatmap, one shared WebA
   await page.screenshot({ path: join(root, 'test-results/screenshots/examples--tutorial.png'), fullPage: true });
   const models = requested.filter((url) => /attention-engine/.test(url));
   assert.deepEqual(models, [], "the models' module is never requested");
-  // the Chinese texts come once, for the one stepper in Chinese
+  assert.deepEqual(
+    requested.filter((url) => /model-panel/.test(url)),
+    [],
+    "nor the model panel's code",
+  );
+  // the Chinese texts come once, for the one stepper in Chinese, and each stepper's walkthrough's
+  // texts in its language: none of the others'
   assert.deepEqual(
     requested.filter((url) => /locale-/.test(url)).map((url) => url.split('/').pop()),
     ['locale-zh.js'],
+  );
+  assert.deepEqual(
+    requested
+      .filter((url) => /texts-/.test(url))
+      .map((url) => url.split('/').pop())
+      .sort(),
+    ['texts-en-basics.js', 'texts-zh-self-attention.js'],
   );
 });
 

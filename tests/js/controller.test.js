@@ -5,13 +5,14 @@ import { describe, test } from 'node:test';
 
 import { loadAttention } from 'attention-stepper';
 
-import { StepperController } from '../../web/components/controller.js';
-import { loadLanguage } from '../../web/components/i18n.js';
+import { readyFor, StepperController } from '../../web/components/controller.js';
 import { assertSeedNumbers, SEEDS } from '../seeds.js';
+import { loadAllTexts } from './all-texts.js';
 
-await loadLanguage('zh'); // its words are a chunk of their own, as the page loads them
+await loadAllTexts(); // chunks of their own, as the page loads them
 
 const attn = await loadAttention({ threads: 1, models: true });
+await readyFor(attn, 'seq2seq', 'en'); // the model panel's code, which walkthroughs of models wait for
 const BASICS = [
   'decoder-state',
   'annotation',

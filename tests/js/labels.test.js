@@ -10,9 +10,10 @@ import { loadAttention } from 'attention-stepper';
 import { heatmapLayout, matrixToCsv, matrixToJson, matrixToSvg } from '../../web/components/export.js';
 import { labelText } from '../../web/components/format.js';
 import { computeLayout } from '../../web/components/heatmap-layout.js';
-import { loadLanguage, translator } from '../../web/components/i18n.js';
+import { translator } from '../../web/components/i18n.js';
+import { loadAllTexts } from './all-texts.js';
 
-await loadLanguage('zh'); // its words are a chunk of their own, as the page loads them
+await loadAllTexts(); // chunks of their own, as the page loads them
 
 const en = translator('en');
 const zh = translator('zh');

@@ -1,4 +1,5 @@
-// The locales (web/locales/{en,zh}/{ui,walkthroughs}.json): the same keys in both languages, no
+// The locales (web/locales/{en,zh}/: ui.json, walkthroughs.json and each walkthrough's own
+// walkthroughs/<name>.json, whose keys are under its name): the same keys in both languages, no
 // empty texts, the same {placeholders}, a title and text for every stage kind of every spec, and no
 // key the code never asks for. The keys the code uses are read from its source: literal t('…')
 // calls, the template keys it builds (expanded here from the specs and the engine's traces), and
@@ -11,12 +12,18 @@ import { fileURLToPath } from 'node:url';
 
 import { loadAttention } from 'attention-stepper';
 
+import { TEXTS } from '../../web/locales/texts.js';
 import { SPECS } from '../../web/walkthroughs/index.js';
 
 const web = fileURLToPath(new URL('../../web/', import.meta.url));
 const LANGS = ['en', 'zh'];
-const FILES = ['ui', 'walkthroughs'];
-const locale = (lang, file) => JSON.parse(readFileSync(join(web, 'locales', lang, `${file}.json`), 'utf8'));
+const FILES = ['ui', 'walkthroughs', ...Object.keys(SPECS).map((name) => `walkthroughs/${name}`)];
+// a file's words, a walkthrough's own under its name
+function locale(lang, file) {
+  const words = JSON.parse(readFileSync(join(web, 'locales', lang, `${file}.json`), 'utf8'));
+  const [, name] = file.split('/');
+  return name ? { [name]: words } : words;
+}
 
 /** [key, value] for every leaf of a locale file: 'field.seed' -> 'Seed'. */
 function leaves(object, prefix = '') {
@@ -37,7 +44,7 @@ const stageKinds = Object.entries(SPECS).flatMap(([name, spec]) =>
 );
 // The keys of the stages' texts: a stage told in parts (its spec's `texts`) has one per part.
 function stageTexts() {
-  const english = locale('en', 'walkthroughs');
+  const english = Object.assign({}, ...Object.keys(SPECS).map((name) => locale('en', `walkthroughs/${name}`)));
   return Object.entries(SPECS).flatMap(([name, spec]) =>
     Object.entries(spec.stages).flatMap(([kind, entry]) =>
       entry.texts
@@ -70,6 +77,34 @@ describe('both languages', () => {
         Object.keys(locale(lang, 'walkthroughs')).filter((key) => ui.includes(key)),
         [],
       );
+    }
+  });
+
+  test("a walkthrough's own texts share no key with its names (the translator merges them)", () => {
+    for (const lang of LANGS) {
+      const names = locale(lang, 'walkthroughs');
+      for (const name of Object.keys(SPECS)) {
+        const own = Object.keys(locale(lang, `walkthroughs/${name}`)[name]);
+        assert.deepEqual(
+          own.filter((key) => key in names[name]),
+          [],
+          `${lang} ${name}`,
+        );
+      }
+    }
+  });
+
+  test("texts.js loads each walkthrough's own texts in each language, its own file", async () => {
+    for (const lang of LANGS) {
+      assert.deepEqual(Object.keys(TEXTS[lang]).sort(), Object.keys(SPECS).sort(), lang);
+      assert.deepEqual(
+        readdirSync(join(web, 'locales', lang, 'walkthroughs')).sort(),
+        Object.keys(SPECS)
+          .map((name) => `${name}.json`)
+          .sort(),
+      );
+      for (const [name, load] of Object.entries(TEXTS[lang]))
+        assert.deepEqual({ [name]: (await load()).default }, locale(lang, `walkthroughs/${name}`));
     }
   });
 
@@ -182,6 +217,7 @@ const TEMPLATES = {
   '${name}.title': () => attn.walkthroughNames.map((name) => `${name}.title`),
   '${name}.tab': () => attn.walkthroughNames.map((name) => `${name}.tab`),
   '${controller.walkthrough}.summary': () => attn.walkthroughNames.map((name) => `${name}.summary`),
+  '${loading}.title': () => attn.walkthroughNames.map((name) => `${name}.title`), // main.js, a tab loading
   // describeStage: a part's title where it has one (a part that only adds a paragraph has none)
   '${keys[0]}.title': () =>
     stageTexts()

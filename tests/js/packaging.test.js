@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 
 import { build } from 'esbuild';
 
+import { SPECS } from '../../web/walkthroughs/index.js';
 import { root } from '../pack.js';
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -71,13 +72,29 @@ async function importsOf(file) {
   return Object.values(metafile.inputs).flatMap((input) => input.imports.map(({ path, kind }) => ({ path, kind })));
 }
 
-test('the components bundle imports the engine only through its public entry, and KaTeX and the other languages as their own chunks', async () => {
-  assert.deepEqual(await importsOf(bundle), [
-    { path: '../engine/index.js', kind: 'import-statement' },
-    // the Chinese texts and KaTeX, when first wanted: beside the bundle, where the package ships them
-    { path: './locale-zh.js', kind: 'dynamic-import' },
-    { path: './katex.js', kind: 'dynamic-import' },
-  ]);
+test("the components bundle imports the engine only through its public entry, and KaTeX, the other languages, the model panel and each walkthrough's texts as their own chunks", async () => {
+  const texts = ['en', 'zh'].flatMap((lang) => Object.keys(SPECS).map((name) => `./texts-${lang}-${name}.js`));
+  const imports = await importsOf(bundle);
+  assert.deepEqual(
+    imports.filter(({ path }) => !texts.includes(path)),
+    [
+      { path: '../engine/index.js', kind: 'import-statement' },
+      // the Chinese words, the model panel and KaTeX, when first wanted: beside the bundle, where
+      // the package ships them
+      { path: './locale-zh.js', kind: 'dynamic-import' },
+      { path: './model-panel.js', kind: 'dynamic-import' },
+      { path: './katex.js', kind: 'dynamic-import' },
+    ],
+  );
+  // each walkthrough's texts in each language, when it is first shown: chunks that import nothing
+  assert.deepEqual(
+    imports
+      .filter(({ path }) => texts.includes(path))
+      .map(({ path, kind }) => [path, kind])
+      .sort(),
+    texts.map((path) => [path, 'dynamic-import']).sort(),
+  );
+  for (const path of texts) assert.deepEqual(await importsOf(join(root, 'dist/components', path)), []);
   // that relative path is the browsers' engine entry of package.json, so a CDN serves it as is
   assert.equal(
     new URL('../engine/index.js', pathToFileURL(bundle)).href,

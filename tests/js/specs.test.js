@@ -7,10 +7,11 @@ import { describe, test } from 'node:test';
 import katex from 'katex';
 import { loadAttention } from 'attention-stepper';
 
-import { loadLanguage, translator } from '../../web/components/i18n.js';
+import { translator } from '../../web/components/i18n.js';
 import { describeStage, SPECS } from '../../web/walkthroughs/index.js';
+import { loadAllTexts } from './all-texts.js';
 
-await loadLanguage('zh'); // its words are a chunk of their own, as the page loads them
+await loadAllTexts(); // chunks of their own, as the page loads them
 
 const attn = await loadAttention({ threads: 1, models: true });
 const t = { en: translator('en'), zh: translator('zh') };

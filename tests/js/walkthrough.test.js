@@ -5,6 +5,7 @@ import { test } from 'node:test';
 
 import { loadAttention } from 'attention-stepper';
 
+import { TEXTS } from '../../web/locales/texts.js';
 import { assertSeedNumbers, SEEDS } from '../seeds.js';
 import { assertClose, assertMatrixClose, fixtures as f } from './helpers.js';
 
@@ -279,8 +280,8 @@ test('label lists the texts refer to', () => {
 
 test("the .wasm holds no stage titles, LaTeX or Python: those are the specs' and the locales'", async () => {
   const wasm = (await readFile(new URL(import.meta.resolve('attention-stepper/wasm')))).toString('latin1');
-  const english = JSON.parse(
-    await readFile(new URL('../../web/locales/en/walkthroughs.json', import.meta.url), 'utf8'),
+  const english = Object.fromEntries(
+    await Promise.all(Object.entries(TEXTS.en).map(async ([name, load]) => [name, (await load()).default])),
   );
   const titles = Object.values(english).flatMap((walkthrough) =>
     // a stage told in parts has a title per part that can come first

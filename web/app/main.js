@@ -3,11 +3,11 @@
 // theme, palette, exercise mode, embed mode and edited inputs in the query), so a link or an
 // iframe reproduces exactly what is on screen. Built on the engine's public API.
 import { loadAttention } from 'attention-stepper';
-import { engineFor, StepperController, WALKTHROUGHS } from '../components/controller.js';
+import { readyFor, StepperController, WALKTHROUGHS } from '../components/controller.js';
 import { el, setChildren, setText } from '../components/dom.js';
 import { LANGUAGE_NAMES, LANGUAGES, loadLanguage, translator } from '../components/i18n.js';
 import { renderInputForm } from '../components/input-form.js';
-import { createModelPanel } from '../components/model-panel.js';
+import { modelPanelSlot } from '../components/model-panel-slot.js';
 import { formulasDrawn, keepStageFocus, renderStage } from '../components/stage-view.js';
 import { createNav, updateProblems } from '../components/stepper-nav.js';
 import { acceptDrops, createFilePanel, fieldFiles } from '../components/file-panel.js';
@@ -41,13 +41,15 @@ function stateFromUrl() {
   };
 }
 
-function hashParts() {
-  return decodeURIComponent(location.hash.slice(1)).split('/');
+function hashParts(hash = location.hash) {
+  return decodeURIComponent(hash.slice(1)).split('/');
 }
 
-// Stage moves push a history entry (Back steps back); everything else replaces the entry.
+// Stage moves push a history entry (Back steps back); everything else replaces the entry. While a
+// walkthrough is on its way (controller.loading) the URL stays where the reader asked to go.
 function writeUrl(push) {
   const { options } = controller;
+  if (controller.loading) return;
   const params = new URLSearchParams();
   params.set('lang', options.lang);
   params.set('theme', options.theme);
@@ -75,6 +77,7 @@ function render() {
   document.title = `${t(`${controller.walkthrough}.title`)} · ${t('appTitle')}`;
   renderChrome();
   modelPanel.update(); // first: whether the stages wait for a trained model
+  if (modelPanel.element && !modelPanel.element.isConnected) $('.sidebar').append(modelPanel.element);
   renderStageList();
   renderStages();
   renderForm();
@@ -219,7 +222,7 @@ function renderStages() {
     section.setAttribute('aria-current', 'step');
     renderStage(section, controller, stagesWidth || container.clientWidth || 800, stagesFont);
   });
-  if (!kept) container.replaceChildren(modelPanel.runView, ...sections);
+  if (!kept) container.replaceChildren(...(modelPanel.runView ? [modelPanel.runView] : []), ...sections);
   restoreFocus(sections[controller.index]);
 }
 
@@ -304,9 +307,11 @@ function onChange({ detail: { reason } }) {
   render();
   clearTimeout(urlTimer);
   if (reason === 'loading') {
-    // the models' code is on its way for the tab asked for (or did not come)
+    // the models' code or the texts are on their way for the tab asked for (or did not come)
     const { loading, loadError, t } = controller;
-    $('#announcer').textContent = loading ? t('loadingModels') : t('loadFailed', { error: loadError });
+    $('#announcer').textContent = loading
+      ? t('loadingWalkthrough', { title: t(`${loading}.title`) })
+      : t('loadFailed', { error: loadError });
     document.body.toggleAttribute('aria-busy', Boolean(loading));
   } else if (reason === 'stage' || reason === 'walkthrough') {
     $('#announcer').textContent = controller.stageLabel();
@@ -318,7 +323,8 @@ function onChange({ detail: { reason } }) {
 function wire() {
   controller.addEventListener('change', onChange);
   // typed URLs and Back/Forward
-  addEventListener('hashchange', () => controller.setWalkthrough(...hashParts()));
+  // the hash navigated to, which a pending writeUrl may have replaced before the event came
+  addEventListener('hashchange', ({ newURL }) => controller.setWalkthrough(...hashParts(new URL(newURL).hash)));
   document.addEventListener('click', (event) => {
     const link = event.target.closest?.('a.stage-link, a.walkthrough-tab');
     if (!link || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
@@ -341,7 +347,7 @@ function wire() {
   const setting = (id, option, value) =>
     $(id).addEventListener('change', (event) => controller.setOptions({ [option]: value(event.target) }));
   $('#language').addEventListener('change', async ({ target }) => {
-    await loadLanguage(target.value);
+    await loadLanguage(target.value, [controller.walkthrough]);
     controller.setOptions({ lang: target.value });
   });
   setting('#theme', 'theme', (target) => target.value);
@@ -372,7 +378,7 @@ async function start() {
     // the page's language (a chunk of its own but English) and the engine, side by side
     const language = loadLanguage(state.lang).then(() => (status.textContent = translator(state.lang)('loading')));
     const [attn] = await Promise.all([loadAttention(), language]);
-    controller = new StepperController(await engineFor(attn, state.walkthrough), state);
+    controller = new StepperController(await readyFor(attn, state.walkthrough, state.lang), state);
   } catch (error) {
     status.textContent = translator(state.lang)('loadFailed', { error: error.message });
     status.classList.add('error');
@@ -380,8 +386,7 @@ async function start() {
   }
   status.hidden = true;
   nav = createNav(controller);
-  modelPanel = createModelPanel(controller);
-  $('.sidebar').append(modelPanel.element);
+  modelPanel = modelPanelSlot(controller);
   $('#stepper').prepend(nav.element);
   // a tensor file dropped anywhere but on a field opens in the files panel, under the stage
   files = createFilePanel(controller);

@@ -6,12 +6,11 @@
 // Methods next(), prev(), goTo(stageId); a `stagechange` event. All steppers on a page share one
 // WebAssembly instance of the engine.
 import { loadAttention } from 'attention-stepper';
-import { engineFor, StepperController } from './controller.js';
+import { readerCreate, readyFor, StepperController } from './controller.js';
 import { el } from './dom.js';
 import { LANGUAGES, loadLanguage, translator } from './i18n.js';
 import { renderInputForm } from './input-form.js';
-import { readerCreate } from './model-data.js';
-import { createModelPanel } from './model-panel.js';
+import { modelPanelSlot } from './model-panel-slot.js';
 import { formulasDrawn, keepStageFocus, renderStage } from './stage-view.js';
 import { acceptDrops, createFilePanel, fieldFiles } from './file-panel.js';
 import { createNav, updateProblems } from './stepper-nav.js';
@@ -65,8 +64,11 @@ export class AttentionStepperElement extends HTMLElement {
     const { lang } = this.#options();
     const status = el('p', 'as-status');
     this.#root.replaceChildren(status);
-    // the stepper's language (a chunk of its own but English) and the engine, side by side
-    const language = loadLanguage(lang).then(() => (status.textContent = translator(lang)('loading')));
+    // the stepper's language (a chunk of its own but English) with its walkthrough's texts, and the
+    // engine, side by side
+    const language = loadLanguage(lang, [this.getAttribute('walkthrough') ?? 'basics']).then(
+      () => (status.textContent = translator(lang)('loading')),
+    );
     this.#startWith(Promise.all([loadAttention(), language]).then(([attn]) => attn));
   }
 
@@ -78,7 +80,9 @@ export class AttentionStepperElement extends HTMLElement {
       return this.#startWith(Promise.resolve(controller.attn));
     if (OPTION_ATTRIBUTES.includes(name)) {
       const options = this.#options();
-      return loadLanguage(options.lang).then(() => this.#controller === controller && controller.setOptions(options));
+      return loadLanguage(options.lang, [controller.walkthrough]).then(
+        () => this.#controller === controller && controller.setOptions(options),
+      );
     }
     this.#render();
   }
@@ -131,7 +135,7 @@ export class AttentionStepperElement extends HTMLElement {
   // The stepper over the engine `loading` gives, once it computes the walkthrough asked for.
   #startWith(loading) {
     loading
-      .then((attn) => engineFor(attn, this.getAttribute('walkthrough') ?? 'basics'))
+      .then((attn) => readyFor(attn, this.getAttribute('walkthrough'), this.#options().lang))
       .then(
         (attn) => this.#start(attn),
         (error) => this.#fail(translator(this.#options().lang)('loadFailed', { error: error.message })),
@@ -236,7 +240,7 @@ export class AttentionStepperElement extends HTMLElement {
       header: el('div', 'as-header'),
       banner: el('p', 'as-error'),
       nav: createNav(controller),
-      model: createModelPanel(controller, { editable: () => this.hasAttribute('editable') }),
+      model: modelPanelSlot(controller, { editable: () => this.hasAttribute('editable') }),
       files: createFilePanel(controller),
     };
     const { header, banner, nav, files } = this.#parts;
@@ -264,13 +268,13 @@ export class AttentionStepperElement extends HTMLElement {
     // what trains, above the stage; while the model on screen is not trained yet, no stage
     const { model } = this.#parts;
     model.update();
-    const children = [header, ...(model.runView.hidden ? [] : [model.runView])];
+    const children = [header, ...(!model.runView || model.runView.hidden ? [] : [model.runView])];
     children.push(...(model.waiting() ? [] : [this.#section]), banner);
     if (editable) {
       files.update();
       children.push(this.#inputsForm(controller), files.element);
     }
-    if (!model.element.hidden) children.push(model.element);
+    if (model.element && !model.element.hidden) children.push(model.element);
     children.push(nav.element);
     // Only what changed is swapped: moving the navigation out and back would take keyboard
     // focus off its buttons.

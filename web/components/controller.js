@@ -3,9 +3,12 @@
 // theme, palette, exercise mode) and the learner's answers. It moves between stages, takes edits
 // and describes the stage on screen; whoever draws listens to its `change` event, whose
 // detail.reason is 'stage', 'walkthrough', 'inputs', 'options', 'answer' or 'loading' (the
-// models' code is on its way for the walkthrough asked for: `loading` names it).
+// models' code or the texts are on their way for the walkthrough asked for: `loading` names it).
 import { describeStage, SPECS, stageTitle } from '../walkthroughs/index.js';
-import { LANGUAGES, translator } from './i18n.js';
+import { hasTexts, LANGUAGES, loadLanguage, translator } from './i18n.js';
+import { MODEL_KINDS } from 'attention-stepper';
+
+import { loadModelPanel, modelPanelLoaded } from './model-panel-slot.js';
 import { ModelStore } from './model-store.js';
 import { PALETTES } from './palettes.js';
 import { WalkthroughSession } from './session.js';
@@ -20,15 +23,28 @@ const pick = (value, allowed, fallback) => (allowed.includes(value) ? value : fa
 /** The walkthroughs a reader can open, in the page's order: one spec each. */
 export const WALKTHROUGHS = Object.keys(SPECS);
 
-// Whether the engine lacks the code a walkthrough needs: a walkthrough of trained models needs the
-// models' (attn.loadModels()).
-const lacksModels = (attn, walkthrough) => Boolean(SPECS[walkthrough]?.models) && !attn.modelsLoaded;
+// Whether the page lacks what a walkthrough needs before it shows: its texts in `lang`, and for a
+// walkthrough of trained models the models' code (attn.loadModels()) and the model panel's.
+const lacks = (attn, walkthrough, lang) =>
+  !hasTexts(lang, walkthrough) || (Boolean(SPECS[walkthrough]?.models) && !(attn.modelsLoaded && modelPanelLoaded()));
 
-/** `attn` once it computes `walkthrough` (a page makes its controller with it). */
-export async function engineFor(attn, walkthrough) {
-  if (lacksModels(attn, walkthrough)) await attn.loadModels();
+/**
+ * `attn` once it computes `walkthrough` (a name, or basics for an unknown one) and its texts in
+ * `lang` are in: a page makes its controller with it.
+ */
+export async function readyFor(attn, walkthrough, lang) {
+  const name = pick(walkthrough, WALKTHROUGHS, 'basics');
+  const { models } = SPECS[name];
+  await Promise.all([
+    models && !attn.modelsLoaded && attn.loadModels(),
+    models && loadModelPanel(),
+    loadLanguage(lang, [name]),
+  ]);
   return attn;
 }
+
+/** The engine's function that makes a task of the reader's text for the models of `spec` (MODEL_KINDS). */
+export const readerCreate = (spec) => MODEL_KINDS[spec.models.kind].reader.create;
 
 export class StepperController extends EventTarget {
   #attn;
@@ -41,13 +57,13 @@ export class StepperController extends EventTarget {
   // trained model is in (the words of a caption it writes): { walkthrough, stage }, until the
   // reader moves.
   #asked = null;
-  /** The walkthrough whose models' code is on its way (setWalkthrough), or null. */
+  /** The walkthrough whose models' code or texts are on their way (setWalkthrough), or null. */
   loading = null;
-  /** Why the models' code did not load, when it did not. */
+  /** Why they did not load, when they did not. */
   loadError = null;
 
   /**
-   * attn: a loaded engine that computes the walkthrough asked for (engineFor). state: { walkthrough, stage, lang, theme, palette, exercise, inputs },
+   * attn: a loaded engine that computes the walkthrough asked for, its texts in (readyFor). state: { walkthrough, stage, lang, theme, palette, exercise, inputs },
    * inputs given per walkthrough ({ basics: { … } }); anything unknown falls back to the default.
    */
   constructor(attn, state = {}) {
@@ -57,7 +73,7 @@ export class StepperController extends EventTarget {
     this.options = {};
     this.#setOptions(state);
     this.walkthrough = pick(state.walkthrough, WALKTHROUGHS, 'basics');
-    if (lacksModels(attn, this.walkthrough)) this.walkthrough = 'basics';
+    if (lacks(attn, this.walkthrough, this.options.lang)) this.walkthrough = 'basics';
     this.stageId = this.#askedStage(state.stage);
   }
 
@@ -222,11 +238,11 @@ export class StepperController extends EventTarget {
 
   setWalkthrough(walkthrough, stageId) {
     const name = pick(walkthrough, WALKTHROUGHS, 'basics');
-    if (lacksModels(this.#attn, name)) {
-      // the models' code first (once): the walkthrough opens when it is in
+    if (lacks(this.#attn, name, this.options.lang)) {
+      // the models' code and the texts first (once): the walkthrough opens when they are in
       this.loading = name;
       this.#changed('loading');
-      engineFor(this.#attn, name).then(
+      readyFor(this.#attn, name, this.options.lang).then(
         () => {
           if (this.loading !== name) return;
           this.loading = null;

@@ -1,20 +1,43 @@
-// Locale files (web/locales/<lang>/): English bundled into the page, every other language a chunk
-// of its own (locale-<lang>.js), loaded when first wanted (loadLanguage), so that a page in
-// English downloads no other language's words.
+// Locale files (web/locales/<lang>/): the words every page needs (ui.json, and walkthroughs.json:
+// each walkthrough's title, tab and summary), English bundled into the page and every other
+// language a chunk of its own (locale-<lang>.js), loaded when first wanted; and each walkthrough's
+// own texts (walkthroughs/<name>.json), a chunk per language and walkthrough (texts.js), loaded
+// when the walkthrough is first shown. A page in English downloads no other language's words, and
+// an embed of one walkthrough none of the others'.
 import enUi from '../locales/en/ui.json' with { type: 'json' };
 import enWalkthroughs from '../locales/en/walkthroughs.json' with { type: 'json' };
+import { TEXTS } from '../locales/texts.js';
 
 const LOCALES = { en: { ...enUi, ...enWalkthroughs } };
 const LOADERS = { zh: () => import('./locale-zh.js') };
+const loadedTexts = new Set(); // "lang/walkthrough"
 
 export const LANGUAGES = ['en', ...Object.keys(LOADERS)];
 /** Each language's name in itself, for a menu of them (without loading them). */
 export const LANGUAGE_NAMES = { en: 'English', zh: '简体中文' };
 
-/** Makes `lang`'s words available to translator(lang) (at once for English, or a language it has). */
-export async function loadLanguage(lang) {
-  if (!LOCALES[lang] && LOADERS[lang]) LOCALES[lang] = (await LOADERS[lang]()).default;
+// The language whose words stand for `lang`: itself, or English for a language this package lacks.
+const known = (lang) => (LANGUAGES.includes(lang) ? lang : 'en');
+
+/**
+ * Makes `lang`'s words available to translator(lang) (at once for English, or a language it has),
+ * with the texts of each of `walkthroughs` (names) in it.
+ */
+export async function loadLanguage(lang, walkthroughs = []) {
+  const language = known(lang);
+  if (!LOCALES[language]) LOCALES[language] = (await LOADERS[language]()).default;
+  await Promise.all(
+    walkthroughs.map(async (name) => {
+      if (hasTexts(language, name) || !TEXTS[language][name]) return;
+      const texts = (await TEXTS[language][name]()).default;
+      LOCALES[language][name] = { ...LOCALES[language][name], ...texts };
+      loadedTexts.add(`${language}/${name}`);
+    }),
+  );
 }
+
+/** Whether the texts of `walkthrough` in `lang` are in (loadLanguage). */
+export const hasTexts = (lang, walkthrough) => loadedTexts.has(`${known(lang)}/${walkthrough}`);
 
 /**
  * A translator for `lang`: t('field.seed'), t('stageOf', { n: 2, total: 9 }). English fills gaps,

@@ -5,16 +5,12 @@
 // task of them (made by the kind's reader function, MODEL_KINDS[kind].reader.create), which the
 // form's task field picks and the runs train on. The text never leaves the reader's machine: it is
 // kept, with the models trained on it, in this browser (reader-store.js), listed with its size.
-import { MODEL_KINDS } from 'attention-stepper';
-
+import { readerCreate } from './controller.js';
 import { button, el, setText } from './dom.js';
 import { taskName } from './format.js';
 import { readerStore } from './reader-store.js';
 
 const PREVIEW = 3; // lines shown as tokens
-
-/** The engine's function that makes a task of the reader's text for the models of `spec`. */
-export const readerCreate = (spec) => MODEL_KINDS[spec.models.kind].reader.create;
 
 /**
  * The data: { element, draw() }, for the walkthrough on screen: one panel for each spec's `data`

@@ -1,7 +1,8 @@
 // Builds attention-stepper/components into dist/components/: one ES module with the palettes
-// bundled in, loadable by a plain <script type="module"> (no bundler, no import map), and KaTeX
-// as a chunk of its own beside it (katex.js), which stage-view.js imports when a formula is first
-// drawn: a relative import(), so it comes from wherever the bundle does (a CDN too).
+// bundled in, loadable by a plain <script type="module"> (no bundler, no import map), and chunks
+// of its own beside it: KaTeX (katex.js), which stage-view.js imports when a formula is first
+// drawn, the Chinese words and each walkthrough's texts (i18n.js): relative import()s, so they come
+// from wherever the bundle does (a CDN too).
 // The engine stays an import of the package's public entry, 'attention-stepper', written as the
 // relative path from dist/components/ to that entry's browser file (dist/engine/index.js): a CDN
 // serves it without an import map, and a page that also imports 'attention-stepper' (the same
@@ -11,6 +12,12 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const ENGINE = 'attention-stepper';
+
+/** A chunk's file: a walkthrough's texts (web/locales/<lang>/walkthroughs/<name>.json) by both, else its name. */
+export const chunkName = ({ facadeModuleId }) => {
+  const [, lang, walkthrough] = facadeModuleId?.match(/locales\/(\w+)\/walkthroughs\/([\w-]+)\.json$/) ?? [];
+  return walkthrough ? `texts-${lang}-${walkthrough}.js` : '[name].js';
+};
 
 export default defineConfig({
   base: './', // asset URLs relative to the module, wherever it is served from
@@ -22,11 +29,13 @@ export default defineConfig({
     assetsInlineLimit: 0,
     rollupOptions: {
       input: fileURLToPath(new URL('./index.js', import.meta.url)),
-      preserveEntrySignatures: 'strict',
+      preserveEntrySignatures: 'allow-extension', // the chunks import the bundle's shared modules from it: no facade, no extra request
       external: [ENGINE],
       output: {
         entryFileNames: 'attention-stepper.js',
-        chunkFileNames: '[name].js', // katex.js: a name the package's tests and sizes.js know
+        // katex.js, locale-zh.js, texts-<lang>-<walkthrough>.js: names the package's tests and
+        // sizes.js know
+        chunkFileNames: chunkName,
         assetFileNames: '[name][extname]',
         paths: { [ENGINE]: '../engine/index.js' },
       },

@@ -1,6 +1,6 @@
 // One spec per walkthrough: its form fields, and for each kind of stage the formula, the code and
 // (in exercise mode) the question. Numbers and structure come from the engine's trace; titles and
-// texts from the locales (web/locales/<lang>/walkthroughs.json). See docs/architecture.md for how
+// texts from the locales (web/locales/<lang>/walkthroughs/<name>.json). See docs/architecture.md for how
 // to add a walkthrough.
 import basics from './basics.js';
 import captioning from './captioning.js';
