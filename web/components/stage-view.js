@@ -215,28 +215,32 @@ function panelShare(panels, width, options) {
   return width;
 }
 
-// KaTeX once its loading settled (null if it could not load); the promise of loading it; the
-// formula holders drawn before it came, each with its LaTeX, filled in place when it comes.
+// KaTeX once its loading settled (null if it could not load); the promise of loading it, once a
+// formula waits for it; the formula holders drawn before it came, each with its LaTeX, filled in
+// place when it comes.
 let katex = null;
 let settled = false;
 let katexLoad = null;
 const pending = new Map();
 
 /**
- * Loads KaTeX (once: `import()` of its chunk beside this module, wherever that is served from) and
- * fills every formula drawn while it was on its way. Resolves once those formulas are filled (with
- * the LaTeX source as text if KaTeX could not load).
+ * Loads KaTeX (once: `import()` of its chunk beside this module, wherever that is served from),
+ * after the frame that shows the stage, in a task of its own, so that parsing its code never holds
+ * back the stage's figures; then fills every formula drawn while it was on its way. Resolves once
+ * those formulas are filled (with the LaTeX source as text if KaTeX could not load).
  */
 function loadFormulas() {
-  katexLoad ??= import('katex').then(
-    (module) => settle(module.default),
-    () => settle(null),
+  katexLoad ??= new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))).then(() =>
+    import('katex').then(
+      (module) => settle(module.default),
+      () => settle(null),
+    ),
   );
   return katexLoad;
 }
 
 /** Resolves once every formula drawn so far shows (at once while none waits for KaTeX). */
-export const formulasDrawn = () => (settled ? Promise.resolve() : loadFormulas());
+export const formulasDrawn = () => (settled || !pending.size ? Promise.resolve() : loadFormulas());
 
 function settle(loaded) {
   katex = loaded;
@@ -258,8 +262,7 @@ function fillFormula(holder, latex) {
   holder.setAttribute('aria-busy', 'true');
   holder.dataset.latex = latex;
   pending.set(holder, latex);
-  // after the frame that shows the stage (its figures first), in a task of its own
-  requestAnimationFrame(() => setTimeout(loadFormulas));
+  loadFormulas();
 }
 
 // KaTeX takes milliseconds per formula and a stage redraws on every edit, while its formula
