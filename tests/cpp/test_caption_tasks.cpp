@@ -10,20 +10,12 @@
 
 #include "attention/caption_tasks.hpp"
 #include "attention/numpy_random.hpp"
+#include "trace_checks.hpp"
 
 using namespace attention;
 using namespace attention::tasks;
 
 namespace {
-
-std::string argument_of(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const InputError &error) {
-    return error.argument();
-  }
-  return "(no error)";
-}
 
 std::string message_of(const std::function<void()> &f) {
   try {

@@ -11,6 +11,7 @@
 
 #include "attention/captioner_session.hpp"
 #include "files/safetensors.hpp"
+#include "trace_checks.hpp"
 
 using namespace attention;
 
@@ -41,15 +42,6 @@ std::shared_ptr<const tasks::CaptionTask> shared_task(const std::string &languag
 template <class T> std::vector<T> flat(const CaptionerSession<T> &session) {
   const auto &p = session.model().parameters();
   return {p.data(), p.data() + p.size()};
-}
-
-std::string argument_of(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const InputError &error) {
-    return error.argument();
-  }
-  return "(no error)";
 }
 
 tasks::Scene scene() {

@@ -10,6 +10,7 @@
 
 #include "attention/captioning_walkthrough.hpp"
 #include "attention/model_store.hpp"
+#include "trace_checks.hpp"
 
 using namespace attention;
 
@@ -26,22 +27,6 @@ CaptionerSession<float> trained() {
   CaptionerSession<float> session(config);
   session.train(20, 16);
   return session;
-}
-
-const Panel &panel_of(const Stage &stage, const std::string &name) {
-  const auto found = std::find_if(stage.panels.begin(), stage.panels.end(),
-                                  [&](const Panel &panel) { return panel.name == name; });
-  REQUIRE(found != stage.panels.end());
-  return *found;
-}
-
-std::string argument_of(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const InputError &error) {
-    return error.argument();
-  }
-  return "(no error)";
 }
 
 } // namespace

@@ -13,6 +13,7 @@
 
 #include "attention/model_store.hpp"
 #include "attention/sentiment_walkthrough.hpp"
+#include "trace_checks.hpp"
 
 using namespace attention;
 
@@ -29,34 +30,6 @@ ClassifierSession<double> trained(ClassifierAttention attention = ClassifierAtte
   ClassifierSession<double> session(config);
   session.train(30, 32);
   return session;
-}
-
-const Stage &stage_of(const Trace &trace, const std::string &id) {
-  const auto found = std::find_if(trace.stages.begin(), trace.stages.end(),
-                                  [&](const Stage &stage) { return stage.id == id; });
-  REQUIRE(found != trace.stages.end());
-  return *found;
-}
-
-const Panel &panel_of(const Stage &stage, const std::string &name) {
-  const auto found = std::find_if(stage.panels.begin(), stage.panels.end(),
-                                  [&](const Panel &panel) { return panel.name == name; });
-  REQUIRE(found != stage.panels.end());
-  return *found;
-}
-
-bool has_panel(const Stage &stage, const std::string &name) {
-  return std::any_of(stage.panels.begin(), stage.panels.end(),
-                     [&](const Panel &panel) { return panel.name == name; });
-}
-
-std::string argument_of(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const InputError &error) {
-    return error.argument();
-  }
-  return "(no error)";
 }
 
 double median(std::vector<double> values) {

@@ -9,6 +9,7 @@
 #include "attention/seq2seq_session.hpp"
 #include "core/precision.hpp"
 #include "files/safetensors.hpp"
+#include "trace_checks.hpp"
 
 using namespace attention;
 
@@ -34,15 +35,6 @@ template <class T> void set_all(Seq2seqSession<T> &session, const std::string &n
   const auto view = session.model().parameter(name);
   std::vector<T> values(view.info.size, value);
   session.model().set_parameter(name, view.info.shape, values.data());
-}
-
-std::string argument_of(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const InputError &error) {
-    return error.argument();
-  }
-  return "(no error)";
 }
 
 } // namespace

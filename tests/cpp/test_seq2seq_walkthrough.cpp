@@ -6,6 +6,7 @@
 
 #include "attention/seq2seq_walkthrough.hpp"
 #include "check_close.hpp"
+#include "trace_checks.hpp"
 
 using namespace attention;
 
@@ -36,13 +37,6 @@ struct EveryScoring {
       pointers.push_back(&model);
   }
 };
-
-const Panel &panel_of(const Stage &stage, const std::string &name) {
-  const auto found = std::find_if(stage.panels.begin(), stage.panels.end(),
-                                  [&](const Panel &panel) { return panel.name == name; });
-  REQUIRE(found != stage.panels.end());
-  return *found;
-}
 
 } // namespace
 

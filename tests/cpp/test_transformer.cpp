@@ -21,6 +21,7 @@
 #include "nn/feed_forward.hpp"
 #include "nn/layer_norm.hpp"
 #include "nn/multihead_attention.hpp"
+#include "trace_checks.hpp"
 #include "transformer_reference.hpp"
 
 using namespace attention;
@@ -323,15 +324,6 @@ TransformerSessionConfig small_session(const std::string &task = "en-fr") {
 template <class T> std::vector<T> flat(const TransformerSession<T> &session) {
   const auto &p = session.model().parameters();
   return {p.data(), p.data() + p.size()};
-}
-
-std::string argument_of(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const InputError &error) {
-    return error.argument();
-  }
-  return "(no error)";
 }
 
 // The session's tensors as safetensors.torch.save_file(model.state_dict(), metadata=…) writes

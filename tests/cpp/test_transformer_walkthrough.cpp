@@ -7,6 +7,7 @@
 
 #include "attention/model_store.hpp"
 #include "attention/transformer_walkthrough.hpp"
+#include "trace_checks.hpp"
 
 using namespace attention;
 
@@ -20,25 +21,6 @@ TransformerSession<double> trained_transformer() {
   TransformerSession<double> session(config);
   session.train(30, 16);
   return session;
-}
-
-const Panel &panel_of(const Trace &trace, const std::string &stage, const std::string &name) {
-  const auto s = std::find_if(trace.stages.begin(), trace.stages.end(),
-                              [&](const Stage &each) { return each.id == stage; });
-  REQUIRE(s != trace.stages.end());
-  const auto found = std::find_if(s->panels.begin(), s->panels.end(),
-                                  [&](const Panel &panel) { return panel.name == name; });
-  REQUIRE(found != s->panels.end());
-  return *found;
-}
-
-std::string argument_of(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const InputError &error) {
-    return error.argument();
-  }
-  return "(no error)";
 }
 
 } // namespace
