@@ -1,11 +1,14 @@
 // The docs' generated figures stay true: the package's size table (docs/package.md) within 2% of
-// what scripts/sizes.js measures in the built dist/, and every benchmark table exactly what
-// scripts/bench-tables.js makes from the committed bench/results/*.json (no benchmark runs here).
+// what scripts/sizes.js measures in the built dist/, every benchmark table exactly what
+// scripts/bench-tables.js makes from the committed bench/results/*.json (no benchmark runs here),
+// and the API reference (docs/reference/) exactly what scripts/api-reference.js makes of the types
+// (TypeDoc, no build needed). Every link between the docs leads to a file and a heading.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
+import { generated, readTree, referenceDir } from '../../scripts/api-reference.js';
 import { benchTables } from '../../scripts/bench-tables.js';
 import { docBlocks, docFiles, root } from '../../scripts/generated-blocks.js';
 import { measure } from '../../scripts/sizes.js';
@@ -53,19 +56,35 @@ test('every benchmark table is what scripts/bench-tables.js makes of bench/resul
   }
 });
 
-// GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens
-const anchors = (text) =>
-  new Set(
-    [...text.matchAll(/^#+ (.*)$/gm)].map(([, heading]) =>
-      heading
-        .toLowerCase()
-        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-        .replace(/\s/g, '-'),
-    ),
-  );
+test('the API reference is what scripts/api-reference.js makes of the types', async () => {
+  const made = await generated();
+  const committed = readTree(referenceDir);
+  const fix = 'run `npm run docs` and commit docs/reference/';
+  assert.deepEqual(Object.keys(committed), Object.keys(made), `the reference's files: ${fix}`);
+  for (const [path, text] of Object.entries(made))
+    assert.equal(committed[path], text, `docs/reference/${path} is stale: ${fix}`);
+});
+
+// GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens, a repeated
+// one numbered (-1, -2, …); and the ids of <a id="…"> anchors (the reference's table rows)
+const anchors = (text) => {
+  const found = new Set([...text.matchAll(/<a id="([^"]+)"/g)].map(([, id]) => id));
+  const seen = new Map();
+  for (const [, heading] of text.matchAll(/^#+ (.*)$/gm)) {
+    const slug = heading
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    found.add(count ? `${slug}-${count}` : slug);
+  }
+  return found;
+};
 
 test("the docs' links to files of the repository and their headings lead somewhere", () => {
-  for (const file of docFiles()) {
+  const reference = Object.keys(readTree(referenceDir)).map((path) => `docs/reference/${path}`);
+  for (const file of [...docFiles(), ...reference]) {
     const text = readFileSync(join(root, file), 'utf8');
     for (const [, target, anchor] of text.matchAll(/\]\(([^)\s#]*)(?:#([^)\s]*))?\)/g)) {
       if (/^[a-z]+:/.test(target)) continue;

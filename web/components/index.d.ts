@@ -1,4 +1,10 @@
 // Types of attention-stepper/components. Checked by tests/types.
+
+/**
+ * The custom elements `<attention-stepper>` and `<attention-heatmap>`, and `renderHeatmap`.
+ *
+ * @module attention-stepper/components
+ */
 import type { Label, Matrix, Trace, WalkthroughName } from 'attention-stepper';
 
 /**

@@ -3,6 +3,13 @@
 // (seq2seq-types.d.ts, transformer-types.d.ts, captioner-types.d.ts, classifier-types.d.ts), over
 // what every kind's model
 // has (model-types.d.ts).
+
+/**
+ * The engine: `loadAttention()` and the module's other exports, and the engine object it resolves
+ * to. What each call computes is in docs/api.md.
+ *
+ * @module attention-stepper
+ */
 import type { ModelPrecision, TrainOptionsOf } from './model-types.js';
 export type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray, TrainOptionsOf } from './model-types.js';
 import type {
