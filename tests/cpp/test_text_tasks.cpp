@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <set>
 #include <string>
 #include <vector>
@@ -9,6 +11,7 @@
 #include "attention/transformer_session.hpp"
 #include "attention/translation_tasks.hpp"
 #include "check_close.hpp"
+#include "tasks/text_reading.hpp"
 
 using namespace attention;
 using namespace attention::tasks;
@@ -108,6 +111,34 @@ TEST_CASE("text tasks: splits are held out from the seed, and the same text make
   CHECK(make_text_task(text, options(3, 4)).validation.size() == 3);
   CHECK(make_text_task(text, options(3, 4)).test.size() == 4);
   CHECK(make_text_task(corpus(5000), options(0.4, 0.4)).test.size() == max_held_out);
+}
+
+TEST_CASE(
+    "text tasks: the identity's hash is FNV-1a of std::to_string's text, as printf wrote it") {
+  // A task's id stays what it was when the hash was made with std::to_string and snprintf (the
+  // reader's tasks are kept by id in the browser).
+  const auto printf_hash = [](std::string_view text, std::initializer_list<double> options) {
+    std::uint64_t hash = 0xcbf29ce484222325ULL;
+    const auto add = [&](std::string_view bytes) {
+      for (const char c : bytes)
+        hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+      hash = (hash ^ 0xff) * 0x100000001b3ULL;
+    };
+    for (const double value : options)
+      add(std::to_string(value));
+    add(text);
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    return std::string(hex);
+  };
+  const auto check = [&](std::string_view text, std::initializer_list<double> options) {
+    CHECK(reading::hash_of(text, options) == printf_hash(text, options));
+  };
+  check("", {1});
+  check("Go.\tVa !\n", {});
+  check("Go.\tVa !\n", {0, 1, -0.0});
+  check("Go.\tVa !\n", {0.05, 0.1, 0.4999999, 1e-7, 2.5e-7});
+  check("Go.\tVa !\n", {4294967295, 1e19, 3, 0.125});
 }
 
 TEST_CASE("text tasks: the vocabulary keeps frequent training words; the rest read as <unk>") {

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string_view>
 #include <utility>
 
@@ -320,14 +319,23 @@ const char *scene_fault_name(SceneFault::Kind kind) {
 
 WrittenScene read_scene(const std::string &text) {
   WrittenScene scene;
-  std::istringstream parts(text);
-  for (std::string part; std::getline(parts, part, ';');) {
-    std::istringstream in(part);
+  // objects split at ";", words at the C locale's white space (as std::istream reads them)
+  const auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t end = std::min(text.find(';', start), text.size());
     std::vector<std::string> words;
-    for (std::string word; in >> word;)
-      words.push_back(word);
+    for (std::size_t i = start; i < end;) {
+      const std::size_t first = i;
+      while (i < end && !space(text[i]))
+        ++i;
+      if (i > first)
+        words.emplace_back(text, first, i - first);
+      while (i < end && space(text[i]))
+        ++i;
+    }
     if (!words.empty())
       scene.objects.push_back(std::move(words));
+    start = end + 1;
   }
   scene.faults = faults_of(scene.objects);
   return scene;
@@ -335,25 +343,25 @@ WrittenScene read_scene(const std::string &text) {
 
 std::string describe(const SceneFault &fault, const WrittenScene &scene) {
   using Kind = SceneFault::Kind;
-  std::ostringstream out;
-  if (fault.kind == Kind::count) {
-    out << "a scene holds 1 to " << max_scene_objects << " objects, not " << scene.objects.size();
-    return out.str();
-  }
+  using std::to_string;
+  if (fault.kind == Kind::count)
+    return "a scene holds 1 to " + to_string(max_scene_objects) + " objects, not " +
+           to_string(scene.objects.size());
   const auto &words = scene.objects[fault.object];
-  out << "scene object " << fault.object + 1 << " (" << quoted(joined(words, " ")) << ") ";
+  std::string out =
+      "scene object " + to_string(fault.object + 1) + " (" + quoted(joined(words, " ")) + ") ";
   if (fault.kind == Kind::words)
-    out << "must be five words: size colour shape row column, as \"big red circle 0 1\"";
+    out += "must be five words: size colour shape row column, as \"big red circle 0 1\"";
   else if (fault.kind == Kind::name)
-    out << "has an unknown " << fault.part << "; the " << fault.part << "s are "
-        << joined(names_of(fault.part), ", ");
+    out += "has an unknown " + fault.part + "; the " + fault.part + "s are " +
+           joined(names_of(fault.part), ", ");
   else if (fault.kind == Kind::place)
-    out << "is off the canvas: its row must be from 0 to " << layout_rows - 1
-        << " and its column from 0 to " << layout_columns - 1;
+    out += "is off the canvas: its row must be from 0 to " + to_string(layout_rows - 1) +
+           " and its column from 0 to " + to_string(layout_columns - 1);
   else
-    out << "and scene object " << fault.other + 1 << " share the slot (row " << words[3]
-        << ", column " << words[4] << "): one object a slot";
-  return out.str();
+    out += "and scene object " + to_string(fault.other + 1) + " share the slot (row " + words[3] +
+           ", column " + words[4] + "): one object a slot";
+  return out;
 }
 
 Scene make_scene_from(const WrittenScene &written) {

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 
 #include "attention/numpy_random.hpp"
+#include "core/decimal.hpp"
 #include "tasks/text.hpp"
 
 namespace attention::tasks {
@@ -136,11 +136,14 @@ std::string hash_of(std::string_view text, std::initializer_list<double> options
     hash ^= 0xff; // a separator no UTF-8 byte is
     hash *= 0x100000001b3ULL;
   };
+  // std::to_string's "%f" and the hex digits without printf, which would bring its
+  // floating-point formatting into the WebAssembly module (core/decimal.hpp)
   for (const double value : options)
-    add(std::to_string(value));
+    add(detail::format_fixed(value, 6));
   add(text);
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  std::string hex(16, '0');
+  for (std::size_t i = 16; i-- > 0; hash >>= 4)
+    hex[i] = "0123456789abcdef"[hash & 15];
   return hex;
 }
 
