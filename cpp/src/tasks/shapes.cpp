@@ -52,7 +52,9 @@ std::optional<std::size_t> place_of(const std::string &word, std::size_t limit) 
   if (word.empty() || word.size() > 9 ||
       !std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; }))
     return std::nullopt;
-  const auto value = std::size_t(std::stoul(word));
+  std::size_t value = 0; // the digits by hand: std::stoul would bring strtoul into the module
+  for (const char c : word)
+    value = value * 10 + std::size_t(c - '0');
   return value < limit ? std::optional(value) : std::nullopt;
 }
 
