@@ -71,6 +71,7 @@ function readerData(controller, data, create, store) {
   const openLabel = el('label', 'field model-data-open');
   openLabel.append(el('span'), open);
   const samples = el('div', 'model-data-samples');
+  const sampleLabels = new Map(); // a sample's button -> its name in a language (made once, named at each draw)
 
   // how to read the lines: the column the data names (the source, the label), tokens, lower case,
   // rare words, length
@@ -302,7 +303,7 @@ function readerData(controller, data, create, store) {
     if (!samples.childElementCount)
       samples.append(
         el('span', '', ''),
-        ...data.samples(attn).map(({ id, read: readSample }) => {
+        ...data.samples(attn).map(({ id, label, read: readSample }) => {
           const sample = button('model-data-sample', () => {
             const { name, text: lines, unit: sampleUnit, maxLength: longest } = readSample();
             text.value = lines;
@@ -311,12 +312,12 @@ function readerData(controller, data, create, store) {
             readLines();
           });
           sample.dataset.task = id;
+          sampleLabels.set(sample, label);
           return sample;
         }),
       );
     setText(samples.firstChild, t('data.samples'));
-    const sampleNames = new Map(data.samples(attn).map(({ id, label }) => [id, label(t)]));
-    for (const sample of samples.querySelectorAll('button')) setText(sample, sampleNames.get(sample.dataset.task));
+    for (const [sample, label] of sampleLabels) setText(sample, label(t));
     drawStats();
     drawKept();
   }
