@@ -6,48 +6,21 @@
 // before it with its bytes: raw as served, and gzip level 9 (as a server sends them; localhost
 // sends them raw). Writes bench/results/embed.json.
 //   node bench/embed.js
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 
 import { launchChromium } from '../tests/browser/chromium.js';
+import { CDN, FIRST_FIGURE, firstFigure, HOST, routeCdn, routeTutorial } from '../tests/browser/embeds.js';
 import { serve } from '../scripts/serve.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
-const CDN = `https://cdn.jsdelivr.net/npm/attention-stepper@${version}/`;
-const HOST = 'https://tutorial.example.org/';
 const LOADS = 5;
 const median = (values) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const server = await serve(root);
 const local = `http://127.0.0.1:${server.address().port}/`;
 const browser = await launchChromium();
-
-// Records, on every page, when the first engine-computed heatmap cell is on screen (through the
-// element's shadow root too): the first animation frame that finds one.
-const FIRST_FIGURE = () => {
-  const find = () => {
-    const roots = [document, ...[...document.querySelectorAll('attention-stepper')].map((e) => e.shadowRoot)];
-    // a heatmap the engine's values painted, or a picture it drew (the captioning tab's scene)
-    return roots.some((r) => r?.querySelector('.hm-cell[data-value], canvas.picture-image'));
-  };
-  const look = () => (find() ? (window.firstFigure = performance.now()) : requestAnimationFrame(look));
-  requestAnimationFrame(look);
-};
-
-const gzipped = new Map(); // path -> gzip size
-const gzipSize = (path) => {
-  if (!gzipped.has(path)) gzipped.set(path, gzipSync(readFileSync(path), { level: 9 }).length);
-  return gzipped.get(path);
-};
-const fileOf = (url) => {
-  const { pathname } = new URL(url);
-  const path = pathname.includes(`@${version}/`) ? pathname.split(`@${version}/`)[1] : pathname;
-  return join(root, path.endsWith('/') ? `${path}index.html` : path);
-};
 
 // One cold load of `url` in a new context (`route` serves what it must): { ms, requests }.
 async function load(url, route) {
@@ -56,51 +29,16 @@ async function load(url, route) {
   await context.addInitScript(FIRST_FIGURE);
   const page = await context.newPage();
   await page.goto(url);
-  await page.waitForFunction(() => window.firstFigure, null, { timeout: 60_000 });
-  // the resources whose responses ended before the figure was on screen
-  const { ms, urls } = await page.evaluate(() => ({
-    ms: window.firstFigure,
-    urls: [
-      location.href,
-      ...performance
-        .getEntriesByType('resource')
-        .filter((entry) => entry.responseEnd <= window.firstFigure)
-        .map((entry) => entry.name),
-    ],
-  }));
+  const { ms, requests } = await firstFigure(page);
   await context.close();
-  return {
-    ms,
-    requests: urls
-      .filter((url) => !url.startsWith('data:'))
-      .map((url) => {
-        const path = fileOf(url);
-        const shown = url.replace(CDN, 'cdn/').replace(local, '').replace(HOST, 'host/');
-        return { url: shown, raw: readSize(path), gzip: readSize(path) ? gzipSize(path) : 0 };
-      }),
-  };
+  const shown = (url) => url.replace(CDN, 'cdn/').replace(local, '').replace(HOST, 'host/');
+  return { ms, requests: requests.map((request) => ({ ...request, url: shown(request.url) })) };
 }
-const readSize = (path) => {
-  try {
-    return readFileSync(path).length;
-  } catch {
-    return 0; // a page made by the route
-  }
-};
 
-// The basics embed: a page on HOST, the package from CDN (CORS headers, as CDNs send).
+// The basics embed: a page on HOST, the package from CDN.
 const embedRoute = async (context) => {
-  await context.route(`${CDN}**`, (route) =>
-    route.fulfill({ path: fileOf(route.request().url()), headers: { 'access-control-allow-origin': '*' } }),
-  );
-  await context.route(`${HOST}embed.html`, (route) =>
-    route.fulfill({
-      contentType: 'text/html',
-      body: `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body>
-        <script type="module" src="${CDN}dist/components/attention-stepper.js"></script>
-        <attention-stepper walkthrough="basics"></attention-stepper></body></html>`,
-    }),
-  );
+  await routeCdn(context);
+  await routeTutorial(context, '<attention-stepper walkthrough="basics"></attention-stepper>');
 };
 
 const targets = {

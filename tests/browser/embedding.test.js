@@ -12,8 +12,8 @@ import { installPackedPackage, root } from '../pack.js';
 import { assertSeedNumbers, SEEDS } from '../seeds.js';
 import { serve } from '../../scripts/serve.js';
 import { collectErrors, launchChromium } from './chromium.js';
+import { FIRST_FIGURE, firstFigure, routeCdn, routeTutorial } from './embeds.js';
 
-const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
 let browser;
 let server;
 let base;
@@ -145,6 +145,29 @@ test('the tutorial page: two independent steppers and a heatmap, one shared WebA
   );
 });
 
+// Issue 33's goal for a tutorial's figure on a phone's slow connection; bench/embed.js times it.
+const BASICS_EMBED_BUDGET = 200 * 1024; // bytes, gzip, before the first figure
+
+test("the README's basics embed transfers at most 200 KB gzip before its first figure: no models' module, KaTeX, model panel or other walkthrough's texts", async (t) => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  t.after(() => context.close());
+  await routeCdn(context);
+  const url = await routeTutorial(context, '<attention-stepper walkthrough="basics"></attention-stepper>');
+  await context.addInitScript(FIRST_FIGURE);
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await page.goto(url);
+  const { requests } = await firstFigure(page);
+  const files = requests.map((request) => request.url.split('/').pop());
+  const gzip = requests.reduce((sum, request) => sum + request.gzip, 0);
+  const list = requests.map((r) => `${(r.gzip / 1024).toFixed(1)} KB ${r.url}`).join('\n');
+  assert.ok(gzip <= BASICS_EMBED_BUDGET, `${(gzip / 1024).toFixed(1)} KB gzip before the first figure:\n${list}`);
+  assert.ok(files.includes('attention-core.wasm'), list);
+  for (const unwanted of [/attention-engine/, /katex/, /model-panel/, /locale-/, /texts-(?!en-basics)/])
+    assert.ok(!files.some((file) => unwanted.test(file)), `${unwanted} before the first figure:\n${list}`);
+  assert.deepEqual(errors, []);
+});
+
 test('<attention-stepper walkthrough="seq2seq" task=… sentence=…> shows the shipped model\'s translation; walkthrough="scoring" takes sentence and step', async (t) => {
   const { page } = await open(t, `${base}tests/browser/seq2seq-element.html`);
   const stepper = page.locator('#translation');
@@ -178,28 +201,17 @@ test('loaded from a CDN, a scoring embed trains its missing models in a worker; 
   const hostBase = `http://127.0.0.1:${host.address().port}/`;
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   t.after(() => context.close());
-  // another origin, answering with CORS headers as CDNs do
-  const cdn = `https://cdn.jsdelivr.net/npm/attention-stepper@${version}/`;
-  await context.route(`${cdn}**`, (route) =>
-    route.fulfill({
-      path: join(root, new URL(route.request().url()).pathname.split(`@${version}/`)[1]),
-      headers: { 'access-control-allow-origin': '*' },
-    }),
+  const url = await routeTutorial(
+    context,
+    '<attention-stepper walkthrough="scoring" sentence="the small red car is wet" step="3"></attention-stepper>',
+    `${hostBase}cdn.html`,
   );
-  await context.route(`${hostBase}cdn.html`, (route) =>
-    route.fulfill({
-      contentType: 'text/html',
-      body: `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body>
-        <script type="module" src="${cdn}dist/components/attention-stepper.js"></script>
-        <attention-stepper walkthrough="scoring" sentence="the small red car is wet" step="3"></attention-stepper>
-      </body></html>`,
-    }),
-  );
+  await routeCdn(context);
   const page = await context.newPage();
   const errors = collectErrors(page);
   const workers = [];
   page.on('worker', (worker) => workers.push(worker.url()));
-  await page.goto(`${hostBase}cdn.html`);
+  await page.goto(url);
   const panel = page.locator('attention-stepper .model-panel');
   await panel.and(page.locator('[data-training="running"]')).waitFor({ timeout: 30_000 });
   // the worker reports: a step past the first chunk
@@ -236,9 +248,7 @@ test("the README's embedding snippets work verbatim", async (t) => {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   t.after(() => context.close());
   // the CDN and the page's host, served from this checkout's build
-  await context.route(`https://cdn.jsdelivr.net/npm/attention-stepper@${version}/**`, (route) =>
-    route.fulfill({ path: join(root, new URL(route.request().url()).pathname.split(`@${version}/`)[1]) }),
-  );
+  await routeCdn(context);
   await context.route('https://example.org/attention-stepper/**', (route) => {
     const path = new URL(route.request().url()).pathname.replace('/attention-stepper/', '') || 'index.html';
     return route.fulfill({ path: join(root, 'dist/site', path) });

@@ -3,17 +3,11 @@
 // CDN it came from) and renders its formula; a formula drawn before KaTeX came keeps its place
 // and is filled in place when it comes; without KaTeX it shows its LaTeX source.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { root } from '../pack.js';
 import { collectErrors, launchChromium } from './chromium.js';
+import { CDN, routeCdn, routeTutorial } from './embeds.js';
 
-const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
-// another origin, answering with CORS headers as CDNs do; the page's own origin is a second one
-const CDN = `https://cdn.jsdelivr.net/npm/attention-stepper@${version}/`;
-const HOST = 'https://tutorial.example.org/';
 const KATEX = `${CDN}dist/components/katex.js`;
 const SOFTMAX = '\\alpha_j = \\frac{\\exp(e_j)}{\\sum_k \\exp(e_k)}';
 
@@ -22,34 +16,23 @@ before(async () => (browser = await launchChromium()));
 after(() => browser?.close());
 
 /**
- * A page on HOST embedding `body` with the bundle from CDN: { page, requests, errors }. `katex`
+ * A tutorial's page embedding `body` with the bundle from the CDN (embeds.js): { page, requests, errors }. `katex`
  * answers the request for KaTeX's chunk (default: serve it).
  */
 async function embed(t, body, { katex } = {}) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   t.after(() => context.close());
-  const serve = (route) =>
-    route.fulfill({
-      path: join(root, new URL(route.request().url()).pathname.split(`@${version}/`)[1]),
-      headers: { 'access-control-allow-origin': '*' },
-    });
-  await context.route(`${CDN}**`, (route) =>
+  await routeCdn(context, (route, serve) =>
     katex && route.request().url() === KATEX ? katex(route, serve) : serve(route),
   );
-  await context.route(`${HOST}embed.html`, (route) =>
-    route.fulfill({
-      contentType: 'text/html',
-      body: `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body>
-        <script type="module" src="${CDN}dist/components/attention-stepper.js"></script>${body}</body></html>`,
-    }),
-  );
+  const url = await routeTutorial(context, body);
   const page = await context.newPage();
   const errors = collectErrors(page);
   const requests = [];
   page.on('request', (request) => requests.push(request.url()));
   const scripts = []; // the text of every script the page received
   page.on('response', (response) => response.url().endsWith('.js') && scripts.push(response.text()));
-  await page.goto(`${HOST}embed.html`);
+  await page.goto(url);
   return { page, requests, errors, scripts };
 }
 
