@@ -71,10 +71,14 @@ function workloads({ attn, kinds }) {
 }
 
 const runs = Object.fromEntries(Object.entries(builds).map(([name, build]) => [name, workloads(build)]));
+// what both builds run (an older checkout may lack a model kind)
+const common = Object.keys(runs.this).filter((workload) => workload in runs.other);
+const unmatched = Object.keys({ ...runs.this, ...runs.other }).filter((workload) => !common.includes(workload));
+if (unmatched.length) console.log(`in one build only, not timed: ${unmatched.join(', ')}`);
 const times = {}; // workload -> build -> ms of each round
 // round 0 warms up (V8's optimising compiler, the heaps' growth) and is not counted
 for (let round = 0; round <= ROUNDS; round++)
-  for (const workload of Object.keys(runs.this)) {
+  for (const workload of common) {
     // the builds' order alternates, so that neither always runs on a machine the other warmed
     const order = round % 2 ? ['other', 'this'] : ['this', 'other'];
     for (const build of order) {

@@ -169,9 +169,14 @@ test("the README's basics embed transfers at most 200 KB gzip before its first f
 });
 
 test('<attention-stepper walkthrough="seq2seq" task=… sentence=…> shows the shipped model\'s translation; walkthrough="scoring" takes sentence and step', async (t) => {
-  const { page } = await open(t, `${base}tests/browser/seq2seq-element.html`);
+  const { page, wasm } = await open(t, `${base}tests/browser/seq2seq-element.html`);
   const stepper = page.locator('#translation');
   await stepper.locator('.model-panel[data-origin="shipped"]').waitFor();
+  // steppers of models load the engine's module (here, and in the worker that trains scoring's
+  // missing models), never the core's first
+  const modules = wasm.map((url) => url.split('/').pop());
+  assert.ok(modules.includes('attention-engine.wasm'), modules.join());
+  assert.ok(!modules.some((name) => /attention-core/.test(name)), modules.join());
   assert.equal(await stepper.evaluate((element) => element.stage), 'alignment');
   const rows = await stepper.evaluate((element) => element.trace.labels.target);
   assert.deepEqual(rows, ['我', '今天', '在', '家', '吃', '饭', '<eos>']);

@@ -163,6 +163,24 @@ test("the seeds' numbers are in the DOM, 5.7661442e-340 included", async (t) => 
   );
 });
 
+test("a page opened on a walkthrough of models loads the engine's module alone; one opened on basics the core's, and the engine's when a tab of models is chosen", async (t) => {
+  const modules = (page) =>
+    page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((entry) => entry.name.match(/attention-(core|engine)[\w-]*\.wasm$/)?.[1])
+        .filter(Boolean),
+    );
+  const models = await open(t, '#transformer');
+  await shippedModel(models, 'transformer');
+  assert.deepEqual(await modules(models), ['engine']);
+  const basics = await open(t, '#basics');
+  assert.deepEqual(await modules(basics), ['core']);
+  await basics.click('.walkthrough-tab[href="#seq2seq"]');
+  await shippedModel(basics);
+  assert.deepEqual(await modules(basics), ['core', 'engine']);
+});
+
 test('deep links open their stage and survive a reload', async (t) => {
   const page = await open(t, '#self-attention/word-weights');
   assert.equal(await current(page), 'self-attention/word-weights');

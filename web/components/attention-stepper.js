@@ -6,7 +6,7 @@
 // Methods next(), prev(), goTo(stageId); a `stagechange` event. All steppers on a page share one
 // WebAssembly instance of the engine.
 import { loadAttention } from 'attention-stepper';
-import { readerCreate, readyFor, StepperController } from './controller.js';
+import { readerCreate, readyFor, showsModels, StepperController } from './controller.js';
 import { el } from './dom.js';
 import { LANGUAGES, loadLanguage, translator } from './i18n.js';
 import { renderInputForm } from './input-form.js';
@@ -66,10 +66,11 @@ export class AttentionStepperElement extends HTMLElement {
     this.#root.replaceChildren(status);
     // the stepper's language (a chunk of its own but English) with its walkthrough's texts, and the
     // engine, side by side
-    const language = loadLanguage(lang, [this.getAttribute('walkthrough') ?? 'basics']).then(
-      () => (status.textContent = translator(lang)('loading')),
+    const walkthrough = this.getAttribute('walkthrough') ?? 'basics';
+    const language = loadLanguage(lang, [walkthrough]).then(() => (status.textContent = translator(lang)('loading')));
+    this.#startWith(
+      Promise.all([loadAttention({ models: showsModels(walkthrough) }), language]).then(([attn]) => attn),
     );
-    this.#startWith(Promise.all([loadAttention(), language]).then(([attn]) => attn));
   }
 
   attributeChangedCallback(name, previous, value) {

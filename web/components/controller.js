@@ -34,7 +34,7 @@ const lacks = (attn, walkthrough, lang) =>
  */
 export async function readyFor(attn, walkthrough, lang) {
   const name = pick(walkthrough, WALKTHROUGHS, 'basics');
-  const { models } = SPECS[name];
+  const models = showsModels(name);
   await Promise.all([
     models && !attn.modelsLoaded && attn.loadModels(),
     models && loadModelPanel(),
@@ -42,6 +42,12 @@ export async function readyFor(attn, walkthrough, lang) {
   ]);
   return attn;
 }
+
+/**
+ * Whether `walkthrough` shows trained models: a page or a stepper that opens on it asks for the
+ * models' code at once (loadAttention({ models })), not the core first and then the engine.
+ */
+export const showsModels = (walkthrough) => Boolean(SPECS[pick(walkthrough, WALKTHROUGHS, 'basics')].models);
 
 /** The engine's function that makes a task of the reader's text for the models of `spec` (MODEL_KINDS). */
 export const readerCreate = (spec) => MODEL_KINDS[spec.models.kind].reader.create;

@@ -131,10 +131,12 @@ export function makeLoader(platform) {
     }
     return { module: await platform.single(files, which), running: 1 };
   };
-  // The core, or the engine for wasmBinary (it holds the engine's .wasm); loadModels() then
-  // loads the engine on as many threads as the core runs.
-  const start = async (threads, files, asked) => {
-    const { module, running } = await instantiate(threads, files, asked, files.wasmBinary ? 'engine' : 'core');
+  // The core, or the engine for wasmBinary (it holds the engine's .wasm) or for a caller who
+  // wants the models at once (the core would be loaded for nothing); loadModels() then loads the
+  // engine, if the core came, on as many threads as the core runs.
+  const start = async (threads, files, asked, models) => {
+    const which = files.wasmBinary || models ? 'engine' : 'core';
+    const { module, running } = await instantiate(threads, files, asked, which);
     const loadEngine = async () => (await instantiate(running, files, true, 'engine')).module;
     return createEngine(module, running, platform, loadEngine);
   };
@@ -151,17 +153,20 @@ export function makeLoader(platform) {
     if (given.models !== undefined && typeof given.models !== 'boolean')
       fail(`options.models must be true or false, got ${describe(given.models)}`, 'options.models');
     if (wasmBinary || locateFile)
-      return withModels(await start(threads, { wasmBinary, locateFile }, asked), given.models);
+      return withModels(await start(threads, { wasmBinary, locateFile }, asked, given.models), given.models);
     if (!shared.has(threads))
       shared.set(
         threads,
-        start(threads, {}, asked).catch((error) => {
+        start(threads, {}, asked, given.models).catch((error) => {
           shared.delete(threads);
           throw error;
         }),
       );
     const engine = await shared.get(threads);
     // a shared instance that fell back to one thread does not answer a request for more
-    return withModels(asked && engine.threads !== threads ? await start(threads, {}, true) : engine, given.models);
+    return withModels(
+      asked && engine.threads !== threads ? await start(threads, {}, true, given.models) : engine,
+      given.models,
+    );
   };
 }

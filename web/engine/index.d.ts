@@ -846,7 +846,8 @@ export interface LoadOptions {
    * start. Small problems stay on one thread either way.
    */
   threads?: number;
-  /** Load the models' code at once (as loadModels()); default false: the core alone. */
+  /** Load the models' code at once: the engine alone, unless an earlier call loaded the core
+   * (then as loadModels()); default false: the core alone. */
   models?: boolean;
   /** The bytes of attention-engine.wasm (the single-threaded engine, models included), when you
    * load them yourself. */
