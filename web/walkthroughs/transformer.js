@@ -67,7 +67,9 @@ export default {
     { name: 'beam', label: 'field.beam' },
     SENTENCE_FIELD,
   ],
-  // the Transformer the form's task picks, and the task's GRU model to compare once it is trained
+  // the Transformer the form's task picks, and the task's GRU model to compare once it is trained:
+  // its shipped model, where there is one, loads once the Transformer's is in (not beside it: on a
+  // slow connection the first figure waits for the Transformer's alone)
   models: {
     kind: 'transformer',
     compares: false,
@@ -76,9 +78,10 @@ export default {
     data: PAIRS_DATA,
     training: { ...TRANSLATION_MODELS.training, fields: [SEED, { ...LEARNING_RATE, value: '0.002' }] },
     context(inputs, models) {
-      models.model('seq2seq', GRU(inputs.task)); // its shipped model, where there is one, loads
+      const model = models.model('transformer', inputs);
+      if (models.origin('transformer', inputs) !== 'loading') models.model('seq2seq', GRU(inputs.task));
       const gru = models.trained('seq2seq', [GRU(inputs.task)]);
-      return { model: models.model('transformer', inputs), compare: gru.length ? gru : undefined };
+      return { model, compare: gru.length ? gru : undefined };
     },
   },
   attributes: ['task', 'sentence', 'layer', 'head', 'beam'],
