@@ -50,7 +50,7 @@ export const entries = () => [
   },
   {
     entry:
-      "`attention-stepper/components`: `attention-stepper.js` (the palettes and the English words every page needs bundled; KaTeX, the Chinese words and each walkthrough's texts apart, below)",
+      "`attention-stepper/components`: `attention-stepper.js` (the palettes and the English words every page needs bundled; KaTeX, the Chinese words, each walkthrough's texts and the walkthroughs of trained models apart, below)",
     files: ['dist/components/attention-stepper.js'],
   },
   {
@@ -72,6 +72,11 @@ export const entries = () => [
     entry:
       'the model panel: `model-panel.js` beside it, loaded by the components with the first walkthrough of trained models',
     files: ['dist/components/model-panel.js'],
+  },
+  {
+    entry:
+      'the walkthroughs of trained models (their specs): `model-walkthroughs.js` beside it, loaded by the components with the first of them',
+    files: ['dist/components/model-walkthroughs.js'],
   },
   {
     entry: 'KaTeX: `katex.js` beside it, loaded by the components once a stage with a formula is on screen',

@@ -126,9 +126,9 @@ test('the tutorial page: two independent steppers and a heatmap, one shared WebA
   const models = requested.filter((url) => /attention-engine/.test(url));
   assert.deepEqual(models, [], "the models' module is never requested");
   assert.deepEqual(
-    requested.filter((url) => /model-panel/.test(url)),
+    requested.filter((url) => /model-(panel|walkthroughs)/.test(url)),
     [],
-    "nor the model panel's code",
+    "nor the model panel's code, nor the walkthroughs of trained models'",
   );
   // the Chinese texts come once, for the one stepper in Chinese, and each stepper's walkthrough's
   // texts in its language: none of the others'
@@ -148,7 +148,7 @@ test('the tutorial page: two independent steppers and a heatmap, one shared WebA
 // Issue 33's goal for a tutorial's figure on a phone's slow connection; bench/embed.js times it.
 const BASICS_EMBED_BUDGET = 200 * 1024; // bytes, gzip, before the first figure
 
-test("the README's basics embed transfers at most 200 KB gzip before its first figure: no models' module, KaTeX, model panel or other walkthrough's texts", async (t) => {
+test("the README's basics embed transfers at most 200 KB gzip before its first figure: no models' module, KaTeX, model panel, walkthroughs of models or other walkthrough's texts", async (t) => {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   t.after(() => context.close());
   await routeCdn(context);
@@ -163,7 +163,7 @@ test("the README's basics embed transfers at most 200 KB gzip before its first f
   const list = requests.map((r) => `${(r.gzip / 1024).toFixed(1)} KB ${r.url}`).join('\n');
   assert.ok(gzip <= BASICS_EMBED_BUDGET, `${(gzip / 1024).toFixed(1)} KB gzip before the first figure:\n${list}`);
   assert.ok(files.includes('attention-core.wasm'), list);
-  for (const unwanted of [/attention-engine/, /katex/, /model-panel/, /locale-/, /texts-(?!en-basics)/])
+  for (const unwanted of [/attention-engine/, /katex/, /model-/, /locale-/, /texts-(?!en-basics)/])
     assert.ok(!files.some((file) => unwanted.test(file)), `${unwanted} before the first figure:\n${list}`);
   assert.deepEqual(errors, []);
 });

@@ -7,9 +7,9 @@ import { loadAttention } from 'attention-stepper';
 
 import { readyFor, StepperController } from '../../web/components/controller.js';
 import { assertSeedNumbers, SEEDS } from '../seeds.js';
-import { loadAllTexts } from './all-texts.js';
+import { loadAllWalkthroughs } from './all-walkthroughs.js';
 
-await loadAllTexts(); // chunks of their own, as the page loads them
+await loadAllWalkthroughs(); // chunks of their own, as the page loads them
 
 const attn = await loadAttention({ threads: 1, models: true });
 await readyFor(attn, 'seq2seq', 'en'); // the model panel's code, which walkthroughs of models wait for

@@ -1,6 +1,7 @@
-// A walkthrough's texts come when it is first shown (i18n.js, texts.js): in a fresh process none is
-// loaded, the controller waits for them ('loading') before it shows a walkthrough, and loading one
-// walkthrough's texts loads no other's.
+// A walkthrough's texts come when it is first shown (i18n.js, texts.js), and the specs of the
+// walkthroughs of trained models with the first of them (walkthroughs/index.js): in a fresh
+// process none is loaded, the controller waits for them ('loading') before it shows a walkthrough,
+// and loading one walkthrough's texts loads no other's.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -8,6 +9,7 @@ import { loadAttention } from 'attention-stepper';
 
 import { readyFor, StepperController } from '../../web/components/controller.js';
 import { hasTexts, translator } from '../../web/components/i18n.js';
+import { modelSpecsLoaded, SPECS } from '../../web/walkthroughs/index.js';
 
 const attn = await loadAttention({ threads: 1 });
 const en = translator('en');
@@ -43,6 +45,24 @@ test('the controller shows a walkthrough once its texts are in, and says it is l
   assert.equal(hasTexts('en', 'numerics'), true);
   assert.doesNotMatch(controller.stageTitle(), /^numerics\./);
   assert.equal(hasTexts('en', 'sentiment'), false);
+});
+
+test("the specs of the walkthroughs of trained models come with the first of them, beside the models' code", async () => {
+  assert.equal(modelSpecsLoaded(), false);
+  assert.deepEqual(Object.keys(SPECS).sort(), ['basics', 'numerics', 'self-attention']);
+  // asked for at once, a walkthrough of models the page cannot show yet is basics
+  const controller = new StepperController(await readyFor(attn, 'basics', 'en'), { walkthrough: 'sentiment' });
+  assert.equal(controller.walkthrough, 'basics');
+  const shown = new Promise((resolve) =>
+    controller.addEventListener('change', ({ detail: { reason } }) => reason === 'walkthrough' && resolve()),
+  );
+  controller.setWalkthrough('sentiment');
+  assert.equal(controller.loading, 'sentiment');
+  await shown;
+  assert.equal(modelSpecsLoaded(), true);
+  assert.equal(controller.spec, SPECS.sentiment);
+  assert.equal(controller.spec.name, 'sentiment');
+  assert.ok(attn.modelsLoaded);
 });
 
 test('an unknown walkthrough is basics, and its texts in an unknown language are English', async () => {

@@ -11,9 +11,9 @@ import { heatmapLayout, matrixToCsv, matrixToJson, matrixToSvg } from '../../web
 import { labelText } from '../../web/components/format.js';
 import { computeLayout } from '../../web/components/heatmap-layout.js';
 import { translator } from '../../web/components/i18n.js';
-import { loadAllTexts } from './all-texts.js';
+import { loadAllWalkthroughs } from './all-walkthroughs.js';
 
-await loadAllTexts(); // chunks of their own, as the page loads them
+await loadAllWalkthroughs(); // chunks of their own, as the page loads them
 
 const en = translator('en');
 const zh = translator('zh');

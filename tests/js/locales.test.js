@@ -13,7 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { loadAttention } from 'attention-stepper';
 
 import { TEXTS } from '../../web/locales/texts.js';
-import { SPECS } from '../../web/walkthroughs/index.js';
+import { loadModelSpecs, SPECS } from '../../web/walkthroughs/index.js';
+
+await loadModelSpecs(); // every spec, as a page that shows every walkthrough has them
 
 const web = fileURLToPath(new URL('../../web/', import.meta.url));
 const LANGS = ['en', 'zh'];

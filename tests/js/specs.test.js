@@ -8,10 +8,10 @@ import katex from 'katex';
 import { loadAttention } from 'attention-stepper';
 
 import { translator } from '../../web/components/i18n.js';
-import { describeStage, SPECS } from '../../web/walkthroughs/index.js';
-import { loadAllTexts } from './all-texts.js';
+import { describeStage, hasModels, inputAttributes, SPECS, WALKTHROUGHS } from '../../web/walkthroughs/index.js';
+import { loadAllWalkthroughs } from './all-walkthroughs.js';
 
-await loadAllTexts(); // chunks of their own, as the page loads them
+await loadAllWalkthroughs(); // chunks of their own, as the page loads them
 
 const attn = await loadAttention({ threads: 1, models: true });
 const t = { en: translator('en'), zh: translator('zh') };
@@ -147,9 +147,20 @@ const described = (name, given, id, lang = 'en') => {
 };
 
 describe('stage kinds', () => {
-  test('a spec for every walkthrough, named as the walkthrough', () => {
+  test('a spec for every walkthrough, named as the walkthrough; those with models are the ones loaded with them', () => {
     assert.deepEqual(Object.keys(SPECS).sort(), [...attn.walkthroughNames].sort());
-    for (const [name, spec] of Object.entries(SPECS)) assert.equal(spec.name, name);
+    assert.deepEqual([...WALKTHROUGHS].sort(), [...attn.walkthroughNames].sort());
+    for (const [name, spec] of Object.entries(SPECS)) {
+      assert.equal(spec.name, name);
+      assert.equal(hasModels(name), Boolean(spec.models), name);
+      if (!hasModels(name)) assert.deepEqual(inputAttributes(name), [], name);
+      // an attribute is one of the form's inputs
+      for (const attribute of inputAttributes(name))
+        assert.ok(
+          spec.fields.some((field) => field.name === attribute),
+          `${name}: ${attribute}`,
+        );
+    }
   });
 
   test('every spec covers every stage kind its traces produce, and nothing else', () => {

@@ -8,9 +8,9 @@ import { loadAttention, trainModel } from 'attention-stepper';
 
 import { translator } from '../../web/components/i18n.js';
 import { describeStage } from '../../web/walkthroughs/index.js';
-import { loadAllTexts } from './all-texts.js';
+import { loadAllWalkthroughs } from './all-walkthroughs.js';
 
-await loadAllTexts(); // chunks of their own, as the page loads them
+await loadAllWalkthroughs(); // chunks of their own, as the page loads them
 
 const attn = await loadAttention({ threads: 1, models: true });
 

@@ -15,13 +15,13 @@ import { formulasDrawn, keepStageFocus, renderStage } from './stage-view.js';
 import { acceptDrops, createFilePanel, fieldFiles } from './file-panel.js';
 import { createNav, updateProblems } from './stepper-nav.js';
 import { linkStyles } from './styles-link.js';
-import { SPECS } from '../walkthroughs/index.js';
+import { inputAttributes, SPECS } from '../walkthroughs/index.js';
 
 // px of the stepper's width that its stage lacks: .as-stepper's padding (1rem) and border (1px) each side
 const FRAME = 34;
 const OPTION_ATTRIBUTES = ['lang', 'theme', 'palette', 'exercise'];
-// The inputs an embedding page may give as attributes, as the walkthroughs' specs list them.
-const INPUT_ATTRIBUTES = [...new Set(Object.values(SPECS).flatMap((spec) => spec.attributes ?? []))];
+// The inputs an embedding page may give as attributes, every walkthrough's.
+const INPUT_ATTRIBUTES = inputAttributes();
 
 export class AttentionStepperElement extends HTMLElement {
   static observedAttributes = [
@@ -153,7 +153,7 @@ export class AttentionStepperElement extends HTMLElement {
       this.#inputsProblem = error.message;
     }
     // task="en-zh" scoring="dot" sentence="…" step="3": inputs as attributes, typed as in the form
-    const attributes = (SPECS[walkthrough]?.attributes ?? []).filter((name) => this.hasAttribute(name));
+    const attributes = inputAttributes(walkthrough).filter((name) => this.hasAttribute(name));
     given = { ...Object.fromEntries(attributes.map((name) => [name, this.getAttribute(name)])), ...given };
     const controller = new StepperController(attn, {
       ...this.#options(),

@@ -4,7 +4,15 @@
 // and describes the stage on screen; whoever draws listens to its `change` event, whose
 // detail.reason is 'stage', 'walkthrough', 'inputs', 'options', 'answer' or 'loading' (the
 // models' code or the texts are on their way for the walkthrough asked for: `loading` names it).
-import { describeStage, SPECS, stageTitle } from '../walkthroughs/index.js';
+import {
+  describeStage,
+  hasModels,
+  loadModelSpecs,
+  modelSpecsLoaded,
+  SPECS,
+  stageTitle,
+  WALKTHROUGHS,
+} from '../walkthroughs/index.js';
 import { hasTexts, LANGUAGES, loadLanguage, translator } from './i18n.js';
 import { MODEL_KINDS } from 'attention-stepper';
 
@@ -20,13 +28,14 @@ const MOVES = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1, Home: -In
 
 const pick = (value, allowed, fallback) => (allowed.includes(value) ? value : fallback);
 
-/** The walkthroughs a reader can open, in the page's order: one spec each. */
-export const WALKTHROUGHS = Object.keys(SPECS);
+export { WALKTHROUGHS };
 
 // Whether the page lacks what a walkthrough needs before it shows: its texts in `lang`, and for a
-// walkthrough of trained models the models' code (attn.loadModels()) and the model panel's.
+// walkthrough of trained models the models' code (attn.loadModels()), the model panel's and the
+// walkthroughs' specs.
 const lacks = (attn, walkthrough, lang) =>
-  !hasTexts(lang, walkthrough) || (Boolean(SPECS[walkthrough]?.models) && !(attn.modelsLoaded && modelPanelLoaded()));
+  !hasTexts(lang, walkthrough) ||
+  (hasModels(walkthrough) && !(attn.modelsLoaded && modelPanelLoaded() && modelSpecsLoaded()));
 
 /**
  * `attn` once it computes `walkthrough` (a name, or basics for an unknown one) and its texts in
@@ -38,6 +47,7 @@ export async function readyFor(attn, walkthrough, lang) {
   await Promise.all([
     models && !attn.modelsLoaded && attn.loadModels(),
     models && loadModelPanel(),
+    models && loadModelSpecs(),
     loadLanguage(lang, [name]),
   ]);
   return attn;
@@ -47,7 +57,7 @@ export async function readyFor(attn, walkthrough, lang) {
  * Whether `walkthrough` shows trained models: a page or a stepper that opens on it asks for the
  * models' code at once (loadAttention({ models })), not the core first and then the engine.
  */
-export const showsModels = (walkthrough) => Boolean(SPECS[pick(walkthrough, WALKTHROUGHS, 'basics')].models);
+export const showsModels = (walkthrough) => hasModels(pick(walkthrough, WALKTHROUGHS, 'basics'));
 
 /** The engine's function that makes a task of the reader's text for the models of `spec` (MODEL_KINDS). */
 export const readerCreate = (spec) => MODEL_KINDS[spec.models.kind].reader.create;

@@ -50,7 +50,6 @@ export default {
     },
   },
   // the inputs an embedding page may give <attention-stepper> as attributes
-  attributes: ['language', 'scene', 'beam'],
   params: ({ trace, stage }) => {
     const measures = panelOf(trace.stages.at(-1), 'measures').data;
     return {

@@ -3,24 +3,62 @@
 // texts from the locales (web/locales/<lang>/walkthroughs/<name>.json). See docs/architecture.md for how
 // to add a walkthrough.
 import basics from './basics.js';
-import captioning from './captioning.js';
 import numerics from './numerics.js';
-import scoring from './scoring.js';
 import selfAttention from './self-attention.js';
-import sentiment from './sentiment.js';
-import seq2seq from './seq2seq.js';
-import transformer from './transformer.js';
 
-export const SPECS = Object.freeze({
-  basics,
-  'self-attention': selfAttention,
-  scoring,
-  seq2seq,
-  captioning,
-  transformer,
-  sentiment,
-  numerics,
-});
+// The walkthroughs of trained models, and the attributes an <attention-stepper> takes as their
+// inputs (known before their specs: an element observes them from the start). Their specs come
+// with the models' code, one chunk (model-walkthroughs.js) that loadModelSpecs() brings, so that a page or an
+// embed that shows none of them never downloads them.
+const MODEL_ATTRIBUTES = {
+  scoring: ['task', 'comparison', 'scoring', 'encoder', 'layers', 'guide', 'sentence', 'step'],
+  seq2seq: ['task', 'scoring', 'encoder', 'layers', 'guide', 'sentence', 'comparison'],
+  captioning: ['language', 'scene', 'beam'],
+  transformer: ['task', 'sentence', 'layer', 'head', 'beam'],
+  sentiment: ['task', 'language', 'encoder', 'sentence'],
+};
+
+/** The walkthroughs a reader can open, in the page's order. */
+export const WALKTHROUGHS = Object.freeze([
+  'basics',
+  'self-attention',
+  'scoring',
+  'seq2seq',
+  'captioning',
+  'transformer',
+  'sentiment',
+  'numerics',
+]);
+
+/** Whether `walkthrough` shows trained models (its spec comes with loadModelSpecs()). */
+export const hasModels = (walkthrough) => Object.hasOwn(MODEL_ATTRIBUTES, walkthrough);
+
+/** The inputs an embedding page may give `walkthrough` as attributes; every walkthrough's with none given. */
+export const inputAttributes = (walkthrough) =>
+  walkthrough === undefined
+    ? [...new Set(Object.values(MODEL_ATTRIBUTES).flat())]
+    : (MODEL_ATTRIBUTES[walkthrough] ?? []);
+
+/** One spec per walkthrough loaded so far, by name: the walkthroughs of trained models' once loadModelSpecs() resolved. */
+export const SPECS = { basics, 'self-attention': selfAttention, numerics };
+
+let modelSpecs = null; // the chunk on its way, or in
+let modelSpecsIn = false;
+/** Brings the specs of the walkthroughs of trained models into SPECS, once. */
+export const loadModelSpecs = () =>
+  (modelSpecs ??= import('./model-walkthroughs.js').then(
+    (specs) => {
+      Object.assign(SPECS, specs);
+      modelSpecsIn = true;
+    },
+    (error) => {
+      modelSpecs = null; // a later call tries again
+      throw error;
+    },
+  ));
+
+/** Whether the specs of the walkthroughs of trained models are in. */
+export const modelSpecsLoaded = () => modelSpecsIn;
 
 // The locale keys of a stage's texts (a stage the spec tells in parts, its `texts`: the first
 // part's title, every part's text), and the values their {placeholders} take (a value may be a

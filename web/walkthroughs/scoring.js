@@ -63,7 +63,6 @@ export default {
       return { models: trained.length ? trained : [models.model(TRANSLATION_MODELS.kind, compared[0])] };
     },
   },
-  attributes: ['task', 'comparison', 'scoring', 'encoder', 'layers', 'guide', 'sentence', 'step'],
   defaults: taskDefaults,
   adjust: adjustToTask,
   params: ({ trace, inputs }) => ({

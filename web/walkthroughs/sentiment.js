@@ -138,7 +138,6 @@ export default {
       },
     },
   },
-  attributes: ['task', 'language', 'encoder', 'sentence'],
   defaults: (lang) => (lang === 'zh' ? { language: 'zh', sentence: SAMPLE_SENTENCES.zh } : {}),
   adjust: (inputs, changed) =>
     changed === 'language' && SAMPLE_SENTENCES[inputs.language]

@@ -86,7 +86,6 @@ export default {
     },
   },
   // the inputs an embedding page may give <attention-stepper> as attributes
-  attributes: ['task', 'scoring', 'encoder', 'layers', 'guide', 'sentence', 'comparison'],
   defaults: taskDefaults,
   adjust: adjustToTask,
   params: ({ trace, stage, inputs, t }) => ({

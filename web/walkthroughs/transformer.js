@@ -84,7 +84,6 @@ export default {
       return { model, compare: gru.length ? gru : undefined };
     },
   },
-  attributes: ['task', 'sentence', 'layer', 'head', 'beam'],
   defaults: taskDefaults,
   adjust: adjustToTask,
   params: ({ trace, stage, inputs }) => ({
