@@ -149,7 +149,7 @@ const described = (name, given, id, lang = 'en') => {
 describe('stage kinds', () => {
   test('a spec for every walkthrough, named as the walkthrough; those with models are the ones loaded with them', () => {
     assert.deepEqual(Object.keys(SPECS).sort(), [...attn.walkthroughNames].sort());
-    assert.deepEqual([...WALKTHROUGHS].sort(), [...attn.walkthroughNames].sort());
+    assert.deepEqual(WALKTHROUGHS, attn.walkthroughNames); // in the page's order too
     for (const [name, spec] of Object.entries(SPECS)) {
       assert.equal(spec.name, name);
       assert.equal(hasModels(name), Boolean(spec.models), name);
@@ -160,6 +160,11 @@ describe('stage kinds', () => {
           spec.fields.some((field) => field.name === attribute),
           `${name}: ${attribute}`,
         );
+    }
+    // a name that is none, an Object.prototype key included, has no models and takes no attributes
+    for (const name of ['nope', 'constructor', undefined]) {
+      assert.equal(hasModels(name), false);
+      assert.deepEqual(inputAttributes(name), []);
     }
   });
 

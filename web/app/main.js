@@ -3,7 +3,7 @@
 // theme, palette, exercise mode, embed mode and edited inputs in the query), so a link or an
 // iframe reproduces exactly what is on screen. Built on the engine's public API.
 import { loadAttention } from 'attention-stepper';
-import { readyFor, showsModels, StepperController, WALKTHROUGHS } from '../components/controller.js';
+import { readyFor, StepperController } from '../components/controller.js';
 import { el, setChildren, setText } from '../components/dom.js';
 import { LANGUAGE_NAMES, LANGUAGES, loadLanguage, translator } from '../components/i18n.js';
 import { renderInputForm } from '../components/input-form.js';
@@ -11,6 +11,7 @@ import { modelPanelSlot } from '../components/model-panel-slot.js';
 import { formulasDrawn, keepStageFocus, renderStage } from '../components/stage-view.js';
 import { createNav, updateProblems } from '../components/stepper-nav.js';
 import { acceptDrops, createFilePanel, fieldFiles } from '../components/file-panel.js';
+import { hasModels, WALKTHROUGHS } from '../walkthroughs/index.js';
 
 const query = new URLSearchParams(location.search);
 const embedded = query.get('embed') === '1';
@@ -377,7 +378,7 @@ async function start() {
   try {
     // the page's language (a chunk of its own but English) and the engine, side by side
     const language = loadLanguage(state.lang).then(() => (status.textContent = translator(state.lang)('loading')));
-    const [attn] = await Promise.all([loadAttention({ models: showsModels(state.walkthrough) }), language]);
+    const [attn] = await Promise.all([loadAttention({ models: hasModels(state.walkthrough) }), language]);
     controller = new StepperController(await readyFor(attn, state.walkthrough, state.lang), state);
   } catch (error) {
     status.textContent = translator(state.lang)('loadFailed', { error: error.message });

@@ -6,7 +6,7 @@
 // Methods next(), prev(), goTo(stageId); a `stagechange` event. All steppers on a page share one
 // WebAssembly instance of the engine.
 import { loadAttention } from 'attention-stepper';
-import { readerCreate, readyFor, showsModels, StepperController } from './controller.js';
+import { readerCreate, readyFor, StepperController } from './controller.js';
 import { el } from './dom.js';
 import { LANGUAGES, loadLanguage, translator } from './i18n.js';
 import { renderInputForm } from './input-form.js';
@@ -15,13 +15,11 @@ import { formulasDrawn, keepStageFocus, renderStage } from './stage-view.js';
 import { acceptDrops, createFilePanel, fieldFiles } from './file-panel.js';
 import { createNav, updateProblems } from './stepper-nav.js';
 import { linkStyles } from './styles-link.js';
-import { inputAttributes, SPECS } from '../walkthroughs/index.js';
+import { EVERY_INPUT_ATTRIBUTE, hasModels, inputAttributes, SPECS } from '../walkthroughs/index.js';
 
 // px of the stepper's width that its stage lacks: .as-stepper's padding (1rem) and border (1px) each side
 const FRAME = 34;
 const OPTION_ATTRIBUTES = ['lang', 'theme', 'palette', 'exercise'];
-// The inputs an embedding page may give as attributes, every walkthrough's.
-const INPUT_ATTRIBUTES = inputAttributes();
 
 export class AttentionStepperElement extends HTMLElement {
   static observedAttributes = [
@@ -31,7 +29,7 @@ export class AttentionStepperElement extends HTMLElement {
     'compact',
     'inputs',
     'pairs-src',
-    ...INPUT_ATTRIBUTES,
+    ...EVERY_INPUT_ATTRIBUTE,
     ...OPTION_ATTRIBUTES,
   ];
 
@@ -68,16 +66,14 @@ export class AttentionStepperElement extends HTMLElement {
     // engine, side by side
     const walkthrough = this.getAttribute('walkthrough') ?? 'basics';
     const language = loadLanguage(lang, [walkthrough]).then(() => (status.textContent = translator(lang)('loading')));
-    this.#startWith(
-      Promise.all([loadAttention({ models: showsModels(walkthrough) }), language]).then(([attn]) => attn),
-    );
+    this.#startWith(Promise.all([loadAttention({ models: hasModels(walkthrough) }), language]).then(([attn]) => attn));
   }
 
   attributeChangedCallback(name, previous, value) {
     const controller = this.#controller;
     if (!controller || previous === value) return;
     if (name === 'stage') return value !== controller.stageId && this.goTo(value);
-    if (name === 'walkthrough' || name === 'inputs' || name === 'pairs-src' || INPUT_ATTRIBUTES.includes(name))
+    if (name === 'walkthrough' || name === 'inputs' || name === 'pairs-src' || EVERY_INPUT_ATTRIBUTE.includes(name))
       return this.#startWith(Promise.resolve(controller.attn));
     if (OPTION_ATTRIBUTES.includes(name)) {
       const options = this.#options();

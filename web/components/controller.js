@@ -28,8 +28,6 @@ const MOVES = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1, Home: -In
 
 const pick = (value, allowed, fallback) => (allowed.includes(value) ? value : fallback);
 
-export { WALKTHROUGHS };
-
 // Whether the page lacks what a walkthrough needs before it shows: its texts in `lang`, and for a
 // walkthrough of trained models the models' code (attn.loadModels()), the model panel's and the
 // walkthroughs' specs.
@@ -43,7 +41,7 @@ const lacks = (attn, walkthrough, lang) =>
  */
 export async function readyFor(attn, walkthrough, lang) {
   const name = pick(walkthrough, WALKTHROUGHS, 'basics');
-  const models = showsModels(name);
+  const models = hasModels(name);
   await Promise.all([
     models && !attn.modelsLoaded && attn.loadModels(),
     models && loadModelPanel(),
@@ -52,12 +50,6 @@ export async function readyFor(attn, walkthrough, lang) {
   ]);
   return attn;
 }
-
-/**
- * Whether `walkthrough` shows trained models: a page or a stepper that opens on it asks for the
- * models' code at once (loadAttention({ models })), not the core first and then the engine.
- */
-export const showsModels = (walkthrough) => hasModels(pick(walkthrough, WALKTHROUGHS, 'basics'));
 
 /** The engine's function that makes a task of the reader's text for the models of `spec` (MODEL_KINDS). */
 export const readerCreate = (spec) => MODEL_KINDS[spec.models.kind].reader.create;

@@ -49,7 +49,6 @@ export default {
       probe: ({ scene }, attn) => ({ scene: attn.parseScene(scene.join(' ')) }),
     },
   },
-  // the inputs an embedding page may give <attention-stepper> as attributes
   params: ({ trace, stage }) => {
     const measures = panelOf(trace.stages.at(-1), 'measures').data;
     return {

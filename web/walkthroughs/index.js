@@ -30,27 +30,26 @@ export const WALKTHROUGHS = Object.freeze([
   'numerics',
 ]);
 
-/** Whether `walkthrough` shows trained models (its spec comes with loadModelSpecs()). */
+/**
+ * Whether `walkthrough` shows trained models: its spec comes with loadModelSpecs(), and a page or a
+ * stepper that opens on it asks for the models' code at once (loadAttention({ models })).
+ */
 export const hasModels = (walkthrough) => Object.hasOwn(MODEL_ATTRIBUTES, walkthrough);
 
-/** The inputs an embedding page may give `walkthrough` as attributes; every walkthrough's with none given. */
-export const inputAttributes = (walkthrough) =>
-  walkthrough === undefined
-    ? [...new Set(Object.values(MODEL_ATTRIBUTES).flat())]
-    : (MODEL_ATTRIBUTES[walkthrough] ?? []);
+/** The inputs an embedding page may give `walkthrough` as attributes. */
+export const inputAttributes = (walkthrough) => (hasModels(walkthrough) ? MODEL_ATTRIBUTES[walkthrough] : []);
+
+/** Every walkthrough's inputs an embedding page may give as attributes: what an element observes. */
+export const EVERY_INPUT_ATTRIBUTE = [...new Set(Object.values(MODEL_ATTRIBUTES).flat())];
 
 /** One spec per walkthrough loaded so far, by name: the walkthroughs of trained models' once loadModelSpecs() resolved. */
 export const SPECS = { basics, 'self-attention': selfAttention, numerics };
 
 let modelSpecs = null; // the chunk on its way, or in
-let modelSpecsIn = false;
 /** Brings the specs of the walkthroughs of trained models into SPECS, once. */
 export const loadModelSpecs = () =>
   (modelSpecs ??= import('./model-walkthroughs.js').then(
-    (specs) => {
-      Object.assign(SPECS, specs);
-      modelSpecsIn = true;
-    },
+    (specs) => Object.assign(SPECS, specs),
     (error) => {
       modelSpecs = null; // a later call tries again
       throw error;
@@ -58,7 +57,7 @@ export const loadModelSpecs = () =>
   ));
 
 /** Whether the specs of the walkthroughs of trained models are in. */
-export const modelSpecsLoaded = () => modelSpecsIn;
+export const modelSpecsLoaded = () => Object.keys(MODEL_ATTRIBUTES).every((name) => name in SPECS);
 
 // The locale keys of a stage's texts (a stage the spec tells in parts, its `texts`: the first
 // part's title, every part's text), and the values their {placeholders} take (a value may be a

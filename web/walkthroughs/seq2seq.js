@@ -85,7 +85,6 @@ export default {
       };
     },
   },
-  // the inputs an embedding page may give <attention-stepper> as attributes
   defaults: taskDefaults,
   adjust: adjustToTask,
   params: ({ trace, stage, inputs, t }) => ({
