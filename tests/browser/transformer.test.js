@@ -41,10 +41,6 @@ for (const [name, viewport] of Object.entries(VIEWPORTS))
         await page.screenshot({ path: `${SCREENSHOTS}/transformer--${name}--${id.split('/')[1]}.png`, fullPage: true });
       if (i < ids.length - 1) await page.click('.as-next');
     }
-    // the GRU model the compare stage shows comes after the Transformer's, and its arrival draws
-    // the stages again: in before the views are hovered below
-    await page.goto(`${session.base}dist/site/#transformer/compare`);
-    await page.waitForSelector('[data-stage="transformer/compare"][aria-current="step"] [aria-label^="gru "]');
     // −inf in the decoder's causal mask, as such
     await page.goto(`${session.base}dist/site/#transformer/decoder-self`);
     await page.waitForSelector('[data-stage="transformer/decoder-self"][aria-current="step"]');
