@@ -174,18 +174,6 @@ test("a page opened on a walkthrough of models loads the engine's module alone; 
   const models = await open(t, '#transformer');
   await shippedModel(models, 'transformer');
   assert.deepEqual(await modules(models), ['engine']);
-  // the GRU model the compare stage shows is asked for once the Transformer's is in, not beside it
-  const shipped = await models.waitForFunction(() => {
-    const files = performance
-      .getEntriesByType('resource')
-      .filter((entry) => entry.name.endsWith('.safetensors'))
-      .map((entry) => ({ file: entry.name.split('/').pop(), start: entry.startTime, end: entry.responseEnd }));
-    return files.length === 2 && files;
-  });
-  const [transformer, gru] = await shipped.jsonValue();
-  assert.match(transformer.file, /^en-fr-[\w-]{8}\.safetensors$/);
-  assert.match(gru.file, /^en-fr-additive-/);
-  assert.ok(gru.start >= transformer.end, JSON.stringify([transformer, gru]));
   const basics = await open(t, '#basics');
   assert.deepEqual(await modules(basics), ['core']);
   await basics.click('.walkthrough-tab[href="#seq2seq"]');

@@ -67,9 +67,7 @@ export default {
     { name: 'beam', label: 'field.beam' },
     SENTENCE_FIELD,
   ],
-  // the Transformer the form's task picks, and the task's GRU model to compare once it is trained:
-  // its shipped model, where there is one, loads once the Transformer's is in (not beside it: on a
-  // slow connection the first figure waits for the Transformer's alone)
+  // the Transformer the form's task picks, and the task's GRU model to compare once it is trained
   models: {
     kind: 'transformer',
     compares: false,
@@ -78,10 +76,9 @@ export default {
     data: PAIRS_DATA,
     training: { ...TRANSLATION_MODELS.training, fields: [SEED, { ...LEARNING_RATE, value: '0.002' }] },
     context(inputs, models) {
-      const model = models.model('transformer', inputs);
-      if (models.origin('transformer', inputs) !== 'loading') models.model('seq2seq', GRU(inputs.task));
+      models.model('seq2seq', GRU(inputs.task)); // its shipped model, where there is one, loads
       const gru = models.trained('seq2seq', [GRU(inputs.task)]);
-      return { model, compare: gru.length ? gru : undefined };
+      return { model: models.model('transformer', inputs), compare: gru.length ? gru : undefined };
     },
   },
   defaults: taskDefaults,
