@@ -1,9 +1,9 @@
-// web/components/format.js: cell annotations as seaborn's annot=True prints them (Python's '%.2g'),
+// web/locales/format.js: cell annotations as seaborn's annot=True prints them (Python's '%.2g'),
 // checked against Python 3's format(value, '.2g').
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cellText, fullValue, pythonG, pythonGFromText } from '../../web/components/format.js';
+import { cellText, fullValue, pythonG, pythonGFromText } from '../../web/locales/format.js';
 
 test('pythonG: two significant digits, exponent form outside 1e-4 .. 1e2', () => {
   assert.equal(pythonG(927), '9.3e+02');

@@ -1,5 +1,5 @@
 // A panel's labels: the engine gives plain text or structured labels (names and numbers), and
-// labelText (web/components/format.js) words them, the one place that does: every kind in English
+// labelText (web/locales/format.js) words them, the one place that does: every kind in English
 // and Chinese, the same words on screen (the layout) and in every export, and no structured label
 // of any walkthrough's trace left unworded.
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { loadAttention } from 'attention-stepper';
 
 import { heatmapLayout, matrixToCsv, matrixToJson, matrixToSvg } from '../../web/components/export.js';
-import { labelText } from '../../web/components/format.js';
+import { labelText } from '../../web/locales/format.js';
 import { computeLayout } from '../../web/components/heatmap-layout.js';
 import { translator } from '../../web/components/i18n.js';
 import { loadAllWalkthroughs } from './all-walkthroughs.js';

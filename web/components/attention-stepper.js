@@ -6,7 +6,7 @@
 // Methods next(), prev(), goTo(stageId); a `stagechange` event. All steppers on a page share one
 // WebAssembly instance of the engine.
 import { loadAttention } from 'attention-stepper';
-import { readerCreate, readyFor, StepperController } from './controller.js';
+import { readyFor, StepperController } from './controller.js';
 import { el } from './dom.js';
 import { LANGUAGES, loadLanguage, translator } from './i18n.js';
 import { renderInputForm } from './input-form.js';
@@ -185,7 +185,7 @@ export class AttentionStepperElement extends HTMLElement {
           .slice(0, 40) || undefined;
       if (controller !== this.#controller) return; // the stepper started again meanwhile
       const data = { text, name };
-      const problem = controller.addReaderTask(controller.attn[readerCreate(controller.spec)](data), data);
+      const problem = controller.addReaderTask(controller.attn[controller.readerCreate](data), data);
       if (problem) throw new Error(problem);
     } catch (error) {
       if (controller !== this.#controller) return;

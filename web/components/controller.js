@@ -51,9 +51,6 @@ export async function readyFor(attn, walkthrough, lang) {
   return attn;
 }
 
-/** The engine's function that makes a task of the reader's text for the models of `spec` (MODEL_KINDS). */
-export const readerCreate = (spec) => MODEL_KINDS[spec.models.kind].reader.create;
-
 export class StepperController extends EventTarget {
   #attn;
   #given;
@@ -147,6 +144,11 @@ export class StepperController extends EventTarget {
    */
   get readerTasks() {
     return this.#readerTasks;
+  }
+
+  /** The engine's function that makes a task of the reader's text for the models on screen (their kind's `reader`). */
+  get readerCreate() {
+    return MODEL_KINDS[this.spec.models.kind].reader.create;
   }
 
   /**

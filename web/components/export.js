@@ -3,7 +3,7 @@
 // row labels on the left, annotated cells scaled min..max, and a vertical legend from max (top) to
 // min (bottom).
 // Everything but matrixToCanvas, matrixToPngBlob and downloadFile runs without a DOM.
-import { fullValue } from './format.js';
+import { fullValue } from '../locales/format.js';
 import { computeLayout, estimateWidth, FONT_SIZE, LABEL_SIZE, labelsOf } from './heatmap-layout.js';
 
 const MAX_GRID = 1800; // px of cells per side, so the PNG at its default 2x scale stays under ~4000 px

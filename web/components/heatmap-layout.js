@@ -3,7 +3,7 @@
 // the digits a panel prints, the cells' and annotations' sizes (from the texts, measured), which
 // labels show and which way they read, and the legend's colours and end texts. No DOM: Node tests
 // it, with widths estimated where the page measures them.
-import { cellText, labelText, pythonG } from './format.js';
+import { cellText, labelText, pythonG } from '../locales/format.js';
 import { translator } from './i18n.js';
 import { interpolatorFor, textColourOn } from './palettes.js';
 

@@ -14,7 +14,7 @@ import {
   matrixToSvg,
   safeFileName,
 } from './export.js';
-import { bitsText, fullValue } from './format.js';
+import { bitsText, fullValue } from '../locales/format.js';
 import { computeLayout, offScale } from './heatmap-layout.js';
 
 // The font the heatmaps are measured in where the caller names none (components/styles.css's).

@@ -5,9 +5,8 @@
 // task of them (made by the kind's reader function, MODEL_KINDS[kind].reader.create), which the
 // form's task field picks and the runs train on. The text never leaves the reader's machine: it is
 // kept, with the models trained on it, in this browser (reader-store.js), listed with its size.
-import { readerCreate } from './controller.js';
 import { button, el, setText } from './dom.js';
-import { taskName } from './format.js';
+import { taskName } from '../locales/format.js';
 import { readerStore } from './reader-store.js';
 
 const PREVIEW = 3; // lines shown as tokens
@@ -32,7 +31,7 @@ export function modelData(controller) {
   });
   function draw() {
     const { data } = controller.spec.models;
-    if (!panels.has(data)) panels.set(data, readerData(controller, data, readerCreate(controller.spec), store));
+    if (!panels.has(data)) panels.set(data, readerData(controller, data, controller.readerCreate, store));
     const panel = panels.get(data);
     if (element.firstChild !== panel.element) element.replaceChildren(panel.element);
     panel.draw();

@@ -5,7 +5,7 @@
 import { MODEL_KINDS, TRAINING_DEFAULTS } from 'attention-stepper';
 
 import { button, el, setText } from './dom.js';
-import { percent } from './format.js';
+import { percent } from '../locales/format.js';
 import { renderHeatmap } from './heatmap.js';
 import { renderPicture } from './scene-image.js';
 import { heatmapText } from './stage-view.js';

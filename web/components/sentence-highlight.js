@@ -3,7 +3,7 @@
 // weight under it, as attention is usually shown over text. The heatmap of the same numbers sits
 // beside it; this is the reading of them a reader knows from papers and tools.
 import { el } from './dom.js';
-import { cellText, labelText } from './format.js';
+import { cellText, labelText } from '../locales/format.js';
 import { interpolatorFor, textColourOn } from './palettes.js';
 
 /** Draws `panel` (1 × n weights, columns the words) into `holder`, sized to `width`. */

@@ -2,7 +2,7 @@
 // in %: runMeasure's, the test exact match, or the validation BLEU of the reader's pairs) against
 // the step, with both axes ticked, a legend, and the values of every measured
 // point on hover and for screen readers (an SVG <title> each).
-import { percent } from './format.js';
+import { percent } from '../locales/format.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIZE = { width: 320, height: 150 };

@@ -4,7 +4,7 @@
 // tests/fixtures/make_seq2seq_fixtures.py writes it. Titles and texts: the locale's
 // seq2seq.stages.<kind>, with {t}, {word}, {task}; the encoder's and the comparison's in parts, as
 // the model's encoder and the comparison have them.
-import { categoryName, percent } from '../components/format.js';
+import { categoryName, percent } from '../locales/format.js';
 import { panelOf } from './trace.js';
 import {
   adjustToTask,

@@ -6,7 +6,7 @@
 // transformer.stages.<kind>, with {layer}, {head}, {t}, {word}, {task}, {bestLayer}, {bestHead}.
 // The head views and the model view are drawings (their `view`: components/head-view.js,
 // model-view.js), not a heatmap per panel.
-import { taskName } from '../components/format.js';
+import { taskName } from '../locales/format.js';
 import { panelOf } from './trace.js';
 import {
   adjustToTask,

@@ -2,7 +2,7 @@
 // and the fields that pick them, the comparison, the task field, each task's sample sentence, the
 // scoring functions and encoders as the trained models compute them, as formulas and as the
 // reference model's PyTorch.
-import { labelText, taskName } from '../components/format.js';
+import { labelText, taskName } from '../locales/format.js';
 import { learningRateChoice, SEED_CHOICE, taskField } from './training-choices.js';
 
 // Guided alignment's weight the comparison of training sets against learning freely.

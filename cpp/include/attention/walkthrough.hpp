@@ -20,7 +20,7 @@ using Labels = std::vector<std::string>;
 
 // A panel's row or column label. Plain `text` reads the same in every language and is shown as it
 // is: a token, "x1", "h~". Whatever a language words is structured instead, numbers and names
-// only, and the page words it from its locale (labelText in web/components/format.js): a row
+// only, and the page words it from its locale (labelText in web/locales/format.js): a row
 // computed in a precision, with every score masked, for vectors of width d or a softmax
 // temperature T; the sum of a row; a measure of a model; a model by what tells it apart (its
 // scoring function, encoder, layers, guided alignment's weight, attention); a kind of word or

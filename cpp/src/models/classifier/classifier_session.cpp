@@ -5,7 +5,6 @@
 #include <limits>
 #include <utility>
 
-#include "attention/walkthrough.hpp"
 #include "files/model_file.hpp"
 #include "files/safetensors.hpp"
 #include "models/checks.hpp"

@@ -1,5 +1,7 @@
-// Number formatting for heatmap cells: Python's '%.2g', which is what seaborn's annot=True prints,
-// and the full-precision text the page exposes as data-value.
+// How the page writes numbers and words that are not plain locale strings: Python's '%.2g' for
+// heatmap cells (what seaborn's annot=True prints), the full-precision text the page exposes as
+// data-value, and the wording of structured labels, shares and task names. It imports nothing, so
+// the specs (web/walkthroughs/) and the components both build on it.
 
 /** Python's format(value, '.{precision}g'): 927 -> '9.3e+02', 0.119 -> '0.12', 45 -> '45'. */
 export function pythonG(value, precision = 2) {
@@ -77,10 +79,10 @@ export function bitsText(panel, index, names) {
   return `${names.bitsSign} ${sign} · ${names.bitsExponent} ${exponent} · ${names.bitsMantissa} ${mantissa}`;
 }
 
-/** A kind of target word ('noun'), as the task's grammar names it, in the language of `t`. */
 /** A share (0 … 1) as a whole percentage: 0.98 → "98%". */
 export const percent = (share) => `${Math.round(share * 100)}%`;
 
+/** A kind of target word ('noun'), as the task's grammar names it, in the language of `t`. */
 export const categoryName = (category, t) => t(`labels.category.${category}`);
 
 /** A task's name: a grammar's as the locale words it, a task from the reader's text as its id. */
