@@ -90,15 +90,27 @@ test('axe-core: the embedded elements (tutorial page: light and dark, editable, 
   });
   await page.waitForFunction(() => document.getElementById('basics').shadowRoot.querySelector('.question'));
   assert.deepEqual(await seriousViolations(page), []);
-  // a page written for the old `role` attribute: read as the colour role, and taken off the host
-  const old = await page.evaluate(() => {
-    const heatmap = document.createElement('attention-heatmap');
-    heatmap.setAttribute('role', 'scores');
-    heatmap.setAttribute('matrix', '[[1, 2]]');
-    document.body.append(heatmap);
-    return { role: heatmap.getAttribute('role'), colourRole: heatmap.getAttribute('colour-role') };
-  });
-  assert.deepEqual(old, { role: null, colourRole: 'scores' });
+  // a page written for the old `role` attribute: read as the colour role, and taken off the host;
+  // deprecated, it says so once however many heatmaps use it
+  const warnings = [];
+  page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
+  const old = await page.evaluate(() =>
+    ['scores', 'weights'].map((role) => {
+      const heatmap = document.createElement('attention-heatmap');
+      heatmap.setAttribute('role', role);
+      heatmap.setAttribute('matrix', '[[1, 2]]');
+      document.body.append(heatmap);
+      return { role: heatmap.getAttribute('role'), colourRole: heatmap.getAttribute('colour-role') };
+    }),
+  );
+  assert.deepEqual(old, [
+    { role: null, colourRole: 'scores' },
+    { role: null, colourRole: 'weights' },
+  ]);
+  assert.deepEqual(
+    warnings.filter((text) => text.includes('deprecated')),
+    ['attention-stepper: <attention-heatmap role> is deprecated and goes in 0.5.0: use colour-role.'],
+  );
   assert.deepEqual(await seriousViolations(page), []);
 });
 

@@ -11,6 +11,7 @@ import {
   TRAINING_DEFAULTS,
   writeNpy,
   writeNpz,
+  type ModelKind,
   type CaptionerModel,
   type ClassifierModel,
   type ClassificationTextTask,
@@ -197,10 +198,23 @@ toMatrix(parsed);
 export { checked64, checked32, checkedWrong };
 
 // the seq2seq walkthrough, shipped models and training
-const shipped: Promise<Seq2seqModel> = attn.loadShippedModel({ kind: 'seq2seq', task: SHIPPED_MODELS[0].task });
+// an entry's fields are its kind's, told apart by kind
+const firstShipped = SHIPPED_MODELS[0];
+const shipped: Promise<Seq2seqModel> | null =
+  firstShipped.kind === 'seq2seq' ? attn.loadShippedModel({ kind: 'seq2seq', task: firstShipped.task }) : null;
 const shippedSteps: number = SHIPPED_MODELS[0].steps;
 // @ts-expect-error a shipped model is asked for by kind
 attn.loadShippedModel({ task: 'en-fr' });
+// every kind's, by the fields of its identity
+const shippedCaptioner: Promise<CaptionerModel> = attn.loadShippedModel({ kind: 'captioner', language: 'en' });
+const shippedClassifier: Promise<ClassifierModel> = attn.loadShippedModel({
+  kind: 'classifier',
+  language: 'zh',
+  attention: 'uniform',
+});
+// @ts-expect-error a field of another kind
+attn.loadShippedModel({ kind: 'captioner', scoring: 'dot' });
+const shippedKinds: ModelKind[] = SHIPPED_MODELS.map((entry) => entry.kind);
 attn.walkthrough('seq2seq', { model, sentence: ['the', 'red', 'car'], beam: 2 });
 // @ts-expect-error the seq2seq walkthrough needs a model
 attn.walkthrough('seq2seq', { sentence: ['the'] });
@@ -218,7 +232,17 @@ const file: string = modelFile({ kind: 'seq2seq', ...modelIdentity('seq2seq', mo
 const guided: number = model.config.guide;
 // @ts-expect-error the scoring walkthrough needs its models
 attn.walkthrough('scoring', { step: 2 });
-export { compared, byEncoder, encoderOf, file, guided, shippedSteps };
+export {
+  compared,
+  byEncoder,
+  encoderOf,
+  file,
+  guided,
+  shippedSteps,
+  shippedCaptioner,
+  shippedClassifier,
+  shippedKinds,
+};
 const trainer = trainModel({
   kind: 'seq2seq',
   model: { task: 'en-fr', scoring: 'general' },

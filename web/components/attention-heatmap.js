@@ -7,6 +7,7 @@
 // src="model.safetensors#name" (or "weights.npz#name") for one of several tensors; a 1-D tensor
 // draws as one row. row-labels / col-labels are comma-separated.
 import { loadAttention, toMatrix } from 'attention-stepper';
+import { warnDeprecated } from './deprecation.js';
 import { el } from './dom.js';
 import { renderHeatmap } from './heatmap.js';
 import { ROLES } from './palettes.js';
@@ -50,6 +51,7 @@ export class AttentionHeatmapElement extends HTMLElement {
   #adoptRole() {
     const role = this.getAttribute('role');
     if (role === null || !ROLES.includes(role)) return;
+    warnDeprecated('<attention-heatmap role>', 'colour-role', '0.5.0');
     if (!this.hasAttribute('colour-role')) this.setAttribute('colour-role', role);
     this.removeAttribute('role');
   }

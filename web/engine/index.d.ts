@@ -255,7 +255,11 @@ export interface TrainingProgress<K extends ModelKind = ModelKind> {
   samples?: { source: string; output: string; reference: string }[];
 }
 
-/** A training run: 'progress', 'done' and 'error' events (CustomEvent detail), and 'state'. */
+/**
+ * A training run: 'progress', 'done' and 'error' events (CustomEvent detail), 'held' (detail
+ * `{ step }`: paused, the chunk under way when the pause came has finished, and no step is taken
+ * until resume()), and 'state'.
+ */
 export interface ModelTrainer extends EventTarget {
   readonly state: 'running' | 'paused' | 'done' | 'failed';
   /** the model's bytes (loadModel) once it stops; rejects with the Error that ended it */
@@ -274,14 +278,9 @@ export interface ModelTrainer extends EventTarget {
 }
 
 /** A trained model the package ships, by the fields of its kind's identity that are not the defaults. */
-export interface ShippedModel {
-  readonly kind: 'seq2seq';
-  readonly task: string;
-  readonly scoring: ScoreFunctionName;
-  readonly encoder?: Seq2seqEncoder;
-  readonly layers?: number;
-  readonly guide?: number;
-}
+export type ShippedModel = {
+  [K in ModelKind]: { readonly kind: K } & Readonly<Partial<ModelKinds[K]['options']>>;
+}[ModelKind];
 
 /** A row-major matrix as the engine returns it. */
 export interface Matrix<D extends Float64Array | Float32Array = Float64Array> {
@@ -817,7 +816,9 @@ export interface AttentionEngine {
   loadModel(bytes: Uint8Array): Model;
   /** One of the trained models the package ships (SHIPPED_MODELS), fetched or read from models/;
    * an identity field not given matches any. */
-  loadShippedModel<K extends ModelKind>(options: Partial<ShippedModel> & { kind: K }): Promise<ModelKinds[K]['model']>;
+  loadShippedModel<K extends ModelKind>(
+    options: { kind: K } & Partial<ModelKinds[K]['options']>,
+  ): Promise<ModelKinds[K]['model']>;
   /**
    * The tensors of a .npy, .npz (stored or deflated) or .safetensors file, by name in the file's
    * order; a .npy's one array is `arr_0`, as np.savez names an unnamed array. Reads float16/32/64,

@@ -9,7 +9,7 @@ export interface Seq2seqFacts extends ModelFacts {
   tasks: readonly string[];
   scorings: readonly ScoreFunctionName[];
   encoders: readonly Seq2seqEncoder[];
-  precisions: readonly Seq2seqPrecision[];
+  precisions: readonly ModelPrecision[];
   maxBeam: number;
   maxSteps: number;
   maxSeed: number;
@@ -29,7 +29,7 @@ export interface Seq2seqFacts extends ModelFacts {
     hidden: number;
     seed: number;
     validation: number;
-    precision: Seq2seqPrecision;
+    precision: ModelPrecision;
     batch: number;
     learningRate: number;
   }>;
@@ -83,7 +83,7 @@ export interface Seq2seqTask {
   test: readonly TaskExample[];
 }
 
-/** ModelPrecision, by its first name. */
+/** @deprecated ModelPrecision, by its first name: use `ModelPrecision`; it goes in 0.5.0. */
 export type Seq2seqPrecision = ModelPrecision;
 export type Seq2seqScoring = 'additive' | 'dot' | 'general' | 'concat';
 export type Seq2seqEncoder = 'forward' | 'bidirectional';
