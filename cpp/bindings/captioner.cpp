@@ -160,7 +160,7 @@ template <class T> void captioner_info(const at::CaptionerSession<T> &session, v
 }
 
 // examples: [[scene, caption (words separated by spaces)], …]
-val captioner_gradients(int handle, val examples, double regularization) {
+val captioner_gradients(int handle, val examples, val regularization) {
   return guarded([&] {
     std::vector<std::pair<tasks::Scene, std::string>> pairs;
     const auto n = examples["length"].as<std::size_t>();
@@ -168,7 +168,8 @@ val captioner_gradients(int handle, val examples, double regularization) {
       pairs.emplace_back(scene_of(examples[i][0]), examples[i][1].as<std::string>());
     return with_captioner(handle, [&](auto &session) {
       auto gradients = session.model().make_gradients();
-      const double loss = session.gradients(pairs, gradients, regularization);
+      const double loss =
+          session.gradients(pairs, gradients, loss_weight<decltype(session)>(regularization));
       return loss_and_gradients(loss, gradients);
     });
   });

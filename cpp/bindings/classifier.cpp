@@ -107,7 +107,7 @@ val classifier_tokenize(int handle, std::string sentence) {
 
 // examples: [[sentence, label (an index), rationale (a 0 or 1 per word, or empty)], …], checked
 // for type by the wrapper; rationale: the weight of its term
-val classifier_gradients(int handle, val examples, double rationale) {
+val classifier_gradients(int handle, val examples, val rationale) {
   return guarded([&] {
     std::vector<at::LabelledSentence> sentences;
     const auto n = examples["length"].as<std::size_t>();
@@ -121,7 +121,8 @@ val classifier_gradients(int handle, val examples, double rationale) {
     }
     return with_classifier(handle, [&](auto &session) {
       auto gradients = session.model().make_gradients();
-      const double loss = session.gradients(sentences, gradients, rationale);
+      const double loss =
+          session.gradients(sentences, gradients, loss_weight<decltype(session)>(rationale));
       return loss_and_gradients(loss, gradients);
     });
   });
@@ -195,14 +196,14 @@ val classification_task_create(val text, val options) {
   });
 }
 
-// The split's sentences as given, with their labels: one string, "text\tlabel" a line.
+// The split's sentences as given, with their labels: [[text, label], …].
 val classification_task_examples(std::string id, std::string split) {
   return guarded([&] {
     const tasks::ClassificationTask &task = kept(id);
-    std::string out;
+    val out = val::array();
     for (const auto &example : tasks::classification_split(task, split))
-      out += (out.empty() ? "" : "\n") + example.text + "\t" + task.labels[example.label];
-    return val(out);
+      out.call<void>("push", strings({example.text, task.labels[example.label]}));
+    return out;
   });
 }
 

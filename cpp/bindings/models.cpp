@@ -249,8 +249,7 @@ val model_train(int handle, double steps, val batch, val learning_rate, val weig
           static_cast<std::size_t>(steps),
           batch.isUndefined() ? Kind::default_batch : batch.as<std::size_t>(),
           learning_rate.isUndefined() ? Kind::default_learning_rate : learning_rate.as<double>(),
-          at::default_max_norm,
-          weight.isUndefined() ? Kind::default_loss_weight : weight.as<double>()));
+          at::default_max_norm, loss_weight<decltype(session)>(weight)));
     });
   });
 }

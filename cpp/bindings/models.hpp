@@ -73,6 +73,13 @@ template <class T> val named_tensors(const at::ParameterSet<T> &set) {
 }
 
 // { loss, gradients } of a model's gradients call.
+// A loss term's weight (guide, regularization, rationale) as the caller gave it, else the kind's
+// default: the core checks it.
+template <class Session> double loss_weight(const val &weight) {
+  using Kind = typename at::KindOfSession<std::decay_t<Session>>::type;
+  return weight.isUndefined() ? Kind::default_loss_weight : weight.as<double>();
+}
+
 template <class T> val loss_and_gradients(double loss, const at::ParameterSet<T> &gradients) {
   val out = val::object();
   out.set("loss", loss);

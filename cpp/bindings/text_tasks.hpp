@@ -1,6 +1,6 @@
 // What the bindings of the tasks from the reader's text share (translation_tasks.cpp, and the
 // labelled sentences' exports beside their kind's): the options every such task takes, read from
-// a JS object, their stats, and lists as one string of lines (no token holds a line break).
+// a JS object, and their info and facts.
 #pragma once
 
 #include <initializer_list>
@@ -27,6 +27,9 @@ inline void read_text_options(const val &options, at::tasks::TextReadingOptions 
                               bool &lowercase) {
   if (auto v = given_option(options, "lowercase"))
     lowercase = v->as<bool>();
+  // a task named after its file, unless it is given a name
+  if (auto v = given_option(options, "file"))
+    at::tasks::name_from_file(o, v->as<std::string>());
   if (auto v = given_option(options, "name"))
     o.name = v->as<std::string>();
   if (auto v = given_option(options, "minCount"))
@@ -73,16 +76,9 @@ inline std::string_view text_view(const std::vector<std::uint8_t> &bytes) {
   return {reinterpret_cast<const char *>(bytes.data()), bytes.size()};
 }
 
-inline std::string lines_of(const std::vector<std::string> &tokens, std::size_t from = 0) {
-  std::string out;
-  for (std::size_t i = from; i < tokens.size(); ++i)
-    out += (i > from ? "\n" : "") + tokens[i];
-  return out;
-}
-
 // What every task from text's info says: { id, name, hash, lowercase, maxLength, stats: {
 // <count>: kept, dropped, train, validation, test, unknownShare, <vocabulary>: its size },
-// <vocabulary>: its tokens as lines } (`count`: "pairs", "sentences"; each of `vocabularies`
+// <vocabulary>: its tokens } (`count`: "pairs", "sentences"; each of `vocabularies`
 // under its name), maxLength `max_length`; the caller adds its own.
 template <class Task>
 val text_task_info(
@@ -106,7 +102,7 @@ val text_task_info(
   stats.set("unknownShare", task.stats.unknown_share);
   for (const auto &[name, vocabulary] : vocabularies) {
     stats.set(name, vocabulary->tokens.size());
-    out.set(name, lines_of(vocabulary->tokens));
+    out.set(name, strings(vocabulary->tokens));
   }
   out.set("stats", stats);
   return out;

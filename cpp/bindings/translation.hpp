@@ -62,12 +62,13 @@ val translation_tokenize(int handle, std::string sentence, std::string side) {
 
 // pairs: [[source, target], …] sentences; guide: guided alignment's weight
 template <template <class> class Session>
-val translation_gradients(int handle, val pairs, double guide) {
+val translation_gradients(int handle, val pairs, val guide) {
   return guarded([&] {
     const auto sentences = sentence_pairs(pairs);
     return with_session<Session>(handle, [&](auto &session) {
       auto gradients = session.model().make_gradients();
-      const double loss = session.gradients(sentences, gradients, guide);
+      const double loss =
+          session.gradients(sentences, gradients, loss_weight<decltype(session)>(guide));
       return loss_and_gradients(loss, gradients);
     });
   });

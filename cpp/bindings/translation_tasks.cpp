@@ -46,13 +46,13 @@ val translation_task_create(val text, val options) {
   });
 }
 
-// The split's pairs as given: one string, "source\ttarget" a line.
+// The split's pairs as given: [[source, target], …].
 val translation_task_pairs(std::string id, std::string split) {
   return guarded([&] {
-    std::string out;
+    val out = val::array();
     for (const auto &example : tasks::split(kept(id), split))
-      out += (out.empty() ? "" : "\n") + example.source_text + "\t" + example.target_text;
-    return val(out);
+      out.call<void>("push", strings({example.source_text, example.target_text}));
+    return out;
   });
 }
 

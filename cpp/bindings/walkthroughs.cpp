@@ -1,5 +1,7 @@
 // The walkthroughs: their names, inputs and traces, through the core's one table of them
 // (walkthrough.hpp): an input is read by its kind, whichever walkthrough it belongs to.
+#include <variant>
+
 #include "attention/walkthrough.hpp"
 #include "convert.hpp"
 
@@ -24,16 +26,8 @@ val label_to_js(const at::Label &label) {
     out.set("total", true);
   if (!label.metric.empty())
     out.set("metric", label.metric);
-  if (!label.scoring.empty())
-    out.set("scoring", label.scoring);
-  if (!label.encoder.empty())
-    out.set("encoder", label.encoder);
-  if (label.layers)
-    out.set("layers", static_cast<double>(*label.layers));
-  if (label.guide)
-    out.set("guide", *label.guide);
-  if (!label.attention.empty())
-    out.set("attention", label.attention);
+  for (const auto &[field, value] : label.model)
+    std::visit([&, name = field.c_str()](const auto &v) { out.set(name, v); }, value);
   if (!label.category.empty())
     out.set("category", label.category);
   if (label.count)

@@ -71,3 +71,34 @@ export async function openPage(session, t, path, contextOptions = { viewport: { 
   await page.goto(session.base + path);
   return page;
 }
+
+/**
+ * The longest task of a page's main thread while `run()` runs, in ms of that thread's own time
+ * (a trace's `tdur`): the page's work, which other processes on a busy machine do not lengthen
+ * as they lengthen its wall-clock time. `browser` traces every renderer: the test's page is the
+ * one open.
+ */
+export async function longestMainThreadTask(browser, page, run) {
+  await browser.startTracing(page, { categories: ['toplevel', '__metadata'] });
+  let trace;
+  try {
+    await run();
+  } finally {
+    trace = JSON.parse(await browser.stopTracing());
+  }
+  const events = trace.traceEvents ?? trace;
+  const main = new Set(
+    events
+      .filter((event) => event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain')
+      .map((event) => `${event.pid}:${event.tid}`),
+  );
+  const tasks = events.filter(
+    (event) =>
+      event.ph === 'X' && event.name === 'ThreadControllerImpl::RunTask' && main.has(`${event.pid}:${event.tid}`),
+  );
+  assert.ok(
+    tasks.length > 0 && tasks.every((event) => event.tdur !== undefined),
+    "the trace has the main thread's tasks and their thread time",
+  );
+  return Math.max(...tasks.map((event) => event.tdur / 1000));
+}

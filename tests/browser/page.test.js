@@ -404,7 +404,8 @@ test('seq2seq: training runs in a worker, the loss falls and the alignment of th
   await page.waitForFunction(() => /Step [1-9]/.test(document.querySelector('.model-numbers').textContent));
   await page.click('.model-pause');
   await page.waitForSelector('.model-panel[data-training="paused"]');
-  await page.waitForTimeout(300); // the chunk under way when the pause arrived reports
+  // once the chunk under way when the pause arrived has reported, and the run holds
+  await page.waitForSelector('.model-panel[data-held]');
   const paused = await stepOf();
   assert.ok(paused > 0, `paused at step ${paused}`);
   await page.waitForTimeout(300);

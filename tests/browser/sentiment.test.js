@@ -175,7 +175,8 @@ test('the reader’s labelled sentences: refused with the reason, read from a fi
   // the translation walkthroughs' panel reads pairs, and lists none of the sentences' tasks
   await page.goto(page.url().replace(/#.*/, '#seq2seq'));
   await page.waitForFunction(() => document.querySelector('.model-data h3')?.textContent === 'Your own sentence pairs');
-  await page.waitForTimeout(1000); // its list read from the store (a read of IndexedDB, a few ms)
+  // once its list is read from the store (IndexedDB)
+  await page.waitForSelector('.model-data-saved[data-listed]', { state: 'attached' });
   assert.equal(await page.locator('.model-data-saved li').count(), 0);
   // deleted, it is gone
   await page.goto(page.url().replace(/#.*/, '#sentiment'));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "attention/captioner_session.hpp"
+#include "attention/classifier_session.hpp"
 #include "attention/seq2seq_session.hpp"
 #include "attention/transformer_session.hpp"
 #include "attention/translation_tasks.hpp"
@@ -39,16 +40,18 @@ struct Run {
 };
 
 // `steps` steps, a minibatch at a time, on `threads` threads (every product and loop split when
-// min_flops is 0); guided alignment of weight `guide` for a seq2seq model.
+// min_flops is 0); the loss weight `weight` for the kinds whose train() takes one after max_norm
+// (a seq2seq model's guided alignment, a classifier's rationale).
 template <class Session, class Config>
 Run train(const Config &config, std::size_t threads, double min_flops, std::size_t steps,
-          std::size_t batch, double learning_rate, double guide) {
+          std::size_t batch, double learning_rate, double weight) {
   const Threads scope(threads, min_flops);
   Session session(config);
   Run run;
   for (std::size_t s = 0; s < steps; ++s) {
-    if constexpr (std::is_same_v<Session, Seq2seqSession<float>>)
-      run.losses.push_back(session.train(1, batch, learning_rate, default_max_norm, guide).loss);
+    if constexpr (std::is_same_v<Session, Seq2seqSession<float>> ||
+                  std::is_same_v<Session, ClassifierSession<float>>)
+      run.losses.push_back(session.train(1, batch, learning_rate, default_max_norm, weight).loss);
     else
       run.losses.push_back(session.train(1, batch, learning_rate).loss);
   }
@@ -63,11 +66,12 @@ bool same_bits(const std::vector<float> &a, const std::vector<float> &b) {
 
 template <class Session, class Config>
 void check_threads_agree(const Config &config, double min_flops, std::size_t steps,
-                         std::size_t batch, double learning_rate, double guide = 0) {
-  const Run one = train<Session>(config, 1, min_flops, steps, batch, learning_rate, guide);
+                         std::size_t batch, double learning_rate, double weight = 0) {
+  const Run one = train<Session>(config, 1, min_flops, steps, batch, learning_rate, weight);
   for (std::size_t threads : {2, 3}) {
     CAPTURE(threads);
-    const Run many = train<Session>(config, threads, min_flops, steps, batch, learning_rate, guide);
+    const Run many =
+        train<Session>(config, threads, min_flops, steps, batch, learning_rate, weight);
     CHECK(same_bits(many.losses, one.losses));
     CHECK(same_bits(many.parameters, one.parameters));
   }
@@ -111,6 +115,27 @@ TEST_CASE("a Transformer and a captioner train the same on 2 and 3 threads, ever
   captioner.embedding = 8;
   captioner.hidden = 16;
   check_threads_agree<CaptionerSession<float>>(captioner, 0, 2, 4, 0.005);
+}
+
+TEST_CASE("a classifier trains the same on 2 and 3 threads, every loop split") {
+  struct Case {
+    ClassifierEncoder encoder;
+    ClassifierAttention attention;
+    const char *language;
+    double rationale;
+  };
+  for (const Case c : {Case{ClassifierEncoder::bigru, ClassifierAttention::learned, "en", 0.5},
+                       Case{ClassifierEncoder::bigru, ClassifierAttention::uniform, "zh", 0},
+                       Case{ClassifierEncoder::none, ClassifierAttention::learned, "en", 0}}) {
+    CAPTURE(c.language);
+    ClassifierSessionConfig config;
+    config.language = c.language;
+    config.encoder = c.encoder;
+    config.attention = c.attention;
+    config.embedding = 8;
+    config.hidden = 8;
+    check_threads_agree<ClassifierSession<float>>(config, 0, 3, 16, 0.01, c.rationale);
+  }
 }
 
 TEST_CASE("with a few hundred words, the output layer splits at the default threshold and both "

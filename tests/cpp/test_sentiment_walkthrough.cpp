@@ -123,9 +123,9 @@ TEST_CASE("sentiment walkthrough: every stage with the model's own numbers") {
   CHECK(trace.labels[0].second.front() == "the");
   CHECK(trace.labels[2].second.front() == session.task().labels[result.label]);
   REQUIRE(trace.models.size() == 2);
-  CHECK(trace.models[0].encoder == "bigru");
-  CHECK(trace.models[0].attention == "learned");
-  CHECK(trace.models[1].attention == "uniform");
+  CHECK(field_of(trace.models[0], "encoder") == FieldValue(std::string("bigru")));
+  CHECK(field_of(trace.models[0], "attention") == FieldValue(std::string("learned")));
+  CHECK(field_of(trace.models[1], "attention") == FieldValue(std::string("uniform")));
 
   const Panel &states = panel_of(stage_of(trace, "encoder"), "states");
   CHECK(states.values.shape()[1] == 16);
@@ -170,8 +170,8 @@ TEST_CASE("sentiment walkthrough: every stage with the model's own numbers") {
   CHECK(share.values(0, 0) == *session.test_evaluation().rationale_share);
   CHECK(share.values(1, 0) == *uniform.test_evaluation().rationale_share);
   CHECK(share.values(0, 0) > share.values(1, 0)); // learned attention looks at the deciding words
-  CHECK(measures.row_labels[1].attention == "uniform");
-  CHECK(measures.row_labels[1].encoder.empty());
+  CHECK(field_of(measures.row_labels[1], "attention") == FieldValue(std::string("uniform")));
+  CHECK(!measures.row_labels[1].field("encoder"));
   const Panel &confusion = panel_of(accuracy, "confusion");
   const auto &counts = session.test_evaluation().confusion;
   CHECK(confusion.values(0, 0) + confusion.values(0, 1) == doctest::Approx(1));

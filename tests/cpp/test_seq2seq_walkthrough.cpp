@@ -118,7 +118,7 @@ TEST_CASE("seq2seq walkthrough: the alignment stage measures the model: AER, and
   const Panel &own = panel_of(stage, "measures");
   REQUIRE(own.col_labels.size() == 3);
   CHECK(own.col_labels[2].metric == "aer");
-  CHECK(own.row_labels[0].scoring == "additive");
+  CHECK(field_of(own.row_labels[0], "scoring") == FieldValue(std::string("additive")));
   CHECK(own.values(0, 0) == measured.exact_match);
   CHECK(own.values(0, 2) == measured.aer);
   const Panel &kinds = panel_of(stage, "by_category");
@@ -168,7 +168,8 @@ TEST_CASE("seq2seq walkthrough: compared models add their alignments and test-sp
     CHECK(label.text.empty());
   REQUIRE(metrics.row_labels.size() == 4);
   for (std::size_t k = 0; k < 4; ++k) {
-    CHECK(metrics.row_labels[k].scoring == score_function_name(score_functions[k]));
+    CHECK(field_of(metrics.row_labels[k], "scoring") ==
+          FieldValue(std::string(score_function_name(score_functions[k]))));
     CHECK(metrics.row_labels[k].structured());
     CHECK(stage.panels[k].name == score_function_name(score_functions[k]));
     CHECK(stage.panels[k].col_labels.size() == 6);
@@ -238,10 +239,10 @@ TEST_CASE("scoring walkthrough: one step of every model, teacher forced with the
         doctest::Approx(panel_of(first.stages[0], "additive").values(5, 4)));
   // the models, as the page describes them
   REQUIRE(trace.models.size() == 4);
-  CHECK(trace.models[1].scoring == "dot");
-  CHECK(trace.models[1].encoder == "forward");
-  CHECK(trace.models[1].layers == 1u);
-  CHECK(trace.models[1].guide == 0.0);
+  CHECK(field_of(trace.models[1], "scoring") == FieldValue(std::string("dot")));
+  CHECK(field_of(trace.models[1], "encoder") == FieldValue(std::string("forward")));
+  CHECK(field_of(trace.models[1], "layers") == FieldValue(double(1u)));
+  CHECK(field_of(trace.models[1], "guide") == FieldValue(double(0.0)));
 }
 
 TEST_CASE("scoring walkthrough: a sentence the grammar does not make; bad input blames its "
@@ -294,10 +295,10 @@ TEST_CASE("seq2seq walkthrough: a bidirectional encoder's stage shows each direc
     auto session = trained(ScoreFunction::additive, Encoder::bidirectional, layers);
     const Trace trace = seq2seq_walkthrough(session, "the red car is small");
     REQUIRE(trace.models.size() == 1);
-    CHECK(trace.models[0].scoring == "additive");
-    CHECK(trace.models[0].encoder == "bidirectional");
-    CHECK(trace.models[0].layers == layers);
-    CHECK(trace.models[0].guide == 0.0);
+    CHECK(field_of(trace.models[0], "scoring") == FieldValue(std::string("additive")));
+    CHECK(field_of(trace.models[0], "encoder") == FieldValue(std::string("bidirectional")));
+    CHECK(field_of(trace.models[0], "layers") == FieldValue(double(layers)));
+    CHECK(field_of(trace.models[0], "guide") == FieldValue(double(0.0)));
     const Stage &encoder = trace.stages[1];
     REQUIRE(encoder.panels.size() == 4);
     CHECK(encoder.panels[0].name == "forward_states");
@@ -348,8 +349,8 @@ TEST_CASE("seq2seq and scoring walkthroughs compare encoders, or guided and free
   const Panel &metrics = panel_of(by_encoder, "metrics");
   // rows say what tells the models apart, and nothing they share
   Label forward_row, bidirectional_row;
-  forward_row.encoder = "forward";
-  bidirectional_row.encoder = "bidirectional";
+  forward_row.model = {{"encoder", std::string("forward")}};
+  bidirectional_row.model = {{"encoder", std::string("bidirectional")}};
   CHECK(metrics.row_labels == std::vector<Label>{forward_row, bidirectional_row});
   CHECK(metrics.values(1, 2) == both_ways.evaluate(both_ways.task().test).aer);
 
@@ -358,8 +359,8 @@ TEST_CASE("seq2seq and scoring walkthroughs compare encoders, or guided and free
           .stages.back();
   CHECK(by_guide.panels[0].name == "guide=0");
   CHECK(by_guide.panels[1].name == "guide=1");
-  CHECK(panel_of(by_guide, "metrics").row_labels[1].guide == 1.0);
-  CHECK(panel_of(by_guide, "metrics").row_labels[1].encoder.empty());
+  CHECK(field_of(panel_of(by_guide, "metrics").row_labels[1], "guide") == FieldValue(double(1.0)));
+  CHECK(!panel_of(by_guide, "metrics").row_labels[1].field("encoder"));
 
   // comparing scoring functions, an encoder that differs is said too
   auto dot = trained(ScoreFunction::dot);
@@ -367,10 +368,10 @@ TEST_CASE("seq2seq and scoring walkthroughs compare encoders, or guided and free
       panel_of(seq2seq_walkthrough(both_ways, sentence, 1, {&both_ways, &dot}).stages.back(),
                "metrics")
           .row_labels;
-  CHECK(rows[0].scoring == "additive");
-  CHECK(rows[0].encoder == "bidirectional");
-  CHECK(rows[1].encoder == "forward");
-  CHECK(!rows[1].guide);
+  CHECK(field_of(rows[0], "scoring") == FieldValue(std::string("additive")));
+  CHECK(field_of(rows[0], "encoder") == FieldValue(std::string("bidirectional")));
+  CHECK(field_of(rows[1], "encoder") == FieldValue(std::string("forward")));
+  CHECK(!rows[1].field("guide"));
 
   check_input_error(
       [&] {
@@ -385,7 +386,7 @@ TEST_CASE("seq2seq and scoring walkthroughs compare encoders, or guided and free
   const Trace step =
       scoring_walkthrough<float>({&one_way, &both_ways}, sentence, 1, Comparison::encoder);
   CHECK(step.stages[0].panels[1].name == "bidirectional");
-  CHECK(step.models[1].encoder == "bidirectional");
+  CHECK(field_of(step.models[1], "encoder") == FieldValue(std::string("bidirectional")));
   const auto source = both_ways.tokenize(sentence, tasks::Side::source);
   const auto own = both_ways.model().trace(
       source, both_ways.tokenize("la voiture rouge est petite", tasks::Side::target));

@@ -248,6 +248,23 @@ TEST_CASE("text tasks: bad text and options name the argument and the lines at f
   }
 }
 
+TEST_CASE("text tasks: a task of a file is named after it") {
+  const auto named = [](const std::string &file) {
+    tasks::TextTaskOptions options;
+    tasks::name_from_file(options, file);
+    return options.name;
+  };
+  CHECK(named("eng-fra.txt") == "eng-fra");
+  CHECK(named("C:\\data\\my  pairs\tof.tsv") == "my-pairs-of");
+  CHECK(named(".tsv") == "pairs");
+  CHECK(named("") == "pairs");
+  // 40 bytes at most, whole characters only: 13 of 3 bytes
+  std::string long_name;
+  for (int i = 0; i < 20; ++i)
+    long_name += "\xE8\xAF\x91";
+  CHECK(named(long_name + ".txt").size() == 39);
+}
+
 TEST_CASE("text tasks: BLEU as sacreBLEU defines it, on hand-computed corpora") {
   Bleu same;
   same.add(words({"a", "b", "c", "d"}), words({"a", "b", "c", "d"}));

@@ -174,7 +174,7 @@ TEST_CASE("transformer walkthrough: the GRU model compared, and bad inputs named
   const Panel &metrics = panel_of(trace, "compare", "metrics");
   REQUIRE(metrics.values.shape()[0] == 2);
   CHECK(metrics.values(1, 0) == gru.test_evaluation().aer);
-  CHECK(metrics.row_labels[1].scoring == "additive");
+  CHECK(field_of(metrics.row_labels[1], "scoring") == FieldValue(std::string("additive")));
   CHECK(panel_of(trace, "compare", "gru").values.shape() ==
         panel_of(trace, "compare", "transformer").values.shape());
 

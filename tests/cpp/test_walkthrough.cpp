@@ -12,6 +12,7 @@
 #include "attention/model_store.hpp"
 #include "attention/seq2seq.hpp"
 #include "attention/walkthrough.hpp"
+#include "trace_checks.hpp"
 #include "check_close.hpp"
 #include "reference.hpp"
 
@@ -331,9 +332,11 @@ TEST_CASE("the walkthrough table: a trace from given inputs, defaults for the re
   matching.numbers = given.numbers;
   matching.numbers.emplace_back("layers", Matrix<double>{{1}});
   matching.texts = {{"encoder", {"forward"}}, {"guide", {"0"}}, {"comparison", {"encoder"}}};
-  CHECK(walkthrough("seq2seq", matching).models.front().encoder == "forward");
+  CHECK(field_of(walkthrough("seq2seq", matching).models.front(), "encoder") ==
+        FieldValue(std::string("forward")));
   matching.texts.front().second = {"default"};
-  CHECK(walkthrough("seq2seq", matching).models.front().encoder == "forward");
+  CHECK(field_of(walkthrough("seq2seq", matching).models.front(), "encoder") ==
+        FieldValue(std::string("forward")));
   matching.numbers.back().second(0, 0) = 2;
   check_input_error([&] { walkthrough("seq2seq", matching); },
                     "inputs.layers (2) is not the model's (1)", "layers");

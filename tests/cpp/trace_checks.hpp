@@ -1,5 +1,5 @@
 // Lookups the doctest cases share: a trace's stage and a stage's panel by name (the case fails
-// where one is missing), and the argument an InputError blames.
+// where one is missing), a model label's field, and the argument an InputError blames.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -34,6 +34,14 @@ inline const attention::Panel &panel_of(const attention::Stage &stage, const std
 inline const attention::Panel &panel_of(const attention::Trace &trace, const std::string &stage,
                                         const std::string &name) {
   return panel_of(stage_of(trace, stage), name);
+}
+
+// A model label's field `name` (Label::model), as the field gives it: text, or a number; what
+// `absent` says when the label does not say it.
+inline attention::FieldValue field_of(const attention::Label &label, const std::string &name,
+                                      attention::FieldValue absent = std::string("(absent)")) {
+  const attention::FieldValue *value = label.field(name);
+  return value ? *value : absent;
 }
 
 // The argument `f`'s InputError names, or "(no error)".

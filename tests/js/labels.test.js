@@ -33,6 +33,14 @@ const KINDS = [
   [{ metric: 'alignmentAccuracy' }, 'alignment accuracy', '对齐准确率'],
   [{ scoring: 'additive' }, 'Bahdanau additive', 'Bahdanau 加性'],
   [{ scoring: 'dot' }, 'Luong dot', 'Luong 点积'],
+  // a model by any kind's fields the locale words, in the label's order; others (task) left out
+  [
+    { task: 'en-fr', scoring: 'additive', encoder: 'bidirectional', layers: 2, guide: 0 },
+    'Bahdanau additive, bidirectional, 2-layer, free (λ=0)',
+    'Bahdanau 加性，双向，2 层，自由（λ=0）',
+  ],
+  [{ guide: 0.5 }, 'guided (λ=0.5)', '引导（λ=0.5）'],
+  [{ encoder: 'bigru', attention: 'uniform' }, 'bidirectional GRU, uniform attention', '双向 GRU，均匀注意力'],
   [{ category: 'noun', count: 400 }, 'noun (400)', '名词（400）'],
   [{ category: 'article', count: 400, instead: 'is' }, 'article (400) · instead: is', '冠词（400）· 转看：is'],
 ];

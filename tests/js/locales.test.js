@@ -10,7 +10,7 @@ import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { loadAttention } from 'attention-stepper';
+import { loadAttention, MODEL_KINDS } from 'attention-stepper';
 
 import { TEXTS } from '../../web/locales/texts.js';
 import { loadModelSpecs, SPECS } from '../../web/walkthroughs/index.js';
@@ -272,8 +272,6 @@ const TEMPLATES = {
   'data.units.${option.value}': () => ['word', 'character'].map((unit) => `data.units.${unit}`),
   // a task's name (format.js): a grammar's
   'taskNames.${id}': () => attn.seq2seqFacts().tasks.map((task) => `taskNames.${task}`),
-  // a model's name in the model panel (the spec's models.label)
-  'scoreNames.${scoring}': () => attn.seq2seqFacts().scorings.map((scoring) => `scoreNames.${scoring}`),
   'taskNames.${task}': () => attn.seq2seqFacts().tasks.map((task) => `taskNames.${task}`),
   // a kind of target word (format.js), of every task's grammar
   'labels.category.${category}': () =>
@@ -285,11 +283,20 @@ const TEMPLATES = {
         // and every kind of review (the classification tasks')
         .concat(['plain', 'negation', 'contrast'].map((category) => `labels.category.${category}`)),
     ),
-  // a model's encoder (format.js), and the menus of the encoder and of the comparison
-  'labels.encoder.${encoder}': () =>
-    [...attn.seq2seqFacts().encoders, ...classifierChoices('encoder')].map((encoder) => `labels.encoder.${encoder}`),
-  'labels.encoder.${name}': () => classifierChoices('encoder').map((name) => `labels.encoder.${name}`), // sentiment's menu
-  'labels.attention.${attention}': () => classifierChoices('attention').map((name) => `labels.attention.${name}`),
+  // a model's fields in a label (format.js): the words of the fields the locale words, read by
+  // value (every value of every kind's choice fields it words; a model that learnt freely), or a
+  // number's words
+  'labels.model.${field}': () =>
+    unique([
+      ...Object.keys(MODEL_KINDS).flatMap((kind) =>
+        attn
+          .modelFacts(kind)
+          .fields.filter((field) => field.choices && entries.en.has(`labels.model.${field.name}.${field.choices[0]}`))
+          .flatMap((field) => field.choices.map((choice) => `labels.model.${field.name}.${choice}`)),
+      ),
+      'labels.model.guide.0',
+    ]),
+  'labels.model.${field}.value': () => ['labels.model.layers.value', 'labels.model.guide.value'],
   // the sentiment walkthrough's menus, its training's choices and the published model it cites
   'sentiment.tasks.${id}': () => attn.classifierFacts().tasks.map((id) => `sentiment.tasks.${id}`),
   'sentiment.languages.${name}': () => attn.classifierFacts().languages.map((name) => `sentiment.languages.${name}`),
@@ -341,7 +348,7 @@ const NAMED = {
   key: () => matches(code['components/stage-view.js'].match(/HEATMAP_TEXT = \[([^\]]*)\]/)[1], String.raw`'(\w+)'`),
 };
 
-// Labels of menus and answer choices are keys where the locale has them ('scoreNames.dot', 'yes'),
+// Labels of menus and answer choices are keys where the locale has them ('labels.model.scoring.dot', 'yes'),
 // and texts shown as they are otherwise ('word_1', 'h4'): used where defined.
 const labels = () => [
   ...menuOptions().map(([, label]) => label),
@@ -399,7 +406,7 @@ describe('keys and code', () => {
     ]) {
       assert.ok(exact.has(key), key);
     }
-    assert.ok(labelKeys.has('scoreNames.concat') && labelKeys.has('yes') && labelKeys.has('word_1'));
+    assert.ok(labelKeys.has('labels.model.scoring.concat') && labelKeys.has('yes') && labelKeys.has('word_1'));
     assert.deepEqual(fieldErrorKeys.sort(), ['empty', 'integer', 'notNumber', 'ragged']);
   });
 });

@@ -151,15 +151,27 @@ test('trainModel: progress as it learns, pause and resume, then a model that tra
     evaluateEvery: 50,
   });
   const reports = [];
+  const held = [];
   trainer.addEventListener('progress', ({ detail }) => {
     reports.push(detail);
     if (detail.step === 50) {
       trainer.pause();
       assert.equal(trainer.state, 'paused');
-      setTimeout(() => trainer.resume(), 20);
     }
   });
+  // held at the step it paused after, it takes no step until resumed
+  trainer.addEventListener('held', ({ detail }) => {
+    held.push({ ...detail, reports: reports.length });
+    setTimeout(() => {
+      assert.equal(reports.length, held[0].reports);
+      trainer.resume();
+    }, 20);
+  });
   const { step, bytes } = await trainer.finished;
+  assert.deepEqual(
+    held.map(({ step }) => step),
+    [50],
+  );
   assert.equal(trainer.state, 'done');
   assert.deepEqual(
     reports.map((report) => report.step),

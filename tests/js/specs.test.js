@@ -8,6 +8,7 @@ import katex from 'katex';
 import { loadAttention } from 'attention-stepper';
 
 import { translator } from '../../web/components/i18n.js';
+import { DRAWING_NAMES } from '../../web/components/stage-view.js';
 import { describeStage, hasModels, inputAttributes, SPECS, WALKTHROUGHS } from '../../web/walkthroughs/index.js';
 import { loadAllWalkthroughs } from './all-walkthroughs.js';
 
@@ -179,6 +180,23 @@ describe('stage kinds', () => {
     for (const name of attn.walkthroughNames) {
       assert.deepEqual([...produced[name]].sort(), Object.keys(SPECS[name].stages).sort(), name);
     }
+  });
+
+  test('the drawings a spec names instead of heatmaps are ones the stage view has, for colour roles its traces use', () => {
+    const palettes = Object.fromEntries(attn.walkthroughNames.map((name) => [name, new Set()]));
+    for (const variant of everyVariant())
+      for (const panel of variant.trace.stages.flatMap((stage) => stage.panels))
+        palettes[variant.name].add(panel.palette);
+    for (const [name, spec] of Object.entries(SPECS)) {
+      for (const [kind, stage] of Object.entries(spec.stages))
+        if (stage.view !== undefined)
+          assert.ok(DRAWING_NAMES.stages.includes(stage.view), `${name}/${kind}: ${stage.view}`);
+      for (const [palette, drawing] of Object.entries(spec.drawings ?? {})) {
+        assert.ok(DRAWING_NAMES.panels.includes(drawing), `${name}: ${palette} drawn as ${drawing}`);
+        assert.ok(palettes[name].has(palette), `${name}: no panel of palette ${palette}`);
+      }
+    }
+    assert.deepEqual(SPECS.captioning.drawings, { image: 'picture', overlay: 'picture' });
   });
 
   test("the scoring walkthrough: a panel per model, the formulas and code of the models' functions", () => {

@@ -112,6 +112,7 @@ test('bad text and options get an Error naming the argument, and the lines at fa
   error({ text: 'a\tb\n', validation: 0.7 }, 'validation', /below 0.5/);
   error({ text: 'a\tb\n', name: 'my pairs' }, 'name', /without spaces/);
   error({ text: 'a\tb\n', colour: 1 }, 'colour', /not an option/);
+  error({ text: 'a\tb\n', file: 7 }, 'file', /must be a string/);
   const facts = attn.translationTaskFacts();
   assert.equal(facts.maxPairs, 200000);
   assert.equal(facts.maxBytes, 20000000);
@@ -245,4 +246,22 @@ test("a grammar's sample read back as a task trains to the built-in task's test 
   assert.ok(Math.abs(got - expected) <= 0.01, `read back ${got} against built in ${expected}`);
   for (const m of [builtIn, readBack]) m.dispose();
   task.dispose();
+});
+
+test("a task of a file is named after it by one rule, the engine's, unless given a name", () => {
+  const text = 'a b\tc d\ne f\tg h\n';
+  const named = (options) => attn.createTranslationTask({ text, validation: 0, test: 0, minCount: 1, ...options }).name;
+  assert.equal(named({ file: 'eng-fra.txt' }), 'eng-fra');
+  assert.equal(named({ file: 'my  pairs\tof 2024.tsv' }), 'my-pairs-of-2024');
+  assert.equal(named({ file: 'folder/deeper\\archive.tar.gz' }), 'archive.tar');
+  assert.equal(named({ file: '.tsv' }), 'pairs');
+  assert.equal(named({ file: 'eng-fra.txt', name: 'mine' }), 'mine');
+  // at most 40 bytes, of whole characters: 13 three-byte characters are 39 bytes
+  assert.equal(named({ file: `${'译'.repeat(20)}.txt` }), '译'.repeat(13));
+  // labelled sentences follow the same rule
+  assert.equal(
+    attn.createClassificationTask({ text: 'good\tpos\nbad\tneg\n', validation: 0, test: 0, file: 'reviews 1.tsv' })
+      .name,
+    'reviews-1',
+  );
 });

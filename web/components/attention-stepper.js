@@ -176,15 +176,9 @@ export class AttentionStepperElement extends HTMLElement {
       const response = await fetch(url);
       if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
       const text = new Uint8Array(await response.arrayBuffer());
-      // the task's name from the file's ("eng-fra.txt" -> "eng-fra")
-      const file = decodeURIComponent(url.pathname.split('/').pop() ?? '');
-      const name =
-        file
-          .replace(/\.[^.]*$/, '')
-          .replace(/[\s/\\]+/g, '-')
-          .slice(0, 40) || undefined;
       if (controller !== this.#controller) return; // the stepper started again meanwhile
-      const data = { text, name };
+      // the task named after the file ("eng-fra.txt" -> "eng-fra", the engine's rule)
+      const data = { text, file: decodeURIComponent(url.pathname.split('/').pop() ?? '') };
       const problem = controller.addReaderTask(controller.attn[controller.readerCreate](data), data);
       if (problem) throw new Error(problem);
     } catch (error) {

@@ -162,7 +162,7 @@ export class StepperController extends EventTarget {
   }
 
   /**
-   * The reader's tasks and models kept from an earlier visit ({ task, data } and models of them),
+   * The reader's tasks and models kept from an earlier visit ({ task, data }, and { model, bytes } of them),
    * all at once: the walkthroughs that name them are computed once, with the models in place (none
    * of them starts training as untrained on the way).
    */

@@ -23,7 +23,7 @@ export function modelData(controller) {
   controller.models.addEventListener('change', ({ detail: { kind, identity } }) => {
     if (!store || !controller.readerTasks.has(identity.task) || controller.models.origin(kind, identity) !== 'trained')
       return;
-    const bytes = controller.models.model(kind, identity).save();
+    const bytes = controller.models.file(kind, identity);
     store.putModel({ key: JSON.stringify([kind, identity]), task: identity.task, bytes }).then(
       () => [...panels.values()].forEach((panel) => panel.list()),
       () => {},
@@ -129,14 +129,16 @@ function readerData(controller, data, create, store) {
     const shown = new TextDecoder().decode(bytes.subarray(0, 200_000));
     text.value = bytes.length > 200_000 ? `${shown}\n…` : shown;
     sampleOptions = {};
-    readLines(bytes, file.name.replace(/\.[^.]*$/, '').replace(/[\s/\\]+/g, '-'));
+    readLines(bytes, file.name);
     open.value = '';
   }
 
-  async function readLines(bytes, name) {
+  // the lines of `bytes` (a file's, named `file`: the task is named after it) or of the text area
+  async function readLines(bytes, file) {
     const given = {
       text: bytes ?? text.value,
-      name: name || sampleOptions.name || undefined,
+      file,
+      name: sampleOptions.name,
       [data.column.name]: Number(column.value),
       unit: unit.value,
       lowercase: lowercase.checked,
@@ -195,6 +197,8 @@ function readerData(controller, data, create, store) {
         models.filter((model) => model.task === entry.id).reduce((sum, model) => sum + model.bytes.length, 0),
     }));
     drawKept();
+    // read from the store at least once: an empty list now means none is kept
+    saved.dataset.listed = '';
     return { tasks, models };
   }
 
@@ -210,9 +214,11 @@ function readerData(controller, data, create, store) {
       }
     });
     const ids = new Set(made.map(({ task }) => task.id));
-    const loaded = models.filter((model) => ids.has(model.task)).map((model) => attn.loadModel(model.bytes));
+    const loaded = models
+      .filter((model) => ids.has(model.task))
+      .map(({ bytes }) => ({ model: attn.loadModel(bytes), bytes }));
     // their test measures a batch per task first, as every model the store adopts
-    await Promise.all(loaded.map((model) => model.prepare()));
+    await Promise.all(loaded.map(({ model }) => model.prepare()));
     controller.restoreReader(made, loaded);
     // a link to lines this browser never read: say why their task cannot show
     const unkept = controller.unkeptTask();

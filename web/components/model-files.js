@@ -20,8 +20,9 @@ export function modelFiles(controller, shown, { onOpen, onFail }) {
   element.append(download, loadLabel);
 
   function save() {
-    const model = controller.models.model(shown.kind(), shown.inputs());
-    downloadFile(shown.fileOf(model.config), model.save(), 'application/octet-stream');
+    const [kind, identity] = [shown.kind(), shown.inputs()];
+    const { config } = controller.models.model(kind, identity);
+    downloadFile(shown.fileOf(config), controller.models.file(kind, identity), 'application/octet-stream');
   }
 
   async function open(file) {
@@ -33,7 +34,8 @@ export function modelFiles(controller, shown, { onOpen, onFail }) {
         throw new Error(controller.t('model.otherKind', { kind: model.kind }));
       }
       onOpen();
-      await controller.models.adopt(model, 'trained');
+      // not kept as its bytes: a PyTorch state_dict is written anew in the engine's own format
+      await controller.models.adopt(model);
       // a model of another identity (task, scoring function, encoder…): the walkthrough follows it
       const given = controller.session().inputs;
       const own = shown.identityOf(model.config);

@@ -91,6 +91,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     const origin = compares ? (absent.length ? 'untrained' : 'trained') : shown.origin();
     element.dataset.origin = origin;
     element.dataset.training = runs.state;
+    element.toggleAttribute('data-held', runs.held);
     setText(heading, compares ? t('model.headingCompared') : t('model.heading'));
     setText(status, message || statusText(controller, shown, runs, { compares, absent, origin }));
     status.classList.toggle('as-error', Boolean(message));

@@ -4,7 +4,7 @@
 import { fieldsThat, trainModel } from 'attention-stepper';
 
 /**
- * The runs: { start(job), startAll(jobs), stop(), pauseOrResume(), state, running, job, history,
+ * The runs: { start(job), startAll(jobs), stop(), pauseOrResume(), state, held, running, job, history,
  * left }. A job is { identity, inputs, models }: the model's identity, the inputs its probe shows,
  * and the spec's models it is for (a queued run may start after the reader has moved to another
  * walkthrough). `options(into)` gives the choices' options of a run ('model' or 'train');
@@ -16,6 +16,7 @@ export function trainingRuns(controller, { options, onStart, onProgress, onState
   let job = null; // the run under way (or the last one)
   let queue = []; // the runs after it
   let history = []; // the run's progress reports
+  let held = false; // paused, and its chunk under way finished: it takes no step
 
   function start(next) {
     trainer?.stop();
@@ -38,11 +39,12 @@ export function trainingRuns(controller, { options, onStart, onProgress, onState
     });
     const run = trainer;
     run.addEventListener('progress', ({ detail }) => run === trainer && (history.push(detail), onProgress()));
-    run.addEventListener('state', () => run === trainer && onState());
+    run.addEventListener('state', () => run === trainer && ((held = false), onState()));
+    run.addEventListener('held', () => run === trainer && ((held = true), onState()));
     run.finished.then(
       async ({ bytes }) => {
         if (run !== trainer) return;
-        await controller.models.adopt(controller.attn.loadModel(bytes), 'trained');
+        await controller.models.adopt(controller.attn.loadModel(bytes), { bytes });
         if (run === trainer && queue.length) start(queue.shift());
       },
       (error) => run === trainer && ((queue = []), onFail(error)),
@@ -68,6 +70,10 @@ export function trainingRuns(controller, { options, onStart, onProgress, onState
     },
     get running() {
       return this.state === 'running' || this.state === 'paused';
+    },
+    /** Paused, and the chunk under way when the pause came has finished. */
+    get held() {
+      return held && this.state === 'paused';
     },
     get job() {
       return job;

@@ -9,6 +9,7 @@ import { fieldsThat, modelIdentity, SHIPPED_MODELS } from 'attention-stepper';
 export class ModelStore extends EventTarget {
   #attn;
   #entries = new Map(); // key -> { model, origin: 'untrained' | 'loading' | 'shipped' | 'trained', error }
+  #files = new WeakMap(); // a model -> the bytes it came as (a training run's, a file's, the browser's)
 
   constructor(attn) {
     super();
@@ -23,6 +24,12 @@ export class ModelStore extends EventTarget {
   /** Where that model comes from: 'untrained', 'loading' (untrained, the shipped one on its way), 'shipped' or 'trained'. */
   origin(kind, identity) {
     return this.#entry(kind, identity).origin;
+  }
+
+  /** The file of the model of `kind` with `identity`: the bytes it came as, else written now. */
+  file(kind, identity) {
+    const { model } = this.#entry(kind, identity);
+    return this.#files.get(model) ?? model.save();
   }
 
   /** Why the shipped model could not load, or null. */
@@ -62,9 +69,11 @@ export class ModelStore extends EventTarget {
    * A model the reader trained (or loaded from a file) replaces the one of its identity; a shipped
    * model takes the place of the identity it ships as (`identity`). Resolves once it is in place:
    * first what its walkthrough computes once per model is computed a part per task (prepare()),
-   * so that no task of the page's runs long when it arrives.
+   * so that no task of the page's runs long when it arrives. `bytes`: the file it was loaded from,
+   * kept as its file.
    */
-  async adopt(model, origin = 'trained', identity = model.config) {
+  async adopt(model, { origin = 'trained', identity = model.config, bytes } = {}) {
+    if (bytes) this.#files.set(model, bytes);
     await model.prepare();
     // the reader's model, trained or loaded meanwhile, stays
     if (origin === 'shipped' && this.#entries.get(this.#key(model.kind, identity))?.origin === 'trained')
@@ -73,10 +82,13 @@ export class ModelStore extends EventTarget {
     this.#changed(model.kind, identity);
   }
 
-  /** Models the reader trained, adopted together: one `change`, for the last of them. */
+  /** Models the reader trained ([{ model, bytes }], each with its file), adopted together: one `change`, for the last of them. */
   adoptAll(models) {
-    for (const model of models) this.#place(model, 'trained', model.config);
-    const last = models.at(-1);
+    for (const { model, bytes } of models) {
+      this.#files.set(model, bytes);
+      this.#place(model, 'trained', model.config);
+    }
+    const last = models.at(-1)?.model;
     if (last) this.#changed(last.kind, last.config);
   }
 
@@ -100,7 +112,8 @@ export class ModelStore extends EventTarget {
     if (this.shipped(kind, identity)) {
       entry.origin = 'loading';
       this.#attn.loadShippedModel({ kind, ...whole }).then(
-        (model) => (entry.origin === 'loading' ? this.adopt(model, 'shipped', whole) : model.dispose()),
+        (model) =>
+          entry.origin === 'loading' ? this.adopt(model, { origin: 'shipped', identity: whole }) : model.dispose(),
         (error) => {
           if (entry.origin !== 'loading') return;
           Object.assign(entry, { origin: 'untrained', error: error.message });

@@ -5,8 +5,6 @@
 // image and the grid's lines (mapCanvas).
 import { el } from './dom.js';
 
-export const PICTURE_PALETTES = ['image', 'overlay'];
-
 // A picture's shape as it is drawn: the image's pixels (S × S, not its three channels' rows), each
 // map's grid (8 × 8, not a row of 64), and how many maps.
 const pictureShape = ({ palette, rows, cols }) => {

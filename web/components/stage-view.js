@@ -7,7 +7,7 @@
 import { el, setChildren } from './dom.js';
 import { activeCell, focusCell, renderHeatmap, textMeasure } from './heatmap.js';
 import { computeLayout } from './heatmap-layout.js';
-import { PICTURE_PALETTES, renderPicture } from './scene-image.js';
+import { renderPicture } from './scene-image.js';
 import { renderHighlight } from './sentence-highlight.js';
 import { renderHeadView } from './head-view.js';
 import { renderModelView } from './model-view.js';
@@ -37,12 +37,12 @@ const HEATMAP_TEXT = [
 // draws all of the stage's panels into one holder.
 const DRAWINGS = { heads: renderHeadView, layers: renderModelView };
 
-// The panels drawn as something other than a heatmap, by palette: pictures (a scene, maps over it)
-// and a sentence with its words' weights.
-const DRAWN_PANELS = {
-  ...Object.fromEntries(PICTURE_PALETTES.map((palette) => [palette, renderPicture])),
-  highlight: renderHighlight,
-};
+// The drawings a spec may give the panels of a colour role instead of a heatmap (its `drawings`,
+// by palette): a picture (an image, maps over it) and a sentence with its words' weights.
+const PANEL_DRAWINGS = { picture: renderPicture, sentence: renderHighlight };
+
+/** The names a spec may give a stage kind's `view` and its `drawings`' values. */
+export const DRAWING_NAMES = { stages: Object.keys(DRAWINGS), panels: Object.keys(PANEL_DRAWINGS) };
 
 /** The heatmap's texts in the language of `t`. */
 export function heatmapText(t) {
@@ -70,6 +70,8 @@ export function renderStage(section, controller, width, font) {
     // the spec's drawing of the stage's kind, and where choosing one of its panels leads (open:
     // the inputs and the stage the spec says)
     drawing: DRAWINGS[controller.spec.stages[view.stage.kind].view],
+    // the spec's drawing of a panel, by its colour role, if not a heatmap
+    panelDrawing: (panel) => PANEL_DRAWINGS[controller.spec.drawings?.[panel.palette]],
     open: (name) => {
       const { inputs, stage } = controller.spec.stages[view.stage.kind].open(name);
       if (!controller.fill(inputs)) controller.goTo(stage);
@@ -179,12 +181,12 @@ function panelChildren(holders, view, context) {
     return holders;
   }
   const options = { palette: context.palette, font: context.font, text: heatmapText(t), t };
-  const share = panelShare(stage.panels, context.width, { ...options, measure: textMeasure(context.font) });
-  stage.panels.forEach((panel, i) =>
-    DRAWN_PANELS[panel.palette]
-      ? DRAWN_PANELS[panel.palette](holders[i], panel, { ...options, image: context.image, width: context.width })
-      : renderHeatmap(holders[i], panel, { ...options, width: wide(panel) ? context.width : share }),
-  );
+  const share = panelShare(stage.panels, context, { ...options, measure: textMeasure(context.font) });
+  stage.panels.forEach((panel, i) => {
+    const drawing = context.panelDrawing(panel);
+    if (drawing) drawing(holders[i], panel, { ...options, image: context.image, width: context.width });
+    else renderHeatmap(holders[i], panel, { ...options, width: wide(panel, context) ? context.width : share });
+  });
   return [
     ...(question ? [el('p', 'question-feedback', question.feedback)] : []),
     ...holders,
@@ -196,12 +198,13 @@ function panelChildren(holders, view, context) {
 const holderCount = (view, context) => (context.drawing ? 1 : view.stage.panels.length);
 
 const PANEL_GAP = 40; // px between panels in a row (styles.css, .stage-panels)
-const wide = (panel) => panel.cols > 8 || Boolean(DRAWN_PANELS[panel.palette]);
+const wide = (panel, context) => panel.cols > 8 || Boolean(context.panelDrawing(panel));
 
 // The width of each small panel: up to three share a row where each still fits its share with
 // its numbers as large as it would show them alone; wide panels take a row each.
-function panelShare(panels, width, options) {
-  const small = panels.filter((panel) => !wide(panel));
+function panelShare(panels, context, options) {
+  const { width } = context;
+  const small = panels.filter((panel) => !wide(panel, context));
   for (let count = Math.min(3, small.length); count > 1; count--) {
     const share = (width - (count - 1) * PANEL_GAP) / count;
     const fits = small.every((panel) => {

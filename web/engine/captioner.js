@@ -1,7 +1,7 @@
 // The captioners' own part (models.js makes, loads and trains models of every kind): their task,
 // scenes the engine draws, and a captioner's vocabulary, gradients and captions.
 import { deepFreeze, describe, fail, integer, options, toVector } from './checks.js';
-import { beamOf, joinRows, weightOption } from './models.js';
+import { beamOf, joinRows, numberOption } from './models.js';
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -79,8 +79,7 @@ export function captionerParts({ call, facts }) {
           return [sceneOf(example.scene, `examples[${i}].scene`), example.caption];
         });
         const o = options(opts, 'options', ['regularization']);
-        const weight = weightOption(o.regularization, 'options.regularization', facts.defaults.regularization);
-        return call('captionerGradients', h, pairs, weight);
+        return call('captionerGradients', h, pairs, numberOption(o.regularization, 'options.regularization'));
       },
       caption(input, opts) {
         const h = live();

@@ -3,7 +3,7 @@
 // sentences, read as the translation tasks from text are: text-tasks.js), and a classifier's
 // labels, tokens, gradients, classifications and the checks of its attention as an explanation.
 import { deepFreeze, describe, fail, options, toMask } from './checks.js';
-import { weightOption } from './models.js';
+import { numberOption } from './models.js';
 import { READING_OPTIONS, UNITS, givenOnly, readingOptions, taskBase, textBytes, textOf } from './text-tasks.js';
 
 const sentenceOf = (value) =>
@@ -18,8 +18,8 @@ function sentencesOptions(o) {
   return givenOnly({ ...given, labelColumn: number('labelColumn'), unit: o.unit });
 }
 
-/** The classifier kind's part over `call`, its `facts` and the store of the reader's tasks, as seq2seq.js has it. */
-export function classifierParts({ call, facts, tasks: store }) {
+/** The classifier kind's part over `call` and the store of the reader's tasks, as seq2seq.js has it. */
+export function classifierParts({ call, tasks: store }) {
   let tasks = null;
   return {
     api: {
@@ -41,7 +41,7 @@ export function classifierParts({ call, facts, tasks: store }) {
           ...common,
           labels: deepFreeze(info.labels),
           settings: deepFreeze({ unit: info.unit, lowercase: info.lowercase, maxLength: info.maxLength }),
-          vocabulary: deepFreeze(info.vocabulary.split('\n')),
+          vocabulary: deepFreeze(info.vocabulary),
           /** The training sentences, [text, label] as given. */
           get examples() {
             return split('train');
@@ -89,8 +89,7 @@ export function classifierParts({ call, facts, tasks: store }) {
             return [example[0], label, rationale];
           });
           const o = options(opts, 'options', ['rationale']);
-          const weight = weightOption(o.rationale, 'options.rationale', facts.defaults.rationale);
-          return call('classifierGradients', h, converted, weight);
+          return call('classifierGradients', h, converted, numberOption(o.rationale, 'options.rationale'));
         },
         classify: (text) => call('classifierClassify', live(), sentenceOf(text)),
         explain: (text) => call('classifierExplain', live(), sentenceOf(text)),

@@ -230,13 +230,20 @@ function modelBase(call, info) {
 /** The keys of the engine's info that make a model's config, in that order. */
 const configOf = (info, keys) => Object.freeze(Object.fromEntries(keys.map((key) => [key, info[key]])));
 
-/** A loss term's weight (guide, regularization): a finite number >= 0, the default when not given. */
-export const weightOption = (value, name, fallback) =>
-  value === undefined
-    ? fallback
-    : typeof value === 'number' && Number.isFinite(value) && value >= 0
-      ? value
-      : fail(`${name} must be a finite number >= 0, got ${describe(value)}`, name);
+/** A loss term's weight (guide, regularization) a model is created with: a finite number >= 0. */
+const weightOption = (value, name) =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0
+    ? value
+    : fail(`${name} must be a finite number >= 0, got ${describe(value)}`, name);
+
+/**
+ * A number option of a training call (a loss term's weight, the learning rate), or undefined where
+ * not given: the engine owns its range and its default.
+ */
+export const numberOption = (value, name) => (value === undefined ? undefined : checkNumber(value, name));
+
+/** A count option of a training call (steps, batch): a whole number a 32-bit size holds, or undefined. */
+const countOption = (value, name) => (value === undefined ? undefined : integer(value, name, 0, 2 ** 31));
 
 /** train(), evaluate() and prepare() as every kind has them, with the kind's loss weight (facts.lossWeight). */
 function trainingMethods(call, live, facts) {
@@ -245,17 +252,15 @@ function trainingMethods(call, live, facts) {
     train(opts) {
       const h = live();
       const o = options(opts, 'options', ['steps', 'batch', 'learningRate', weight]);
-      const steps = integer(o.steps, 'options.steps', 1, facts.maxSteps);
-      // what is not given takes the engine's default (facts.defaults)
-      const batch = o.batch === undefined ? undefined : integer(o.batch, 'options.batch', 1, 2 ** 31);
-      const rate = o.learningRate === undefined ? undefined : checkNumber(o.learningRate, 'options.learningRate');
+      // types here; the ranges, and the defaults of what is not given, are the engine's
+      if (o.steps === undefined) fail(`options.steps is required: from 1 to ${facts.maxSteps}`, 'options.steps');
       return call(
         'modelTrain',
         h,
-        steps,
-        batch,
-        rate,
-        weightOption(o[weight], `options.${weight}`, facts.defaults[weight]),
+        countOption(o.steps, 'options.steps'),
+        countOption(o.batch, 'options.batch'),
+        numberOption(o.learningRate, 'options.learningRate'),
+        numberOption(o[weight], `options.${weight}`),
       );
     },
     evaluate(opts) {
@@ -302,7 +307,7 @@ export function translationMethods(call, prefix, live, facts) {
           fail(`pairs[${i}] must be [source, target] sentences, got ${describe(pair)}`, 'pairs');
       });
       const o = options(opts, 'options', ['guide']);
-      return call(`${prefix}Gradients`, h, pairs, weightOption(o.guide, 'options.guide', facts.defaults.guide));
+      return call(`${prefix}Gradients`, h, pairs, numberOption(o.guide, 'options.guide'));
     },
     translate(text, opts) {
       const h = live();

@@ -10,6 +10,7 @@ export const UNITS = ['word', 'character'];
 export const READING_OPTIONS = [
   'text',
   'name',
+  'file',
   'unit',
   'lowercase',
   'minCount',
@@ -33,7 +34,7 @@ export const givenOnly = (object) =>
   Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined));
 
 /**
- * The options every task from text takes, checked for type: { name, lowercase, minCount,
+ * The options every task from text takes, checked for type: { name, file, lowercase, minCount,
  * maxVocabulary, maxLength, validation, test, seed } (undefined where not given); `lines` names
  * what a held-out count counts ('pairs', 'sentences'). number(key) checks a whole number more.
  */
@@ -44,14 +45,16 @@ export function readingOptions(o, lines) {
     o[key] === undefined || (typeof o[key] === 'number' && Number.isFinite(o[key]))
       ? o[key]
       : fail(`options.${key} must be a share below 0.5 or a number of ${lines}, got ${describe(o[key])}`, key);
-  if (o.name !== undefined && typeof o.name !== 'string')
-    fail(`options.name must be a string, got ${describe(o.name)}`, 'name');
+  for (const key of ['name', 'file'])
+    if (o[key] !== undefined && typeof o[key] !== 'string')
+      fail(`options.${key} must be a string, got ${describe(o[key])}`, key);
   if (o.lowercase !== undefined && typeof o.lowercase !== 'boolean')
     fail(`options.lowercase must be true or false, got ${describe(o.lowercase)}`, 'lowercase');
   return {
     number,
     given: {
       name: o.name,
+      file: o.file,
       lowercase: o.lowercase,
       minCount: number('minCount'),
       maxVocabulary: number('maxVocabulary'),
@@ -62,9 +65,6 @@ export function readingOptions(o, lines) {
     },
   };
 }
-
-/** Lines of tab-separated cells, as the engine hands a split over, as rows. */
-export const rowsOf = (lines) => (lines === '' ? [] : lines.split('\n').map((line) => line.split('\t')));
 
 /** The tasks made here, by their objects: keep(task, live) and idOf(value), the id of a live task or undefined. */
 export function taskStore() {
@@ -87,7 +87,7 @@ export function taskBase(call, info, { splitExport, forgetExport }) {
   const held = {};
   return {
     live,
-    split: (name) => (held[name] ??= deepFreeze(info.stats[name] ? rowsOf(call(splitExport, live(), name)) : [])),
+    split: (name) => (held[name] ??= deepFreeze(info.stats[name] ? call(splitExport, live(), name) : [])),
     common: {
       id,
       name: info.name,

@@ -83,7 +83,7 @@ export async function runTraining(attn, run, report, proceed) {
     let seconds = 0; // training's, evaluations left out
     let reason = 'steps';
     while (step < steps) {
-      if (!(await proceed())) {
+      if (!(await proceed(() => report({ type: 'held', step })))) {
         reason = 'stopped';
         break;
       }
@@ -115,16 +115,18 @@ export async function runTraining(attn, run, report, proceed) {
 }
 
 /**
- * Pause, resume and stop for a run: proceed() (runTraining's) yields to the event loop between
- * chunks, so that those calls arrive, then waits while paused; it resolves to false once stopped.
+ * Pause, resume and stop for a run: proceed(onHold) (runTraining's) yields to the event loop
+ * between chunks, so that those calls arrive, then waits while paused, calling onHold() as it
+ * starts to wait; it resolves to false once stopped.
  */
 export function runControls(yieldOnce) {
   let paused = false;
   let stopped = false;
   let wake = () => {};
   return {
-    async proceed() {
+    async proceed(onHold) {
       await yieldOnce();
+      if (paused && !stopped) onHold();
       while (paused && !stopped) await new Promise((resolve) => (wake = resolve));
       return !stopped;
     },
@@ -136,7 +138,9 @@ export function runControls(yieldOnce) {
 
 /**
  * A training run as trainModel returns it. Events: 'progress' (detail: runTraining's progress
- * report), 'done' (detail: { step, bytes, reason, threads }), 'error' (detail: { message, argument }), 'state'.
+ * report), 'held' (detail: { step }: paused, the run has finished its chunk under way and takes no
+ * step until resumed), 'done' (detail: { step, bytes, reason, threads }), 'error' (detail:
+ * { message, argument }), 'state'.
  * `state`: 'running', 'paused', 'done' or 'failed'; `finished`: a promise of the done detail.
  */
 export class ModelTrainer extends EventTarget {

@@ -9,6 +9,12 @@ export interface TextTaskOptions {
   /** the task's name, the start of its id (default 'pairs' or 'sentences'): 1 to 60 bytes without
    * spaces, / or \ */
   name?: string;
+  /**
+   * the name of the file the text came from: the task is named after it unless `name` is given
+   * (without its folders and extension, each run of whitespace a "-", at most 40 bytes:
+   * "eng-fra.txt" → "eng-fra")
+   */
+  file?: string;
   /** lower-case every token (default true) */
   lowercase?: boolean;
   /** a word seen fewer times in the training lines is <unk> (default 2) */

@@ -86,8 +86,8 @@ export function translationTasksApi(call, store) {
           goldLinks: info.goldLinks,
         }),
         vocabulary: deepFreeze({
-          source: info.sourceVocabulary.split('\n'),
-          target: info.targetVocabulary.split('\n'),
+          source: info.sourceVocabulary,
+          target: info.targetVocabulary,
         }),
         /** The pairs held out for validation, [source, target] as given. */
         get validation() {

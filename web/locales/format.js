@@ -97,8 +97,9 @@ export function taskName(id, t) {
  * plain text, shown as it is (a token, 'x1'), or a structured label of names and numbers, worded
  * here and nowhere else: { precision, allMasked?, width?, temperature? } for a row computed in a
  * precision ('float16 d=64', 'float16 (all masked)'), { width } ('d=64'), { total } ('sum'),
- * { metric } ('exact match'), a model by what tells it apart, { scoring?, encoder?, layers?, guide? }
- * ('Bahdanau additive, bidirectional'), { category, count } ('noun (612)'), { category, count,
+ * { metric } ('exact match'), a model by what tells it apart, any of its kind's fields the locale
+ * words ({ scoring: 'additive', encoder: 'bidirectional' }: 'Bahdanau additive, bidirectional'),
+ * { category, count } ('noun (612)'), { category, count,
  * instead } ('article (400) · instead: is').
  */
 export function labelText(label, t) {
@@ -120,16 +121,16 @@ export function labelText(label, t) {
   return label.allMasked ? t('labels.allMasked', { label: text }) : text;
 }
 
-// A model's fields a label gives, each worded: its scoring function, encoder, layers, training,
-// attention pooling.
-function modelParts({ scoring, encoder, layers, guide, attention }, t) {
-  return [
-    scoring && t(`scoreNames.${scoring}`),
-    encoder && t(`labels.encoder.${encoder}`),
-    layers !== undefined && t('labels.layers', { layers }),
-    guide !== undefined && (guide > 0 ? t('labels.guided', { guide }) : t('labels.free')),
-    attention && t(`labels.attention.${attention}`),
-  ].filter(Boolean);
+// The fields of a model a label gives, in its order, each worded: any kind's field that the
+// locale words (`labels.model.<field>`: a word for each value, or `value` with the value in it:
+// 'additive' → 'Bahdanau additive', layers 2 → '2-layer').
+function modelParts(label, t) {
+  return Object.entries(label).flatMap(([field, value]) => {
+    const words = t(`labels.model.${field}`);
+    if (typeof words !== 'object') return [];
+    // a value is looked up whole: 0.5 is no path
+    return [Object.hasOwn(words, value) ? words[value] : t(`labels.model.${field}.value`, { value })];
+  });
 }
 
 /** Cell i as seaborn would annotate it. */

@@ -59,6 +59,8 @@ export default {
       regions: percent(measures[2]),
     };
   },
+  // the scene's image and the maps over it are pictures, not heatmaps (components/stage-view.js)
+  drawings: { image: 'picture', overlay: 'picture' },
   stages: {
     scene: {
       formula: ({ stage }) => {

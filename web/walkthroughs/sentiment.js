@@ -87,7 +87,7 @@ export default {
     {
       name: 'encoder',
       label: 'field.encoder',
-      options: ({ field }) => field.choices.map((name) => [name, `labels.encoder.${name}`]),
+      options: ({ field }) => field.choices.map((name) => [name, `labels.model.encoder.${name}`]),
     },
     { name: 'sentence', label: 'sentiment.sentence', hint: 'sentiment.sentenceHint' },
   ],
@@ -183,6 +183,8 @@ export default {
       publishedGradients: PUBLISHED[published].gradients,
     };
   },
+  // a sentence's weights are drawn as the sentence (components/stage-view.js)
+  drawings: { highlight: 'sentence' },
   stages: {
     tokens: {
       formula: ({ stage }) => {

@@ -65,7 +65,7 @@ export default {
     {
       name: 'scoring',
       label: 'field.scoring',
-      options: ({ field }) => field.choices.map((name) => [name, `scoreNames.${name}`]),
+      options: ({ field }) => field.choices.map((name) => [name, `labels.model.scoring.${name}`]),
     },
     ...MODEL_FIELDS,
     { name: 'beam', label: 'field.beam' },

@@ -241,6 +241,12 @@ struct TextReadingOptions {
   std::int64_t seed = 0;                 // seed: which lines are held out
 };
 
+// Names a task after the file its text came from, the one rule for it: the file's name without
+// its folders and its extension, each run of whitespace a "-", at most 40 bytes of whole
+// characters ("eng-fra.txt" → "eng-fra", "my pairs.tsv" → "my-pairs"). A file name that leaves
+// nothing ("", ".tsv") leaves `options.name` as it is.
+void name_from_file(TextReadingOptions &options, std::string_view file);
+
 // How make_text_task reads a text: the options above (name "pairs", lengths and vocabularies per
 // side), and its own.
 struct TextTaskOptions : TextReadingOptions {

@@ -7,11 +7,13 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "errors.hpp"
+#include "model_kind.hpp"
 #include "numpy_random.hpp"
 
 namespace attention {
@@ -22,9 +24,9 @@ using Labels = std::vector<std::string>;
 // is: a token, "x1", "h~". Whatever a language words is structured instead, numbers and names
 // only, and the page words it from its locale (labelText in web/locales/format.js): a row
 // computed in a precision, with every score masked, for vectors of width d or a softmax
-// temperature T; the sum of a row; a measure of a model; a model by what tells it apart (its
-// scoring function, encoder, layers, guided alignment's weight, attention); a kind of word or
-// sentence.
+// temperature T; the sum of a row; a measure of a model; a model by what tells it apart (fields
+// of its kind, ModelKind::fields(), under their names: a kind's labels need no words here); a
+// kind of word or sentence.
 struct Label {
   std::string text;                  // a plain label; empty in a structured one
   std::string precision;             // the row's values were computed in it: "float16"
@@ -32,12 +34,10 @@ struct Label {
   std::optional<std::size_t> width;  // the row is for vectors of width d
   std::optional<double> temperature; // the row is for softmax temperature T
   bool total = false;                // the sum of the row's values
-  std::string metric;  // a measure of a model: "exactMatch", "alignmentAccuracy", "aer"
-  std::string scoring; // a model, by its scoring function's name: "additive"
-  std::string encoder; // … its encoder's: "forward", "bidirectional"
-  std::optional<std::size_t> layers; // … its GRUs' layers
-  std::optional<double> guide;       // … guided alignment's weight λ in its training (0: free)
-  std::string attention;             // … its attention pooling's: "learned", "uniform"
+  std::string metric; // a measure of a model: "exactMatch", "alignmentAccuracy", "aer"
+  // a model, by fields of its configuration, in its kind's order, each as the field gives it:
+  // {"scoring", "additive"}, {"layers", 2.0}, {"guide", 0.0}
+  std::vector<std::pair<std::string, FieldValue>> model;
   std::string category;             // a kind of target word, as the task's grammar names it: "noun"
   std::optional<std::size_t> count; // … and how many words of that kind were measured
   std::string instead;              // … and the source token most of its unaligned words look at
@@ -48,16 +48,20 @@ struct Label {
 
   bool structured() const {
     return !precision.empty() || width || temperature || total || !metric.empty() ||
-           !scoring.empty() || !encoder.empty() || layers || guide || !attention.empty() ||
-           !category.empty();
+           !model.empty() || !category.empty();
+  }
+  // The value of the model's field `name`, or null when the label does not say it.
+  const FieldValue *field(std::string_view name) const {
+    for (const auto &[field, value] : model)
+      if (field == name)
+        return &value;
+    return nullptr;
   }
   friend bool operator==(const Label &a, const Label &b) {
     return std::tie(a.text, a.precision, a.all_masked, a.width, a.temperature, a.total, a.metric,
-                    a.scoring, a.encoder, a.layers, a.guide, a.attention, a.category, a.count,
-                    a.instead) == std::tie(b.text, b.precision, b.all_masked, b.width,
-                                           b.temperature, b.total, b.metric, b.scoring, b.encoder,
-                                           b.layers, b.guide, b.attention, b.category, b.count,
-                                           b.instead);
+                    a.model, a.category, a.count, a.instead) ==
+           std::tie(b.text, b.precision, b.all_masked, b.width, b.temperature, b.total, b.metric,
+                    b.model, b.category, b.count, b.instead);
   }
 };
 

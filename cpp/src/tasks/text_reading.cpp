@@ -19,6 +19,30 @@ Unit parse_unit(const std::string &name, const char *argument) {
   return name == "word" ? Unit::word : Unit::character;
 }
 
+void name_from_file(TextReadingOptions &options, std::string_view file) {
+  constexpr std::size_t most = 40;
+  if (const std::size_t slash = file.find_last_of("/\\"); slash != std::string_view::npos)
+    file.remove_prefix(slash + 1);
+  if (const std::size_t dot = file.rfind('.'); dot != std::string_view::npos)
+    file = file.substr(0, dot);
+  std::string name;
+  for (std::size_t i = 0; i < file.size(); ++i) {
+    if (std::string(" \t\r\n\v\f").find(file[i]) == std::string::npos) {
+      name += file[i];
+    } else if (name.empty() || name.back() != '-') {
+      name += '-';
+    }
+  }
+  if (name.size() > most) {
+    std::size_t end = most;
+    while (end > 0 && (static_cast<unsigned char>(name[end]) & 0xC0) == 0x80)
+      --end; // not inside a character's bytes
+    name.resize(end);
+  }
+  if (!name.empty())
+    options.name = name;
+}
+
 namespace reading {
 
 using detail::Argument;

@@ -18,17 +18,11 @@ using trace_parts::plain;
 using trace_parts::rows_of;
 
 Label model_label(const ClassifierSessionConfig &config) {
-  Label label;
-  label.encoder = classifier_encoder_name(config.encoder);
-  label.attention = classifier_attention_name(config.attention);
-  return label;
+  return trace_parts::model_label(config, ModelKind<ClassifierSession>::fields(),
+                                  {"encoder", "attention"});
 }
 // A model beside another of its encoder, in a panel: by its attention alone.
-Label attention_label(const Label &model) {
-  Label label;
-  label.attention = model.attention;
-  return label;
-}
+Label attention_label(const Label &model) { return trace_parts::only_fields(model, {"attention"}); }
 double share_of(std::size_t part, std::size_t whole) {
   return whole ? double(part) / double(whole) : 0.0;
 }

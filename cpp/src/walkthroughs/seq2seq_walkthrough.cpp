@@ -2,6 +2,8 @@
 #include "attention/transformer_walkthrough.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <variant>
 
 #include "core/decimal.hpp"
 #include "given_inputs.hpp"
@@ -28,6 +30,15 @@ std::vector<Label> metric_labels() {
   return labels;
 }
 
+// A model as a label of `names` of its fields; by default all that tells it apart, so that the
+// page describes it as it is.
+template <class T>
+Label model_label(const Seq2seqSession<T> &session,
+                  std::initializer_list<std::string_view> names = {"scoring", "encoder", "layers",
+                                                                   "guide"}) {
+  return trace_parts::model_label(session.config(), ModelKind<Seq2seqSession>::fields(), names);
+}
+
 // The model's own measures on the test split: exact match, alignment accuracy and AER (one row,
 // or exact match and BLEU / 100 for a task without gold links,
 // named by its scoring function), and for each kind of target word the share whose largest weight
@@ -35,8 +46,7 @@ std::vector<Label> metric_labels() {
 // the others look at instead (each row labelled with the kind, its count of words and that word).
 template <class T> std::vector<Panel> own_measures(Seq2seqSession<T> &session) {
   const Seq2seqEvaluation evaluation = session.test_evaluation();
-  Label model;
-  model.scoring = score_function_name(session.config().scoring);
+  const Label model = model_label(session, {"scoring"});
   if (!session.task().gold_links) { // no gold links: no alignment to score, and BLEU instead
     auto metrics = Matrix<double>::from_shape({1, 2});
     metrics(0, 0) = evaluation.exact_match;
@@ -70,28 +80,14 @@ template <class T> std::vector<Panel> own_measures(Seq2seqSession<T> &session) {
   return panels;
 }
 
-// A model as a label of all that tells it apart, so that the page describes it as it is.
-template <class T> Label model_label(const Seq2seqSession<T> &session) {
-  const Seq2seqSessionConfig &config = session.config();
-  Label label;
-  label.scoring = score_function_name(config.scoring);
-  label.encoder = encoder_name(config.encoder);
-  label.layers = config.layers;
-  label.guide = config.guide;
-  return label;
-}
-
-// The compared field of a model's label, as text.
+// The compared field of a model's label, as text: its name ("additive"), or for a number
+// "guide=" and the number.
 std::string compared_value(const Label &model, Comparison comparison) {
-  switch (comparison) {
-  case Comparison::scoring:
-    return model.scoring;
-  case Comparison::encoder:
-    return model.encoder;
-  case Comparison::guide:
-    return "guide=" + detail::format_shortest(*model.guide);
-  }
-  return {};
+  const char *name = comparison_name(comparison);
+  const FieldValue &value = *model.field(name);
+  if (const auto *text = std::get_if<std::string>(&value))
+    return *text;
+  return std::string(name) + "=" + detail::format_shortest(std::get<double>(value));
 }
 
 // The compared models, checked (one task, each its own value of the compared field), as labels
@@ -113,21 +109,20 @@ std::vector<Label> compared_labels(const tasks::Task &task,
                      "] are both ", compared_value(labels[k], comparison), ": comparing by ",
                      comparison_name(comparison), " takes models that differ in it");
   }
-  const auto differ = [&](auto field) {
-    return std::any_of(labels.begin(), labels.end(),
-                       [&](const Label &label) { return label.*field != labels[0].*field; });
-  };
-  const auto keep = [&](auto field, Comparison own) {
-    if (own != comparison && !differ(field))
-      for (Label &label : labels)
-        label.*field = {};
-  };
-  keep(&Label::scoring, Comparison::scoring);
-  keep(&Label::encoder, Comparison::encoder);
-  keep(&Label::guide, Comparison::guide);
-  if (!differ(&Label::layers))
-    for (Label &label : labels)
-      label.layers.reset();
+  // the fields that are the compared one or differ among the models, in their order
+  std::vector<std::string> kept;
+  for (const auto &entry : labels[0].model)
+    if (entry.first == comparison_name(comparison) ||
+        std::any_of(labels.begin(), labels.end(),
+                    [&](const Label &label) { return *label.field(entry.first) != entry.second; }))
+      kept.push_back(entry.first);
+  for (Label &label : labels)
+    label.model.erase(std::remove_if(label.model.begin(), label.model.end(),
+                                     [&](const auto &entry) {
+                                       return std::find(kept.begin(), kept.end(), entry.first) ==
+                                              kept.end();
+                                     }),
+                      label.model.end());
   return labels;
 }
 

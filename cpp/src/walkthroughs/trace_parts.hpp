@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,27 @@
 #include "attention/walkthrough.hpp"
 
 namespace attention::trace_parts {
+
+// A model as a label of the fields `names` of its kind's `fields` (ModelKind::fields()), in the
+// kind's order, each as the field gives it from `config`: what the page words for any kind alike.
+template <class Config>
+Label model_label(const Config &config, const std::vector<ConfigField<Config>> &fields,
+                  std::initializer_list<std::string_view> names) {
+  Label label;
+  for (const auto &field : fields)
+    if (std::find(names.begin(), names.end(), field.name) != names.end())
+      label.model.emplace_back(field.name, field.get(config));
+  return label;
+}
+
+// `label` with only the model's fields `names`.
+inline Label only_fields(const Label &label, std::initializer_list<std::string_view> names) {
+  Label out;
+  for (const auto &entry : label.model)
+    if (std::find(names.begin(), names.end(), entry.first) != names.end())
+      out.model.push_back(entry);
+  return out;
+}
 
 inline void require_size(std::size_t value, const char *what, std::size_t max,
                          const char *argument) {

@@ -146,7 +146,6 @@ std::vector<TokenId> ClassifierSession<T>::tokenize(const std::string &sentence)
 template <class T>
 T ClassifierSession<T>::gradients(const std::vector<LabelledSentence> &examples,
                                   ParameterSet<T> &gradients, double rationale) {
-  check_weight(rationale, "rationale");
   if (examples.empty())
     fail(Argument("examples"), "examples is empty: give at least one [sentence, label] pair");
   std::vector<ClassifierSample> batch;
