@@ -1,6 +1,6 @@
 // The captioners' own part (models.js makes, loads and trains models of every kind): their task,
 // scenes the engine draws, and a captioner's vocabulary, gradients and captions.
-import { deepFreeze, describe, fail, integer, options, toVector } from './checks.js';
+import { deepFreeze, describe, fail, integer, options, sharedOnce, toVector } from './checks.js';
 import { beamOf, joinRows, numberOption } from './models.js';
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -50,14 +50,9 @@ function checkedSceneText(scene) {
 
 /** The captioner kind's part over `call` and its `facts`, as seq2seq.js has it. */
 export function captionerParts({ call, facts }) {
-  let tasks = null;
   return {
     api: {
-      captionTasks() {
-        // made once, then shared read-only
-        tasks ??= deepFreeze(call('captionTasks'));
-        return tasks;
-      },
+      captionTasks: sharedOnce(call, 'captionTasks'),
       renderScene: (scene) => call('renderScene', sceneOf(scene, 'scene')),
       // a scene's text, as a form field or an HTML attribute holds it, read by the engine that reads
       // the captioning walkthrough's

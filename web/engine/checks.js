@@ -122,6 +122,12 @@ export function deepFreeze(value) {
   return value;
 }
 
+/** `call(name)`'s answer, asked for once and then shared read-only (a kind's grammars' tasks). */
+export function sharedOnce(call, name) {
+  let value;
+  return () => (value ??= deepFreeze(call(name)));
+}
+
 /** A string, or undefined when not given. */
 export function optionalText(value, name) {
   return value === undefined || typeof value === 'string'

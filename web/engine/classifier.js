@@ -2,7 +2,7 @@
 // their tasks (reviews, each with the words that decide it, and the reader's own labelled
 // sentences, read as the translation tasks from text are: text-tasks.js), and a classifier's
 // labels, tokens, gradients, classifications and the checks of its attention as an explanation.
-import { deepFreeze, describe, fail, options, toMask } from './checks.js';
+import { deepFreeze, describe, fail, options, sharedOnce, toMask } from './checks.js';
 import { numberOption } from './models.js';
 import { READING_OPTIONS, UNITS, givenOnly, readingOptions, taskBase, textBytes, textOf } from './text-tasks.js';
 
@@ -20,14 +20,9 @@ function sentencesOptions(o) {
 
 /** The classifier kind's part over `call` and the store of the reader's tasks, as seq2seq.js has it. */
 export function classifierParts({ call, tasks: store }) {
-  let tasks = null;
   return {
     api: {
-      classificationTasks() {
-        // made once, then shared read-only
-        tasks ??= deepFreeze(call('classificationTasks'));
-        return tasks;
-      },
+      classificationTasks: sharedOnce(call, 'classificationTasks'),
       /** A classification task of the reader's labelled sentences, kept by the engine until dispose(). */
       createClassificationTask(opts) {
         if (opts === undefined) fail('options must be an object with text', 'text');

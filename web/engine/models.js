@@ -289,12 +289,13 @@ const sentenceOf = (value, name) =>
   typeof value === 'string' ? value : fail(`${name} must be a string, got ${describe(value)}`, name);
 
 /**
- * What the translation models share over their tasks: tokenize,
- * gradients(pairs, { guide }) and the sentence translate() takes, through `prefix`Tokenize,
- * `prefix`Gradients and `prefix`Translate(handle, sentence, beam).
+ * What the translation models share over their tasks: their vocabularies (the engine's `info`:
+ * source, target, unit), tokenize, gradients(pairs, { guide }) and the sentence translate()
+ * takes, through `prefix`Tokenize, `prefix`Gradients and `prefix`Translate(handle, sentence, beam).
  */
-export function translationMethods(call, prefix, live, facts) {
+export function translationMethods(call, prefix, info, live, facts) {
   return {
+    vocab: deepFreeze({ source: info.source, target: info.target, unit: info.unit }),
     tokenize(text, side = 'source') {
       if (side !== 'source' && side !== 'target') fail(`side must be source or target, got ${describe(side)}`, 'side');
       return call(`${prefix}Tokenize`, live(), sentenceOf(text, 'sentence'), side);

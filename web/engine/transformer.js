@@ -10,9 +10,8 @@ export function transformerParts({ call, facts }) {
   return {
     api: {},
     methods: (info, live) => ({
-      vocab: deepFreeze({ source: info.source, target: info.target, unit: info.unit }),
       guidedHead: deepFreeze(info.guidedHead),
-      ...translationMethods(call, 'transformer', live, facts),
+      ...translationMethods(call, 'transformer', info, live, facts),
     }),
   };
 }
