@@ -88,22 +88,19 @@ export interface CaptionerFacts extends ModelFacts {
   maxBeam: number;
   maxSteps: number;
   maxSeed: number;
-  defaults: Readonly<{
-    task: string;
-    language: CaptionLanguage;
-    normalization: CaptionerNormalization;
-    channels: number;
-    annotation: number;
-    attention: number;
-    embedding: number;
-    hidden: number;
-    seed: number;
-    precision: ModelPrecision;
-    batch: number;
-    learningRate: number;
-    /** the doubly stochastic regulariser's λ */
-    regularization: number;
-  }>;
+  defaults: ModelFacts['defaults'] &
+    Readonly<{
+      task: string;
+      language: CaptionLanguage;
+      normalization: CaptionerNormalization;
+      channels: number;
+      annotation: number;
+      attention: number;
+      embedding: number;
+      hidden: number;
+      /** the doubly stochastic regulariser's λ */
+      regularization: number;
+    }>;
 }
 
 export interface CaptionerOptions<P extends ModelPrecision = ModelPrecision> {

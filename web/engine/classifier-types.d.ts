@@ -108,20 +108,17 @@ export interface ClassifierFacts extends ModelFacts {
     maxLength: number;
     maxVocabulary: number;
   }>;
-  defaults: Readonly<{
-    task: string;
-    language: ClassificationLanguage;
-    encoder: ClassifierEncoder;
-    attention: ClassifierAttention;
-    embedding: number;
-    hidden: number;
-    seed: number;
-    precision: ModelPrecision;
-    batch: number;
-    learningRate: number;
-    /** the weight λ of the term that pulls α onto the rationale's words */
-    rationale: number;
-  }>;
+  defaults: ModelFacts['defaults'] &
+    Readonly<{
+      task: string;
+      language: ClassificationLanguage;
+      encoder: ClassifierEncoder;
+      attention: ClassifierAttention;
+      embedding: number;
+      hidden: number;
+      /** the weight λ of the term that pulls α onto the rationale's words */
+      rationale: number;
+    }>;
 }
 
 export interface ClassifierOptions<P extends ModelPrecision = ModelPrecision> {

@@ -207,6 +207,8 @@ export interface ModelFacts {
   precisions: readonly ModelPrecision[];
   maxSteps: number;
   maxSeed: number;
+  /** what create and train() take when not given: every kind's, and its own (its facts' type) */
+  defaults: Readonly<{ seed: number; precision: ModelPrecision; batch: number; learningRate: number }>;
 }
 /** A model of any kind. */
 export type Model = ModelKinds[ModelKind]['model'];
@@ -437,16 +439,11 @@ export interface SelfAttentionInputs {
 }
 
 /**
- * One decoding step of several trained models of one task, side by side, each with its own
- * scoring function (encoder-states, decoder-states, compare-scores, compare-weights), all teacher
- * forced with the same target: the grammar's translation, else the first model's.
+ * What the walkthroughs of seq2seq models take besides their models: the identity's fields, which
+ * when given must be the models' (but the field compared; encoder 'default' says nothing), and
+ * the sentence.
  */
-export interface ScoringInputs {
-  /** models of one task, each with its own value of the field compared (at least one; required) */
-  models: Seq2seqModel[];
-  /** what the models differ in (default scoring) */
-  comparison?: Comparison;
-  /** when given, must be the models' (but the field compared; encoder 'default' says nothing) */
+export interface TranslationModelInputs {
   task?: string;
   scoring?: ScoreFunctionName;
   encoder?: Seq2seqEncoder | 'default';
@@ -455,23 +452,26 @@ export interface ScoringInputs {
   guide?: string;
   /** the sentence's words (default the red car is small) */
   sentence?: string[];
+}
+
+/**
+ * One decoding step of several trained models of one task, side by side, each with its own
+ * scoring function (encoder-states, decoder-states, compare-scores, compare-weights), all teacher
+ * forced with the same target: the grammar's translation, else the first model's.
+ */
+export interface ScoringInputs extends TranslationModelInputs {
+  /** models of one task, each with its own value of the field compared (at least one; required) */
+  models: Seq2seqModel[];
+  /** what the models differ in (default scoring) */
+  comparison?: Comparison;
   /** the decoding step, 1 to the target's length with <eos> (default 2) */
   step?: number;
 }
 
 /** A model's translation of one sentence, stage by stage (source, encoder, a step per token, alignment). */
-export interface Seq2seqWalkthroughInputs {
+export interface Seq2seqWalkthroughInputs extends TranslationModelInputs {
   /** the model that translates (required) */
   model: Seq2seqModel;
-  /** when given, must be the model's (encoder 'default' says nothing) */
-  task?: string;
-  scoring?: ScoreFunctionName;
-  encoder?: Seq2seqEncoder | 'default';
-  layers?: number;
-  /** λ as text: '0', '0.5', '1' */
-  guide?: string;
-  /** the sentence's words (default the red car is small) */
-  sentence?: string[];
   /** beam width, 1 (greedy, the default) to 5 */
   beam?: number;
   /** models of the same task to compare (the "compare" stage: their alignments and test measures) */

@@ -17,22 +17,19 @@ export interface Seq2seqFacts extends ModelFacts {
   maxLayers: number;
   /** a model may hold out up to this many training pairs as its validation split */
   maxValidation: number;
-  defaults: Readonly<{
-    task: string;
-    scoring: ScoreFunctionName;
-    /** by scoring function: bidirectional for additive (Bahdanau), forward for Luong's */
-    encoder: Readonly<Record<Seq2seqScoring, Seq2seqEncoder>>;
-    layers: number;
-    /** guided alignment's weight: 0, learning freely */
-    guide: number;
-    embedding: number;
-    hidden: number;
-    seed: number;
-    validation: number;
-    precision: ModelPrecision;
-    batch: number;
-    learningRate: number;
-  }>;
+  defaults: ModelFacts['defaults'] &
+    Readonly<{
+      task: string;
+      scoring: ScoreFunctionName;
+      /** by scoring function: bidirectional for additive (Bahdanau), forward for Luong's */
+      encoder: Readonly<Record<Seq2seqScoring, Seq2seqEncoder>>;
+      layers: number;
+      /** guided alignment's weight: 0, learning freely */
+      guide: number;
+      embedding: number;
+      hidden: number;
+      validation: number;
+    }>;
 }
 
 /** What a target word is, for the alignment's breakdown (the page words it): en-fr's article …

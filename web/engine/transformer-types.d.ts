@@ -16,20 +16,17 @@ export interface TransformerFacts extends ModelFacts {
   maxWidth: number;
   /** either stack has 1 to this many layers */
   maxLayers: number;
-  defaults: Readonly<{
-    task: string;
-    model: number;
-    heads: number;
-    encoderLayers: number;
-    decoderLayers: number;
-    feedforward: number;
-    seed: number;
-    precision: ModelPrecision;
-    batch: number;
-    learningRate: number;
-    /** guided alignment's weight: 0, learning freely */
-    guide: number;
-  }>;
+  defaults: ModelFacts['defaults'] &
+    Readonly<{
+      task: string;
+      model: number;
+      heads: number;
+      encoderLayers: number;
+      decoderLayers: number;
+      feedforward: number;
+      /** guided alignment's weight: 0, learning freely */
+      guide: number;
+    }>;
 }
 
 export interface TransformerOptions<P extends ModelPrecision = ModelPrecision> {
