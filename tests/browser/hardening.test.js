@@ -178,6 +178,12 @@ test('when the .wasm cannot load, the page and the components say so instead of 
 });
 
 async function counters(page) {
+  // the page's own work done first: what its queued frames and tasks hold is not a leak, and on a
+  // busy machine they run later
+  await page.evaluate(
+    () =>
+      new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => requestIdleCallback(resolve)))),
+  );
   const cdp = await page.context().newCDPSession(page);
   // Detached DOM is reclaimed over more than one collection, and later still on a busy machine:
   // collect until the node count stops falling (at most five rounds).
