@@ -7,7 +7,7 @@
 #include "models/beam_search.hpp"
 #include "models/captioner/network.hpp"
 #include "models/checks.hpp"
-#include "training/initialise.hpp"
+#include "models/model_parts.hpp"
 
 namespace attention {
 
@@ -106,18 +106,8 @@ void validate(const CaptionerConfig &c) {
   check_special_tokens(c.sos, c.eos, c.vocab, "a token");
 }
 
-template <class T> Captioner<T>::Captioner(const CaptionerConfig &config) : config_(config) {
-  validate(config);
-  const auto specs = captioner_parameter_specs(config);
-  layout_ = make_layout(specs);
-  parameters_ = ParameterSet<T>(layout_);
-  initialise(parameters_, specs, config.seed);
-  network_ = std::make_unique<Network>(config, parameters_);
-}
-
-template <class T> Captioner<T>::~Captioner() = default;
-template <class T> Captioner<T>::Captioner(Captioner &&) noexcept = default;
-template <class T> Captioner<T> &Captioner<T>::operator=(Captioner &&) noexcept = default;
+template <class T>
+Captioner<T>::Captioner(const CaptionerConfig &config) : Base(config, captioner_parameter_specs) {}
 
 template <class T>
 T Captioner<T>::loss(const std::vector<CaptionSample<T>> &batch, T regularization) {
@@ -162,7 +152,7 @@ template <class T>
 std::vector<Matrix<T>> Captioner<T>::attention_weights(const std::vector<CaptionSample<T>> &batch) {
   const std::size_t steps = check_batch(batch, config_, T(0));
   forward_batch(*network_, parameters_.data(), batch, steps, T(0), false);
-  const Network &w = *network_;
+  const auto &w = *network_;
   std::vector<Matrix<T>> result;
   for (std::size_t b = 0; b < batch.size(); ++b) {
     auto weights = Matrix<T>::from_shape({batch[b].caption.size(), w.l});
@@ -182,7 +172,7 @@ Captioner<T>::caption(const std::vector<const std::vector<T> *> &images, std::si
     fail(Argument("images"), "images is empty");
   for (const auto *image : images)
     check_image(*image, config_);
-  Network &w = *network_;
+  auto &w = *network_;
   w.begin(images, max_length);
   w.training = false;
   w.encode(parameters_.data());
@@ -209,7 +199,7 @@ CaptionerBeamSearch<T> Captioner<T>::beam_search(const std::vector<T> &image,
   check_max_length(max_length, max_caption_steps);
   if (width < 1 || width > max_caption_beam)
     fail(Argument("beam"), "beam (", width, ") must be between 1 and ", max_caption_beam);
-  Network &w = *network_;
+  auto &w = *network_;
   w.begin({&image}, max_length);
   w.training = false;
   w.encode(parameters_.data());
@@ -242,6 +232,8 @@ CaptionerBeamSearch<T> Captioner<T>::beam_search(const std::vector<T> &image,
   return result;
 }
 
+template class NetworkModel<float, CaptionerConfig, CaptionerNetwork<float>>;
+template class NetworkModel<double, CaptionerConfig, CaptionerNetwork<double>>;
 template class Captioner<float>;
 template class Captioner<double>;
 

@@ -23,8 +23,8 @@ namespace attention {
 // attention.{encoder_att, decoder_att, full_att}, f_beta, embedding, decode_step, fc}).
 std::vector<nn::ParameterSpec> captioner_parameter_specs(const CaptionerConfig &config);
 
-template <class T> struct Captioner<T>::Network {
-  Network(const CaptionerConfig &config, const ParameterSet<T> &parameters);
+template <class T> struct CaptionerNetwork {
+  CaptionerNetwork(const CaptionerConfig &config, const ParameterSet<T> &parameters);
 
   // A batch of images (3 x height x width each) for up to `steps` decoder steps.
   void begin(const std::vector<const std::vector<T> *> &images, std::size_t steps);

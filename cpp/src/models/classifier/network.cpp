@@ -25,7 +25,8 @@ std::vector<nn::ParameterSpec> classifier_parameter_specs(const ClassifierConfig
 }
 
 template <class T>
-Classifier<T>::Network::Network(const ClassifierConfig &config, const ParameterSet<T> &parameters)
+ClassifierNetwork<T>::ClassifierNetwork(const ClassifierConfig &config,
+                                        const ParameterSet<T> &parameters)
     : bigru(config.encoder == ClassifierEncoder::bigru),
       learned(config.attention == ClassifierAttention::learned), e(config.embedding),
       h(config.width()), l(config.labels), encoder(e, h / 2, 1, true) {
@@ -38,7 +39,7 @@ Classifier<T>::Network::Network(const ClassifierConfig &config, const ParameterS
 }
 
 template <class T>
-void Classifier<T>::Network::begin(const std::vector<const std::vector<TokenId> *> &sentences) {
+void ClassifierNetwork<T>::begin(const std::vector<const std::vector<TokenId> *> &sentences) {
   batch = sentences.size();
   n = 0;
   lengths.clear();
@@ -62,7 +63,7 @@ void Classifier<T>::Network::begin(const std::vector<const std::vector<TokenId> 
     buffer->resize(batch * l);
 }
 
-template <class T> void Classifier<T>::Network::forward(const T *p) {
+template <class T> void ClassifierNetwork<T>::forward(const T *p) {
   nn::embedding_forward(p + embedding_at, e, tokens.data(), n * batch, embedded.data(), e);
   if (bigru)
     encoder.forward(p + encoder_at, n, batch, lengths.data(), embedded.data());
@@ -82,16 +83,16 @@ template <class T> void Classifier<T>::Network::forward(const T *p) {
                      p + classifier_at + l * h, logits.data(), l);
 }
 
-template <class T> nn::CrossEntropy Classifier<T>::Network::cross_entropy() {
+template <class T> nn::CrossEntropy ClassifierNetwork<T>::cross_entropy() {
   return nn::cross_entropy_forward(batch, l, logits.data(), labels.data(), probabilities.data());
 }
 
-template <class T> void Classifier<T>::Network::backward(const T *p, T scale, T *grad) {
+template <class T> void ClassifierNetwork<T>::backward(const T *p, T scale, T *grad) {
   nn::cross_entropy_backward(batch, l, probabilities.data(), labels.data(), scale, d_logits.data());
   backward_from_logits(p, grad);
 }
 
-template <class T> void Classifier<T>::Network::backward_from_logits(const T *p, T *grad) {
+template <class T> void ClassifierNetwork<T>::backward_from_logits(const T *p, T *grad) {
   d_contexts.resize(batch * h);
   d_scores.resize(batch * n);
   d_states.assign(n * batch * h, T(0));
@@ -124,7 +125,7 @@ template <class T> void Classifier<T>::Network::backward_from_logits(const T *p,
   nn::embedding_backward(d_embedded.data(), e, e, tokens.data(), n * batch, grad + embedding_at);
 }
 
-template struct Classifier<float>::Network;
-template struct Classifier<double>::Network;
+template struct ClassifierNetwork<float>;
+template struct ClassifierNetwork<double>;
 
 } // namespace attention

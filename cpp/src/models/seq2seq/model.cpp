@@ -7,8 +7,8 @@
 #include "attention/softmax.hpp"
 #include "models/beam_search.hpp"
 #include "models/checks.hpp"
+#include "models/model_parts.hpp"
 #include "models/seq2seq/network.hpp"
-#include "training/initialise.hpp"
 
 namespace attention {
 
@@ -49,18 +49,8 @@ void validate(const Seq2seqConfig &c) {
   check_special_tokens(c.sos, c.eos, c.target_vocab, "a target token");
 }
 
-template <class T> Seq2seq<T>::Seq2seq(const Seq2seqConfig &config) : config_(config) {
-  validate(config);
-  const auto specs = seq2seq_parameter_specs(config);
-  layout_ = make_layout(specs);
-  parameters_ = ParameterSet<T>(layout_);
-  initialise(parameters_, specs, config.seed);
-  network_ = std::make_unique<Network>(config, parameters_);
-}
-
-template <class T> Seq2seq<T>::~Seq2seq() = default;
-template <class T> Seq2seq<T>::Seq2seq(Seq2seq &&) noexcept = default;
-template <class T> Seq2seq<T> &Seq2seq<T>::operator=(Seq2seq &&) noexcept = default;
+template <class T>
+Seq2seq<T>::Seq2seq(const Seq2seqConfig &config) : Base(config, seq2seq_parameter_specs) {}
 
 template <class T> T Seq2seq<T>::loss(const std::vector<SentencePair> &batch, T guide) {
   return translation_loss(*network_, parameters_, batch, config_, guide);
@@ -89,7 +79,7 @@ template <class T>
 Seq2seqTrace<T> Seq2seq<T>::translate(const std::vector<TokenId> &source, std::size_t max_length) {
   check_source(source, config_, "source");
   check_max_length(max_length, max_sentence_length);
-  Network &w = *network_;
+  auto &w = *network_;
   w.begin({&source}, max_length);
   w.encode(parameters_.data());
   std::vector<TokenId> output;
@@ -113,7 +103,7 @@ Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
   if (width < 1 || width > max_beam_width)
     detail::fail(detail::Argument("beam"), "beam (", width, ") must be between 1 and ",
                  max_beam_width);
-  Network &w = *network_;
+  auto &w = *network_;
   w.begin({&source}, max_length);
   w.encode(parameters_.data());
   // Each hypothesis's state after its last token (every layer's; s_0 for the empty one), and
@@ -146,6 +136,8 @@ Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
   return result;
 }
 
+template class NetworkModel<float, Seq2seqConfig, Seq2seqNetwork<float>>;
+template class NetworkModel<double, Seq2seqConfig, Seq2seqNetwork<double>>;
 template class Seq2seq<float>;
 template class Seq2seq<double>;
 
