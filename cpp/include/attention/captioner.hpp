@@ -100,6 +100,9 @@ template <class T> struct CaptionerBeamSearch {
 template <class T> struct CaptionerNetwork; // its layers and their buffers (models/captioner/)
 
 template <class T> class Captioner : public NetworkModel<T, CaptionerConfig, CaptionerNetwork<T>> {
+  using Base = NetworkModel<T, CaptionerConfig, CaptionerNetwork<T>>;
+  using Base::config_, Base::parameters_, Base::network_;
+
 public:
   explicit Captioner(const CaptionerConfig &config);
 
@@ -132,13 +135,8 @@ public:
   // InputError blames "beam" for a width outside 1 … max_caption_beam.
   CaptionerBeamSearch<T> beam_search(const std::vector<T> &image, std::size_t max_length,
                                      std::size_t width);
-
-private:
-  using Base = NetworkModel<T, CaptionerConfig, CaptionerNetwork<T>>;
-  using Base::config_, Base::parameters_, Base::network_;
 };
 
-extern template class Captioner<float>;
-extern template class Captioner<double>;
+ATTENTION_EXTERN_MODEL(Captioner);
 
 } // namespace attention

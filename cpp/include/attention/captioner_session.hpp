@@ -85,6 +85,9 @@ template <class T> struct CaptionResult {
 };
 
 template <class T> class CaptionerSession : public ModelSession<CaptionerSession, T> {
+  using Base = ModelSession<CaptionerSession, T>;
+  using Base::config_, Base::task_, Base::model_, Base::trainer_, Base::test_evaluation_;
+
 public:
   // InputError blames "task", "language", "seed" and the sizes' names (captioner.hpp). `task`,
   // when given, must be what tasks::make_caption_task(config.task, config.language, config.seed)
@@ -107,18 +110,12 @@ public:
                        double regularization = default_regularization);
 
   CaptionEvaluation evaluate(const std::vector<tasks::CaptionExample> &examples);
-  // One part of test_evaluation() (a batch of scenes), for a caller that keeps each of its tasks
-  // short; true once it is ready.
-  bool prepare_test_evaluation();
+  bool prepare_test_evaluation(); // ModelSession::test_evaluation's parts
 
   // Greedy decoding (beam 1) or beam search, up to the task's longest caption and <eos>.
   // InputError blames "scene" or "image" (tasks::validate_image) and "beam".
   CaptionResult<T> caption(const tasks::Scene &scene, std::size_t beam = 1);
   CaptionResult<T> caption(const tasks::Image &image, std::size_t beam = 1);
-
-private:
-  using Base = ModelSession<CaptionerSession, T>;
-  using Base::config_, Base::task_, Base::model_, Base::trainer_, Base::test_evaluation_;
 };
 
 // The captioner kind (model_kind.hpp): its identity is its task and language.

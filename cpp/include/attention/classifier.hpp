@@ -88,6 +88,9 @@ template <class T> struct ClassifierNetwork; // its layers and their buffers (mo
 
 template <class T>
 class Classifier : public NetworkModel<T, ClassifierConfig, ClassifierNetwork<T>> {
+  using Base = NetworkModel<T, ClassifierConfig, ClassifierNetwork<T>>;
+  using Base::config_, Base::parameters_, Base::network_;
+
 public:
   explicit Classifier(const ClassifierConfig &config);
 
@@ -108,13 +111,8 @@ public:
   // The probabilities the classifier gives the trace's states pooled with other weights (n of
   // them, as a permutation of the trace's): c = Σ_j weights_j h_j, softmax(classifier(c)).
   Vector<T> pooled_probabilities(const ClassifierTrace<T> &trace, const std::vector<T> &weights);
-
-private:
-  using Base = NetworkModel<T, ClassifierConfig, ClassifierNetwork<T>>;
-  using Base::config_, Base::parameters_, Base::network_;
 };
 
-extern template class Classifier<float>;
-extern template class Classifier<double>;
+ATTENTION_EXTERN_MODEL(Classifier);
 
 } // namespace attention

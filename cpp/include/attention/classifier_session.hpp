@@ -114,6 +114,9 @@ struct ExplanationSummary {
 };
 
 template <class T> class ClassifierSession : public ModelSession<ClassifierSession, T> {
+  using Base = ModelSession<ClassifierSession, T>;
+  using Base::config_, Base::task_, Base::model_, Base::trainer_, Base::test_evaluation_;
+
 public:
   // InputError blames "task", "language", "seed" and the sizes' names (classifier.hpp). `task`,
   // when given, must be what tasks::find_classification_task(config.task, config.language,
@@ -157,8 +160,6 @@ public:
   Explanation explain(const std::vector<TokenId> &tokens);
 
 private:
-  using Base = ModelSession<ClassifierSession, T>;
-  using Base::config_, Base::task_, Base::model_, Base::trainer_, Base::test_evaluation_;
   EvaluationCache<ExplanationSummary> test_explanations_;
 
   bool advance_test_evaluation();

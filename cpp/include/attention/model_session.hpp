@@ -42,8 +42,9 @@ public:
   }
 
   // evaluate(task().test), computed again only when the parameters changed (a walkthrough that
-  // compares models asks for it at every edit), a part at a time by the session's
-  // prepare_test_evaluation().
+  // compares models asks for it at every edit). The session's prepare_test_evaluation() computes
+  // one part of it (a batch of examples), for a caller that keeps each of its tasks short, and is
+  // true once it is ready.
   Evaluation test_evaluation() {
     while (!static_cast<Session<T> &>(*this).prepare_test_evaluation()) {
     }

@@ -52,3 +52,14 @@ protected:
 };
 
 } // namespace attention
+
+// A model, Model<T> over NetworkModel<T, Model##Config, Model##Network<T>>, in float and double:
+// declared instantiated elsewhere in its header (ATTENTION_EXTERN_MODEL), instantiated in its
+// model.cpp (ATTENTION_INSTANTIATE_MODEL).
+#define ATTENTION_MODEL_INSTANCES(declared, Model)                                                 \
+  declared template class NetworkModel<float, Model##Config, Model##Network<float>>;               \
+  declared template class NetworkModel<double, Model##Config, Model##Network<double>>;             \
+  declared template class Model<float>;                                                            \
+  declared template class Model<double>
+#define ATTENTION_EXTERN_MODEL(Model) ATTENTION_MODEL_INSTANCES(extern, Model)
+#define ATTENTION_INSTANTIATE_MODEL(Model) ATTENTION_MODEL_INSTANCES(, Model)

@@ -90,6 +90,9 @@ template <class T> struct Seq2seqBeamSearch {
 template <class T> struct Seq2seqNetwork; // its layers and their buffers (models/seq2seq/)
 
 template <class T> class Seq2seq : public NetworkModel<T, Seq2seqConfig, Seq2seqNetwork<T>> {
+  using Base = NetworkModel<T, Seq2seqConfig, Seq2seqNetwork<T>>;
+  using Base::config_, Base::parameters_, Base::network_;
+
 public:
   explicit Seq2seq(const Seq2seqConfig &config);
 
@@ -112,13 +115,8 @@ public:
   // decoding. InputError blames "beam" for a width outside 1 … max_beam_width.
   Seq2seqBeamSearch<T> beam_search(const std::vector<TokenId> &source, std::size_t max_length,
                                    std::size_t width);
-
-private:
-  using Base = NetworkModel<T, Seq2seqConfig, Seq2seqNetwork<T>>;
-  using Base::config_, Base::parameters_, Base::network_;
 };
 
-extern template class Seq2seq<float>;
-extern template class Seq2seq<double>;
+ATTENTION_EXTERN_MODEL(Seq2seq);
 
 } // namespace attention

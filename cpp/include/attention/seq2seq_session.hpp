@@ -26,9 +26,9 @@
 #include <vector>
 
 #include "model_kind.hpp"
-#include "model_session.hpp"
 #include "seq2seq.hpp"
 #include "trainer.hpp"
+#include "translation_session.hpp"
 #include "translation_tasks.hpp"
 
 namespace attention {
@@ -67,8 +67,6 @@ constexpr std::size_t max_validation = tasks::train_size / 2;
 // (max_train_steps, max_learning_rate and default_max_norm are every trainer's: trainer.hpp.)
 constexpr std::size_t default_batch = 32, max_batch = tasks::train_size;
 constexpr double default_learning_rate = 0.005;
-// How many of the most likely next tokens translate() reports for each step.
-constexpr std::size_t translation_top_k = 5;
 
 // The alignment measures read the teacher-forced attention: a target word's predicted link is the
 // source position of its largest weight (the first of equal ones).
@@ -94,7 +92,11 @@ template <class T> struct Seq2seqTranslation {
   std::vector<TranslationHypothesis> beams;
 };
 
-template <class T> class Seq2seqSession : public ModelSession<Seq2seqSession, T> {
+template <class T>
+class Seq2seqSession : public TranslationSession<Seq2seqSession, T, Seq2seqTranslation<T>> {
+  using Base = TranslationSession<Seq2seqSession, T, Seq2seqTranslation<T>>;
+  using Base::config_, Base::task_, Base::model_, Base::trainer_, Base::test_evaluation_;
+
 public:
   // InputError blames "task", "scoring" (from the caller's parse), "embedding", "hidden", "seed",
   // "validation".
@@ -104,23 +106,8 @@ public:
   explicit Seq2seqSession(const Seq2seqSessionConfig &config,
                           std::shared_ptr<const tasks::Task> task = nullptr);
 
-  // A sentence as ids (tasks::tokenize, InputError blaming "sentence").
-  std::vector<TokenId> tokenize(const std::string &sentence, tasks::Side side) const;
-
-  // The mean loss of `pairs` (sentences, teacher forced) and its gradients, written over
-  // `gradients` (make_gradients()), with guided alignment of weight `guide` (see train). InputError
-  // blames "pairs" for an empty list, "sentence" for a sentence the task cannot tokenize, "guide"
-  // for a negative or non-finite weight.
-  T gradients(const std::vector<std::pair<std::string, std::string>> &pairs,
-              ParameterSet<T> &gradients, double guide = 0);
-
-  // `steps` optimiser steps; returns the loss of the last minibatch. With `guide` (λ) > 0, the
-  // loss adds guided alignment (seq2seq.hpp): each target word's attention is pulled towards its
-  // sure gold links (tasks::Example::alignment), <eos> left free, as are a pair's words when the
-  // grammar does not make it (gradients' pairs). InputError blames "steps", "batch",
-  // "learningRate", "guide" when out of range. When a loss or the parameters stop being finite,
-  // throws InputError blaming "learningRate", with the parameters of the last finite step kept
-  // (and Adam's moments reset). A guided run raises config().guide to its λ.
+  // TranslationSession::train, guided alignment over the GRU's attention (seq2seq.hpp); a guided
+  // run raises config().guide to its λ.
   TrainResult<T> train(std::size_t steps, std::size_t batch = default_batch,
                        double learning_rate = default_learning_rate,
                        double max_norm = default_max_norm, double guide = 0);
@@ -131,17 +118,7 @@ public:
   std::vector<tasks::Example> split(const std::string &name) const;
 
   Seq2seqEvaluation evaluate(const std::vector<tasks::Example> &examples);
-  // One part of test_evaluation() (a batch of examples), for a caller that keeps each of its tasks
-  // short; true once it is ready.
-  bool prepare_test_evaluation();
-
-  // Greedy decoding (beam 1) or beam search of a tokenized source, up to the task's longest
-  // target and <eos>. InputError blames "beam" for a width outside 1 … max_beam_width.
-  Seq2seqTranslation<T> translate(const std::vector<TokenId> &source, std::size_t beam = 1);
-
-private:
-  using Base = ModelSession<Seq2seqSession, T>;
-  using Base::config_, Base::task_, Base::model_, Base::trainer_, Base::test_evaluation_;
+  bool prepare_test_evaluation(); // ModelSession::test_evaluation's parts
 };
 
 // The seq2seq kind (model_kind.hpp): its identity is its task, scoring function, encoder, layers

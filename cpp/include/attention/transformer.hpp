@@ -81,6 +81,9 @@ template <class T> struct TransformerNetwork; // its layers and their buffers (m
 
 template <class T>
 class Transformer : public NetworkModel<T, TransformerConfig, TransformerNetwork<T>> {
+  using Base = NetworkModel<T, TransformerConfig, TransformerNetwork<T>>;
+  using Base::config_, Base::parameters_, Base::network_;
+
 public:
   explicit Transformer(const TransformerConfig &config);
 
@@ -103,13 +106,8 @@ public:
   // InputError blames "beam" for a width outside 1 … max_beam_width.
   TransformerBeamSearch<T> beam_search(const std::vector<TokenId> &source, std::size_t max_length,
                                        std::size_t width);
-
-private:
-  using Base = NetworkModel<T, TransformerConfig, TransformerNetwork<T>>;
-  using Base::config_, Base::parameters_, Base::network_;
 };
 
-extern template class Transformer<float>;
-extern template class Transformer<double>;
+ATTENTION_EXTERN_MODEL(Transformer);
 
 } // namespace attention

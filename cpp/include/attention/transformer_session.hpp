@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "model_kind.hpp"
-#include "model_session.hpp"
-#include "seq2seq_session.hpp" // translation_top_k, max_batch
+#include "seq2seq_session.hpp" // max_batch
 #include "trainer.hpp"
 #include "transformer.hpp"
+#include "translation_session.hpp"
 #include "translation_tasks.hpp"
 
 namespace attention {
@@ -66,7 +66,12 @@ template <class T> struct TransformerTranslation {
   std::vector<TranslationHypothesis> beams; // best first (greedy decoding: its one)
 };
 
-template <class T> class TransformerSession : public ModelSession<TransformerSession, T> {
+template <class T>
+class TransformerSession
+    : public TranslationSession<TransformerSession, T, TransformerTranslation<T>> {
+  using Base = TranslationSession<TransformerSession, T, TransformerTranslation<T>>;
+  using Base::config_, Base::task_, Base::model_, Base::trainer_, Base::test_evaluation_;
+
 public:
   // InputError blames "task", "model", "heads", "encoderLayers", "decoderLayers", "feedforward",
   // "seed". `task`, when given, must be what tasks::make_task(config.task, config.seed) makes
@@ -74,34 +79,8 @@ public:
   explicit TransformerSession(const TransformerSessionConfig &config,
                               std::shared_ptr<const tasks::Task> task = nullptr);
 
-  // A sentence as ids (tasks::tokenize, InputError blaming "sentence").
-  std::vector<TokenId> tokenize(const std::string &sentence, tasks::Side side) const;
-
-  // The mean loss of `pairs` (sentences, teacher forced) and its gradients, written over
-  // `gradients`, with guided alignment of weight `guide` on the pairs the grammar makes.
-  // InputError blames "pairs", "sentence", "guide" as Seq2seqSession's.
-  T gradients(const std::vector<std::pair<std::string, std::string>> &pairs,
-              ParameterSet<T> &gradients, double guide = 0);
-
-  // `steps` optimiser steps; returns the loss of the last minibatch. With `guide` (λ) > 0, the
-  // guided head's attention (transformer.hpp) is pulled towards each target word's sure gold links,
-  // <eos> left free. Errors as Seq2seqSession::train's.
-  TrainResult<T> train(std::size_t steps, std::size_t batch = default_transformer_batch,
-                       double learning_rate = default_transformer_learning_rate,
-                       double max_norm = default_max_norm, double guide = 0);
-
   TransformerEvaluation evaluate(const std::vector<tasks::Example> &examples);
-  // One part of test_evaluation() (a batch of examples), for a caller that keeps each of its tasks
-  // short; true once it is ready.
-  bool prepare_test_evaluation();
-
-  // Greedy decoding (beam 1) or beam search of a tokenized source, up to the task's longest
-  // target and <eos>. InputError blames "source", "beam".
-  TransformerTranslation<T> translate(const std::vector<TokenId> &source, std::size_t beam = 1);
-
-private:
-  using Base = ModelSession<TransformerSession, T>;
-  using Base::config_, Base::task_, Base::model_, Base::trainer_, Base::test_evaluation_;
+  bool prepare_test_evaluation(); // ModelSession::test_evaluation's parts
 };
 
 // The Transformer kind (model_kind.hpp): its identity is its task.

@@ -17,6 +17,7 @@
 #include "attention/sentences.hpp"
 #include "attention/softmax.hpp"
 #include "attention/trainer.hpp"
+#include "attention/translation_session.hpp"
 #include "attention/translation_tasks.hpp"
 #include "files/model_file.hpp"
 #include "models/checks.hpp"
@@ -428,6 +429,38 @@ std::vector<std::uint8_t> ModelSession<Session, T>::save(Storage storage) const 
     metadata.push_back(std::move(entry));
   return save_model_file(model_.parameters(), model_format(Kind::name), metadata,
                          storage == Storage::float16);
+}
+
+template <template <class> class Session, class T, class Translation>
+std::vector<TokenId>
+TranslationSession<Session, T, Translation>::tokenize(const std::string &sentence,
+                                                      tasks::Side side) const {
+  return models::to_token_ids(tasks::tokenize(*this->task_, sentence, side));
+}
+
+template <template <class> class Session, class T, class Translation>
+T TranslationSession<Session, T, Translation>::gradients(
+    const std::vector<std::pair<std::string, std::string>> &pairs, ParameterSet<T> &gradients,
+    double guide) {
+  return this->model_.loss_and_gradients(models::sentence_batch(*this, pairs, guide), gradients,
+                                         static_cast<T>(guide));
+}
+
+template <template <class> class Session, class T, class Translation>
+TrainResult<T> TranslationSession<Session, T, Translation>::train(std::size_t steps,
+                                                                  std::size_t batch,
+                                                                  double learning_rate,
+                                                                  double max_norm, double guide) {
+  return models::train_on_pairs(this->trainer_, this->model_, *this->task_, steps, batch,
+                                learning_rate, max_norm, guide);
+}
+
+template <template <class> class Session, class T, class Translation>
+Translation
+TranslationSession<Session, T, Translation>::translate(const std::vector<TokenId> &source,
+                                                       std::size_t beam) {
+  return models::translation_of<Translation>(
+      this->model_, source, this->task_->max_target_length + 1, beam, translation_top_k);
 }
 
 } // namespace attention

@@ -232,9 +232,6 @@ CaptionerBeamSearch<T> Captioner<T>::beam_search(const std::vector<T> &image,
   return result;
 }
 
-template class NetworkModel<float, CaptionerConfig, CaptionerNetwork<float>>;
-template class NetworkModel<double, CaptionerConfig, CaptionerNetwork<double>>;
-template class Captioner<float>;
-template class Captioner<double>;
+ATTENTION_INSTANTIATE_MODEL(Captioner);
 
 } // namespace attention

@@ -211,9 +211,6 @@ Vector<T> Classifier<T>::pooled_probabilities(const ClassifierTrace<T> &trace,
   return out;
 }
 
-template class NetworkModel<float, ClassifierConfig, ClassifierNetwork<float>>;
-template class NetworkModel<double, ClassifierConfig, ClassifierNetwork<double>>;
-template class Classifier<float>;
-template class Classifier<double>;
+ATTENTION_INSTANTIATE_MODEL(Classifier);
 
 } // namespace attention

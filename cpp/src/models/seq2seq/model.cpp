@@ -136,9 +136,6 @@ Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
   return result;
 }
 
-template class NetworkModel<float, Seq2seqConfig, Seq2seqNetwork<float>>;
-template class NetworkModel<double, Seq2seqConfig, Seq2seqNetwork<double>>;
-template class Seq2seq<float>;
-template class Seq2seq<double>;
+ATTENTION_INSTANTIATE_MODEL(Seq2seq);
 
 } // namespace attention

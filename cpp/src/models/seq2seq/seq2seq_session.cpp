@@ -107,24 +107,11 @@ Seq2seqSession<T>::Seq2seqSession(const Seq2seqSessionConfig &config,
     : Base(config, task_for(config, std::move(task)), model_config, config.validation, "pairs") {}
 
 template <class T>
-std::vector<TokenId> Seq2seqSession<T>::tokenize(const std::string &sentence,
-                                                 tasks::Side side) const {
-  return to_token_ids(tasks::tokenize(*task_, sentence, side));
-}
-
-template <class T>
-T Seq2seqSession<T>::gradients(const std::vector<std::pair<std::string, std::string>> &pairs,
-                               ParameterSet<T> &gradients, double guide) {
-  return model_.loss_and_gradients(sentence_batch(*this, pairs, guide), gradients,
-                                   static_cast<T>(guide));
-}
-
-template <class T>
 TrainResult<T> Seq2seqSession<T>::train(std::size_t steps, std::size_t batch, double learning_rate,
                                         double max_norm, double guide) {
   check_weight(guide, "guide");
   config_.guide = std::max(config_.guide, guide); // raised even if training stops early
-  return train_on_pairs(trainer_, model_, *task_, steps, batch, learning_rate, max_norm, guide);
+  return Base::train(steps, batch, learning_rate, max_norm, guide);
 }
 
 template <class T>
@@ -158,13 +145,6 @@ template <class T> bool Seq2seqSession<T>::prepare_test_evaluation() {
         return last;
       },
       evaluation_of);
-}
-
-template <class T>
-Seq2seqTranslation<T> Seq2seqSession<T>::translate(const std::vector<TokenId> &source,
-                                                   std::size_t beam) {
-  return translation_of<Seq2seqTranslation<T>>(model_, source, task_->max_target_length + 1, beam,
-                                               translation_top_k);
 }
 
 // "encoder", "layers" and "validation" came after the first files, and "guide" is saved only for
@@ -241,6 +221,8 @@ Seq2seqSession<T> ModelKind<Seq2seqSession>::load(const std::uint8_t *bytes, std
   return load_session_file<T, Seq2seqSession>(bytes, size, "model");
 }
 
+template class TranslationSession<Seq2seqSession, float, Seq2seqTranslation<float>>;
+template class TranslationSession<Seq2seqSession, double, Seq2seqTranslation<double>>;
 ATTENTION_INSTANTIATE_SESSION(Seq2seqSession);
 
 } // namespace attention

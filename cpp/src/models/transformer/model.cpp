@@ -156,9 +156,6 @@ TransformerBeamSearch<T> Transformer<T>::beam_search(const std::vector<TokenId> 
   return result;
 }
 
-template class NetworkModel<float, TransformerConfig, TransformerNetwork<float>>;
-template class NetworkModel<double, TransformerConfig, TransformerNetwork<double>>;
-template class Transformer<float>;
-template class Transformer<double>;
+ATTENTION_INSTANTIATE_MODEL(Transformer);
 
 } // namespace attention

@@ -46,25 +46,6 @@ TransformerSession<T>::TransformerSession(const TransformerSessionConfig &config
     : Base(config, translation_task(config.task, config.seed, std::move(task)), model_config, 0,
            "pairs") {}
 
-template <class T>
-std::vector<TokenId> TransformerSession<T>::tokenize(const std::string &sentence,
-                                                     tasks::Side side) const {
-  return to_token_ids(tasks::tokenize(*task_, sentence, side));
-}
-
-template <class T>
-T TransformerSession<T>::gradients(const std::vector<std::pair<std::string, std::string>> &pairs,
-                                   ParameterSet<T> &gradients, double guide) {
-  return model_.loss_and_gradients(sentence_batch(*this, pairs, guide), gradients,
-                                   static_cast<T>(guide));
-}
-
-template <class T>
-TrainResult<T> TransformerSession<T>::train(std::size_t steps, std::size_t batch,
-                                            double learning_rate, double max_norm, double guide) {
-  return train_on_pairs(trainer_, model_, *task_, steps, batch, learning_rate, max_norm, guide);
-}
-
 namespace {
 
 // What an evaluation adds up over its examples, a part at a time.
@@ -147,13 +128,6 @@ template <class T> bool TransformerSession<T>::prepare_test_evaluation() {
       [&](const EvaluationTally &tally) { return evaluation_of(tally, model_.config().heads); });
 }
 
-template <class T>
-TransformerTranslation<T> TransformerSession<T>::translate(const std::vector<TokenId> &source,
-                                                           std::size_t beam) {
-  return translation_of<TransformerTranslation<T>>(model_, source, task_->max_target_length + 1,
-                                                   beam, translation_top_k);
-}
-
 const std::vector<ConfigField<TransformerSessionConfig>> &ModelKind<TransformerSession>::fields() {
   using C = Config;
   using R = FieldRole;
@@ -223,6 +197,8 @@ TransformerSession<T> ModelKind<TransformerSession>::load(const std::uint8_t *by
   return load_session<T, TransformerSession>(saved.config, saved.precision, file, "model");
 }
 
+template class TranslationSession<TransformerSession, float, TransformerTranslation<float>>;
+template class TranslationSession<TransformerSession, double, TransformerTranslation<double>>;
 ATTENTION_INSTANTIATE_SESSION(TransformerSession);
 
 } // namespace attention
