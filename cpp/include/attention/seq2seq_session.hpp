@@ -124,24 +124,15 @@ public:
 // The seq2seq kind (model_kind.hpp): its identity is its task, scoring function, encoder, layers
 // and the largest guided-alignment weight it trained with; a PyTorch state_dict of it is recognised
 // by elimination (its loader names what a foreign one lacks).
-template <> struct ModelKind<Seq2seqSession> {
+template <> struct ModelKind<Seq2seqSession> : TranslationKind {
   static constexpr const char *name = "seq2seq";
   using Config = Seq2seqSessionConfig;
   static const std::vector<ConfigField<Config>> &fields();
-  using Task = tasks::Task;
   template <class T> using Model = Seq2seq<T>;
   using Evaluation = Seq2seqEvaluation;
-  static std::string task_key(const Config &config) {
-    return config.task + " " + std::to_string(config.seed);
-  }
-  static std::shared_ptr<const Task> make_task(const Config &config) {
-    return tasks::find_task(config.task, config.seed);
-  }
   static constexpr const char *state_dict_tensor = nullptr;
   static constexpr std::size_t default_batch = attention::default_batch;
   static constexpr double default_learning_rate = attention::default_learning_rate;
-  static constexpr const char *loss_weight = "guide";
-  static constexpr double default_loss_weight = 0;
   // Its metadata's; or, for a PyTorch state_dict of the reference model saved with safetensors
   // (metadata none or {"format": "pt"}), inferred from its tensors: sizes from the shapes, the
   // scoring function from the attention's parameters, the encoder from its *_reverse tensors, the

@@ -84,24 +84,15 @@ public:
 };
 
 // The Transformer kind (model_kind.hpp): its identity is its task.
-template <> struct ModelKind<TransformerSession> {
+template <> struct ModelKind<TransformerSession> : TranslationKind {
   static constexpr const char *name = "transformer";
   using Config = TransformerSessionConfig;
   static const std::vector<ConfigField<Config>> &fields();
-  using Task = tasks::Task;
   template <class T> using Model = Transformer<T>;
   using Evaluation = TransformerEvaluation;
-  static std::string task_key(const Config &config) {
-    return config.task + " " + std::to_string(config.seed);
-  }
-  static std::shared_ptr<const Task> make_task(const Config &config) {
-    return tasks::find_task(config.task, config.seed);
-  }
   static constexpr const char *state_dict_tensor = "src_tok_emb.embedding.weight";
   static constexpr std::size_t default_batch = default_transformer_batch;
   static constexpr double default_learning_rate = default_transformer_learning_rate;
-  static constexpr const char *loss_weight = "guide";
-  static constexpr double default_loss_weight = 0;
   // Its metadata's; or, for a PyTorch state_dict of the tutorial model saved with safetensors
   // (metadata none or {"format": "pt"}), inferred from its tensors: the sizes from the shapes, the
   // layers from the numbered ones, the task from the vocabularies' sizes, the precision from the

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +18,21 @@ namespace attention {
 
 // How many of the most likely next tokens translate() reports for each step.
 constexpr std::size_t translation_top_k = 5;
+
+// What the translation kinds' descriptions (model_kind.hpp) share: their task, a grammar's or the
+// reader's text, by its id and seed (models of one task and seed share it), and guided alignment's
+// weight λ as train()'s loss weight (0: a model that learns freely).
+struct TranslationKind {
+  using Task = tasks::Task;
+  template <class Config> static std::string task_key(const Config &config) {
+    return config.task + " " + std::to_string(config.seed);
+  }
+  template <class Config> static std::shared_ptr<const Task> make_task(const Config &config) {
+    return tasks::find_task(config.task, config.seed);
+  }
+  static constexpr const char *loss_weight = "guide";
+  static constexpr double default_loss_weight = 0;
+};
 
 template <template <class> class Session, class T, class Translation>
 class TranslationSession : public ModelSession<Session, T> {

@@ -27,6 +27,17 @@ inline void check_size(std::size_t value, std::size_t low, std::size_t high, con
     fail(Argument(argument), argument, " (", value, ") must be between ", low, " and ", high);
 }
 
+// The one of `values` (an enumeration's) whose name_of is `name`; InputError blames `argument` for
+// any other ("<argument> must be <expected>, got "<name>"").
+template <class Values, class NameOf>
+auto parse_choice(const std::string &name, const Values &values, NameOf name_of,
+                  const char *argument, const char *expected) {
+  for (const auto value : values)
+    if (name == name_of(value))
+      return value;
+  fail(Argument(argument), argument, " must be ", expected, ", got \"", name.substr(0, 40), "\"");
+}
+
 inline void check_seed(std::int64_t seed) {
   if (seed < 0 || seed > 0xFFFFFFFFLL)
     fail(Argument("seed"), "seed (", seed, ") must be between 0 and 2**32 - 1, as numpy's");

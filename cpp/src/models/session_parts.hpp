@@ -42,6 +42,17 @@ translation_task(const std::string &id, std::int64_t seed,
   return task;
 }
 
+// What a translation model's configuration takes from its task: the vocabularies' sizes and their
+// special tokens (the session adds its own sizes and seed).
+template <class ModelConfig> ModelConfig translation_model_config(const tasks::Task &task) {
+  ModelConfig c;
+  c.source_vocab = task.source.tokens.size();
+  c.target_vocab = task.target.tokens.size();
+  c.sos = static_cast<TokenId>(tasks::Vocabulary::sos);
+  c.eos = static_cast<TokenId>(tasks::Vocabulary::eos);
+  return c;
+}
+
 inline double share(std::size_t part, std::size_t whole) {
   return whole ? double(part) / double(whole) : 0.0;
 }

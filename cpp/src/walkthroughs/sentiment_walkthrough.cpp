@@ -12,10 +12,7 @@ namespace {
 
 using detail::Argument;
 using detail::fail;
-using trace_parts::numbered;
-using trace_parts::panel;
-using trace_parts::plain;
-using trace_parts::rows_of;
+using namespace trace_parts;
 
 Label model_label(const ClassifierSessionConfig &config) {
   Label label;

@@ -11,13 +11,7 @@ namespace attention {
 
 namespace {
 
-using trace_parts::check_from_one;
-using trace_parts::gold_links;
-using trace_parts::mark_links;
-using trace_parts::numbered;
-using trace_parts::panel;
-using trace_parts::rows_of;
-using trace_parts::tokens_of;
+using namespace trace_parts;
 
 // The measures of a model on the test split a panel shows, by name (the page words them).
 std::vector<Label> metric_labels() {
@@ -239,15 +233,7 @@ Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentenc
     if (t.attentional.size())
       panels.push_back(
           panel("attentional", "decoder", rows_of(t.attentional, row, 1), at_step, hidden));
-    const auto &top = translation.top[row];
-    // a column, the likeliest first: a word per row has room for its label
-    auto probabilities = Matrix<double>::from_shape({top.size(), 1});
-    Labels top_tokens;
-    for (std::size_t i = 0; i < top.size(); ++i) {
-      probabilities(i, 0) = static_cast<double>(top[i].second);
-      top_tokens.push_back(task.target.tokens[top[i].first]);
-    }
-    panels.push_back(panel("top", "weights", std::move(probabilities), top_tokens, Labels(1, "p")));
+    panels.push_back(top_panel(translation.top[row], task.target));
     panels.push_back(panel("alignment", "weights", rows_of(t.weights, 0, step),
                            Labels(target_tokens.begin(), target_tokens.begin() + step),
                            source_tokens));

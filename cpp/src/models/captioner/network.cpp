@@ -398,13 +398,13 @@ template <class T> void CaptionerNetwork<T>::backward(const T *p, T scale, T lam
   encode_backward(p, grad);
 }
 
-template <class T> void CaptionerNetwork<T>::get_state(std::size_t t, T *state) const {
+template <class T> void CaptionerNetwork<T>::get_decoder_state(std::size_t t, T *state) const {
   std::copy(state_h(t), state_h(t) + h, state);
   const T *cell = cs.data() + t * batch * h;
   std::copy(cell, cell + h, state + h);
 }
 
-template <class T> void CaptionerNetwork<T>::set_state(std::size_t t, const T *state) {
+template <class T> void CaptionerNetwork<T>::set_decoder_state(std::size_t t, const T *state) {
   std::copy(state, state + h, state_h(t));
   std::copy(state + h, state + 2 * h, state_c(t));
 }

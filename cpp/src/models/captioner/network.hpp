@@ -65,8 +65,8 @@ template <class T> struct CaptionerNetwork {
   CaptionerTrace<T> trace(std::size_t m) const;
   const T *logits_at(std::size_t t) const { return logits.data() + t * batch * v; }
   // The decoder's (h, c) of a batch of one before step t (2H values), to read or replace.
-  void get_state(std::size_t t, T *state) const;
-  void set_state(std::size_t t, const T *state);
+  void get_decoder_state(std::size_t t, T *state) const;
+  void set_decoder_state(std::size_t t, const T *state);
 
   std::size_t c, d, e, h, v;
   TokenId sos;

@@ -59,18 +59,13 @@ const char *classifier_attention_name(ClassifierAttention attention) {
 }
 
 ClassifierEncoder parse_classifier_encoder(const std::string &name, const char *argument) {
-  for (const auto encoder : classifier_encoders)
-    if (name == classifier_encoder_name(encoder))
-      return encoder;
-  fail(Argument(argument), argument, " must be bigru or none, got \"", name.substr(0, 40), "\"");
+  return parse_choice(name, classifier_encoders, classifier_encoder_name, argument,
+                      "bigru or none");
 }
 
 ClassifierAttention parse_classifier_attention(const std::string &name, const char *argument) {
-  for (const auto attention : classifier_attentions)
-    if (name == classifier_attention_name(attention))
-      return attention;
-  fail(Argument(argument), argument, " must be learned or uniform, got \"", name.substr(0, 40),
-       "\"");
+  return parse_choice(name, classifier_attentions, classifier_attention_name, argument,
+                      "learned or uniform");
 }
 
 void validate(const ClassifierConfig &c) {

@@ -26,11 +26,7 @@ const char *encoder_name(Encoder encoder) {
 }
 
 Encoder parse_encoder(const std::string &name, const char *argument) {
-  for (const Encoder encoder : encoders)
-    if (name == encoder_name(encoder))
-      return encoder;
-  detail::fail(detail::Argument(argument), argument, " must be forward or bidirectional, got \"",
-               name.substr(0, 40), "\"");
+  return parse_choice(name, encoders, encoder_name, argument, "forward or bidirectional");
 }
 
 void validate(const Seq2seqConfig &c) {
@@ -100,31 +96,14 @@ Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
                                              std::size_t max_length, std::size_t width) {
   check_source(source, config_, "source");
   check_max_length(max_length, max_sentence_length);
-  if (width < 1 || width > max_beam_width)
-    detail::fail(detail::Argument("beam"), "beam (", width, ") must be between 1 and ",
-                 max_beam_width);
+  check_beam_width(width, max_beam_width);
   auto &w = *network_;
   w.begin({&source}, max_length);
   w.encode(parameters_.data());
-  // Each hypothesis's state after its last token (every layer's; s_0 for the empty one), and
-  // after the step's
-  const std::size_t h = config_.hidden * config_.layers;
-  std::vector<std::vector<T>> states(1, std::vector<T>(h)), grown(width, std::vector<T>(h));
-  w.get_decoder_state(0, states[0].data());
   Seq2seqBeamSearch<T> result;
-  result.beams = search_beams<TranslationHypothesis>(
-      max_length, w.v, width, config_.eos,
-      [&](std::size_t t, const std::vector<TranslationHypothesis> &beams, std::size_t b) {
-        // Step t of the batch of one reads s_{t-1} from decoder_state(t) and its input token.
-        w.set_decoder_state(t, states[b].data());
-        w.inputs[t] = t == 0 ? config_.sos : beams[b].output.back();
-        w.decode(parameters_.data(), t, t + 1);
-        w.get_decoder_state(t + 1, grown[b].data());
-        return w.logits_at(t);
-      },
-      [&](const std::vector<BeamOrigin> &origins) {
-        states = states_after(origins, states, grown);
-      });
+  result.beams = recurrent_beam_search<TranslationHypothesis>(
+      w, parameters_.data(), config_.hidden * config_.layers, max_length, width, config_.sos,
+      config_.eos);
   // The best hypothesis again, teacher forced, for its trace (the same numbers it was found with).
   // Its output may lack <eos> (length-limited), so it is not checked as a target.
   const auto &best = result.beams.front().output;

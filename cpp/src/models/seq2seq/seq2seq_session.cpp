@@ -21,17 +21,13 @@ using detail::fail;
 using namespace models;
 
 Seq2seqConfig model_config(const Seq2seqSessionConfig &config, const tasks::Task &task) {
-  Seq2seqConfig c;
-  c.source_vocab = task.source.tokens.size();
-  c.target_vocab = task.target.tokens.size();
+  auto c = translation_model_config<Seq2seqConfig>(task);
   c.embedding = config.embedding;
   c.hidden = config.hidden;
   c.scoring = config.scoring;
   c.encoder = config.encoder;
   c.layers = config.layers;
   c.seed = config.seed;
-  c.sos = static_cast<TokenId>(tasks::Vocabulary::sos);
-  c.eos = static_cast<TokenId>(tasks::Vocabulary::eos);
   return c;
 }
 

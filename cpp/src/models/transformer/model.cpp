@@ -117,9 +117,7 @@ TransformerBeamSearch<T> Transformer<T>::beam_search(const std::vector<TokenId> 
                                                      std::size_t max_length, std::size_t width) {
   check_source(source, config_, "source");
   check_max_length(max_length, max_sentence_length);
-  if (width < 1 || width > max_beam_width)
-    detail::fail(detail::Argument("beam"), "beam (", width, ") must be between 1 and ",
-                 max_beam_width);
+  check_beam_width(width, max_beam_width);
   auto &w = *network_;
   std::size_t decoded = max_length, row = 0; // the step decoded, and its next live row
   TransformerBeamSearch<T> result;

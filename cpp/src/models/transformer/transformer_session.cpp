@@ -24,17 +24,13 @@ constexpr std::size_t evaluation_batch = 100;
 constexpr const char *positional_buffer = "positional_encoding.pos_embedding";
 
 TransformerConfig model_config(const TransformerSessionConfig &config, const tasks::Task &task) {
-  TransformerConfig c;
-  c.source_vocab = task.source.tokens.size();
-  c.target_vocab = task.target.tokens.size();
+  auto c = translation_model_config<TransformerConfig>(task);
   c.model = config.model;
   c.heads = config.heads;
   c.encoder_layers = config.encoder_layers;
   c.decoder_layers = config.decoder_layers;
   c.feedforward = config.feedforward;
   c.seed = config.seed;
-  c.sos = static_cast<TokenId>(tasks::Vocabulary::sos);
-  c.eos = static_cast<TokenId>(tasks::Vocabulary::eos);
   return c;
 }
 
