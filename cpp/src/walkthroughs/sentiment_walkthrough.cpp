@@ -237,12 +237,7 @@ namespace {
 
 using namespace inputs;
 
-Labels encoder_names() {
-  Labels names;
-  for (auto encoder : classifier_encoders)
-    names.push_back(classifier_encoder_name(encoder));
-  return names;
-}
+Labels encoder_names() { return names_of(classifier_encoders, classifier_encoder_name); }
 
 std::vector<InputField> sentiment_inputs() {
   const auto &task_ids = tasks::classification_task_ids();

@@ -389,12 +389,7 @@ namespace {
 
 using namespace inputs;
 
-Labels score_names() {
-  Labels names;
-  for (auto score : score_functions)
-    names.push_back(score_function_name(score));
-  return names;
-}
+Labels score_names() { return names_of(score_functions, score_function_name); }
 
 // What picks a model (the caller's): its task, scoring function, encoder ("default": the scoring
 // function's, default_encoder, which the page resolves), layers and guided alignment's weight λ
@@ -412,9 +407,7 @@ std::vector<InputField> model_identity_inputs() {
 }
 // What compared models differ in.
 InputField comparison_field() {
-  Labels names;
-  for (auto comparison : comparisons)
-    names.push_back(comparison_name(comparison));
+  const Labels names = names_of(comparisons, comparison_name);
   return texts_field("comparison", InputKind::choice, Labels(1, names.front()), names);
 }
 
