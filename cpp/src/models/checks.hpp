@@ -154,6 +154,24 @@ std::size_t check_batch(const std::vector<SentencePair> &batch, const Config &co
 
 using Tokens = std::vector<const std::vector<TokenId> *>;
 
+// Sentences as one padded, time-major batch: `tokens` (row t * batch + k is sentence k's token t;
+// <eos> past its end, where the networks mask or never read) and `lengths`; returns the longest.
+inline std::size_t pad_time_major(const Tokens &sentences, std::vector<std::size_t> &lengths,
+                                  std::vector<TokenId> &tokens) {
+  const std::size_t batch = sentences.size();
+  std::size_t n = 0;
+  lengths.clear();
+  for (const auto *sentence : sentences) {
+    lengths.push_back(sentence->size());
+    n = std::max(n, sentence->size());
+  }
+  tokens.assign(n * batch, TokenId(1));
+  for (std::size_t k = 0; k < batch; ++k)
+    for (std::size_t t = 0; t < lengths[k]; ++t)
+      tokens[t * batch + k] = (*sentences[k])[t];
+  return n;
+}
+
 inline Tokens sources_of(const std::vector<SentencePair> &batch) {
   Tokens sources;
   for (const auto &pair : batch)

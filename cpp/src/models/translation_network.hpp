@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attention/types.hpp"
+#include "models/checks.hpp"
 #include "nn/cross_entropy.hpp"
 #include "nn/guided_alignment.hpp"
 
@@ -25,16 +26,7 @@ template <class T, class Network> struct TranslationNetwork {
                    std::size_t decoder_steps) {
     batch = batch_sources.size();
     steps = decoder_steps;
-    n = 0;
-    source_lengths.clear();
-    for (const auto *source : batch_sources) {
-      source_lengths.push_back(source->size());
-      n = std::max(n, source->size());
-    }
-    sources.assign(n * batch, TokenId(1));
-    for (std::size_t k = 0; k < batch; ++k)
-      for (std::size_t t = 0; t < source_lengths[k]; ++t)
-        sources[t * batch + k] = (*batch_sources[k])[t];
+    n = pad_time_major(batch_sources, source_lengths, sources);
     inputs.assign(steps * batch, TokenId(0));
     targets.clear();
     guide.clear();

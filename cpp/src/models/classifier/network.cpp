@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "attention/detail/kernels.hpp"
+#include "models/checks.hpp"
 
 namespace attention {
 
@@ -41,16 +42,7 @@ ClassifierNetwork<T>::ClassifierNetwork(const ClassifierConfig &config,
 template <class T>
 void ClassifierNetwork<T>::begin(const std::vector<const std::vector<TokenId> *> &sentences) {
   batch = sentences.size();
-  n = 0;
-  lengths.clear();
-  for (const auto *sentence : sentences) {
-    lengths.push_back(sentence->size());
-    n = std::max(n, sentence->size());
-  }
-  tokens.assign(n * batch, TokenId(1));
-  for (std::size_t k = 0; k < batch; ++k)
-    for (std::size_t j = 0; j < lengths[k]; ++j)
-      tokens[j * batch + k] = (*sentences[k])[j];
+  n = models::pad_time_major(sentences, lengths, tokens);
   mask = {n, batch, lengths.data()};
   guide.clear();
   embedded.resize(n * batch * e);
