@@ -7,17 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "attention/errors.hpp"
 #include "attention/sentences.hpp"
 #include "attention/softmax.hpp"
 
 namespace attention::models {
-
-// InputError blames "beam" for a width outside 1 … most.
-inline void check_beam_width(std::size_t width, std::size_t most) {
-  if (width < 1 || width > most)
-    detail::fail(detail::Argument("beam"), "beam (", width, ") must be between 1 and ", most);
-}
 
 // A hypothesis: { output, log_probability }.
 template <class Hypothesis> bool ended(const Hypothesis &hypothesis, TokenId eos) {

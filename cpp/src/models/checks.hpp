@@ -88,6 +88,12 @@ inline void check_max_length(std::size_t max_length, std::size_t limit) {
     fail(Argument("maxLength"), "maxLength (", max_length, ") must be between 1 and ", limit);
 }
 
+// InputError blames "beam" for a width outside 1 … most.
+inline void check_beam_width(std::size_t width, std::size_t most) {
+  if (width < 1 || width > most)
+    fail(Argument("beam"), "beam (", width, ") must be between 1 and ", most);
+}
+
 template <class T> void require_finite_loss(double loss) {
   if (!std::isfinite(static_cast<T>(loss)))
     fail(Argument("parameters"), "the loss (", loss, ") overflows ",
@@ -119,6 +125,15 @@ void check_target(const std::vector<TokenId> &target, const Config &config,
                   const std::string &what) {
   check_output_tokens(target, config.target_vocab, max_sentence_length, config.eos, "target", what,
                       "target vocabulary");
+}
+
+// A translation's source and length, and a beam search's width (1: greedy decoding).
+template <class Config>
+void check_translation(const std::vector<TokenId> &source, const Config &config,
+                       std::size_t max_length, std::size_t width = 1) {
+  check_source(source, config, "source");
+  check_max_length(max_length, max_sentence_length);
+  check_beam_width(width, max_beam_width);
 }
 
 // A pair's guide: none, or one entry per target token of positions within the source.

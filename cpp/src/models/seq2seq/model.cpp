@@ -73,8 +73,7 @@ Seq2seqTrace<T> Seq2seq<T>::trace(const std::vector<TokenId> &source,
 
 template <class T>
 Seq2seqTrace<T> Seq2seq<T>::translate(const std::vector<TokenId> &source, std::size_t max_length) {
-  check_source(source, config_, "source");
-  check_max_length(max_length, max_sentence_length);
+  check_translation(source, config_, max_length);
   auto &w = *network_;
   w.begin({&source}, max_length);
   w.encode(parameters_.data());
@@ -94,9 +93,7 @@ Seq2seqTrace<T> Seq2seq<T>::translate(const std::vector<TokenId> &source, std::s
 template <class T>
 Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
                                              std::size_t max_length, std::size_t width) {
-  check_source(source, config_, "source");
-  check_max_length(max_length, max_sentence_length);
-  check_beam_width(width, max_beam_width);
+  check_translation(source, config_, max_length, width);
   auto &w = *network_;
   w.begin({&source}, max_length);
   w.encode(parameters_.data());

@@ -115,9 +115,7 @@ TransformerTrace<T> Transformer<T>::translate(const std::vector<TokenId> &source
 template <class T>
 TransformerBeamSearch<T> Transformer<T>::beam_search(const std::vector<TokenId> &source,
                                                      std::size_t max_length, std::size_t width) {
-  check_source(source, config_, "source");
-  check_max_length(max_length, max_sentence_length);
-  check_beam_width(width, max_beam_width);
+  check_translation(source, config_, max_length, width);
   auto &w = *network_;
   std::size_t decoded = max_length, row = 0; // the step decoded, and its next live row
   TransformerBeamSearch<T> result;
