@@ -55,11 +55,7 @@ val seq2seq_tasks() {
 template <class T>
 val seq2seq_evaluation(at::Seq2seqSession<T> &session, const std::string &split) {
   const auto result = session.evaluate(session.split(split));
-  val out = val::object();
-  out.set("exactMatch", result.exact_match);
-  out.set("tokenAccuracy", result.token_accuracy);
-  out.set("bleu", result.bleu);
-  out.set("loss", result.loss);
+  val out = translation_evaluation(result);
   if (!session.task().gold_links) // no gold links: no alignment to score
     return out;
   out.set("alignmentAccuracy", result.alignment_accuracy);
@@ -85,26 +81,22 @@ val seq2seq_evaluation(at::Seq2seqSession<T> &session, const std::string &split)
 }
 
 val seq2seq_translate(int handle, std::string sentence, int beam) {
-  return guarded([&] {
-    return with_session<at::Seq2seqSession>(handle, [&](auto &session) {
-      return translation_to_js(
-          session, sentence, beam,
-          [](const auto &trace, val &out) {
-            out.set("alignment", from_matrix(trace.weights));
-            val encoder = val::object();
-            encoder.set("embeddings", from_matrix(trace.source_embeddings));
-            encoder.set("states", from_matrix(trace.encoder_states));
-            out.set("encoder", encoder);
-          },
-          [](const auto &trace, std::size_t t, val &step) {
-            step.set("state", matrix_row(trace.decoder_states, t));
-            step.set("scores", matrix_row(trace.scores, t));
-            step.set("weights", matrix_row(trace.weights, t));
-            step.set("context", matrix_row(trace.contexts, t));
-            step.set("attentional", matrix_row(trace.attentional, t));
-          });
-    });
-  });
+  return translate_model<at::Seq2seqSession>(
+      handle, sentence, beam,
+      [](const auto &trace, val &out) {
+        out.set("alignment", from_matrix(trace.weights));
+        val encoder = val::object();
+        encoder.set("embeddings", from_matrix(trace.source_embeddings));
+        encoder.set("states", from_matrix(trace.encoder_states));
+        out.set("encoder", encoder);
+      },
+      [](const auto &trace, std::size_t t, val &step) {
+        step.set("state", matrix_row(trace.decoder_states, t));
+        step.set("scores", matrix_row(trace.scores, t));
+        step.set("weights", matrix_row(trace.weights, t));
+        step.set("context", matrix_row(trace.contexts, t));
+        step.set("attentional", matrix_row(trace.attentional, t));
+      });
 }
 
 // The seq2seq models' own facts: { tasks, scorings, encoders, maxLayers, maxValidation, maxBeam }.

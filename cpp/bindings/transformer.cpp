@@ -36,11 +36,7 @@ template <class T> void transformer_info(const at::TransformerSession<T> &sessio
 template <class T>
 val transformer_evaluation(at::TransformerSession<T> &session, const std::string &split) {
   const auto result = session.evaluate(at::tasks::split(session.task(), split));
-  val out = val::object();
-  out.set("exactMatch", result.exact_match);
-  out.set("tokenAccuracy", result.token_accuracy);
-  out.set("bleu", result.bleu);
-  out.set("loss", result.loss);
+  val out = translation_evaluation(result);
   if (!session.task().gold_links) // no gold links: no alignment to score
     return out;
   out.set("aer", result.aer);
@@ -57,30 +53,26 @@ val transformer_evaluation(at::TransformerSession<T> &session, const std::string
 }
 
 val transformer_translate(int handle, std::string sentence, int beam) {
-  return guarded([&] {
-    return with_session<at::TransformerSession>(handle, [&](auto &session) {
-      return translation_to_js(
-          session, sentence, beam,
-          [](const auto &trace, val &out) {
-            val encoder = val::array();
-            for (const auto &attention : trace.encoder_attention) {
-              val layer = val::object();
-              layer.set("attention", heads_to_js(attention));
-              encoder.call<void>("push", layer);
-            }
-            out.set("encoder", encoder);
-            val decoder = val::array();
-            for (std::size_t l = 0; l < trace.decoder_attention.size(); ++l) {
-              val layer = val::object();
-              layer.set("selfAttention", heads_to_js(trace.decoder_attention[l]));
-              layer.set("crossAttention", heads_to_js(trace.cross_attention[l]));
-              decoder.call<void>("push", layer);
-            }
-            out.set("decoder", decoder);
-          },
-          [](const auto &, std::size_t, val &) {});
-    });
-  });
+  return translate_model<at::TransformerSession>(
+      handle, sentence, beam,
+      [](const auto &trace, val &out) {
+        val encoder = val::array();
+        for (const auto &attention : trace.encoder_attention) {
+          val layer = val::object();
+          layer.set("attention", heads_to_js(attention));
+          encoder.call<void>("push", layer);
+        }
+        out.set("encoder", encoder);
+        val decoder = val::array();
+        for (std::size_t l = 0; l < trace.decoder_attention.size(); ++l) {
+          val layer = val::object();
+          layer.set("selfAttention", heads_to_js(trace.decoder_attention[l]));
+          layer.set("crossAttention", heads_to_js(trace.cross_attention[l]));
+          decoder.call<void>("push", layer);
+        }
+        out.set("decoder", decoder);
+      },
+      [](const auto &, std::size_t, val &) {});
 }
 
 // The Transformers' own facts: { tasks, maxBeam, maxWidth, maxLayers }.

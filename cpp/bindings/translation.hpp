@@ -1,6 +1,6 @@
 // What the bindings of the translation models (seq2seq.cpp, transformer.cpp) share over their
-// tasks: tokens, sentence pairs, a model's vocabularies and limits, the tokenize and gradients
-// exports, and a translation's common parts.
+// tasks: tokens, sentence pairs, a model's vocabularies and limits, the tokenize, gradients and
+// translate exports, and what an evaluation and a translation say alike.
 #pragma once
 
 #include <string>
@@ -74,6 +74,16 @@ val translation_gradients(int handle, val pairs, val guide) {
   });
 }
 
+// What a translation model's evaluation says alike: { exactMatch, tokenAccuracy, bleu, loss }.
+template <class Evaluation> val translation_evaluation(const Evaluation &result) {
+  val out = val::object();
+  out.set("exactMatch", result.exact_match);
+  out.set("tokenAccuracy", result.token_accuracy);
+  out.set("bleu", result.bleu);
+  out.set("loss", result.loss);
+  return out;
+}
+
 // `sentence` translated by the session (greedy, or a beam search of width `beam`): { source,
 // target, …what own(out) adds, steps: [{ token, …what step(t, entry) adds, top }], beams }.
 template <class Session, class Own, class Step>
@@ -98,6 +108,16 @@ val translation_to_js(Session &session, const std::string &sentence, int beam, O
   out.set("steps", steps);
   out.set("beams", beams_to_js(translation.beams, words));
   return out;
+}
+
+// The translate export of Session's kind: translation_to_js of the model of `handle`.
+template <template <class> class Session, class Own, class Step>
+val translate_model(int handle, const std::string &sentence, int beam, Own own, Step step) {
+  return guarded([&] {
+    return with_session<Session>(handle, [&](auto &session) {
+      return translation_to_js(session, sentence, beam, own, step);
+    });
+  });
 }
 
 } // namespace binding

@@ -164,31 +164,32 @@ TEST_CASE("captioner session: save, then load, gives the same parameters and cap
   CaptionerSession<float> session(small("zh"), shared_task("zh"));
   session.train(3, 4);
   const auto bytes = session.save();
-  const auto saved = read_saved_captioner(bytes.data(), bytes.size());
+  const auto saved = ModelKind<CaptionerSession>::read_saved(bytes.data(), bytes.size());
   CHECK(saved.precision == "float32");
   CHECK(saved.config.language == "zh");
   CHECK(saved.config.channels == 4);
   CHECK(saved.config.annotation == 8);
   CHECK(saved.config.hidden == 16);
   CHECK(saved.config.seed == 5);
-  auto loaded = load_captioner_session<float>(bytes.data(), bytes.size());
+  auto loaded = ModelKind<CaptionerSession>::load<float>(bytes.data(), bytes.size());
   CHECK(flat(loaded) == flat(session));
   CHECK(loaded.caption(scene()).trace.output == session.caption(scene()).trace.output);
   CHECK(loaded.save() == bytes);
-  CHECK(argument_of([&] { load_captioner_session<double>(bytes.data(), bytes.size()); }) ==
-        "bytes");
+  CHECK(argument_of([&] {
+          ModelKind<CaptionerSession>::load<double>(bytes.data(), bytes.size());
+        }) == "bytes");
   // float16: half the size, values rounded
   const auto half = session.save(CaptionerSession<float>::Storage::float16);
   CHECK(half.size() < bytes.size() * 6 / 10);
-  const auto widened = load_captioner_session<float>(half.data(), half.size());
+  const auto widened = ModelKind<CaptionerSession>::load<float>(half.data(), half.size());
   const auto exact = flat(session), rounded = flat(widened);
   for (std::size_t i = 0; i < exact.size(); ++i)
     REQUIRE(std::abs(rounded[i] - exact[i]) <= 1e-3f * std::max(1.0f, std::abs(exact[i])));
 
   CaptionerSession<double> precise(small(), shared_task());
   const auto precise_bytes = precise.save();
-  CHECK(flat(load_captioner_session<double>(precise_bytes.data(), precise_bytes.size())) ==
-        flat(precise));
+  CHECK(flat(ModelKind<CaptionerSession>::load<double>(precise_bytes.data(),
+                                                       precise_bytes.size())) == flat(precise));
 }
 
 TEST_CASE("captioner session: a file says its layout; one of the first layout (no batch norms) "
@@ -201,8 +202,8 @@ TEST_CASE("captioner session: a file says its layout; one of the first layout (n
   const auto batch_metadata = metadata_of(batch_bytes);
   REQUIRE(batch_metadata.size() == 11);
   CHECK(batch_metadata[3] == std::pair<std::string, std::string>{"normalization", "batch"});
-  CHECK(read_saved_captioner(batch_bytes.data(), batch_bytes.size()).config.normalization ==
-        CaptionerNormalization::batch);
+  CHECK(ModelKind<CaptionerSession>::read_saved(batch_bytes.data(), batch_bytes.size())
+            .config.normalization == CaptionerNormalization::batch);
 
   auto first = small();
   first.normalization = CaptionerNormalization::none;
@@ -215,9 +216,9 @@ TEST_CASE("captioner session: a file says its layout; one of the first layout (n
     CHECK(key != "normalization");
   CHECK(old.model().parameters().layout().size() + 10 ==
         batch.model().parameters().layout().size());
-  const auto saved = read_saved_captioner(bytes.data(), bytes.size());
+  const auto saved = ModelKind<CaptionerSession>::read_saved(bytes.data(), bytes.size());
   CHECK(saved.config.normalization == CaptionerNormalization::none);
-  auto loaded = load_captioner_session<float>(bytes.data(), bytes.size());
+  auto loaded = ModelKind<CaptionerSession>::load<float>(bytes.data(), bytes.size());
   CHECK(loaded.config().normalization == CaptionerNormalization::none);
   CHECK(flat(loaded) == flat(old));
   CHECK(loaded.save() == bytes);
@@ -269,9 +270,10 @@ TEST_CASE("captioner session: a PyTorch state_dict loads, its sizes, language an
   std::vector<std::int64_t> none_counts;
   const auto old_bytes = safetensors::write(state_dict_of(old, none_counts), {});
   CHECK(none_counts.empty());
-  CHECK(read_saved_captioner(old_bytes.data(), old_bytes.size()).config.normalization ==
-        CaptionerNormalization::none);
-  CHECK(flat(load_captioner_session<double>(old_bytes.data(), old_bytes.size())) == flat(old));
+  CHECK(ModelKind<CaptionerSession>::read_saved(old_bytes.data(), old_bytes.size())
+            .config.normalization == CaptionerNormalization::none);
+  CHECK(flat(ModelKind<CaptionerSession>::load<double>(old_bytes.data(), old_bytes.size())) ==
+        flat(old));
 
   CaptionerSession<double> source(small("zh"), shared_task("zh"));
   source.train(2, 4);
@@ -281,7 +283,7 @@ TEST_CASE("captioner session: a PyTorch state_dict loads, its sizes, language an
   for (const auto &metadata :
        {std::vector<std::pair<std::string, std::string>>{}, {{"format", "pt"}}}) {
     const auto bytes = safetensors::write(tensors, metadata);
-    const auto saved = read_saved_captioner(bytes.data(), bytes.size());
+    const auto saved = ModelKind<CaptionerSession>::read_saved(bytes.data(), bytes.size());
     CHECK(saved.precision == "float64");
     CHECK(saved.config.normalization == CaptionerNormalization::batch);
     CHECK(saved.config.language == "zh");
@@ -290,23 +292,25 @@ TEST_CASE("captioner session: a PyTorch state_dict loads, its sizes, language an
     CHECK(saved.config.attention == 8);
     CHECK(saved.config.embedding == 8);
     CHECK(saved.config.hidden == 16);
-    auto loaded = load_captioner_session<double>(bytes.data(), bytes.size());
+    auto loaded = ModelKind<CaptionerSession>::load<double>(bytes.data(), bytes.size());
     CHECK(flat(loaded) == flat(source));
   }
   // a state_dict missing a tensor, or of another model
   tensors.erase(tensors.begin() + 3);
   const auto partial = safetensors::write(tensors, {});
-  CHECK(argument_of([&] { load_captioner_session<double>(partial.data(), partial.size()); }) ==
-        "bytes");
+  CHECK(argument_of([&] {
+          ModelKind<CaptionerSession>::load<double>(partial.data(), partial.size());
+        }) == "bytes");
   const auto none = safetensors::write({}, {});
-  CHECK(argument_of([&] { read_saved_captioner(none.data(), none.size()); }) == "bytes");
+  CHECK(argument_of([&] { ModelKind<CaptionerSession>::read_saved(none.data(), none.size()); }) ==
+        "bytes");
 }
 
 TEST_CASE("captioner session: load refuses files whose tensors or metadata do not fit") {
   CaptionerSession<float> session(small(), shared_task());
   const auto bytes = session.save();
   const auto load = [](const std::vector<std::uint8_t> &b) {
-    return argument_of([&] { load_captioner_session<float>(b.data(), b.size()); });
+    return argument_of([&] { ModelKind<CaptionerSession>::load<float>(b.data(), b.size()); });
   };
   CHECK(load({bytes.begin(), bytes.end() - 4}) == "bytes");
   CHECK(load({bytes.begin(), bytes.begin() + 5}) == "bytes");

@@ -231,7 +231,7 @@ TEST_CASE("classification text: a classifier learns a reader's toy set, evaluate
   const auto bytes = session.save();
   forget_classification_task(task->id);
   CHECK(kept_classification_task(task->id) == nullptr);
-  auto loaded = load_classifier_session<double>(bytes.data(), bytes.size());
+  auto loaded = ModelKind<ClassifierSession>::load<double>(bytes.data(), bytes.size());
   CHECK(loaded.task().labels == task->labels);
   CHECK(loaded.task().vocabulary.tokens == task->vocabulary.tokens);
   CHECK(loaded.task().train.empty());
@@ -242,7 +242,7 @@ TEST_CASE("classification text: a classifier learns a reader's toy set, evaluate
   check_input_error([&] { ClassifierSession<double> gone(config); }, "task from text", "task");
   // with the text kept again, a loaded model evaluates on it
   keep_classification_task(make_classification_text_task(toy(120), o));
-  auto again = load_classifier_session<double>(bytes.data(), bytes.size());
+  auto again = ModelKind<ClassifierSession>::load<double>(bytes.data(), bytes.size());
   CHECK(again.test_evaluation().accuracy == session.test_evaluation().accuracy);
   forget_classification_task(task->id);
 }

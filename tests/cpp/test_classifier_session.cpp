@@ -155,17 +155,19 @@ TEST_CASE("classifier session: save and load, byte for byte; a PyTorch state_dic
     ClassifierSession<float> session(config);
     session.train(5);
     const auto bytes = session.save();
-    const SavedClassifier saved = read_saved_classifier(bytes.data(), bytes.size());
+    const SavedModel<ClassifierSessionConfig> saved =
+        ModelKind<ClassifierSession>::read_saved(bytes.data(), bytes.size());
     CHECK(saved.precision == "float32");
     CHECK(saved.config.language == "zh");
     CHECK(saved.config.attention == attention);
     CHECK(saved.config.seed == 3);
-    auto loaded = load_classifier_session<float>(bytes.data(), bytes.size());
+    auto loaded = ModelKind<ClassifierSession>::load<float>(bytes.data(), bytes.size());
     CHECK(loaded.save() == bytes);
     CHECK(loaded.classify("菜 不 太 好").trace.probabilities(0) ==
           session.classify("菜 不 太 好").trace.probabilities(0));
-    check_input_error([&] { load_classifier_session<double>(bytes.data(), bytes.size()); },
-                      "float32", "bytes");
+    check_input_error(
+        [&] { ModelKind<ClassifierSession>::load<double>(bytes.data(), bytes.size()); }, "float32",
+        "bytes");
   }
   // A PyTorch state_dict saved with safetensors ({"format": "pt"}): its configuration from its
   // tensors' names and shapes.
@@ -174,13 +176,14 @@ TEST_CASE("classifier session: save and load, byte for byte; a PyTorch state_dic
       ClassifierSession<double> session(small_config(encoder, attention));
       session.train(3);
       const auto bytes = save_model_file(session.model().parameters(), "pt", {}, false);
-      const SavedClassifier saved = read_saved_classifier(bytes.data(), bytes.size());
+      const SavedModel<ClassifierSessionConfig> saved =
+          ModelKind<ClassifierSession>::read_saved(bytes.data(), bytes.size());
       CHECK(saved.precision == "float64");
       CHECK(saved.config.encoder == encoder);
       CHECK(saved.config.attention == attention);
       CHECK(saved.config.embedding == 16);
       CHECK(saved.config.language == "en");
-      auto loaded = load_classifier_session<double>(bytes.data(), bytes.size());
+      auto loaded = ModelKind<ClassifierSession>::load<double>(bytes.data(), bytes.size());
       CHECK(loaded.classify("the food was not good").trace.probabilities(0) ==
             session.classify("the food was not good").trace.probabilities(0));
     }
@@ -220,5 +223,6 @@ TEST_CASE("classifier session: bad input blames its argument") {
       tasks::make_classification_task("reviews", "zh", 0));
   check_input_error([&] { ClassifierSession<float>(small_config(), task); }, "not the", "task");
   const std::vector<std::uint8_t> junk(10, 0);
-  check_input_error([&] { read_saved_classifier(junk.data(), junk.size()); }, "", "bytes");
+  check_input_error([&] { ModelKind<ClassifierSession>::read_saved(junk.data(), junk.size()); }, "",
+                    "bytes");
 }

@@ -181,7 +181,7 @@ TEST_CASE("seq2seq session: saved as float16, a model loads with its parameters 
   session.train(5, 8);
   const auto bytes = session.save(Seq2seqSession<float>::Storage::float16);
   CHECK(bytes.size() < session.save().size() * 6 / 10);
-  const auto loaded = load_seq2seq_session<float>(bytes.data(), bytes.size());
+  const auto loaded = ModelKind<Seq2seqSession>::load<float>(bytes.data(), bytes.size());
   const auto original = flat(session), rounded = flat(loaded);
   REQUIRE(rounded.size() == original.size());
   for (std::size_t i = 0; i < original.size(); ++i)
@@ -197,22 +197,23 @@ TEST_CASE("seq2seq session: save, then load, gives the same parameters and trans
   Seq2seqSession<float> session(small("en-zh", ScoreFunction::concat));
   session.train(5, 8);
   const auto bytes = session.save();
-  const auto saved = read_saved_seq2seq(bytes.data(), bytes.size());
+  const auto saved = ModelKind<Seq2seqSession>::read_saved(bytes.data(), bytes.size());
   CHECK(saved.precision == "float32");
   CHECK(saved.config.task == "en-zh");
   CHECK(saved.config.scoring == ScoreFunction::concat);
   CHECK(saved.config.hidden == 16);
   CHECK(saved.config.seed == 7);
-  auto loaded = load_seq2seq_session<float>(bytes.data(), bytes.size());
+  auto loaded = ModelKind<Seq2seqSession>::load<float>(bytes.data(), bytes.size());
   CHECK(flat(loaded) == flat(session));
   const auto source = session.tokenize("I eat rice at home today", tasks::Side::source);
   CHECK(loaded.translate(source).trace.output == session.translate(source).trace.output);
   CHECK(loaded.save() == bytes);
-  CHECK(argument_of([&] { load_seq2seq_session<double>(bytes.data(), bytes.size()); }) == "bytes");
+  CHECK(argument_of([&] { ModelKind<Seq2seqSession>::load<double>(bytes.data(), bytes.size()); }) ==
+        "bytes");
 
   Seq2seqSession<double> precise(small());
   const auto precise_bytes = precise.save();
-  CHECK(flat(load_seq2seq_session<double>(precise_bytes.data(), precise_bytes.size())) ==
+  CHECK(flat(ModelKind<Seq2seqSession>::load<double>(precise_bytes.data(), precise_bytes.size())) ==
         flat(precise));
 }
 
@@ -220,7 +221,7 @@ TEST_CASE("seq2seq session: load refuses files whose tensors or metadata do not 
   Seq2seqSession<float> session(small());
   const auto bytes = session.save();
   const auto load = [](const std::vector<std::uint8_t> &b) {
-    return argument_of([&] { load_seq2seq_session<float>(b.data(), b.size()); });
+    return argument_of([&] { ModelKind<Seq2seqSession>::load<float>(b.data(), b.size()); });
   };
   // truncated
   CHECK(load({bytes.begin(), bytes.end() - 4}) == "bytes");
@@ -246,12 +247,13 @@ TEST_CASE("seq2seq session: load refuses files whose tensors or metadata do not 
                                                            {"hidden", "16"},
                                                            {"seed", "7"},
                                                            {"precision", "float32"}};
-  CHECK(flat(load_seq2seq_session<float>(rewrite(good).data(), rewrite(good).size())) ==
+  CHECK(flat(ModelKind<Seq2seqSession>::load<float>(rewrite(good).data(), rewrite(good).size())) ==
         flat(session));
   // without "encoder" and "layers", as files saved before them (the shipped ones were): one
   // forward layer
   const auto old_file = rewrite(good);
-  const auto old_config = read_saved_seq2seq(old_file.data(), old_file.size()).config;
+  const auto old_config =
+      ModelKind<Seq2seqSession>::read_saved(old_file.data(), old_file.size()).config;
   CHECK(old_config.encoder == Encoder::forward);
   CHECK(old_config.layers == 1);
   auto bad = good;
@@ -281,7 +283,7 @@ TEST_CASE("seq2seq session: load refuses files whose tensors or metadata do not 
     auto guided = good;
     guided.emplace_back("guide", value);
     const auto file = rewrite(guided);
-    CHECK(read_saved_seq2seq(file.data(), file.size()).config.guide == guide);
+    CHECK(ModelKind<Seq2seqSession>::read_saved(file.data(), file.size()).config.guide == guide);
   }
   for (const char *value : {"", "-1", "one", "1.5.2", "1e", "1e400", ".", "0x10"}) {
     bad = good;
@@ -394,19 +396,20 @@ TEST_CASE("seq2seq session: a PyTorch state_dict of the reference model loads, i
     for (const auto &metadata : {std::vector<std::pair<std::string, std::string>>{{"format", "pt"}},
                                  std::vector<std::pair<std::string, std::string>>{}}) {
       const auto torch = safetensors::write(tensors, metadata);
-      const auto saved = read_saved_seq2seq(torch.data(), torch.size());
+      const auto saved = ModelKind<Seq2seqSession>::read_saved(torch.data(), torch.size());
       CHECK(saved.config.task == "en-zh");
       CHECK(saved.config.scoring == scoring);
       CHECK(saved.config.embedding == 8);
       CHECK(saved.config.hidden == 16);
       CHECK(saved.precision == "float32");
-      const auto loaded = load_seq2seq_session<float>(torch.data(), torch.size());
+      const auto loaded = ModelKind<Seq2seqSession>::load<float>(torch.data(), torch.size());
       CHECK(flat(loaded) == flat(session));
     }
     // a state_dict of another model
     std::vector<safetensors::TensorBytes> partial(tensors.begin() + 1, tensors.end());
     const auto other = safetensors::write(partial, {{"format", "pt"}});
-    CHECK(argument_of([&] { read_saved_seq2seq(other.data(), other.size()); }) == "bytes");
+    CHECK(argument_of([&] { ModelKind<Seq2seqSession>::read_saved(other.data(), other.size()); }) ==
+          "bytes");
   }
 }
 
@@ -421,20 +424,22 @@ TEST_CASE("seq2seq session: every encoder and number of layers saves, loads and 
       Seq2seqSession<float> session(config);
       session.train(2, 8);
       const auto bytes = session.save();
-      const auto saved = read_saved_seq2seq(bytes.data(), bytes.size());
+      const auto saved = ModelKind<Seq2seqSession>::read_saved(bytes.data(), bytes.size());
       CHECK(saved.config.encoder == encoder);
       CHECK(saved.config.layers == layers);
-      CHECK(flat(load_seq2seq_session<float>(bytes.data(), bytes.size())) == flat(session));
+      CHECK(flat(ModelKind<Seq2seqSession>::load<float>(bytes.data(), bytes.size())) ==
+            flat(session));
       // the same tensors as a state_dict, without the metadata
       const safetensors::File file = safetensors::parse(bytes.data(), bytes.size());
       std::vector<safetensors::TensorBytes> tensors;
       for (const auto &tensor : file.tensors)
         tensors.push_back({tensor.name, tensor.dtype, tensor.shape, file.data + tensor.begin});
       const auto torch = safetensors::write(tensors, {{"format", "pt"}});
-      const auto inferred = read_saved_seq2seq(torch.data(), torch.size());
+      const auto inferred = ModelKind<Seq2seqSession>::read_saved(torch.data(), torch.size());
       CHECK(inferred.config.encoder == encoder);
       CHECK(inferred.config.layers == layers);
-      CHECK(flat(load_seq2seq_session<float>(torch.data(), torch.size())) == flat(session));
+      CHECK(flat(ModelKind<Seq2seqSession>::load<float>(torch.data(), torch.size())) ==
+            flat(session));
       // a second layer in the encoder but not in the decoder fits no layout
       if (layers == 2) {
         std::vector<safetensors::TensorBytes> mixed;
@@ -443,7 +448,9 @@ TEST_CASE("seq2seq session: every encoder and number of layers saves, loads and 
               tensor.name.find("_l1") == std::string::npos)
             mixed.push_back(tensor);
         const auto odd = safetensors::write(mixed, {{"format", "pt"}});
-        CHECK(argument_of([&] { load_seq2seq_session<float>(odd.data(), odd.size()); }) == "bytes");
+        CHECK(argument_of([&] {
+                ModelKind<Seq2seqSession>::load<float>(odd.data(), odd.size());
+              }) == "bytes");
       }
     }
   auto config = small();
@@ -502,8 +509,8 @@ TEST_CASE("seq2seq session: guided training is remembered, and its file says so"
   session.train(1, 4);
   CHECK(session.config().guide == 0.5); // the largest λ it was trained with
   const auto bytes = session.save();
-  CHECK(read_saved_seq2seq(bytes.data(), bytes.size()).config.guide == 0.5);
-  CHECK(load_seq2seq_session<float>(bytes.data(), bytes.size()).config().guide == 0.5);
+  CHECK(ModelKind<Seq2seqSession>::read_saved(bytes.data(), bytes.size()).config.guide == 0.5);
+  CHECK(ModelKind<Seq2seqSession>::load<float>(bytes.data(), bytes.size()).config().guide == 0.5);
   CHECK(argument_of([&] { session.train(1, 4, default_learning_rate, default_max_norm, -1); }) ==
         "guide");
   CHECK(session.config().guide == 0.5);
@@ -540,8 +547,10 @@ TEST_CASE("seq2seq session: a validation split is held out of the training split
   CHECK(trained != doctest::Approx(all).epsilon(1e-9));
 
   const auto bytes = session.save();
-  CHECK(read_saved_seq2seq(bytes.data(), bytes.size()).config.validation == 100);
-  CHECK(load_seq2seq_session<double>(bytes.data(), bytes.size()).split("validation").size() == 100);
+  CHECK(ModelKind<Seq2seqSession>::read_saved(bytes.data(), bytes.size()).config.validation == 100);
+  CHECK(ModelKind<Seq2seqSession>::load<double>(bytes.data(), bytes.size())
+            .split("validation")
+            .size() == 100);
 
   CHECK(argument_of([&] { Seq2seqSession<float>(small()).split("validation"); }) == "split");
   CHECK(argument_of([&] { session.split("dev"); }) == "split");

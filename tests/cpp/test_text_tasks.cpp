@@ -319,7 +319,7 @@ TEST_CASE("text tasks: kept by id, a seq2seq model and a Transformer train on on
   const auto bytes = session.save();
   forget_task(task->id);
   CHECK(kept_task(task->id) == nullptr);
-  auto loaded = load_seq2seq_session<double>(bytes.data(), bytes.size());
+  auto loaded = ModelKind<Seq2seqSession>::load<double>(bytes.data(), bytes.size());
   CHECK(loaded.task().source.tokens == task->source.tokens);
   CHECK(loaded.task().target.tokens == task->target.tokens);
   CHECK(loaded.task().train.empty());

@@ -464,23 +464,24 @@ TEST_CASE("transformer session: save, then load, gives the same model, in either
   TransformerSession<float> session(small_session("en-zh"));
   session.train(5, 8);
   const auto bytes = session.save();
-  const auto saved = read_saved_transformer(bytes.data(), bytes.size());
+  const auto saved = ModelKind<TransformerSession>::read_saved(bytes.data(), bytes.size());
   CHECK(saved.precision == "float32");
   CHECK(saved.config.task == "en-zh");
   CHECK(saved.config.model == 16);
   CHECK(saved.config.heads == 2);
   CHECK(saved.config.feedforward == 32);
   CHECK(saved.config.seed == 7);
-  auto loaded = load_transformer_session<float>(bytes.data(), bytes.size());
+  auto loaded = ModelKind<TransformerSession>::load<float>(bytes.data(), bytes.size());
   CHECK(flat(loaded) == flat(session));
   const auto source = session.tokenize("I eat rice at home today", tasks::Side::source);
   CHECK(loaded.translate(source).trace.output == session.translate(source).trace.output);
   CHECK(loaded.save() == bytes);
-  CHECK(argument_of([&] { load_transformer_session<double>(bytes.data(), bytes.size()); }) ==
-        "bytes");
+  CHECK(argument_of([&] {
+          ModelKind<TransformerSession>::load<double>(bytes.data(), bytes.size());
+        }) == "bytes");
   const auto halves = session.save(TransformerSession<float>::Storage::float16);
   CHECK(halves.size() < bytes.size() * 6 / 10);
-  CHECK(load_transformer_session<float>(halves.data(), halves.size())
+  CHECK(ModelKind<TransformerSession>::load<float>(halves.data(), halves.size())
             .save(TransformerSession<float>::Storage::float16) == halves);
 
   auto config = small_session();
@@ -489,7 +490,8 @@ TEST_CASE("transformer session: save, then load, gives the same model, in either
   config.decoder_layers = 3;
   TransformerSession<double> precise(config);
   const auto precise_bytes = precise.save();
-  const auto again = load_transformer_session<double>(precise_bytes.data(), precise_bytes.size());
+  const auto again =
+      ModelKind<TransformerSession>::load<double>(precise_bytes.data(), precise_bytes.size());
   CHECK(flat(again) == flat(precise));
   CHECK(again.config().heads == 4);
   CHECK(again.config().encoder_layers == 1);
@@ -506,7 +508,7 @@ TEST_CASE("transformer session: a PyTorch state_dict of the tutorial model loads
   for (const bool buffer : {false, true})
     for (const auto &metadata : {Metadata{{"format", "pt"}}, Metadata{}}) {
       const auto torch = as_state_dict(ours, metadata, buffer);
-      const auto saved = read_saved_transformer(torch.data(), torch.size());
+      const auto saved = ModelKind<TransformerSession>::read_saved(torch.data(), torch.size());
       CHECK(saved.config.task == "dates");
       CHECK(saved.config.model == 16);
       CHECK(saved.config.heads == 2); // the default
@@ -514,24 +516,31 @@ TEST_CASE("transformer session: a PyTorch state_dict of the tutorial model loads
       CHECK(saved.config.decoder_layers == 1);
       CHECK(saved.config.feedforward == 32);
       CHECK(saved.precision == "float32");
-      CHECK(flat(load_transformer_session<float>(torch.data(), torch.size())) == flat(session));
+      CHECK(flat(ModelKind<TransformerSession>::load<float>(torch.data(), torch.size())) ==
+            flat(session));
     }
   const auto four = as_state_dict(ours, {{"format", "pt"}, {"heads", "4"}}, true);
-  CHECK(read_saved_transformer(four.data(), four.size()).config.heads == 4);
+  CHECK(ModelKind<TransformerSession>::read_saved(four.data(), four.size()).config.heads == 4);
   const auto five = as_state_dict(ours, {{"format", "pt"}, {"heads", "5"}}, true);
-  CHECK(argument_of([&] { load_transformer_session<float>(five.data(), five.size()); }) == "bytes");
+  CHECK(argument_of([&] {
+          ModelKind<TransformerSession>::load<float>(five.data(), five.size());
+        }) == "bytes");
   // a state_dict of another model, or of a vocabulary no task has
   const auto seq2seq = Seq2seqSession<float>(Seq2seqSessionConfig{}).save();
   const auto foreign = as_state_dict(seq2seq, {{"format", "pt"}}, false);
-  CHECK(argument_of([&] { read_saved_transformer(foreign.data(), foreign.size()); }) == "bytes");
-  CHECK(argument_of([&] { read_saved_transformer(seq2seq.data(), seq2seq.size()); }) == "bytes");
+  CHECK(argument_of([&] {
+          ModelKind<TransformerSession>::read_saved(foreign.data(), foreign.size());
+        }) == "bytes");
+  CHECK(argument_of([&] {
+          ModelKind<TransformerSession>::read_saved(seq2seq.data(), seq2seq.size());
+        }) == "bytes");
 }
 
 TEST_CASE("transformer session: damaged files and metadata that do not fit name bytes") {
   TransformerSession<float> session(small_session());
   const auto bytes = session.save();
   const auto load = [](const std::vector<std::uint8_t> &b) {
-    return argument_of([&] { load_transformer_session<float>(b.data(), b.size()); });
+    return argument_of([&] { ModelKind<TransformerSession>::load<float>(b.data(), b.size()); });
   };
   CHECK(load({bytes.begin(), bytes.end() - 4}) == "bytes");
   CHECK(load({bytes.begin(), bytes.begin() + 5}) == "bytes");

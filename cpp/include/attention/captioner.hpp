@@ -40,7 +40,7 @@
 #include <vector>
 
 #include "errors.hpp"
-#include "parameters.hpp"
+#include "network_model.hpp"
 #include "sentences.hpp"
 
 namespace attention {
@@ -97,30 +97,18 @@ template <class T> struct CaptionerBeamSearch {
   std::vector<CaptionHypothesis> beams; // best first, at most the beam's width
 };
 
-template <class T> class Captioner {
-public:
-  // Initialises the parameters from config.seed with PyTorch's default distributions.
-  explicit Captioner(const CaptionerConfig &config);
-  ~Captioner();
-  Captioner(Captioner &&) noexcept;
-  Captioner &operator=(Captioner &&) noexcept;
+template <class T> struct CaptionerNetwork; // its layers and their buffers (models/captioner/)
 
-  const CaptionerConfig &config() const { return config_; }
+template <class T> class Captioner : public NetworkModel<T, CaptionerConfig, CaptionerNetwork<T>> {
+  using Base = NetworkModel<T, CaptionerConfig, CaptionerNetwork<T>>;
+  using Base::config_, Base::parameters_, Base::network_;
+
+public:
+  explicit Captioner(const CaptionerConfig &config);
+
   // The grid of annotations: height / 4 x width / 4.
   std::size_t grid_rows() const { return config_.height / 4; }
   std::size_t grid_columns() const { return config_.width / 4; }
-  const ParameterSet<T> &parameters() const { return parameters_; }
-  ParameterSet<T> &parameters() { return parameters_; }
-  // One parameter by its PyTorch name; an unknown name throws InputError blaming "parameter".
-  ParameterView<T> parameter(const std::string &name) {
-    return {parameters_.info(name), parameters_.values(name)};
-  }
-  // Loads one tensor of a PyTorch state_dict, checked as ParameterSet::assign checks it.
-  void set_parameter(const std::string &name, const std::vector<std::size_t> &shape,
-                     const T *values) {
-    parameters_.assign(name, shape, values);
-  }
-  ParameterSet<T> make_gradients() const { return ParameterSet<T>(layout_); }
 
   // The loss of a batch (one padded minibatch) with the regulariser's weight λ (finite, >= 0).
   // InputError blames "batch" (empty), "image" (wrong size, non-finite), "caption" (empty, too
@@ -147,17 +135,8 @@ public:
   // InputError blames "beam" for a width outside 1 … max_caption_beam.
   CaptionerBeamSearch<T> beam_search(const std::vector<T> &image, std::size_t max_length,
                                      std::size_t width);
-
-private:
-  struct Network; // the layers and their buffers (models/captioner/)
-
-  CaptionerConfig config_;
-  ParameterLayout layout_;
-  ParameterSet<T> parameters_;
-  std::unique_ptr<Network> network_;
 };
 
-extern template class Captioner<float>;
-extern template class Captioner<double>;
+ATTENTION_EXTERN_MODEL(Captioner);
 
 } // namespace attention

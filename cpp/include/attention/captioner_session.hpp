@@ -24,6 +24,7 @@
 #include "caption_tasks.hpp"
 #include "captioner.hpp"
 #include "model_kind.hpp"
+#include "model_session.hpp"
 #include "trainer.hpp"
 
 namespace attention {
@@ -83,24 +84,16 @@ template <class T> struct CaptionResult {
   std::vector<float> image;             // what the model saw (3 x size x size)
 };
 
-template <class T> class CaptionerSession {
+template <class T> class CaptionerSession : public ModelSession<CaptionerSession, T> {
+  using Base = ModelSession<CaptionerSession, T>;
+  using Base::config_, Base::task_, Base::model_, Base::trainer_, Base::test_evaluation_;
+
 public:
   // InputError blames "task", "language", "seed" and the sizes' names (captioner.hpp). `task`,
   // when given, must be what tasks::make_caption_task(config.task, config.language, config.seed)
   // makes: models of one task can share it.
   explicit CaptionerSession(const CaptionerSessionConfig &config,
                             std::shared_ptr<const tasks::CaptionTask> task = nullptr);
-
-  const CaptionerSessionConfig &config() const { return config_; }
-  const tasks::CaptionTask &task() const { return *task_; }
-  const std::shared_ptr<const tasks::CaptionTask> &shared_task() const { return task_; }
-  Captioner<T> &model() { return model_; }
-  const Captioner<T> &model() const { return model_; }
-  std::size_t steps() const { return trainer_.steps(); }
-
-  // Every parameter at once: exactly the model's names, each with its shape, or InputError blames
-  // "parameters" and nothing changes.
-  void set_parameters(const std::vector<NamedValues<T>> &named);
 
   // The loss of scenes with their captions (words separated by spaces), teacher forced, and its
   // gradients written over `gradients` (model().make_gradients()). InputError blames "examples"
@@ -117,44 +110,13 @@ public:
                        double regularization = default_regularization);
 
   CaptionEvaluation evaluate(const std::vector<tasks::CaptionExample> &examples);
-  // evaluate(task().test), computed again only when the parameters changed.
-  CaptionEvaluation test_evaluation();
-  // One part of test_evaluation() (a batch of scenes), for a caller that keeps each of its tasks
-  // short; true once it is ready.
-  bool prepare_test_evaluation();
+  bool prepare_test_evaluation(); // ModelSession::test_evaluation's parts
 
   // Greedy decoding (beam 1) or beam search, up to the task's longest caption and <eos>.
   // InputError blames "scene" or "image" (tasks::validate_image) and "beam".
   CaptionResult<T> caption(const tasks::Scene &scene, std::size_t beam = 1);
   CaptionResult<T> caption(const tasks::Image &image, std::size_t beam = 1);
-
-  enum class Storage { model, float16 };
-  // InputError blames "dtype" when a parameter is beyond float16's range.
-  std::vector<std::uint8_t> save(Storage storage = Storage::model) const;
-
-private:
-  CaptionerSessionConfig config_;
-  std::shared_ptr<const tasks::CaptionTask> task_;
-  Captioner<T> model_;
-  Trainer<T> trainer_;
-  EvaluationCache<CaptionEvaluation> test_evaluation_;
 };
-
-// The precision a saved captioner was saved in and its configuration, from its metadata; or, for
-// a PyTorch state_dict of the reference model (metadata none or {"format": "pt"}), inferred from
-// its tensors: the sizes from the shapes, the language from the vocabulary's size, the task
-// shapes, seed 0, the precision from the dtype. InputError blames "bytes" for anything else.
-struct SavedCaptioner {
-  CaptionerSessionConfig config;
-  std::string precision;
-};
-SavedCaptioner read_saved_captioner(const std::uint8_t *bytes, std::size_t size);
-
-// A captioner again from save()'s bytes (or a PyTorch state_dict's): the same task, sizes and
-// parameters. InputError blames "bytes" for a truncated or corrupt file, a precision other than
-// T's, or tensors that are not the model's its metadata describes.
-template <class T>
-CaptionerSession<T> load_captioner_session(const std::uint8_t *bytes, std::size_t size);
 
 // The captioner kind (model_kind.hpp): its identity is its task and language.
 template <> struct ModelKind<CaptionerSession> {
@@ -162,6 +124,8 @@ template <> struct ModelKind<CaptionerSession> {
   using Config = CaptionerSessionConfig;
   static const std::vector<ConfigField<Config>> &fields();
   using Task = tasks::CaptionTask;
+  template <class T> using Model = Captioner<T>;
+  using Evaluation = CaptionEvaluation;
   static std::string task_key(const Config &config) {
     return config.task + " " + config.language + " " + std::to_string(config.seed);
   }
@@ -174,20 +138,14 @@ template <> struct ModelKind<CaptionerSession> {
   static constexpr double default_learning_rate = default_caption_learning_rate;
   static constexpr const char *loss_weight = "regularization";
   static constexpr double default_loss_weight = default_regularization;
-  static SavedCaptioner read_saved(const std::uint8_t *bytes, std::size_t size) {
-    return read_saved_captioner(bytes, size);
-  }
-  template <class T> static CaptionerSession<T> load(const std::uint8_t *bytes, std::size_t size) {
-    return load_captioner_session<T>(bytes, size);
-  }
+  // Its metadata's; or, for a PyTorch state_dict of the reference model (metadata none or
+  // {"format": "pt"}), inferred from its tensors: the sizes from the shapes, the language from the
+  // vocabulary's size, the task shapes, seed 0, the precision from the dtype.
+  static SavedModel<Config> read_saved(const std::uint8_t *bytes, std::size_t size);
+  template <class T> static CaptionerSession<T> load(const std::uint8_t *bytes, std::size_t size);
   static std::vector<WalkthroughEntry> walkthroughs();
 };
 
-extern template class CaptionerSession<float>;
-extern template class CaptionerSession<double>;
-extern template CaptionerSession<float> load_captioner_session<float>(const std::uint8_t *,
-                                                                      std::size_t);
-extern template CaptionerSession<double> load_captioner_session<double>(const std::uint8_t *,
-                                                                        std::size_t);
+ATTENTION_EXTERN_SESSION(CaptionerSession);
 
 } // namespace attention

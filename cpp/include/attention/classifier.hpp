@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "errors.hpp"
-#include "parameters.hpp"
+#include "network_model.hpp"
 #include "sentences.hpp"
 
 namespace attention {
@@ -84,18 +84,15 @@ template <class T> struct ClassifierOutputs {
   std::vector<std::vector<T>> weights; // per sentence, n_k
 };
 
-template <class T> class Classifier {
-public:
-  // Initialises the parameters from config.seed with PyTorch's default distributions.
-  explicit Classifier(const ClassifierConfig &config);
-  ~Classifier();
-  Classifier(Classifier &&) noexcept;
-  Classifier &operator=(Classifier &&) noexcept;
+template <class T> struct ClassifierNetwork; // its layers and their buffers (models/classifier/)
 
-  const ClassifierConfig &config() const { return config_; }
-  const ParameterSet<T> &parameters() const { return parameters_; }
-  ParameterSet<T> &parameters() { return parameters_; }
-  ParameterSet<T> make_gradients() const { return ParameterSet<T>(layout_); }
+template <class T>
+class Classifier : public NetworkModel<T, ClassifierConfig, ClassifierNetwork<T>> {
+  using Base = NetworkModel<T, ClassifierConfig, ClassifierNetwork<T>>;
+  using Base::config_, Base::parameters_, Base::network_;
+
+public:
+  explicit Classifier(const ClassifierConfig &config);
 
   // The loss of a batch (one padded minibatch) with the rationale term's weight λ (finite, >= 0).
   // InputError blames "batch" (empty), "tokens" (empty, too long, outside the vocabulary), "label"
@@ -114,17 +111,8 @@ public:
   // The probabilities the classifier gives the trace's states pooled with other weights (n of
   // them, as a permutation of the trace's): c = Σ_j weights_j h_j, softmax(classifier(c)).
   Vector<T> pooled_probabilities(const ClassifierTrace<T> &trace, const std::vector<T> &weights);
-
-private:
-  struct Network; // the layers and their buffers (models/classifier/)
-
-  ClassifierConfig config_;
-  ParameterLayout layout_;
-  ParameterSet<T> parameters_;
-  std::unique_ptr<Network> network_;
 };
 
-extern template class Classifier<float>;
-extern template class Classifier<double>;
+ATTENTION_EXTERN_MODEL(Classifier);
 
 } // namespace attention

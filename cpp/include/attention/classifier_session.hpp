@@ -21,7 +21,8 @@
 // "task", "language", "encoder", "attention", "embedding", "hidden", "seed", "precision"; a model
 // of a task from text also keeps what it needs to read sentences alone (models/session_parts.hpp,
 // task_metadata): "taskName", "taskHash", "unit", "lowercase", "maxLength", "vocabulary",
-// "labels". A PyTorch state_dict of the reference model loads too (read_saved_classifier).
+// "labels". A PyTorch state_dict of the reference model loads too
+// (ModelKind<ClassifierSession>::read_saved).
 #pragma once
 
 #include <cstddef>
@@ -35,6 +36,7 @@
 #include "classification_tasks.hpp"
 #include "classifier.hpp"
 #include "model_kind.hpp"
+#include "model_session.hpp"
 #include "trainer.hpp"
 
 namespace attention {
@@ -111,7 +113,10 @@ struct ExplanationSummary {
   Tau tau_leave_one_out, tau_gradients;
 };
 
-template <class T> class ClassifierSession {
+template <class T> class ClassifierSession : public ModelSession<ClassifierSession, T> {
+  using Base = ModelSession<ClassifierSession, T>;
+  using Base::config_, Base::task_, Base::model_, Base::trainer_, Base::test_evaluation_;
+
 public:
   // InputError blames "task", "language", "seed" and the sizes' names (classifier.hpp). `task`,
   // when given, must be what tasks::find_classification_task(config.task, config.language,
@@ -119,17 +124,6 @@ public:
   // reads any language: config.language is not checked against it.
   explicit ClassifierSession(const ClassifierSessionConfig &config,
                              std::shared_ptr<const tasks::ClassificationTask> task = nullptr);
-
-  const ClassifierSessionConfig &config() const { return config_; }
-  const tasks::ClassificationTask &task() const { return *task_; }
-  const std::shared_ptr<const tasks::ClassificationTask> &shared_task() const { return task_; }
-  Classifier<T> &model() { return model_; }
-  const Classifier<T> &model() const { return model_; }
-  std::size_t steps() const { return trainer_.steps(); }
-
-  // Every parameter at once: exactly the model's names, each with its shape, or InputError blames
-  // "parameters" and nothing changes.
-  void set_parameters(const std::vector<NamedValues<T>> &named);
 
   // A sentence's words as the model reads them (tasks::tokenize's errors).
   std::vector<TokenId> tokenize(const std::string &sentence) const;
@@ -150,7 +144,7 @@ public:
                        double max_norm = default_max_norm, double rationale = default_rationale);
 
   ClassifierEvaluation evaluate(const std::vector<tasks::ClassificationExample> &examples);
-  // evaluate(task().test), computed again only when the parameters changed.
+  // ModelSession's, without the explanations prepare_test_evaluation() also prepares.
   ClassifierEvaluation test_evaluation();
   // explain() of every test sentence, summed up; computed again only when the parameters changed.
   ExplanationSummary test_explanations();
@@ -165,16 +159,7 @@ public:
   // The same of a sentence's ids (two or more).
   Explanation explain(const std::vector<TokenId> &tokens);
 
-  enum class Storage { model, float16 };
-  // InputError blames "dtype" when a parameter is beyond float16's range.
-  std::vector<std::uint8_t> save(Storage storage = Storage::model) const;
-
 private:
-  ClassifierSessionConfig config_;
-  std::shared_ptr<const tasks::ClassificationTask> task_;
-  Classifier<T> model_;
-  Trainer<T> trainer_;
-  EvaluationCache<ClassifierEvaluation> test_evaluation_;
   EvaluationCache<ExplanationSummary> test_explanations_;
 
   bool advance_test_evaluation();
@@ -186,29 +171,14 @@ private:
 // "values" for lists of different sizes.
 double kendall_tau(const std::vector<double> &x, const std::vector<double> &y);
 
-// The precision a saved classifier was saved in and its configuration, from its metadata; or, for
-// a PyTorch state_dict of the reference model (metadata none or {"format": "pt"}), inferred from
-// its tensors: the sizes from the shapes, the encoder from encoder.*, the attention from
-// attention.*, the language from the vocabulary's size, the task reviews, seed 0, the precision
-// from the dtype. InputError blames "bytes" for anything else.
-struct SavedClassifier {
-  ClassifierSessionConfig config;
-  std::string precision;
-};
-SavedClassifier read_saved_classifier(const std::uint8_t *bytes, std::size_t size);
-
-// A classifier again from save()'s bytes (or a PyTorch state_dict's). InputError blames "bytes"
-// for a truncated or corrupt file, a precision other than T's, or tensors that are not the
-// model's its metadata describes.
-template <class T>
-ClassifierSession<T> load_classifier_session(const std::uint8_t *bytes, std::size_t size);
-
 // The classifier kind (model_kind.hpp): its identity is its task, language, encoder and attention.
 template <> struct ModelKind<ClassifierSession> {
   static constexpr const char *name = "classifier";
   using Config = ClassifierSessionConfig;
   static const std::vector<ConfigField<Config>> &fields();
   using Task = tasks::ClassificationTask;
+  template <class T> using Model = Classifier<T>;
+  using Evaluation = ClassifierEvaluation;
   static std::string task_key(const Config &config) {
     return config.task + " " + config.language + " " + std::to_string(config.seed);
   }
@@ -220,21 +190,16 @@ template <> struct ModelKind<ClassifierSession> {
   static constexpr double default_learning_rate = default_classifier_learning_rate;
   static constexpr const char *loss_weight = "rationale";
   static constexpr double default_loss_weight = default_rationale;
-  static SavedClassifier read_saved(const std::uint8_t *bytes, std::size_t size) {
-    return read_saved_classifier(bytes, size);
-  }
-  template <class T> static ClassifierSession<T> load(const std::uint8_t *bytes, std::size_t size) {
-    return load_classifier_session<T>(bytes, size);
-  }
+  // Its metadata's; or, for a PyTorch state_dict of the reference model (metadata none or
+  // {"format": "pt"}), inferred from its tensors: the sizes from the shapes, the encoder from
+  // encoder.*, the attention from attention.*, the language from the vocabulary's size, the task
+  // reviews, seed 0, the precision from the dtype.
+  static SavedModel<Config> read_saved(const std::uint8_t *bytes, std::size_t size);
+  template <class T> static ClassifierSession<T> load(const std::uint8_t *bytes, std::size_t size);
   // sentiment (sentiment_walkthrough.cpp)
   static std::vector<WalkthroughEntry> walkthroughs();
 };
 
-extern template class ClassifierSession<float>;
-extern template class ClassifierSession<double>;
-extern template ClassifierSession<float> load_classifier_session<float>(const std::uint8_t *,
-                                                                        std::size_t);
-extern template ClassifierSession<double> load_classifier_session<double>(const std::uint8_t *,
-                                                                          std::size_t);
+ATTENTION_EXTERN_SESSION(ClassifierSession);
 
 } // namespace attention

@@ -108,16 +108,24 @@ ConfigField<Config> choice_field(const char *name, E Config::*member, const Valu
   return field;
 }
 
+// What a file holds of a model: its configuration, and the precision it was saved in ("float32"
+// or "float64").
+template <class Config> struct SavedModel {
+  Config config;
+  std::string precision;
+};
+
 // ModelKind<Session>, specialised by each kind beside its session, says:
 //   name          the kind's name, as model.kind and a file's format ("attention-stepper/<name>")
 //   Config        the session's configuration, and fields(): its ConfigFields in their order
 //   Task          the task a session is made over, task_key(config) (models made lately of one key
 //                 share it) and make_task(config), a shared_ptr to it
+//   Model<T>, Evaluation   the session's model and what its evaluate() returns (model_session.hpp)
 //   state_dict_tensor  a tensor only a PyTorch state_dict of this kind has
 //   default_batch, default_learning_rate   train()'s defaults
 //   loss_weight, default_loss_weight        the name and default of train()'s loss weight
-//   read_saved(bytes, size)  → { config, precision } of a file (InputError blames "bytes")
-//   load<T>(bytes, size)     → the session again
+//   read_saved(bytes, size)  → SavedModel<Config> of a file (InputError blames "bytes")
+//   load<T>(bytes, size)     → the session again (its parameters; InputError blames "bytes")
 //   walkthroughs()           the walkthroughs that show its models: their entries in the table
 //                            (walkthrough.hpp), defined beside each walkthrough
 struct WalkthroughEntry;

@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "errors.hpp"
-#include "parameters.hpp"
+#include "network_model.hpp"
 #include "score_function.hpp"
 #include "sentences.hpp"
 
@@ -87,35 +87,14 @@ template <class T> struct Seq2seqBeamSearch {
   std::vector<TranslationHypothesis> beams; // best first, at most the beam's width
 };
 
-template <class T> class Seq2seq {
-public:
-  // Initialises the parameters from config.seed with PyTorch's default distributions
-  // (parameters.hpp).
-  explicit Seq2seq(const Seq2seqConfig &config);
-  ~Seq2seq();
-  Seq2seq(Seq2seq &&) noexcept;
-  Seq2seq &operator=(Seq2seq &&) noexcept;
+template <class T> struct Seq2seqNetwork; // its layers and their buffers (models/seq2seq/)
 
-  const Seq2seqConfig &config() const { return config_; }
-  std::vector<std::string> parameter_names() const { return parameters_.names(); }
-  const ParameterSet<T> &parameters() const { return parameters_; }
-  // To change the values in place (an optimiser's steps); the layout must stay.
-  ParameterSet<T> &parameters() { return parameters_; }
-  // One parameter by its PyTorch name, to read or write in place; an unknown name throws
-  // InputError blaming "parameter".
-  ParameterView<T> parameter(const std::string &name) {
-    return {parameters_.info(name), parameters_.values(name)};
-  }
-  ParameterView<const T> parameter(const std::string &name) const {
-    return {parameters_.info(name), parameters_.values(name)};
-  }
-  // Loads one tensor of a PyTorch state_dict, checked as ParameterSet::assign checks it.
-  void set_parameter(const std::string &name, const std::vector<std::size_t> &shape,
-                     const T *values) {
-    parameters_.assign(name, shape, values);
-  }
-  // A zeroed set of the parameters' layout, for loss_and_gradients.
-  ParameterSet<T> make_gradients() const { return ParameterSet<T>(layout_); }
+template <class T> class Seq2seq : public NetworkModel<T, Seq2seqConfig, Seq2seqNetwork<T>> {
+  using Base = NetworkModel<T, Seq2seqConfig, Seq2seqNetwork<T>>;
+  using Base::config_, Base::parameters_, Base::network_;
+
+public:
+  explicit Seq2seq(const Seq2seqConfig &config);
 
   // The mean cross-entropy over every target token of the batch, run as one padded, masked
   // minibatch, plus `guide` (λ, finite and >= 0) times the guided-alignment term of the pairs'
@@ -136,17 +115,8 @@ public:
   // decoding. InputError blames "beam" for a width outside 1 … max_beam_width.
   Seq2seqBeamSearch<T> beam_search(const std::vector<TokenId> &source, std::size_t max_length,
                                    std::size_t width);
-
-private:
-  struct Network; // the layers and their buffers, reused across calls (models/seq2seq/)
-
-  Seq2seqConfig config_;
-  ParameterLayout layout_;
-  ParameterSet<T> parameters_;
-  std::unique_ptr<Network> network_;
 };
 
-extern template class Seq2seq<float>;
-extern template class Seq2seq<double>;
+ATTENTION_EXTERN_MODEL(Seq2seq);
 
 } // namespace attention

@@ -28,6 +28,7 @@
 #include "model_kind.hpp"
 #include "seq2seq.hpp"
 #include "trainer.hpp"
+#include "translation_session.hpp"
 #include "translation_tasks.hpp"
 
 namespace attention {
@@ -66,8 +67,6 @@ constexpr std::size_t max_validation = tasks::train_size / 2;
 // (max_train_steps, max_learning_rate and default_max_norm are every trainer's: trainer.hpp.)
 constexpr std::size_t default_batch = 32, max_batch = tasks::train_size;
 constexpr double default_learning_rate = 0.005;
-// How many of the most likely next tokens translate() reports for each step.
-constexpr std::size_t translation_top_k = 5;
 
 // The alignment measures read the teacher-forced attention: a target word's predicted link is the
 // source position of its largest weight (the first of equal ones).
@@ -93,7 +92,11 @@ template <class T> struct Seq2seqTranslation {
   std::vector<TranslationHypothesis> beams;
 };
 
-template <class T> class Seq2seqSession {
+template <class T>
+class Seq2seqSession : public TranslationSession<Seq2seqSession, T, Seq2seqTranslation<T>> {
+  using Base = TranslationSession<Seq2seqSession, T, Seq2seqTranslation<T>>;
+  using Base::config_, Base::task_, Base::model_, Base::trainer_, Base::test_evaluation_;
+
 public:
   // InputError blames "task", "scoring" (from the caller's parse), "embedding", "hidden", "seed",
   // "validation".
@@ -103,39 +106,11 @@ public:
   explicit Seq2seqSession(const Seq2seqSessionConfig &config,
                           std::shared_ptr<const tasks::Task> task = nullptr);
 
-  const Seq2seqSessionConfig &config() const { return config_; }
-  const tasks::Task &task() const { return *task_; }
-  const std::shared_ptr<const tasks::Task> &shared_task() const { return task_; }
-  Seq2seq<T> &model() { return model_; }
-  const Seq2seq<T> &model() const { return model_; }
-  std::size_t steps() const { return trainer_.steps(); }
-
-  // A sentence as ids (tasks::tokenize, InputError blaming "sentence").
-  std::vector<TokenId> tokenize(const std::string &sentence, tasks::Side side) const;
-
-  // Sets every parameter at once: `named` must hold exactly the model's names, each with its
-  // shape, or InputError blames "parameters" and nothing changes.
-  using NamedValues = attention::NamedValues<T>;
-  void set_parameters(const std::vector<NamedValues> &named);
-
-  // The mean loss of `pairs` (sentences, teacher forced) and its gradients, written over
-  // `gradients` (make_gradients()), with guided alignment of weight `guide` (see train). InputError
-  // blames "pairs" for an empty list, "sentence" for a sentence the task cannot tokenize, "guide"
-  // for a negative or non-finite weight.
-  T gradients(const std::vector<std::pair<std::string, std::string>> &pairs,
-              ParameterSet<T> &gradients, double guide = 0);
-
-  // `steps` optimiser steps; returns the loss of the last minibatch. With `guide` (λ) > 0, the
-  // loss adds guided alignment (seq2seq.hpp): each target word's attention is pulled towards its
-  // sure gold links (tasks::Example::alignment), <eos> left free, as are a pair's words when the
-  // grammar does not make it (gradients' pairs). InputError blames "steps", "batch",
-  // "learningRate", "guide" when out of range. When a loss or the parameters stop being finite,
-  // throws InputError blaming "learningRate", with the parameters of the last finite step kept
-  // (and Adam's moments reset). A guided run raises config().guide to its λ.
-  using TrainResult = attention::TrainResult<T>; // step: optimiser steps since the model was made
-  TrainResult train(std::size_t steps, std::size_t batch = default_batch,
-                    double learning_rate = default_learning_rate,
-                    double max_norm = default_max_norm, double guide = 0);
+  // TranslationSession::train, guided alignment over the GRU's attention (seq2seq.hpp); a guided
+  // run raises config().guide to its λ.
+  TrainResult<T> train(std::size_t steps, std::size_t batch = default_batch,
+                       double learning_rate = default_learning_rate,
+                       double max_norm = default_max_norm, double guide = 0);
 
   // The examples of a split: "train" (the pairs training draws from), "validation" (the pairs held
   // out of them) or "test". InputError blames "split" for another name, or for "validation" when
@@ -143,83 +118,33 @@ public:
   std::vector<tasks::Example> split(const std::string &name) const;
 
   Seq2seqEvaluation evaluate(const std::vector<tasks::Example> &examples);
-  // evaluate(task().test), computed again only when the parameters changed (a walkthrough that
-  // compares models asks for it at every edit).
-  Seq2seqEvaluation test_evaluation();
-  // One part of test_evaluation() (a batch of examples), for a caller that keeps each of its tasks
-  // short; true once it is ready.
-  bool prepare_test_evaluation();
-
-  // Greedy decoding (beam 1) or beam search of a tokenized source, up to the task's longest
-  // target and <eos>. InputError blames "beam" for a width outside 1 … max_beam_width.
-  Seq2seqTranslation<T> translate(const std::vector<TokenId> &source, std::size_t beam = 1);
-
-  // The parameters as stored: in the model's own precision, or rounded to float16 (numpy's
-  // rounding) for a file half the size, as the page's shipped models are.
-  enum class Storage { model, float16 };
-  // InputError blames "dtype" when a parameter is beyond float16's range.
-  std::vector<std::uint8_t> save(Storage storage = Storage::model) const;
-
-private:
-  Seq2seqSessionConfig config_;
-  std::shared_ptr<const tasks::Task> task_;
-  Seq2seq<T> model_;
-  Trainer<T> trainer_;
-  EvaluationCache<Seq2seqEvaluation> test_evaluation_;
+  bool prepare_test_evaluation(); // ModelSession::test_evaluation's parts
 };
-
-// The precision a saved model was saved in ("float32" or "float64"), and its configuration, read
-// from its metadata; or, for a PyTorch state_dict of the reference model saved with safetensors
-// (metadata none or {"format": "pt"}), inferred from its tensors: sizes from the shapes, the
-// scoring function from the attention's parameters, the encoder from its *_reverse tensors, the
-// layers from its *_l1 ones, the task from the vocabularies' sizes, seed 0.
-// InputError blames "bytes" for anything else.
-struct SavedSeq2seq {
-  Seq2seqSessionConfig config;
-  std::string precision;
-};
-SavedSeq2seq read_saved_seq2seq(const std::uint8_t *bytes, std::size_t size);
-
-// A model again from save()'s bytes: the same task, sizes and parameters (not the optimizer's
-// state; float16 values widened exactly). InputError blames "bytes" for a truncated or corrupt
-// file, a precision other than T's, or tensors whose names, dtypes or shapes are not the model's
-// its metadata describes.
-template <class T>
-Seq2seqSession<T> load_seq2seq_session(const std::uint8_t *bytes, std::size_t size);
 
 // The seq2seq kind (model_kind.hpp): its identity is its task, scoring function, encoder, layers
 // and the largest guided-alignment weight it trained with; a PyTorch state_dict of it is recognised
 // by elimination (its loader names what a foreign one lacks).
-template <> struct ModelKind<Seq2seqSession> {
+template <> struct ModelKind<Seq2seqSession> : TranslationKind {
   static constexpr const char *name = "seq2seq";
   using Config = Seq2seqSessionConfig;
   static const std::vector<ConfigField<Config>> &fields();
-  using Task = tasks::Task;
-  static std::string task_key(const Config &config) {
-    return config.task + " " + std::to_string(config.seed);
-  }
-  static std::shared_ptr<const Task> make_task(const Config &config) {
-    return tasks::find_task(config.task, config.seed);
-  }
+  template <class T> using Model = Seq2seq<T>;
+  using Evaluation = Seq2seqEvaluation;
   static constexpr const char *state_dict_tensor = nullptr;
   static constexpr std::size_t default_batch = attention::default_batch;
   static constexpr double default_learning_rate = attention::default_learning_rate;
-  static constexpr const char *loss_weight = "guide";
-  static constexpr double default_loss_weight = 0;
-  static SavedSeq2seq read_saved(const std::uint8_t *bytes, std::size_t size) {
-    return read_saved_seq2seq(bytes, size);
-  }
-  template <class T> static Seq2seqSession<T> load(const std::uint8_t *bytes, std::size_t size) {
-    return load_seq2seq_session<T>(bytes, size);
-  }
+  // Its metadata's; or, for a PyTorch state_dict of the reference model saved with safetensors
+  // (metadata none or {"format": "pt"}), inferred from its tensors: sizes from the shapes, the
+  // scoring function from the attention's parameters, the encoder from its *_reverse tensors, the
+  // layers from its *_l1 ones, the task from the vocabularies' sizes, seed 0.
+  static SavedModel<Config> read_saved(const std::uint8_t *bytes, std::size_t size);
+  // The same task, sizes and parameters (not the optimizer's state; float16 values widened
+  // exactly). InputError blames "bytes" for a truncated or corrupt file, a precision other than
+  // T's, or tensors whose names, dtypes or shapes are not the model's its metadata describes.
+  template <class T> static Seq2seqSession<T> load(const std::uint8_t *bytes, std::size_t size);
   static std::vector<WalkthroughEntry> walkthroughs();
 };
 
-extern template class Seq2seqSession<float>;
-extern template class Seq2seqSession<double>;
-extern template Seq2seqSession<float> load_seq2seq_session<float>(const std::uint8_t *,
-                                                                  std::size_t);
-extern template Seq2seqSession<double> load_seq2seq_session<double>(const std::uint8_t *,
-                                                                    std::size_t);
+ATTENTION_EXTERN_SESSION(Seq2seqSession);
 
 } // namespace attention

@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "errors.hpp"
-#include "parameters.hpp"
+#include "network_model.hpp"
 #include "sentences.hpp"
 
 namespace attention {
@@ -77,32 +77,19 @@ template <class T> struct TransformerBeamSearch {
   std::vector<TranslationHypothesis> beams; // best first, at most the beam's width
 };
 
-template <class T> class Transformer {
+template <class T> struct TransformerNetwork; // its layers and their buffers (models/transformer/)
+
+template <class T>
+class Transformer : public NetworkModel<T, TransformerConfig, TransformerNetwork<T>> {
+  using Base = NetworkModel<T, TransformerConfig, TransformerNetwork<T>>;
+  using Base::config_, Base::parameters_, Base::network_;
+
 public:
   explicit Transformer(const TransformerConfig &config);
-  ~Transformer();
-  Transformer(Transformer &&) noexcept;
-  Transformer &operator=(Transformer &&) noexcept;
 
-  const TransformerConfig &config() const { return config_; }
-  std::vector<std::string> parameter_names() const { return parameters_.names(); }
-  const ParameterSet<T> &parameters() const { return parameters_; }
-  ParameterSet<T> &parameters() { return parameters_; }
-  // One parameter by its PyTorch name; an unknown name throws InputError blaming "parameter".
-  ParameterView<T> parameter(const std::string &name) {
-    return {parameters_.info(name), parameters_.values(name)};
-  }
-  void set_parameter(const std::string &name, const std::vector<std::size_t> &shape,
-                     const T *values) {
-    parameters_.assign(name, shape, values);
-  }
-  ParameterSet<T> make_gradients() const { return ParameterSet<T>(layout_); }
-
-  // The mean cross-entropy over every target token of the batch, run as one padded, masked
-  // minibatch, plus `guide` (λ, finite and >= 0) times the guided-alignment term of the pairs'
-  // guides. Bad pairs throw InputError blaming "batch", "source", "target" or "guide".
+  // The loss and its gradients as Seq2seq's: the batch's mean cross-entropy plus λ times guided
+  // alignment's term, the same errors.
   T loss(const std::vector<SentencePair> &batch, T guide = 0);
-  // The same, and its gradient with respect to every parameter, written over `gradients`.
   T loss_and_gradients(const std::vector<SentencePair> &batch, ParameterSet<T> &gradients,
                        T guide = 0);
 
@@ -119,17 +106,8 @@ public:
   // InputError blames "beam" for a width outside 1 … max_beam_width.
   TransformerBeamSearch<T> beam_search(const std::vector<TokenId> &source, std::size_t max_length,
                                        std::size_t width);
-
-private:
-  struct Network; // the layers and their buffers, reused across calls (models/transformer/)
-
-  TransformerConfig config_;
-  ParameterLayout layout_;
-  ParameterSet<T> parameters_;
-  std::unique_ptr<Network> network_;
 };
 
-extern template class Transformer<float>;
-extern template class Transformer<double>;
+ATTENTION_EXTERN_MODEL(Transformer);
 
 } // namespace attention

@@ -17,9 +17,10 @@
 #include <vector>
 
 #include "model_kind.hpp"
-#include "seq2seq_session.hpp" // translation_top_k, max_batch
+#include "seq2seq_session.hpp" // max_batch
 #include "trainer.hpp"
 #include "transformer.hpp"
+#include "translation_session.hpp"
 #include "translation_tasks.hpp"
 
 namespace attention {
@@ -65,7 +66,12 @@ template <class T> struct TransformerTranslation {
   std::vector<TranslationHypothesis> beams; // best first (greedy decoding: its one)
 };
 
-template <class T> class TransformerSession {
+template <class T>
+class TransformerSession
+    : public TranslationSession<TransformerSession, T, TransformerTranslation<T>> {
+  using Base = TranslationSession<TransformerSession, T, TransformerTranslation<T>>;
+  using Base::config_, Base::task_, Base::model_, Base::trainer_, Base::test_evaluation_;
+
 public:
   // InputError blames "task", "model", "heads", "encoderLayers", "decoderLayers", "feedforward",
   // "seed". `task`, when given, must be what tasks::make_task(config.task, config.seed) makes
@@ -73,109 +79,32 @@ public:
   explicit TransformerSession(const TransformerSessionConfig &config,
                               std::shared_ptr<const tasks::Task> task = nullptr);
 
-  const TransformerSessionConfig &config() const { return config_; }
-  const tasks::Task &task() const { return *task_; }
-  const std::shared_ptr<const tasks::Task> &shared_task() const { return task_; }
-  Transformer<T> &model() { return model_; }
-  const Transformer<T> &model() const { return model_; }
-  std::size_t steps() const { return trainer_.steps(); }
-
-  // A sentence as ids (tasks::tokenize, InputError blaming "sentence").
-  std::vector<TokenId> tokenize(const std::string &sentence, tasks::Side side) const;
-
-  // Sets every parameter at once (assign_all: InputError blames "parameters").
-  using NamedValues = attention::NamedValues<T>;
-  void set_parameters(const std::vector<NamedValues> &named);
-
-  // The mean loss of `pairs` (sentences, teacher forced) and its gradients, written over
-  // `gradients`, with guided alignment of weight `guide` on the pairs the grammar makes.
-  // InputError blames "pairs", "sentence", "guide" as Seq2seqSession's.
-  T gradients(const std::vector<std::pair<std::string, std::string>> &pairs,
-              ParameterSet<T> &gradients, double guide = 0);
-
-  // `steps` optimiser steps; returns the loss of the last minibatch. With `guide` (λ) > 0, the
-  // guided head's attention (transformer.hpp) is pulled towards each target word's sure gold links,
-  // <eos> left free. Errors as Seq2seqSession::train's.
-  using TrainResult = attention::TrainResult<T>;
-  TrainResult train(std::size_t steps, std::size_t batch = default_transformer_batch,
-                    double learning_rate = default_transformer_learning_rate,
-                    double max_norm = default_max_norm, double guide = 0);
-
   TransformerEvaluation evaluate(const std::vector<tasks::Example> &examples);
-  // evaluate(task().test), computed again only when the parameters changed.
-  TransformerEvaluation test_evaluation();
-  // One part of test_evaluation() (a batch of examples), for a caller that keeps each of its tasks
-  // short; true once it is ready.
-  bool prepare_test_evaluation();
-
-  // Greedy decoding (beam 1) or beam search of a tokenized source, up to the task's longest
-  // target and <eos>. InputError blames "source", "beam".
-  TransformerTranslation<T> translate(const std::vector<TokenId> &source, std::size_t beam = 1);
-
-  // The parameters in the model's precision, or rounded to float16 (InputError blames "dtype"
-  // for a parameter beyond its range).
-  enum class Storage { model, float16 };
-  std::vector<std::uint8_t> save(Storage storage = Storage::model) const;
-
-private:
-  TransformerSessionConfig config_;
-  std::shared_ptr<const tasks::Task> task_;
-  Transformer<T> model_;
-  Trainer<T> trainer_;
-  EvaluationCache<TransformerEvaluation> test_evaluation_;
+  bool prepare_test_evaluation(); // ModelSession::test_evaluation's parts
 };
-
-// The precision and configuration of a saved model, from its metadata; or, for a PyTorch
-// state_dict of the tutorial model saved with safetensors (metadata none or {"format": "pt"}),
-// inferred from its tensors: the sizes from the shapes, the layers from the numbered ones, the
-// task from the vocabularies' sizes, the precision from the dtype, seed 0. The heads are not in
-// the shapes: they come from a "heads" metadata entry when the file has one, else the default
-// (2). The positional encoding's buffer (positional_encoding.pos_embedding), which the engine
-// computes, may be there or not. InputError blames "bytes" for anything else.
-struct SavedTransformer {
-  TransformerSessionConfig config;
-  std::string precision;
-};
-SavedTransformer read_saved_transformer(const std::uint8_t *bytes, std::size_t size);
-
-// A model again from its bytes (save()'s or a state_dict's): the same task, sizes and
-// parameters. InputError blames "bytes" for a truncated or corrupt file, a precision other than
-// T's, or tensors that are not the model's the metadata describes.
-template <class T>
-TransformerSession<T> load_transformer_session(const std::uint8_t *bytes, std::size_t size);
 
 // The Transformer kind (model_kind.hpp): its identity is its task.
-template <> struct ModelKind<TransformerSession> {
+template <> struct ModelKind<TransformerSession> : TranslationKind {
   static constexpr const char *name = "transformer";
   using Config = TransformerSessionConfig;
   static const std::vector<ConfigField<Config>> &fields();
-  using Task = tasks::Task;
-  static std::string task_key(const Config &config) {
-    return config.task + " " + std::to_string(config.seed);
-  }
-  static std::shared_ptr<const Task> make_task(const Config &config) {
-    return tasks::find_task(config.task, config.seed);
-  }
+  template <class T> using Model = Transformer<T>;
+  using Evaluation = TransformerEvaluation;
   static constexpr const char *state_dict_tensor = "src_tok_emb.embedding.weight";
   static constexpr std::size_t default_batch = default_transformer_batch;
   static constexpr double default_learning_rate = default_transformer_learning_rate;
-  static constexpr const char *loss_weight = "guide";
-  static constexpr double default_loss_weight = 0;
-  static SavedTransformer read_saved(const std::uint8_t *bytes, std::size_t size) {
-    return read_saved_transformer(bytes, size);
-  }
-  template <class T>
-  static TransformerSession<T> load(const std::uint8_t *bytes, std::size_t size) {
-    return load_transformer_session<T>(bytes, size);
-  }
+  // Its metadata's; or, for a PyTorch state_dict of the tutorial model saved with safetensors
+  // (metadata none or {"format": "pt"}), inferred from its tensors: the sizes from the shapes, the
+  // layers from the numbered ones, the task from the vocabularies' sizes, the precision from the
+  // dtype, seed 0. The heads are not in the shapes: they come from a "heads" metadata entry when
+  // the file has one, else the default (2).
+  static SavedModel<Config> read_saved(const std::uint8_t *bytes, std::size_t size);
+  // A model again from save()'s bytes or a state_dict's, whose positional encoding's buffer
+  // (positional_encoding.pos_embedding), which the engine computes, may be there or not.
+  template <class T> static TransformerSession<T> load(const std::uint8_t *bytes, std::size_t size);
   static std::vector<WalkthroughEntry> walkthroughs();
 };
 
-extern template class TransformerSession<float>;
-extern template class TransformerSession<double>;
-extern template TransformerSession<float> load_transformer_session<float>(const std::uint8_t *,
-                                                                          std::size_t);
-extern template TransformerSession<double> load_transformer_session<double>(const std::uint8_t *,
-                                                                            std::size_t);
+ATTENTION_EXTERN_SESSION(TransformerSession);
 
 } // namespace attention

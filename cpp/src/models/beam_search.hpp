@@ -97,4 +97,32 @@ std::vector<State> states_after(const std::vector<BeamOrigin> &origins,
   return after;
 }
 
+// Beam search of a recurrent decoder on a batch of one, its encoder run: all it keeps between steps
+// is its state after a hypothesis's last token (`state_size` values, every layer's:
+// get_decoder_state and set_decoder_state), from which each live hypothesis decodes a step of its
+// last token (<sos> first).
+template <class Hypothesis, class Network, class T>
+std::vector<Hypothesis> recurrent_beam_search(Network &network, const T *parameters,
+                                              std::size_t state_size, std::size_t max_length,
+                                              std::size_t width, TokenId sos, TokenId eos) {
+  // Each hypothesis's state after its last token (the initial state for the empty one), and after
+  // the step's
+  std::vector<std::vector<T>> states(1, std::vector<T>(state_size)),
+      grown(width, std::vector<T>(state_size));
+  network.get_decoder_state(0, states[0].data());
+  return search_beams<Hypothesis>(
+      max_length, network.v, width, eos,
+      [&](std::size_t t, const std::vector<Hypothesis> &beams, std::size_t b) {
+        // Step t of the batch of one reads its state before it and its input token.
+        network.set_decoder_state(t, states[b].data());
+        network.inputs[t] = t == 0 ? sos : beams[b].output.back();
+        network.decode(parameters, t, t + 1);
+        network.get_decoder_state(t + 1, grown[b].data());
+        return network.logits_at(t);
+      },
+      [&](const std::vector<BeamOrigin> &origins) {
+        states = states_after(origins, states, grown);
+      });
+}
+
 } // namespace attention::models

@@ -27,6 +27,17 @@ inline void check_size(std::size_t value, std::size_t low, std::size_t high, con
     fail(Argument(argument), argument, " (", value, ") must be between ", low, " and ", high);
 }
 
+// The one of `values` (an enumeration's) whose name_of is `name`; InputError blames `argument` for
+// any other ("<argument> must be <expected>, got "<name>"").
+template <class Values, class NameOf>
+auto parse_choice(const std::string &name, const Values &values, NameOf name_of,
+                  const char *argument, const char *expected) {
+  for (const auto value : values)
+    if (name == name_of(value))
+      return value;
+  fail(Argument(argument), argument, " must be ", expected, ", got \"", name.substr(0, 40), "\"");
+}
+
 inline void check_seed(std::int64_t seed) {
   if (seed < 0 || seed > 0xFFFFFFFFLL)
     fail(Argument("seed"), "seed (", seed, ") must be between 0 and 2**32 - 1, as numpy's");
@@ -77,6 +88,12 @@ inline void check_max_length(std::size_t max_length, std::size_t limit) {
     fail(Argument("maxLength"), "maxLength (", max_length, ") must be between 1 and ", limit);
 }
 
+// InputError blames "beam" for a width outside 1 … most.
+inline void check_beam_width(std::size_t width, std::size_t most) {
+  if (width < 1 || width > most)
+    fail(Argument("beam"), "beam (", width, ") must be between 1 and ", most);
+}
+
 template <class T> void require_finite_loss(double loss) {
   if (!std::isfinite(static_cast<T>(loss)))
     fail(Argument("parameters"), "the loss (", loss, ") overflows ",
@@ -108,6 +125,15 @@ void check_target(const std::vector<TokenId> &target, const Config &config,
                   const std::string &what) {
   check_output_tokens(target, config.target_vocab, max_sentence_length, config.eos, "target", what,
                       "target vocabulary");
+}
+
+// A translation's source and length, and a beam search's width (1: greedy decoding).
+template <class Config>
+void check_translation(const std::vector<TokenId> &source, const Config &config,
+                       std::size_t max_length, std::size_t width = 1) {
+  check_source(source, config, "source");
+  check_max_length(max_length, max_sentence_length);
+  check_beam_width(width, max_beam_width);
 }
 
 // A pair's guide: none, or one entry per target token of positions within the source.
@@ -142,6 +168,24 @@ std::size_t check_batch(const std::vector<SentencePair> &batch, const Config &co
 }
 
 using Tokens = std::vector<const std::vector<TokenId> *>;
+
+// Sentences as one padded, time-major batch: `tokens` (row t * batch + k is sentence k's token t;
+// <eos> past its end, where the networks mask or never read) and `lengths`; returns the longest.
+inline std::size_t pad_time_major(const Tokens &sentences, std::vector<std::size_t> &lengths,
+                                  std::vector<TokenId> &tokens) {
+  const std::size_t batch = sentences.size();
+  std::size_t n = 0;
+  lengths.clear();
+  for (const auto *sentence : sentences) {
+    lengths.push_back(sentence->size());
+    n = std::max(n, sentence->size());
+  }
+  tokens.assign(n * batch, TokenId(1));
+  for (std::size_t k = 0; k < batch; ++k)
+    for (std::size_t t = 0; t < lengths[k]; ++t)
+      tokens[t * batch + k] = (*sentences[k])[t];
+  return n;
+}
 
 inline Tokens sources_of(const std::vector<SentencePair> &batch) {
   Tokens sources;

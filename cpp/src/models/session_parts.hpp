@@ -1,6 +1,6 @@
 // What the sessions of every kind share between their task and their model: examples as the models
-// take them, each step's likeliest tokens, the task a state_dict's vocabularies imply, and a
-// session made again from a file.
+// take them, each step's likeliest tokens, the task a state_dict's vocabularies imply, a session
+// made again from a file, and a session as a file (ModelSession::save).
 #pragma once
 
 #include <algorithm>
@@ -13,9 +13,11 @@
 #include <vector>
 
 #include "attention/classification_tasks.hpp"
+#include "attention/model_session.hpp"
 #include "attention/sentences.hpp"
 #include "attention/softmax.hpp"
 #include "attention/trainer.hpp"
+#include "attention/translation_session.hpp"
 #include "attention/translation_tasks.hpp"
 #include "files/model_file.hpp"
 #include "models/checks.hpp"
@@ -38,6 +40,17 @@ translation_task(const std::string &id, std::int64_t seed,
     detail::fail(detail::Argument("task"), "the task given (", task->id,
                  ") is not the configuration's (", id, ")");
   return task;
+}
+
+// What a translation model's configuration takes from its task: the vocabularies' sizes and their
+// special tokens (the session adds its own sizes and seed).
+template <class ModelConfig> ModelConfig translation_model_config(const tasks::Task &task) {
+  ModelConfig c;
+  c.source_vocab = task.source.tokens.size();
+  c.target_vocab = task.target.tokens.size();
+  c.sos = static_cast<TokenId>(tasks::Vocabulary::sos);
+  c.eos = static_cast<TokenId>(tasks::Vocabulary::eos);
+  return c;
 }
 
 inline double share(std::size_t part, std::size_t whole) {
@@ -365,28 +378,17 @@ std::shared_ptr<const Task> task_of_file(const SavedMetadata &, const std::strin
   return nullptr;
 }
 
-// A session's file: its model's parameters, its kind's format, its configuration's fields and
-// what it keeps of its task.
-template <template <class> class Session, class T>
-std::vector<std::uint8_t> session_file(const Session<T> &session, bool float16) {
-  using Kind = ModelKind<Session>;
-  Metadata metadata = metadata_of(Kind::fields(), session.config());
-  for (auto &entry : task_metadata(session.task()))
-    metadata.push_back(std::move(entry));
-  return save_model_file(session.model().parameters(), model_format(Kind::name), metadata, float16);
-}
-
-// What a file of Session's kind holds ({ config, precision }): a PyTorch state_dict's as
+// What a file of Session's kind holds (ModelKind<Session>::read_saved): a PyTorch state_dict's as
 // infer(file) reads its tensors, else what its metadata says. `what` names the kind in errors ("a
 // saved <kind>").
-template <template <class> class Session, class Saved, class Infer>
-Saved read_session_file(const std::uint8_t *bytes, std::size_t size, Infer infer,
-                        const char *what) {
+template <template <class> class Session, class Infer>
+SavedModel<typename ModelKind<Session>::Config>
+read_session_file(const std::uint8_t *bytes, std::size_t size, Infer infer, const char *what) {
   const safetensors::File file = safetensors::parse(bytes, size);
   if (is_state_dict(file))
     return infer(file);
   const SavedMetadata meta(file, model_format(ModelKind<Session>::name), what);
-  Saved saved;
+  SavedModel<typename ModelKind<Session>::Config> saved;
   saved.config = config_from(ModelKind<Session>::fields(), meta);
   saved.precision = meta.precision();
   return saved;
@@ -415,4 +417,61 @@ Session<T> load_session(const Config &config, const std::string &precision,
   return std::move(*session);
 }
 
+// A session again from a file of its kind (ModelKind<Session>::load): the configuration and
+// precision that read_saved reads, with the file's parameters.
+template <class T, template <class> class Session>
+Session<T> load_session_file(const std::uint8_t *bytes, std::size_t size, const char *what) {
+  const auto saved = ModelKind<Session>::read_saved(bytes, size);
+  return load_session<T, Session>(saved.config, saved.precision, safetensors::parse(bytes, size),
+                                  what);
+}
+
 } // namespace attention::models
+
+namespace attention {
+
+// Its file: the model's parameters, the kind's format, the configuration's fields and what the
+// session keeps of its task.
+template <template <class> class Session, class T>
+std::vector<std::uint8_t> ModelSession<Session, T>::save(Storage storage) const {
+  using Kind = ModelKind<Session>;
+  Metadata metadata = metadata_of(Kind::fields(), config_);
+  for (auto &entry : models::task_metadata(*task_))
+    metadata.push_back(std::move(entry));
+  return save_model_file(model_.parameters(), model_format(Kind::name), metadata,
+                         storage == Storage::float16);
+}
+
+template <template <class> class Session, class T, class Translation>
+std::vector<TokenId>
+TranslationSession<Session, T, Translation>::tokenize(const std::string &sentence,
+                                                      tasks::Side side) const {
+  return models::to_token_ids(tasks::tokenize(*this->task_, sentence, side));
+}
+
+template <template <class> class Session, class T, class Translation>
+T TranslationSession<Session, T, Translation>::gradients(
+    const std::vector<std::pair<std::string, std::string>> &pairs, ParameterSet<T> &gradients,
+    double guide) {
+  return this->model_.loss_and_gradients(models::sentence_batch(*this, pairs, guide), gradients,
+                                         static_cast<T>(guide));
+}
+
+template <template <class> class Session, class T, class Translation>
+TrainResult<T> TranslationSession<Session, T, Translation>::train(std::size_t steps,
+                                                                  std::size_t batch,
+                                                                  double learning_rate,
+                                                                  double max_norm, double guide) {
+  return models::train_on_pairs(this->trainer_, this->model_, *this->task_, steps, batch,
+                                learning_rate, max_norm, guide);
+}
+
+template <template <class> class Session, class T, class Translation>
+Translation
+TranslationSession<Session, T, Translation>::translate(const std::vector<TokenId> &source,
+                                                       std::size_t beam) {
+  return models::translation_of<Translation>(
+      this->model_, source, this->task_->max_target_length + 1, beam, translation_top_k);
+}
+
+} // namespace attention

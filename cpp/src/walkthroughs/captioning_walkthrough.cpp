@@ -13,10 +13,7 @@ namespace {
 
 using detail::Argument;
 using detail::fail;
-using trace_parts::check_from_one;
-using trace_parts::numbered;
-using trace_parts::panel;
-using trace_parts::rows_of;
+using namespace trace_parts;
 
 // The grid's cells as "row,column", row-major: an overlay panel's columns.
 Labels cell_labels(std::size_t rows, std::size_t columns) {
@@ -125,14 +122,7 @@ Trace captioning_walkthrough(CaptionerSession<T> &session, const tasks::Scene &s
               grid_columns),
         panel("attention", "overlay", rows_of(t.weights, row, 1), word, cells),
         panel("gate", "context", rows_of(t.gates, row, 1), Labels(1, "β"), numbered("", d, 1))};
-    const auto &top = result.top[row];
-    auto probabilities = Matrix<double>::from_shape({top.size(), 1});
-    Labels top_words;
-    for (std::size_t i = 0; i < top.size(); ++i) {
-      probabilities(i, 0) = static_cast<double>(top[i].second);
-      top_words.push_back(task.vocabulary.tokens[top[i].first]);
-    }
-    panels.push_back(panel("top", "weights", std::move(probabilities), top_words, Labels(1, "p")));
+    panels.push_back(top_panel(result.top[row], task.vocabulary));
     trace.stages.push_back({"step-" + std::to_string(step), "step", step, std::move(panels)});
   }
 

@@ -47,6 +47,14 @@ inline InputField task_field() {
                      tasks::task_ids());
 }
 // en-fr's "la voiture rouge est petite"
+// The names of an enumeration's values (name_of(value) for each), a choice field's choices.
+template <class Values, class NameOf> Labels names_of(const Values &values, NameOf name_of) {
+  Labels names;
+  for (const auto value : values)
+    names.push_back(name_of(value));
+  return names;
+}
+
 inline InputField sample_sentence() {
   return texts_field("sentence", InputKind::tokens, {"the", "red", "car", "is", "small"});
 }

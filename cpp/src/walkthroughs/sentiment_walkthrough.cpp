@@ -12,10 +12,7 @@ namespace {
 
 using detail::Argument;
 using detail::fail;
-using trace_parts::numbered;
-using trace_parts::panel;
-using trace_parts::plain;
-using trace_parts::rows_of;
+using namespace trace_parts;
 
 Label model_label(const ClassifierSessionConfig &config) {
   return trace_parts::model_label(config, ModelKind<ClassifierSession>::fields(),
@@ -234,12 +231,7 @@ namespace {
 
 using namespace inputs;
 
-Labels encoder_names() {
-  Labels names;
-  for (auto encoder : classifier_encoders)
-    names.push_back(classifier_encoder_name(encoder));
-  return names;
-}
+Labels encoder_names() { return names_of(classifier_encoders, classifier_encoder_name); }
 
 std::vector<InputField> sentiment_inputs() {
   const auto &task_ids = tasks::classification_task_ids();

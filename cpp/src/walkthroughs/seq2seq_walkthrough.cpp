@@ -13,13 +13,7 @@ namespace attention {
 
 namespace {
 
-using trace_parts::check_from_one;
-using trace_parts::gold_links;
-using trace_parts::mark_links;
-using trace_parts::numbered;
-using trace_parts::panel;
-using trace_parts::rows_of;
-using trace_parts::tokens_of;
+using namespace trace_parts;
 
 // The measures of a model on the test split a panel shows, by name (the page words them).
 std::vector<Label> metric_labels() {
@@ -234,15 +228,7 @@ Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentenc
     if (t.attentional.size())
       panels.push_back(
           panel("attentional", "decoder", rows_of(t.attentional, row, 1), at_step, hidden));
-    const auto &top = translation.top[row];
-    // a column, the likeliest first: a word per row has room for its label
-    auto probabilities = Matrix<double>::from_shape({top.size(), 1});
-    Labels top_tokens;
-    for (std::size_t i = 0; i < top.size(); ++i) {
-      probabilities(i, 0) = static_cast<double>(top[i].second);
-      top_tokens.push_back(task.target.tokens[top[i].first]);
-    }
-    panels.push_back(panel("top", "weights", std::move(probabilities), top_tokens, Labels(1, "p")));
+    panels.push_back(top_panel(translation.top[row], task.target));
     panels.push_back(panel("alignment", "weights", rows_of(t.weights, 0, step),
                            Labels(target_tokens.begin(), target_tokens.begin() + step),
                            source_tokens));
@@ -398,12 +384,7 @@ namespace {
 
 using namespace inputs;
 
-Labels score_names() {
-  Labels names;
-  for (auto score : score_functions)
-    names.push_back(score_function_name(score));
-  return names;
-}
+Labels score_names() { return names_of(score_functions, score_function_name); }
 
 // What picks a model (the caller's): its task, scoring function, encoder ("default": the scoring
 // function's, default_encoder, which the page resolves), layers and guided alignment's weight λ
@@ -421,9 +402,7 @@ std::vector<InputField> model_identity_inputs() {
 }
 // What compared models differ in.
 InputField comparison_field() {
-  Labels names;
-  for (auto comparison : comparisons)
-    names.push_back(comparison_name(comparison));
+  const Labels names = names_of(comparisons, comparison_name);
   return texts_field("comparison", InputKind::choice, Labels(1, names.front()), names);
 }
 

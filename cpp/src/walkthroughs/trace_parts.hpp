@@ -132,6 +132,19 @@ Labels tokens_of(const tasks::Vocabulary &vocabulary, const std::vector<Id> &ids
   return tokens;
 }
 
+// A step's likeliest tokens (a session's `top`) as the "top" panel: a column, the likeliest first,
+// so that a word per row has room for its label.
+template <class Id, class T>
+Panel top_panel(const std::vector<std::pair<Id, T>> &top, const tasks::Vocabulary &vocabulary) {
+  auto probabilities = Matrix<double>::from_shape({top.size(), 1});
+  Labels tokens;
+  for (std::size_t i = 0; i < top.size(); ++i) {
+    probabilities(i, 0) = static_cast<double>(top[i].second);
+    tokens.push_back(vocabulary.tokens[static_cast<std::size_t>(top[i].first)]);
+  }
+  return panel("top", "weights", std::move(probabilities), tokens, Labels(1, "p"));
+}
+
 // A gold panel's row for target token `row`: 1 at its sure links, 0.5 at its possible ones (drawn
 // lighter), 0 elsewhere (already).
 inline void mark_links(const tasks::Example &gold, std::size_t row, double *out) {

@@ -18,11 +18,7 @@ namespace attention {
 
 namespace {
 
-using trace_parts::check_from_one;
-using trace_parts::gold_links;
-using trace_parts::numbered;
-using trace_parts::panel;
-using trace_parts::tokens_of;
+using namespace trace_parts;
 
 // `cols` columns from `first` of `rows` rows `stride` apart, as doubles.
 template <class T>
@@ -356,20 +352,12 @@ Trace transformer_walkthrough(TransformerSession<T> &session, const std::string 
   const LayerAttention<T> &chosen = t.cross_attention[l];
   for (std::size_t step = 1; step <= m; ++step) {
     const std::size_t row = step - 1;
-    const auto &top = translation.top[row];
-    // a column, the likeliest first: a word per row has room for its label
-    auto probabilities = Matrix<double>::from_shape({top.size(), 1});
-    Labels top_tokens;
-    for (std::size_t i = 0; i < top.size(); ++i) {
-      probabilities(i, 0) = static_cast<double>(top[i].second);
-      top_tokens.push_back(task.target.tokens[top[i].first]);
-    }
-    std::vector<Panel> panels{
-        panel("weights", "weights", block(&chosen(h, row, 0), 1, n, n),
-              Labels(1, target_tokens[row]), source_tokens),
-        panel("top", "weights", std::move(probabilities), top_tokens, Labels(1, "p")),
-        panel("alignment", "weights", block(&chosen(h, 0, 0), step, n, n),
-              Labels(target_tokens.begin(), target_tokens.begin() + step), source_tokens)};
+    std::vector<Panel> panels{panel("weights", "weights", block(&chosen(h, row, 0), 1, n, n),
+                                    Labels(1, target_tokens[row]), source_tokens),
+                              top_panel(translation.top[row], task.target),
+                              panel("alignment", "weights", block(&chosen(h, 0, 0), step, n, n),
+                                    Labels(target_tokens.begin(), target_tokens.begin() + step),
+                                    source_tokens)};
     trace.stages.push_back({"step-" + std::to_string(step), "step", step, std::move(panels)});
   }
 

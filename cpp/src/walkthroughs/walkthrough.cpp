@@ -14,16 +14,7 @@ namespace attention {
 
 namespace {
 
-using trace_parts::add_stage;
-using trace_parts::blaming_inputs;
-using trace_parts::filled;
-using trace_parts::numbered;
-using trace_parts::panel;
-using trace_parts::plain;
-using trace_parts::require_integer;
-using trace_parts::require_size;
-using trace_parts::rows_of;
-using trace_parts::shaped;
+using namespace trace_parts;
 
 // Plain loops rather than xtensor expressions: each expression type instantiates its own
 // assignment machinery, and this file is compiled for size.

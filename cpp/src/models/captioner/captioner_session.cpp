@@ -60,14 +60,7 @@ bool holds(const std::vector<std::size_t> &cells, std::size_t cell) {
 template <class T>
 CaptionerSession<T>::CaptionerSession(const CaptionerSessionConfig &config,
                                       std::shared_ptr<const tasks::CaptionTask> task)
-    : config_(config), task_(task_for(config, std::move(task))),
-      model_(model_config(config, *task_)),
-      trainer_(model_.parameters().shared_layout(), task_->train.size(), config.seed, "scenes") {}
-
-template <class T>
-void CaptionerSession<T>::set_parameters(const std::vector<NamedValues<T>> &named) {
-  assign_all(model_.parameters(), named);
-}
+    : Base(config, task_for(config, std::move(task)), model_config, 0, "scenes") {}
 
 template <class T>
 T CaptionerSession<T>::gradients(const std::vector<std::pair<tasks::Scene, std::string>> &examples,
@@ -191,12 +184,6 @@ template <class T> bool CaptionerSession<T>::prepare_test_evaluation() {
       evaluation_of);
 }
 
-template <class T> CaptionEvaluation CaptionerSession<T>::test_evaluation() {
-  while (!prepare_test_evaluation()) {
-  }
-  return test_evaluation_.result();
-}
-
 template <class T>
 CaptionResult<T> CaptionerSession<T>::caption(const tasks::Scene &scene, std::size_t beam) {
   return caption(tasks::render(scene), beam);
@@ -214,10 +201,6 @@ CaptionResult<T> CaptionerSession<T>::caption(const tasks::Image &image, std::si
   result.image = image.data;
   result.top = likeliest(result.trace.logits, caption_top_k, result.trace.output).top;
   return result;
-}
-
-template <class T> std::vector<std::uint8_t> CaptionerSession<T>::save(Storage storage) const {
-  return session_file(*this, storage == Storage::float16);
 }
 
 const std::vector<ConfigField<CaptionerSessionConfig>> &ModelKind<CaptionerSession>::fields() {
@@ -248,7 +231,7 @@ namespace {
 // A PyTorch state_dict of the reference model (make_captioner_fixtures.py's Captioner): the
 // configuration its tensors' shapes imply. A state_dict of any other layout then fails to load,
 // its names or shapes not the model's.
-SavedCaptioner infer_saved_captioner(const safetensors::File &file) {
+SavedModel<CaptionerSessionConfig> infer_saved_captioner(const safetensors::File &file) {
   const auto shape = [&](const char *name, std::size_t rank) -> const std::vector<std::size_t> & {
     const safetensors::TensorInfo *tensor = file.find(name);
     if (!tensor || tensor->shape.size() != rank)
@@ -258,7 +241,7 @@ SavedCaptioner infer_saved_captioner(const safetensors::File &file) {
            rank, "-dimensional \"", name, "\"");
     return tensor->shape;
   };
-  SavedCaptioner saved;
+  SavedModel<CaptionerSessionConfig> saved;
   saved.config.channels = shape("encoder.conv1.weight", 4)[0];
   saved.config.annotation = shape("encoder.conv2.weight", 4)[0];
   saved.config.attention = shape("decoder.attention.encoder_att.weight", 2)[0];
@@ -279,21 +262,17 @@ SavedCaptioner infer_saved_captioner(const safetensors::File &file) {
 
 } // namespace
 
-SavedCaptioner read_saved_captioner(const std::uint8_t *bytes, std::size_t size) {
-  return read_session_file<CaptionerSession, SavedCaptioner>(bytes, size, infer_saved_captioner,
-                                                             "a saved captioner");
+SavedModel<CaptionerSessionConfig>
+ModelKind<CaptionerSession>::read_saved(const std::uint8_t *bytes, std::size_t size) {
+  return read_session_file<CaptionerSession>(bytes, size, infer_saved_captioner,
+                                             "a saved captioner");
 }
 
 template <class T>
-CaptionerSession<T> load_captioner_session(const std::uint8_t *bytes, std::size_t size) {
-  const SavedCaptioner saved = read_saved_captioner(bytes, size);
-  return load_session<T, CaptionerSession>(saved.config, saved.precision,
-                                           safetensors::parse(bytes, size), "captioner");
+CaptionerSession<T> ModelKind<CaptionerSession>::load(const std::uint8_t *bytes, std::size_t size) {
+  return load_session_file<T, CaptionerSession>(bytes, size, "captioner");
 }
 
-template class CaptionerSession<float>;
-template class CaptionerSession<double>;
-template CaptionerSession<float> load_captioner_session<float>(const std::uint8_t *, std::size_t);
-template CaptionerSession<double> load_captioner_session<double>(const std::uint8_t *, std::size_t);
+ATTENTION_INSTANTIATE_SESSION(CaptionerSession);
 
 } // namespace attention

@@ -7,7 +7,7 @@
 #include "models/beam_search.hpp"
 #include "models/captioner/network.hpp"
 #include "models/checks.hpp"
-#include "training/initialise.hpp"
+#include "models/model_parts.hpp"
 
 namespace attention {
 
@@ -82,11 +82,8 @@ const char *normalization_name(CaptionerNormalization normalization) {
 }
 
 CaptionerNormalization parse_normalization(const std::string &name, const char *argument) {
-  for (const auto normalization : captioner_normalizations)
-    if (name == normalization_name(normalization))
-      return normalization;
-  fail(Argument(argument), argument, " must be \"batch\" or \"none\", got \"", name.substr(0, 40),
-       "\"");
+  return parse_choice(name, captioner_normalizations, normalization_name, argument,
+                      "\"batch\" or \"none\"");
 }
 
 void validate(const CaptionerConfig &c) {
@@ -106,18 +103,8 @@ void validate(const CaptionerConfig &c) {
   check_special_tokens(c.sos, c.eos, c.vocab, "a token");
 }
 
-template <class T> Captioner<T>::Captioner(const CaptionerConfig &config) : config_(config) {
-  validate(config);
-  const auto specs = captioner_parameter_specs(config);
-  layout_ = make_layout(specs);
-  parameters_ = ParameterSet<T>(layout_);
-  initialise(parameters_, specs, config.seed);
-  network_ = std::make_unique<Network>(config, parameters_);
-}
-
-template <class T> Captioner<T>::~Captioner() = default;
-template <class T> Captioner<T>::Captioner(Captioner &&) noexcept = default;
-template <class T> Captioner<T> &Captioner<T>::operator=(Captioner &&) noexcept = default;
+template <class T>
+Captioner<T>::Captioner(const CaptionerConfig &config) : Base(config, captioner_parameter_specs) {}
 
 template <class T>
 T Captioner<T>::loss(const std::vector<CaptionSample<T>> &batch, T regularization) {
@@ -162,7 +149,7 @@ template <class T>
 std::vector<Matrix<T>> Captioner<T>::attention_weights(const std::vector<CaptionSample<T>> &batch) {
   const std::size_t steps = check_batch(batch, config_, T(0));
   forward_batch(*network_, parameters_.data(), batch, steps, T(0), false);
-  const Network &w = *network_;
+  const auto &w = *network_;
   std::vector<Matrix<T>> result;
   for (std::size_t b = 0; b < batch.size(); ++b) {
     auto weights = Matrix<T>::from_shape({batch[b].caption.size(), w.l});
@@ -182,7 +169,7 @@ Captioner<T>::caption(const std::vector<const std::vector<T> *> &images, std::si
     fail(Argument("images"), "images is empty");
   for (const auto *image : images)
     check_image(*image, config_);
-  Network &w = *network_;
+  auto &w = *network_;
   w.begin(images, max_length);
   w.training = false;
   w.encode(parameters_.data());
@@ -207,30 +194,15 @@ CaptionerBeamSearch<T> Captioner<T>::beam_search(const std::vector<T> &image,
                                                  std::size_t max_length, std::size_t width) {
   check_image(image, config_);
   check_max_length(max_length, max_caption_steps);
-  if (width < 1 || width > max_caption_beam)
-    fail(Argument("beam"), "beam (", width, ") must be between 1 and ", max_caption_beam);
-  Network &w = *network_;
+  check_beam_width(width, max_caption_beam);
+  auto &w = *network_;
   w.begin({&image}, max_length);
   w.training = false;
   w.encode(parameters_.data());
-  // Each hypothesis's (h, c) after its last token, and after the step's
-  const std::size_t state_size = 2 * config_.hidden;
-  std::vector<std::vector<T>> states(1, std::vector<T>(state_size)),
-      grown(width, std::vector<T>(state_size));
-  w.get_state(0, states[0].data());
   CaptionerBeamSearch<T> result;
-  result.beams = search_beams<CaptionHypothesis>(
-      max_length, w.v, width, config_.eos,
-      [&](std::size_t t, const std::vector<CaptionHypothesis> &beams, std::size_t b) {
-        w.set_state(t, states[b].data());
-        w.inputs[t] = t == 0 ? config_.sos : beams[b].output.back();
-        w.decode(parameters_.data(), t, t + 1);
-        w.get_state(t + 1, grown[b].data());
-        return w.logits_at(t);
-      },
-      [&](const std::vector<BeamOrigin> &origins) {
-        states = states_after(origins, states, grown);
-      });
+  // the decoder's state: its (h, c)
+  result.beams = recurrent_beam_search<CaptionHypothesis>(
+      w, parameters_.data(), 2 * config_.hidden, max_length, width, config_.sos, config_.eos);
   // The best again, teacher forced, for its trace (the numbers it was found with); it may lack
   // <eos> (length-limited), so it is not checked as a caption.
   const auto &best = result.beams.front().output;
@@ -242,7 +214,6 @@ CaptionerBeamSearch<T> Captioner<T>::beam_search(const std::vector<T> &image,
   return result;
 }
 
-template class Captioner<float>;
-template class Captioner<double>;
+ATTENTION_INSTANTIATE_MODEL(Captioner);
 
 } // namespace attention

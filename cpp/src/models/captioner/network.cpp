@@ -52,7 +52,8 @@ std::vector<nn::ParameterSpec> captioner_parameter_specs(const CaptionerConfig &
 }
 
 template <class T>
-Captioner<T>::Network::Network(const CaptionerConfig &config, const ParameterSet<T> &parameters)
+CaptionerNetwork<T>::CaptionerNetwork(const CaptionerConfig &config,
+                                      const ParameterSet<T> &parameters)
     : c(config.channels), d(config.annotation), e(config.embedding), h(config.hidden),
       v(config.vocab), sos(config.sos), height(config.height), width(config.width),
       l(config.height / 4 * (config.width / 4)),
@@ -85,8 +86,8 @@ Captioner<T>::Network::Network(const CaptionerConfig &config, const ParameterSet
 }
 
 template <class T>
-void Captioner<T>::Network::begin(const std::vector<const std::vector<T> *> &images,
-                                  std::size_t decoder_steps) {
+void CaptionerNetwork<T>::begin(const std::vector<const std::vector<T> *> &images,
+                                std::size_t decoder_steps) {
   batch = images.size();
   steps = decoder_steps;
   shape1 = {batch, height, width, 3, c};
@@ -113,7 +114,7 @@ void Captioner<T>::Network::begin(const std::vector<const std::vector<T> *> &ima
 }
 
 template <class T>
-void Captioner<T>::Network::set_targets(const std::vector<const std::vector<TokenId> *> &captions) {
+void CaptionerNetwork<T>::set_targets(const std::vector<const std::vector<TokenId> *> &captions) {
   for (std::size_t b = 0; b < batch; ++b) {
     const auto &caption = *captions[b];
     lengths[b] = caption.size();
@@ -124,7 +125,7 @@ void Captioner<T>::Network::set_targets(const std::vector<const std::vector<Toke
   }
 }
 
-template <class T> void Captioner<T>::Network::encode(const T *p) {
+template <class T> void CaptionerNetwork<T>::encode(const T *p) {
   nn::grow(shape1.rows() * shape1.patch(), {&patches1});
   nn::grow(shape1.rows() * c, {&features1});
   nn::grow(shape2.rows() * c, {&pooled1});
@@ -191,9 +192,9 @@ template <class T> void Captioner<T>::Network::encode(const T *p) {
 // batch's statistics, kept with x̂ and 1 / σ for the backward pass; in eval mode on the running
 // statistics.
 template <class T>
-void Captioner<T>::Network::batch_norm(const T *at, std::size_t rows, std::size_t channels, T *x,
-                                       std::vector<T> &normalised, std::vector<T> &inverse_std,
-                                       std::vector<T> &batch_mean, std::vector<T> &batch_variance) {
+void CaptionerNetwork<T>::batch_norm(const T *at, std::size_t rows, std::size_t channels, T *x,
+                                     std::vector<T> &normalised, std::vector<T> &inverse_std,
+                                     std::vector<T> &batch_mean, std::vector<T> &batch_variance) {
   const T *weight = at, *bias = at + channels, *running_mean = at + 2 * channels,
           *running_var = at + 3 * channels;
   if (!training) {
@@ -207,7 +208,7 @@ void Captioner<T>::Network::batch_norm(const T *at, std::size_t rows, std::size_
                          normalised.data(), inverse_std.data(), x);
 }
 
-template <class T> void Captioner<T>::Network::update_running(T *p) {
+template <class T> void CaptionerNetwork<T>::update_running(T *p) {
   if (!fresh_statistics)
     return;
   fresh_statistics = false;
@@ -219,7 +220,7 @@ template <class T> void Captioner<T>::Network::update_running(T *p) {
                                   p + offset + 4 * channels);
 }
 
-template <class T> void Captioner<T>::Network::encode_backward(const T *p, T *grad) {
+template <class T> void CaptionerNetwork<T>::encode_backward(const T *p, T *grad) {
   attention->end_backward(p + attention_at, d_annotations.data(), grad + attention_at);
   // h_0 and c_0 from the mean annotation, which each annotation feeds by 1 / L
   d_mean.resize(batch * d);
@@ -264,7 +265,7 @@ template <class T> void Captioner<T>::Network::encode_backward(const T *p, T *gr
                       static_cast<T *>(nullptr), 0);
 }
 
-template <class T> void Captioner<T>::Network::step(const T *p, std::size_t t) {
+template <class T> void CaptionerNetwork<T>::step(const T *p, std::size_t t) {
   const std::size_t at = t * batch, width_x = e + d;
   const T *h_prev = state_h(t);
   attention->forward(p + attention_at, at, batch, h_prev, scores.data() + at * l);
@@ -285,7 +286,7 @@ template <class T> void Captioner<T>::Network::step(const T *p, std::size_t t) {
 }
 
 template <class T>
-void Captioner<T>::Network::step_backward(const T *p, std::size_t t, T lambda, T *grad) {
+void CaptionerNetwork<T>::step_backward(const T *p, std::size_t t, T lambda, T *grad) {
   const std::size_t at = t * batch, width_x = e + d, g = 4 * h;
   // The LSTM, from the gradients at h_{t+1} (the output's and step t + 1's) and c_{t+1}, to its
   // input (the embedding's part is taken for every step at once, by decode_backward)
@@ -335,14 +336,14 @@ void Captioner<T>::Network::step_backward(const T *p, std::size_t t, T lambda, T
     dh[i] += d_queries[i];
 }
 
-template <class T> void Captioner<T>::Network::decode(const T *p, std::size_t t0, std::size_t t1) {
+template <class T> void CaptionerNetwork<T>::decode(const T *p, std::size_t t0, std::size_t t1) {
   for (std::size_t t = t0; t < t1; ++t)
     step(p, t);
   nn::linear_forward((t1 - t0) * batch, h, v, state_h(t0 + 1), h, p + fc, h, p + fc + v * h,
                      logits.data() + t0 * batch * v, v);
 }
 
-template <class T> void Captioner<T>::Network::decode_backward(const T *p, T lambda, T *grad) {
+template <class T> void CaptionerNetwork<T>::decode_backward(const T *p, T lambda, T *grad) {
   const std::size_t rows = steps * batch, width_x = e + d, g = 4 * h;
   const auto w = lstm_weights(p);
   nn::grow(rows * h, {&d_hs});
@@ -371,12 +372,12 @@ template <class T> void Captioner<T>::Network::decode_backward(const T *p, T lam
                       grad + f_beta + d * h, static_cast<T *>(nullptr), 0);
 }
 
-template <class T> nn::CrossEntropy Captioner<T>::Network::cross_entropy() {
+template <class T> nn::CrossEntropy CaptionerNetwork<T>::cross_entropy() {
   return nn::cross_entropy_forward(steps * batch, v, logits.data(), targets.data(),
                                    probabilities.data());
 }
 
-template <class T> double Captioner<T>::Network::regularizer() {
+template <class T> double CaptionerNetwork<T>::regularizer() {
   attended.assign(batch * l, T(0));
   for (std::size_t b = 0; b < batch; ++b)
     for (std::size_t t = 0; t < lengths[b]; ++t)
@@ -389,7 +390,7 @@ template <class T> double Captioner<T>::Network::regularizer() {
 }
 
 // The forward's calls in reverse: the loss's, decode's, encode's.
-template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T lambda, T *grad) {
+template <class T> void CaptionerNetwork<T>::backward(const T *p, T scale, T lambda, T *grad) {
   nn::grow(steps * batch * v, {&d_logits});
   nn::cross_entropy_backward(steps * batch, v, probabilities.data(), targets.data(), scale,
                              d_logits.data());
@@ -397,18 +398,18 @@ template <class T> void Captioner<T>::Network::backward(const T *p, T scale, T l
   encode_backward(p, grad);
 }
 
-template <class T> void Captioner<T>::Network::get_state(std::size_t t, T *state) const {
+template <class T> void CaptionerNetwork<T>::get_decoder_state(std::size_t t, T *state) const {
   std::copy(state_h(t), state_h(t) + h, state);
   const T *cell = cs.data() + t * batch * h;
   std::copy(cell, cell + h, state + h);
 }
 
-template <class T> void Captioner<T>::Network::set_state(std::size_t t, const T *state) {
+template <class T> void CaptionerNetwork<T>::set_decoder_state(std::size_t t, const T *state) {
   std::copy(state, state + h, state_h(t));
   std::copy(state + h, state + 2 * h, state_c(t));
 }
 
-template <class T> CaptionerTrace<T> Captioner<T>::Network::trace(std::size_t m) const {
+template <class T> CaptionerTrace<T> CaptionerNetwork<T>::trace(std::size_t m) const {
   // Image 0's rows: in a batch of one, every row.
   const auto matrix = [](const T *data, std::size_t rows, std::size_t cols) {
     auto result = Matrix<T>::from_shape({rows, cols});
@@ -425,7 +426,7 @@ template <class T> CaptionerTrace<T> Captioner<T>::Network::trace(std::size_t m)
   return r;
 }
 
-template struct Captioner<float>::Network;
-template struct Captioner<double>::Network;
+template struct CaptionerNetwork<float>;
+template struct CaptionerNetwork<double>;
 
 } // namespace attention

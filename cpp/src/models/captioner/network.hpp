@@ -23,8 +23,8 @@ namespace attention {
 // attention.{encoder_att, decoder_att, full_att}, f_beta, embedding, decode_step, fc}).
 std::vector<nn::ParameterSpec> captioner_parameter_specs(const CaptionerConfig &config);
 
-template <class T> struct Captioner<T>::Network {
-  Network(const CaptionerConfig &config, const ParameterSet<T> &parameters);
+template <class T> struct CaptionerNetwork {
+  CaptionerNetwork(const CaptionerConfig &config, const ParameterSet<T> &parameters);
 
   // A batch of images (3 x height x width each) for up to `steps` decoder steps.
   void begin(const std::vector<const std::vector<T> *> &images, std::size_t steps);
@@ -65,8 +65,8 @@ template <class T> struct Captioner<T>::Network {
   CaptionerTrace<T> trace(std::size_t m) const;
   const T *logits_at(std::size_t t) const { return logits.data() + t * batch * v; }
   // The decoder's (h, c) of a batch of one before step t (2H values), to read or replace.
-  void get_state(std::size_t t, T *state) const;
-  void set_state(std::size_t t, const T *state);
+  void get_decoder_state(std::size_t t, T *state) const;
+  void set_decoder_state(std::size_t t, const T *state);
 
   std::size_t c, d, e, h, v;
   TokenId sos;

@@ -128,15 +128,7 @@ double kendall_tau(const std::vector<double> &x, const std::vector<double> &y) {
 template <class T>
 ClassifierSession<T>::ClassifierSession(const ClassifierSessionConfig &config,
                                         std::shared_ptr<const tasks::ClassificationTask> task)
-    : config_(config), task_(task_for(config, std::move(task))),
-      model_(model_config(config, *task_)),
-      trainer_(model_.parameters().shared_layout(), task_->train.size(), config.seed, "sentences") {
-}
-
-template <class T>
-void ClassifierSession<T>::set_parameters(const std::vector<NamedValues<T>> &named) {
-  assign_all(model_.parameters(), named);
-}
+    : Base(config, task_for(config, std::move(task)), model_config, 0, "sentences") {}
 
 template <class T>
 std::vector<TokenId> ClassifierSession<T>::tokenize(const std::string &sentence) const {
@@ -355,10 +347,6 @@ template <class T> Explanation ClassifierSession<T>::explain(const std::vector<T
   return out;
 }
 
-template <class T> std::vector<std::uint8_t> ClassifierSession<T>::save(Storage storage) const {
-  return session_file(*this, storage == Storage::float16);
-}
-
 const std::vector<ConfigField<ClassifierSessionConfig>> &ModelKind<ClassifierSession>::fields() {
   using C = Config;
   using R = FieldRole;
@@ -380,7 +368,7 @@ namespace {
 // A PyTorch state_dict of the reference model (make_classifier_fixtures.py's Classifier): the
 // configuration its tensors imply. A state_dict of any other layout then fails to load, its names
 // or shapes not the model's.
-SavedClassifier infer_saved_classifier(const safetensors::File &file) {
+SavedModel<ClassifierSessionConfig> infer_saved_classifier(const safetensors::File &file) {
   const auto shape = [&](const char *name) -> const std::vector<std::size_t> & {
     const safetensors::TensorInfo *tensor = file.find(name);
     if (!tensor || tensor->shape.size() != 2)
@@ -390,7 +378,7 @@ SavedClassifier infer_saved_classifier(const safetensors::File &file) {
            name, "\"");
     return tensor->shape;
   };
-  SavedClassifier saved;
+  SavedModel<ClassifierSessionConfig> saved;
   const auto &embedding = shape("embedding.weight"); // V x E
   saved.config.embedding = embedding[1];
   const bool bigru = file.find("encoder.weight_hh_l0");
@@ -412,22 +400,18 @@ SavedClassifier infer_saved_classifier(const safetensors::File &file) {
 
 } // namespace
 
-SavedClassifier read_saved_classifier(const std::uint8_t *bytes, std::size_t size) {
-  return read_session_file<ClassifierSession, SavedClassifier>(bytes, size, infer_saved_classifier,
-                                                               "a saved classifier");
+SavedModel<ClassifierSessionConfig>
+ModelKind<ClassifierSession>::read_saved(const std::uint8_t *bytes, std::size_t size) {
+  return read_session_file<ClassifierSession>(bytes, size, infer_saved_classifier,
+                                              "a saved classifier");
 }
 
 template <class T>
-ClassifierSession<T> load_classifier_session(const std::uint8_t *bytes, std::size_t size) {
-  const SavedClassifier saved = read_saved_classifier(bytes, size);
-  return load_session<T, ClassifierSession>(saved.config, saved.precision,
-                                            safetensors::parse(bytes, size), "classifier");
+ClassifierSession<T> ModelKind<ClassifierSession>::load(const std::uint8_t *bytes,
+                                                        std::size_t size) {
+  return load_session_file<T, ClassifierSession>(bytes, size, "classifier");
 }
 
-template class ClassifierSession<float>;
-template class ClassifierSession<double>;
-template ClassifierSession<float> load_classifier_session<float>(const std::uint8_t *, std::size_t);
-template ClassifierSession<double> load_classifier_session<double>(const std::uint8_t *,
-                                                                   std::size_t);
+ATTENTION_INSTANTIATE_SESSION(ClassifierSession);
 
 } // namespace attention

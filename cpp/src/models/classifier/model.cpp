@@ -7,7 +7,7 @@
 #include "attention/softmax.hpp"
 #include "models/checks.hpp"
 #include "models/classifier/network.hpp"
-#include "training/initialise.hpp"
+#include "models/model_parts.hpp"
 
 namespace attention {
 
@@ -59,18 +59,13 @@ const char *classifier_attention_name(ClassifierAttention attention) {
 }
 
 ClassifierEncoder parse_classifier_encoder(const std::string &name, const char *argument) {
-  for (const auto encoder : classifier_encoders)
-    if (name == classifier_encoder_name(encoder))
-      return encoder;
-  fail(Argument(argument), argument, " must be bigru or none, got \"", name.substr(0, 40), "\"");
+  return parse_choice(name, classifier_encoders, classifier_encoder_name, argument,
+                      "bigru or none");
 }
 
 ClassifierAttention parse_classifier_attention(const std::string &name, const char *argument) {
-  for (const auto attention : classifier_attentions)
-    if (name == classifier_attention_name(attention))
-      return attention;
-  fail(Argument(argument), argument, " must be learned or uniform, got \"", name.substr(0, 40),
-       "\"");
+  return parse_choice(name, classifier_attentions, classifier_attention_name, argument,
+                      "learned or uniform");
 }
 
 void validate(const ClassifierConfig &c) {
@@ -84,18 +79,9 @@ void validate(const ClassifierConfig &c) {
   check_seed(c.seed);
 }
 
-template <class T> Classifier<T>::Classifier(const ClassifierConfig &config) : config_(config) {
-  validate(config);
-  const auto specs = classifier_parameter_specs(config);
-  layout_ = make_layout(specs);
-  parameters_ = ParameterSet<T>(layout_);
-  initialise(parameters_, specs, config.seed);
-  network_ = std::make_unique<Network>(config, parameters_);
-}
-
-template <class T> Classifier<T>::~Classifier() = default;
-template <class T> Classifier<T>::Classifier(Classifier &&) noexcept = default;
-template <class T> Classifier<T> &Classifier<T>::operator=(Classifier &&) noexcept = default;
+template <class T>
+Classifier<T>::Classifier(const ClassifierConfig &config)
+    : Base(config, classifier_parameter_specs) {}
 
 namespace {
 
@@ -146,7 +132,7 @@ T Classifier<T>::loss_and_gradients(const std::vector<ClassifierSample> &batch,
 
 template <class T> ClassifierTrace<T> Classifier<T>::trace(const std::vector<TokenId> &tokens) {
   check_sentence(tokens, config_, "tokens");
-  Network &w = *network_;
+  auto &w = *network_;
   w.begin({&tokens});
   w.forward(parameters_.data());
   const std::size_t n = tokens.size(), h = w.h, l = w.l;
@@ -174,7 +160,7 @@ ClassifierOutputs<T> Classifier<T>::classify(const std::vector<std::vector<Token
     check_sentence(sentences[k], config_, "sentences[" + std::to_string(k) + "]");
     batch.push_back(&sentences[k]);
   }
-  Network &w = *network_;
+  auto &w = *network_;
   w.begin(batch);
   w.forward(parameters_.data());
   ClassifierOutputs<T> out;
@@ -194,11 +180,11 @@ Matrix<T> Classifier<T>::input_gradients(const std::vector<TokenId> &tokens, std
   if (label >= config_.labels)
     fail(Argument("label"), "label (", label, ") must be below the ", config_.labels, " labels");
   // dp_c / dlogits = p_c (onehot_c - p), through the network with the gradients thrown away.
-  Network &w = *network_;
+  auto &w = *network_;
   const T p_c = r.probabilities[label];
   for (std::size_t i = 0; i < w.l; ++i)
     w.d_logits[i] = p_c * ((i == label ? T(1) : T(0)) - r.probabilities[i]);
-  ParameterSet<T> scratch(layout_);
+  ParameterSet<T> scratch = this->make_gradients();
   w.backward_from_logits(parameters_.data(), scratch.data());
   Matrix<T> out = Matrix<T>::from_shape({tokens.size(), w.e});
   std::copy(w.d_embedded.begin(), w.d_embedded.begin() + tokens.size() * w.e, out.data());
@@ -220,7 +206,6 @@ Vector<T> Classifier<T>::pooled_probabilities(const ClassifierTrace<T> &trace,
   return out;
 }
 
-template class Classifier<float>;
-template class Classifier<double>;
+ATTENTION_INSTANTIATE_MODEL(Classifier);
 
 } // namespace attention

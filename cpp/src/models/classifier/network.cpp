@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "attention/detail/kernels.hpp"
+#include "models/checks.hpp"
 
 namespace attention {
 
@@ -25,7 +26,8 @@ std::vector<nn::ParameterSpec> classifier_parameter_specs(const ClassifierConfig
 }
 
 template <class T>
-Classifier<T>::Network::Network(const ClassifierConfig &config, const ParameterSet<T> &parameters)
+ClassifierNetwork<T>::ClassifierNetwork(const ClassifierConfig &config,
+                                        const ParameterSet<T> &parameters)
     : bigru(config.encoder == ClassifierEncoder::bigru),
       learned(config.attention == ClassifierAttention::learned), e(config.embedding),
       h(config.width()), l(config.labels), encoder(e, h / 2, 1, true) {
@@ -38,18 +40,9 @@ Classifier<T>::Network::Network(const ClassifierConfig &config, const ParameterS
 }
 
 template <class T>
-void Classifier<T>::Network::begin(const std::vector<const std::vector<TokenId> *> &sentences) {
+void ClassifierNetwork<T>::begin(const std::vector<const std::vector<TokenId> *> &sentences) {
   batch = sentences.size();
-  n = 0;
-  lengths.clear();
-  for (const auto *sentence : sentences) {
-    lengths.push_back(sentence->size());
-    n = std::max(n, sentence->size());
-  }
-  tokens.assign(n * batch, TokenId(1));
-  for (std::size_t k = 0; k < batch; ++k)
-    for (std::size_t j = 0; j < lengths[k]; ++j)
-      tokens[j * batch + k] = (*sentences[k])[j];
+  n = models::pad_time_major(sentences, lengths, tokens);
   mask = {n, batch, lengths.data()};
   guide.clear();
   embedded.resize(n * batch * e);
@@ -62,7 +55,7 @@ void Classifier<T>::Network::begin(const std::vector<const std::vector<TokenId> 
     buffer->resize(batch * l);
 }
 
-template <class T> void Classifier<T>::Network::forward(const T *p) {
+template <class T> void ClassifierNetwork<T>::forward(const T *p) {
   nn::embedding_forward(p + embedding_at, e, tokens.data(), n * batch, embedded.data(), e);
   if (bigru)
     encoder.forward(p + encoder_at, n, batch, lengths.data(), embedded.data());
@@ -82,16 +75,16 @@ template <class T> void Classifier<T>::Network::forward(const T *p) {
                      p + classifier_at + l * h, logits.data(), l);
 }
 
-template <class T> nn::CrossEntropy Classifier<T>::Network::cross_entropy() {
+template <class T> nn::CrossEntropy ClassifierNetwork<T>::cross_entropy() {
   return nn::cross_entropy_forward(batch, l, logits.data(), labels.data(), probabilities.data());
 }
 
-template <class T> void Classifier<T>::Network::backward(const T *p, T scale, T *grad) {
+template <class T> void ClassifierNetwork<T>::backward(const T *p, T scale, T *grad) {
   nn::cross_entropy_backward(batch, l, probabilities.data(), labels.data(), scale, d_logits.data());
   backward_from_logits(p, grad);
 }
 
-template <class T> void Classifier<T>::Network::backward_from_logits(const T *p, T *grad) {
+template <class T> void ClassifierNetwork<T>::backward_from_logits(const T *p, T *grad) {
   d_contexts.resize(batch * h);
   d_scores.resize(batch * n);
   d_states.assign(n * batch * h, T(0));
@@ -124,7 +117,7 @@ template <class T> void Classifier<T>::Network::backward_from_logits(const T *p,
   nn::embedding_backward(d_embedded.data(), e, e, tokens.data(), n * batch, grad + embedding_at);
 }
 
-template struct Classifier<float>::Network;
-template struct Classifier<double>::Network;
+template struct ClassifierNetwork<float>;
+template struct ClassifierNetwork<double>;
 
 } // namespace attention

@@ -19,8 +19,8 @@ namespace attention {
 // (learned), classifier.
 std::vector<nn::ParameterSpec> classifier_parameter_specs(const ClassifierConfig &config);
 
-template <class T> struct Classifier<T>::Network {
-  Network(const ClassifierConfig &config, const ParameterSet<T> &parameters);
+template <class T> struct ClassifierNetwork {
+  ClassifierNetwork(const ClassifierConfig &config, const ParameterSet<T> &parameters);
 
   // A padded batch of sentences (n x batch, padded with <eos>, never read: the GRU runs each
   // sentence over its own length both ways, and the attention masks the padding).

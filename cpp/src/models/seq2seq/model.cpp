@@ -7,8 +7,8 @@
 #include "attention/softmax.hpp"
 #include "models/beam_search.hpp"
 #include "models/checks.hpp"
+#include "models/model_parts.hpp"
 #include "models/seq2seq/network.hpp"
-#include "training/initialise.hpp"
 
 namespace attention {
 
@@ -26,11 +26,7 @@ const char *encoder_name(Encoder encoder) {
 }
 
 Encoder parse_encoder(const std::string &name, const char *argument) {
-  for (const Encoder encoder : encoders)
-    if (name == encoder_name(encoder))
-      return encoder;
-  detail::fail(detail::Argument(argument), argument, " must be forward or bidirectional, got \"",
-               name.substr(0, 40), "\"");
+  return parse_choice(name, encoders, encoder_name, argument, "forward or bidirectional");
 }
 
 void validate(const Seq2seqConfig &c) {
@@ -49,18 +45,8 @@ void validate(const Seq2seqConfig &c) {
   check_special_tokens(c.sos, c.eos, c.target_vocab, "a target token");
 }
 
-template <class T> Seq2seq<T>::Seq2seq(const Seq2seqConfig &config) : config_(config) {
-  validate(config);
-  const auto specs = seq2seq_parameter_specs(config);
-  layout_ = make_layout(specs);
-  parameters_ = ParameterSet<T>(layout_);
-  initialise(parameters_, specs, config.seed);
-  network_ = std::make_unique<Network>(config, parameters_);
-}
-
-template <class T> Seq2seq<T>::~Seq2seq() = default;
-template <class T> Seq2seq<T>::Seq2seq(Seq2seq &&) noexcept = default;
-template <class T> Seq2seq<T> &Seq2seq<T>::operator=(Seq2seq &&) noexcept = default;
+template <class T>
+Seq2seq<T>::Seq2seq(const Seq2seqConfig &config) : Base(config, seq2seq_parameter_specs) {}
 
 template <class T> T Seq2seq<T>::loss(const std::vector<SentencePair> &batch, T guide) {
   return translation_loss(*network_, parameters_, batch, config_, guide);
@@ -87,9 +73,8 @@ Seq2seqTrace<T> Seq2seq<T>::trace(const std::vector<TokenId> &source,
 
 template <class T>
 Seq2seqTrace<T> Seq2seq<T>::translate(const std::vector<TokenId> &source, std::size_t max_length) {
-  check_source(source, config_, "source");
-  check_max_length(max_length, max_sentence_length);
-  Network &w = *network_;
+  check_translation(source, config_, max_length);
+  auto &w = *network_;
   w.begin({&source}, max_length);
   w.encode(parameters_.data());
   std::vector<TokenId> output;
@@ -108,33 +93,14 @@ Seq2seqTrace<T> Seq2seq<T>::translate(const std::vector<TokenId> &source, std::s
 template <class T>
 Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
                                              std::size_t max_length, std::size_t width) {
-  check_source(source, config_, "source");
-  check_max_length(max_length, max_sentence_length);
-  if (width < 1 || width > max_beam_width)
-    detail::fail(detail::Argument("beam"), "beam (", width, ") must be between 1 and ",
-                 max_beam_width);
-  Network &w = *network_;
+  check_translation(source, config_, max_length, width);
+  auto &w = *network_;
   w.begin({&source}, max_length);
   w.encode(parameters_.data());
-  // Each hypothesis's state after its last token (every layer's; s_0 for the empty one), and
-  // after the step's
-  const std::size_t h = config_.hidden * config_.layers;
-  std::vector<std::vector<T>> states(1, std::vector<T>(h)), grown(width, std::vector<T>(h));
-  w.get_decoder_state(0, states[0].data());
   Seq2seqBeamSearch<T> result;
-  result.beams = search_beams<TranslationHypothesis>(
-      max_length, w.v, width, config_.eos,
-      [&](std::size_t t, const std::vector<TranslationHypothesis> &beams, std::size_t b) {
-        // Step t of the batch of one reads s_{t-1} from decoder_state(t) and its input token.
-        w.set_decoder_state(t, states[b].data());
-        w.inputs[t] = t == 0 ? config_.sos : beams[b].output.back();
-        w.decode(parameters_.data(), t, t + 1);
-        w.get_decoder_state(t + 1, grown[b].data());
-        return w.logits_at(t);
-      },
-      [&](const std::vector<BeamOrigin> &origins) {
-        states = states_after(origins, states, grown);
-      });
+  result.beams = recurrent_beam_search<TranslationHypothesis>(
+      w, parameters_.data(), config_.hidden * config_.layers, max_length, width, config_.sos,
+      config_.eos);
   // The best hypothesis again, teacher forced, for its trace (the same numbers it was found with).
   // Its output may lack <eos> (length-limited), so it is not checked as a target.
   const auto &best = result.beams.front().output;
@@ -146,7 +112,6 @@ Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
   return result;
 }
 
-template class Seq2seq<float>;
-template class Seq2seq<double>;
+ATTENTION_INSTANTIATE_MODEL(Seq2seq);
 
 } // namespace attention

@@ -29,10 +29,11 @@ std::vector<nn::ParameterSpec> seq2seq_parameter_specs(const Seq2seqConfig &c) {
 }
 
 template <class T>
-Seq2seq<T>::Network::Network(const Seq2seqConfig &config, const ParameterSet<T> &parameters)
-    : scoring(config.scoring), bidirectional(config.encoder == Encoder::bidirectional),
-      layers(config.layers), e(config.embedding), h(config.hidden), g(3 * config.hidden),
-      v(config.target_vocab), input(config.scoring == ScoreFunction::additive ? e + h : e),
+Seq2seqNetwork<T>::Seq2seqNetwork(const Seq2seqConfig &config, const ParameterSet<T> &parameters)
+    : Base(config.target_vocab), scoring(config.scoring),
+      bidirectional(config.encoder == Encoder::bidirectional), layers(config.layers),
+      e(config.embedding), h(config.hidden), g(3 * config.hidden),
+      input(config.scoring == ScoreFunction::additive ? e + h : e),
       scorer(nn::make_scoring_function<T>(config.scoring, config.hidden)),
       encoder(e, bidirectional ? h / 2 : h, layers, bidirectional), decoder(layers) {
   const auto at = [&](const char *name) { return parameters.info(name).offset; };
@@ -47,27 +48,14 @@ Seq2seq<T>::Network::Network(const Seq2seqConfig &config, const ParameterSet<T> 
 }
 
 template <class T>
-void Seq2seq<T>::Network::begin(const std::vector<const std::vector<TokenId> *> &batch_sources,
-                                std::size_t decoder_steps) {
-  batch = batch_sources.size();
-  steps = decoder_steps;
-  n = 0;
-  source_lengths.clear();
-  for (const auto *source : batch_sources) {
-    source_lengths.push_back(source->size());
-    n = std::max(n, source->size());
-  }
+void Seq2seqNetwork<T>::begin(const std::vector<const std::vector<TokenId> *> &batch_sources,
+                              std::size_t decoder_steps) {
+  this->set_sources(batch_sources, decoder_steps);
   if (scoring == ScoreFunction::additive || scoring == ScoreFunction::concat)
     detail::require_fits(n * steps * batch, h, "the attention's tanh activations",
                          detail::Argument("target"));
-  sources.assign(n * batch, TokenId(1));
-  for (std::size_t k = 0; k < batch; ++k)
-    for (std::size_t t = 0; t < source_lengths[k]; ++t)
-      sources[t * batch + k] = (*batch_sources[k])[t];
   mask = {n, batch, source_lengths.data()};
-  guide.clear();
   const std::size_t rows = steps * batch;
-  inputs.assign(rows, TokenId(0));
   encoder_x.resize(n * batch * e);
   decoder_x.resize(rows * input);
   for (auto *buffer : {&scores, &weights})
@@ -79,25 +67,7 @@ void Seq2seq<T>::Network::begin(const std::vector<const std::vector<TokenId> *> 
     buffer->resize(rows * v);
 }
 
-template <class T>
-void Seq2seq<T>::Network::set_targets(
-    const std::vector<const std::vector<TokenId> *> &batch_targets, TokenId sos) {
-  targets.assign(steps * batch, TokenId(-1));
-  for (std::size_t k = 0; k < batch; ++k) {
-    const auto &target = *batch_targets[k];
-    for (std::size_t t = 0; t < target.size(); ++t) {
-      targets[t * batch + k] = target[t];
-      inputs[t * batch + k] = t == 0 ? sos : target[t - 1];
-    }
-  }
-}
-
-template <class T>
-void Seq2seq<T>::Network::set_guide(const std::vector<const nn::Links *> &guides, T weight) {
-  guide.set(guides, steps, n, weight);
-}
-
-template <class T> void Seq2seq<T>::Network::encode(const T *p) {
+template <class T> void Seq2seqNetwork<T>::encode(const T *p) {
   nn::embedding_forward(p + encoder_embedding, e, sources.data(), n * batch, encoder_x.data(), e);
   encoder.forward(p + encoder_gru_at, n, batch, source_lengths.data(), encoder_x.data());
   scorer->begin(p + attention_block, annotations(), mask, steps * batch);
@@ -118,7 +88,7 @@ template <class T> void Seq2seq<T>::Network::encode(const T *p) {
 }
 
 template <class T>
-void Seq2seq<T>::Network::run_upper_layers(const T *p, std::size_t t0, std::size_t t1) {
+void Seq2seqNetwork<T>::run_upper_layers(const T *p, std::size_t t0, std::size_t t1) {
   for (std::size_t layer = 1; layer < layers; ++layer) {
     const auto w = decoder_weights(p, layer);
     decoder[layer].project_inputs(w, t0, t1, decoder[layer - 1].state(t0 + 1), h, h);
@@ -126,7 +96,7 @@ void Seq2seq<T>::Network::run_upper_layers(const T *p, std::size_t t0, std::size
   }
 }
 
-template <class T> void Seq2seq<T>::Network::decode(const T *p, std::size_t t0, std::size_t t1) {
+template <class T> void Seq2seqNetwork<T>::decode(const T *p, std::size_t t0, std::size_t t1) {
   const std::size_t rows = (t1 - t0) * batch, first = t0 * batch;
   const auto w = decoder_weights(p, 0);
   T *x = decoder_x.data() + first * input;
@@ -171,26 +141,21 @@ template <class T> void Seq2seq<T>::Network::decode(const T *p, std::size_t t0, 
                      v);
 }
 
-template <class T> void Seq2seq<T>::Network::get_decoder_state(std::size_t t, T *state) const {
+template <class T> void Seq2seqNetwork<T>::get_decoder_state(std::size_t t, T *state) const {
   for (std::size_t layer = 0; layer < layers; ++layer)
     std::copy(decoder[layer].state(t), decoder[layer].state(t) + h, state + layer * h);
 }
 
-template <class T> void Seq2seq<T>::Network::set_decoder_state(std::size_t t, const T *state) {
+template <class T> void Seq2seqNetwork<T>::set_decoder_state(std::size_t t, const T *state) {
   for (std::size_t layer = 0; layer < layers; ++layer)
     std::copy(state + layer * h, state + (layer + 1) * h, decoder[layer].state(t));
 }
 
-template <class T> nn::CrossEntropy Seq2seq<T>::Network::cross_entropy() {
-  return nn::cross_entropy_forward(steps * batch, v, logits.data(), targets.data(),
-                                   probabilities.data());
-}
-
-template <class T> double Seq2seq<T>::Network::guide_loss() const {
+template <class T> double Seq2seqNetwork<T>::guide_loss() const {
   return guide.loss(scores.data(), n, source_lengths.data());
 }
 
-template <class T> void Seq2seq<T>::Network::backward(const T *p, T scale, T *grad) {
+template <class T> void Seq2seqNetwork<T>::backward(const T *p, T scale, T *grad) {
   const std::size_t rows = steps * batch;
   for (auto *buffer : {&d_top, &d_states, &d_context, &d_queries, &d_below})
     buffer->resize(rows * h);
@@ -215,7 +180,7 @@ template <class T> void Seq2seq<T>::Network::backward(const T *p, T scale, T *gr
 
 // d_annotations from the attention, and carry (layers x batch x H) at the decoder's initial
 // states, through the bridge (bidirectional) to the encoder's last states.
-template <class T> void Seq2seq<T>::Network::backward_encoder(const T *p, T *grad) {
+template <class T> void Seq2seqNetwork<T>::backward_encoder(const T *p, T *grad) {
   const std::size_t directions = bidirectional ? 2 : 1;
   std::vector<const T *> d_last(layers * directions, nullptr);
   if (bidirectional) {
@@ -244,7 +209,7 @@ template <class T> void Seq2seq<T>::Network::backward_encoder(const T *p, T *gra
 // Steps backwards: the gradient at the top layer's s_t is d_top's row plus what flows back from
 // step t + 1 through its GRU and its attention query; a layer below gets the gradient at its
 // state from the layer above's input and from its own next step (carry, a block per layer).
-template <class T> void Seq2seq<T>::Network::backward_additive(const T *p, T *grad) {
+template <class T> void Seq2seqNetwork<T>::backward_additive(const T *p, T *grad) {
   const T *attention = p + attention_block;
   T *d_attention = grad + attention_block;
   std::fill(carry.begin(), carry.end(), T(0));
@@ -284,7 +249,7 @@ template <class T> void Seq2seq<T>::Network::backward_additive(const T *p, T *gr
                          grad + decoder_embedding);
 }
 
-template <class T> void Seq2seq<T>::Network::backward_luong(const T *p, T *grad) {
+template <class T> void Seq2seqNetwork<T>::backward_luong(const T *p, T *grad) {
   const std::size_t rows = steps * batch;
   // h̃ = tanh(combine [c; s]): d_top becomes the pre-activation's gradient.
   for (std::size_t i = 0; i < rows * h; ++i)
@@ -319,7 +284,7 @@ template <class T> void Seq2seq<T>::Network::backward_luong(const T *p, T *grad)
   nn::embedding_backward(d_embedded.data(), e, e, inputs.data(), rows, grad + decoder_embedding);
 }
 
-template <class T> Seq2seqTrace<T> Seq2seq<T>::Network::trace(std::size_t m) const {
+template <class T> Seq2seqTrace<T> Seq2seqNetwork<T>::trace(std::size_t m) const {
   // Pair 0's rows: in a batch of one, every row.
   const auto matrix = [](const T *data, std::size_t rows, std::size_t cols) {
     auto result = Matrix<T>::from_shape({rows, cols});
@@ -341,7 +306,7 @@ template <class T> Seq2seqTrace<T> Seq2seq<T>::Network::trace(std::size_t m) con
   return r;
 }
 
-template struct Seq2seq<float>::Network;
-template struct Seq2seq<double>::Network;
+template struct Seq2seqNetwork<float>;
+template struct Seq2seqNetwork<double>;
 
 } // namespace attention

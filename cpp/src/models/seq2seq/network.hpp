@@ -9,12 +9,11 @@
 #include <algorithm>
 
 #include "attention/seq2seq.hpp"
+#include "models/translation_network.hpp"
 #include "nn/attention.hpp"
-#include "nn/cross_entropy.hpp"
 #include "nn/embedding.hpp"
 #include "nn/gru.hpp"
 #include "nn/gru_module.hpp"
-#include "nn/guided_alignment.hpp"
 #include "nn/linear.hpp"
 #include "nn/scoring.hpp"
 
@@ -24,29 +23,22 @@ namespace attention {
 // (bidirectional)}, decoder.{embedding, attention, gru, combine (Luong), out}).
 std::vector<nn::ParameterSpec> seq2seq_parameter_specs(const Seq2seqConfig &config);
 
-template <class T> struct Seq2seq<T>::Network {
-  Network(const Seq2seqConfig &config, const ParameterSet<T> &parameters);
+template <class T> struct Seq2seqNetwork : models::TranslationNetwork<T, Seq2seqNetwork<T>> {
+  using Base = models::TranslationNetwork<T, Seq2seqNetwork>;
+  using Base::batch, Base::n, Base::steps, Base::v, Base::sources, Base::inputs,
+      Base::source_lengths, Base::logits, Base::probabilities, Base::targets, Base::guide,
+      Base::logits_at;
 
-  // A padded batch: sources (n x batch, padded with <eos> as the PyTorch reference pads them; the
-  // padding is never read, the encoder running each source over its own length both ways),
-  // decoder inputs (<sos>, then each target but its last token) and targets (m x batch, targets
-  // padded with -1, which the loss ignores).
+  Seq2seqNetwork(const Seq2seqConfig &config, const ParameterSet<T> &parameters);
+
+  // The batch's sources (the padding is never read, the encoder running each source over its own
+  // length both ways) and `steps` decoder steps (TranslationNetwork::set_sources), and its buffers.
   void begin(const std::vector<const std::vector<TokenId> *> &sources, std::size_t steps);
-  void set_targets(const std::vector<const std::vector<TokenId> *> &targets, TokenId sos);
-  // Guided alignment of the batch set by begin: per pair (null or empty for none), per target
-  // token, the source positions its attention is guided to; `weight` is λ.
-  void set_guide(const std::vector<const nn::Links *> &guides, T weight);
 
   // The encoder over the sources, and the keys' side of the attention.
   void encode(const T *p);
   // Decoder steps [t0, t1) (their inputs set): states, attention and logits.
   void decode(const T *p, std::size_t t0, std::size_t t1);
-  // Teacher forcing of the batch set by begin and set_targets.
-  void forward(const T *p) {
-    encode(p);
-    decode(p, 0, steps);
-  }
-  nn::CrossEntropy cross_entropy();
   // After forward with a guide: the guided-alignment term, the mean over guided tokens of
   // -Σ_j q_j log α_j (0 when no token is guided).
   double guide_loss() const;
@@ -57,7 +49,6 @@ template <class T> struct Seq2seq<T>::Network {
   // Pair 0 of the first `m` steps, for display.
   Seq2seqTrace<T> trace(std::size_t m) const;
 
-  const T *logits_at(std::size_t t) const { return logits.data() + t * batch * v; }
   // The decoder's state of a batch of one before step t, every layer's (layers x H), to read or
   // replace (a beam search).
   void get_decoder_state(std::size_t t, T *state) const;
@@ -65,16 +56,13 @@ template <class T> struct Seq2seq<T>::Network {
 
   ScoreFunction scoring;
   bool bidirectional;
-  std::size_t layers, e, h, g, v, input; // input: the decoder GRU's first layer's input width
+  std::size_t layers, e, h, g, input; // input: the decoder GRU's first layer's input width
   // Offsets of each layer's block in the flat parameters (in a gradient buffer alike); the
   // decoder GRU's layers one after another.
   std::size_t encoder_embedding, encoder_gru_at, bridge, decoder_embedding, attention_block,
       decoder_gru_at, combine, out;
   std::unique_ptr<nn::ScoringFunction<T>> scorer;
 
-  std::size_t batch = 0, n = 0, steps = 0;
-  std::vector<TokenId> sources, inputs, targets;
-  std::vector<std::size_t> source_lengths;
   nn::KeyMask mask{};
 
   std::vector<T> encoder_x; // n x batch x E
@@ -86,8 +74,6 @@ template <class T> struct Seq2seq<T>::Network {
   std::vector<T> contexts;                 // steps x batch x H
   std::vector<T> combined;                 // Luong: steps x batch x 2H, [c_t; s_t]
   std::vector<T> attentional;              // Luong: h̃_t, steps x batch x H
-  std::vector<T> logits, probabilities;    // steps x batch x V
-  nn::GuidedAlignment<T> guide;            // over the rows' weights
   // Gradients
   std::vector<T> d_logits, d_top, d_combined, d_context, d_states, d_scores, d_queries,
       d_annotations, d_embedded, d_below, d_initial, carry, dh;

@@ -21,17 +21,13 @@ using detail::fail;
 using namespace models;
 
 Seq2seqConfig model_config(const Seq2seqSessionConfig &config, const tasks::Task &task) {
-  Seq2seqConfig c;
-  c.source_vocab = task.source.tokens.size();
-  c.target_vocab = task.target.tokens.size();
+  auto c = translation_model_config<Seq2seqConfig>(task);
   c.embedding = config.embedding;
   c.hidden = config.hidden;
   c.scoring = config.scoring;
   c.encoder = config.encoder;
   c.layers = config.layers;
   c.seed = config.seed;
-  c.sos = static_cast<TokenId>(tasks::Vocabulary::sos);
-  c.eos = static_cast<TokenId>(tasks::Vocabulary::eos);
   return c;
 }
 
@@ -104,35 +100,14 @@ std::shared_ptr<const tasks::Task> task_for(const Seq2seqSessionConfig &config,
 template <class T>
 Seq2seqSession<T>::Seq2seqSession(const Seq2seqSessionConfig &config,
                                   std::shared_ptr<const tasks::Task> task)
-    : config_(config), task_(task_for(config, std::move(task))),
-      model_(model_config(config, *task_)),
-      trainer_(model_.parameters().shared_layout(), task_->train.size() - config.validation,
-               config.seed, "pairs") {}
+    : Base(config, task_for(config, std::move(task)), model_config, config.validation, "pairs") {}
 
 template <class T>
-std::vector<TokenId> Seq2seqSession<T>::tokenize(const std::string &sentence,
-                                                 tasks::Side side) const {
-  return to_token_ids(tasks::tokenize(*task_, sentence, side));
-}
-
-template <class T> void Seq2seqSession<T>::set_parameters(const std::vector<NamedValues> &named) {
-  assign_all(model_.parameters(), named);
-}
-
-template <class T>
-T Seq2seqSession<T>::gradients(const std::vector<std::pair<std::string, std::string>> &pairs,
-                               ParameterSet<T> &gradients, double guide) {
-  return model_.loss_and_gradients(sentence_batch(*this, pairs, guide), gradients,
-                                   static_cast<T>(guide));
-}
-
-template <class T>
-typename Seq2seqSession<T>::TrainResult
-Seq2seqSession<T>::train(std::size_t steps, std::size_t batch, double learning_rate,
-                         double max_norm, double guide) {
+TrainResult<T> Seq2seqSession<T>::train(std::size_t steps, std::size_t batch, double learning_rate,
+                                        double max_norm, double guide) {
   check_weight(guide, "guide");
   config_.guide = std::max(config_.guide, guide); // raised even if training stops early
-  return train_on_pairs(trainer_, model_, *task_, steps, batch, learning_rate, max_norm, guide);
+  return Base::train(steps, batch, learning_rate, max_norm, guide);
 }
 
 template <class T>
@@ -168,23 +143,6 @@ template <class T> bool Seq2seqSession<T>::prepare_test_evaluation() {
       evaluation_of);
 }
 
-template <class T> Seq2seqEvaluation Seq2seqSession<T>::test_evaluation() {
-  while (!prepare_test_evaluation()) {
-  }
-  return test_evaluation_.result();
-}
-
-template <class T>
-Seq2seqTranslation<T> Seq2seqSession<T>::translate(const std::vector<TokenId> &source,
-                                                   std::size_t beam) {
-  return translation_of<Seq2seqTranslation<T>>(model_, source, task_->max_target_length + 1, beam,
-                                               translation_top_k);
-}
-
-template <class T> std::vector<std::uint8_t> Seq2seqSession<T>::save(Storage storage) const {
-  return session_file(*this, storage == Storage::float16);
-}
-
 // "encoder", "layers" and "validation" came after the first files, and "guide" is saved only for
 // a guided model, so that a freely trained model's file stays byte for byte what it was.
 const std::vector<ConfigField<Seq2seqSessionConfig>> &ModelKind<Seq2seqSession>::fields() {
@@ -218,7 +176,7 @@ namespace {
 // alone: general; none: dot), a bidirectional encoder from its *_reverse tensors, two layers from
 // its *_l1 ones, the task from its vocabularies' sizes, the precision from the dtype. A state_dict
 // of any other layout then fails to load, its tensors' names or shapes not the model's.
-SavedSeq2seq infer_saved_seq2seq(const safetensors::File &file) {
+SavedModel<Seq2seqSessionConfig> infer_saved_seq2seq(const safetensors::File &file) {
   const auto matrix = [&](const char *name) -> const std::vector<std::size_t> & {
     const safetensors::TensorInfo *tensor = file.find(name);
     if (!tensor || tensor->shape.size() != 2)
@@ -230,7 +188,7 @@ SavedSeq2seq infer_saved_seq2seq(const safetensors::File &file) {
   };
   const auto &source_embedding = matrix("encoder.embedding.weight"); // V_src x E
   const auto &out = matrix("decoder.out.weight");                    // V_tgt x H
-  SavedSeq2seq saved;
+  SavedModel<Seq2seqSessionConfig> saved;
   saved.config.embedding = source_embedding[1];
   saved.config.hidden = out[1];
   saved.config.scoring = file.find("decoder.attention.Ua.weight")   ? ScoreFunction::additive
@@ -248,21 +206,19 @@ SavedSeq2seq infer_saved_seq2seq(const safetensors::File &file) {
 
 } // namespace
 
-SavedSeq2seq read_saved_seq2seq(const std::uint8_t *bytes, std::size_t size) {
-  return read_session_file<Seq2seqSession, SavedSeq2seq>(bytes, size, infer_saved_seq2seq,
-                                                         "a saved seq2seq model");
+SavedModel<Seq2seqSessionConfig> ModelKind<Seq2seqSession>::read_saved(const std::uint8_t *bytes,
+                                                                       std::size_t size) {
+  return read_session_file<Seq2seqSession>(bytes, size, infer_saved_seq2seq,
+                                           "a saved seq2seq model");
 }
 
 template <class T>
-Seq2seqSession<T> load_seq2seq_session(const std::uint8_t *bytes, std::size_t size) {
-  const SavedSeq2seq saved = read_saved_seq2seq(bytes, size);
-  return load_session<T, Seq2seqSession>(saved.config, saved.precision,
-                                         safetensors::parse(bytes, size), "model");
+Seq2seqSession<T> ModelKind<Seq2seqSession>::load(const std::uint8_t *bytes, std::size_t size) {
+  return load_session_file<T, Seq2seqSession>(bytes, size, "model");
 }
 
-template class Seq2seqSession<float>;
-template class Seq2seqSession<double>;
-template Seq2seqSession<float> load_seq2seq_session<float>(const std::uint8_t *, std::size_t);
-template Seq2seqSession<double> load_seq2seq_session<double>(const std::uint8_t *, std::size_t);
+template class TranslationSession<Seq2seqSession, float, Seq2seqTranslation<float>>;
+template class TranslationSession<Seq2seqSession, double, Seq2seqTranslation<double>>;
+ATTENTION_INSTANTIATE_SESSION(Seq2seqSession);
 
 } // namespace attention

@@ -7,8 +7,8 @@
 #include "attention/softmax.hpp"
 #include "models/beam_search.hpp"
 #include "models/checks.hpp"
+#include "models/model_parts.hpp"
 #include "models/transformer/network.hpp"
-#include "training/initialise.hpp"
 
 namespace attention {
 
@@ -40,18 +40,9 @@ void validate(const TransformerConfig &c) {
   check_special_tokens(c.sos, c.eos, c.target_vocab, "a target token");
 }
 
-template <class T> Transformer<T>::Transformer(const TransformerConfig &config) : config_(config) {
-  validate(config);
-  const auto specs = transformer_parameter_specs(config);
-  layout_ = make_layout(specs);
-  parameters_ = ParameterSet<T>(layout_);
-  initialise(parameters_, specs, config.seed);
-  network_ = std::make_unique<Network>(config, parameters_);
-}
-
-template <class T> Transformer<T>::~Transformer() = default;
-template <class T> Transformer<T>::Transformer(Transformer &&) noexcept = default;
-template <class T> Transformer<T> &Transformer<T>::operator=(Transformer &&) noexcept = default;
+template <class T>
+Transformer<T>::Transformer(const TransformerConfig &config)
+    : Base(config, transformer_parameter_specs) {}
 
 template <class T> T Transformer<T>::loss(const std::vector<SentencePair> &batch, T guide) {
   return translation_loss(*network_, parameters_, batch, config_, guide);
@@ -66,7 +57,7 @@ T Transformer<T>::loss_and_gradients(const std::vector<SentencePair> &batch,
 template <class T>
 std::vector<TransformerTrace<T>> Transformer<T>::trace(const std::vector<SentencePair> &batch) {
   const std::size_t steps = check_batch(batch, config_, T(0));
-  Network &w = *network_;
+  auto &w = *network_;
   w.begin(sources_of(batch), steps);
   w.set_targets(targets_of(batch), config_.sos);
   w.forward(parameters_.data());
@@ -87,7 +78,7 @@ Transformer<T>::translate(const std::vector<std::vector<TokenId>> &sources,
   for (std::size_t k = 0; k < sources.size(); ++k)
     check_source(sources[k], config_, "sources[" + std::to_string(k) + "]");
   check_max_length(max_length, max_sentence_length);
-  Network &w = *network_;
+  auto &w = *network_;
   std::vector<const std::vector<TokenId> *> batch;
   for (const auto &source : sources)
     batch.push_back(&source);
@@ -124,12 +115,8 @@ TransformerTrace<T> Transformer<T>::translate(const std::vector<TokenId> &source
 template <class T>
 TransformerBeamSearch<T> Transformer<T>::beam_search(const std::vector<TokenId> &source,
                                                      std::size_t max_length, std::size_t width) {
-  check_source(source, config_, "source");
-  check_max_length(max_length, max_sentence_length);
-  if (width < 1 || width > max_beam_width)
-    detail::fail(detail::Argument("beam"), "beam (", width, ") must be between 1 and ",
-                 max_beam_width);
-  Network &w = *network_;
+  check_translation(source, config_, max_length, width);
+  auto &w = *network_;
   std::size_t decoded = max_length, row = 0; // the step decoded, and its next live row
   TransformerBeamSearch<T> result;
   result.beams = search_beams<TranslationHypothesis>(
@@ -165,7 +152,6 @@ TransformerBeamSearch<T> Transformer<T>::beam_search(const std::vector<TokenId> 
   return result;
 }
 
-template class Transformer<float>;
-template class Transformer<double>;
+ATTENTION_INSTANTIATE_MODEL(Transformer);
 
 } // namespace attention

@@ -59,18 +59,18 @@ std::vector<nn::ParameterSpec> transformer_parameter_specs(const TransformerConf
 }
 
 template <class T>
-Transformer<T>::Network::EncoderLayer::EncoderLayer(const ParameterSet<T> &parameters,
-                                                    const std::string &prefix, std::size_t width,
-                                                    std::size_t heads)
+TransformerNetwork<T>::EncoderLayer::EncoderLayer(const ParameterSet<T> &parameters,
+                                                  const std::string &prefix, std::size_t width,
+                                                  std::size_t heads)
     : attention_at(parameters.info(prefix + ".self_attn.in_proj_weight").offset),
       feed_forward_at(parameters.info(prefix + ".linear1.weight").offset),
       norm1{parameters.info(prefix + ".norm1.weight").offset, {}, {}},
       norm2{parameters.info(prefix + ".norm2.weight").offset, {}, {}}, attention(width, heads) {}
 
 template <class T>
-Transformer<T>::Network::DecoderLayer::DecoderLayer(const ParameterSet<T> &parameters,
-                                                    const std::string &prefix, std::size_t width,
-                                                    std::size_t heads)
+TransformerNetwork<T>::DecoderLayer::DecoderLayer(const ParameterSet<T> &parameters,
+                                                  const std::string &prefix, std::size_t width,
+                                                  std::size_t heads)
     : self_attention_at(parameters.info(prefix + ".self_attn.in_proj_weight").offset),
       cross_attention_at(parameters.info(prefix + ".multihead_attn.in_proj_weight").offset),
       feed_forward_at(parameters.info(prefix + ".linear1.weight").offset),
@@ -80,8 +80,9 @@ Transformer<T>::Network::DecoderLayer::DecoderLayer(const ParameterSet<T> &param
       cross_attention(width, heads) {}
 
 template <class T>
-Transformer<T>::Network::Network(const TransformerConfig &config, const ParameterSet<T> &parameters)
-    : d(config.model), heads(config.heads), f(config.feedforward), v(config.target_vocab) {
+TransformerNetwork<T>::TransformerNetwork(const TransformerConfig &config,
+                                          const ParameterSet<T> &parameters)
+    : Base(config.target_vocab), d(config.model), heads(config.heads), f(config.feedforward) {
   const auto at = [&](const std::string &name) { return parameters.info(name).offset; };
   for (std::size_t l = 0; l < config.encoder_layers; ++l)
     encoder.emplace_back(parameters, encoder_layer(l), d, heads);
@@ -95,24 +96,10 @@ Transformer<T>::Network::Network(const TransformerConfig &config, const Paramete
 }
 
 template <class T>
-void Transformer<T>::Network::begin(const std::vector<const std::vector<TokenId> *> &batch_sources,
-                                    std::size_t decoder_steps) {
-  batch = batch_sources.size();
-  steps = decoder_steps;
-  n = 0;
-  source_lengths.clear();
-  for (const auto *source : batch_sources) {
-    source_lengths.push_back(source->size());
-    n = std::max(n, source->size());
-  }
+void TransformerNetwork<T>::begin(const std::vector<const std::vector<TokenId> *> &batch_sources,
+                                  std::size_t decoder_steps) {
+  this->set_sources(batch_sources, decoder_steps);
   target_lengths.assign(batch, steps);
-  sources.assign(n * batch, TokenId(1));
-  for (std::size_t k = 0; k < batch; ++k)
-    for (std::size_t t = 0; t < source_lengths[k]; ++t)
-      sources[t * batch + k] = (*batch_sources[k])[t];
-  inputs.assign(steps * batch, TokenId(0));
-  targets.clear();
-  guide.clear();
   // The positional encoding's rows up to the longer side.
   const std::size_t known = positions.size() / d, needed = std::max(n, steps);
   if (needed > known) {
@@ -146,28 +133,17 @@ void Transformer<T>::Network::begin(const std::vector<const std::vector<TokenId>
 }
 
 template <class T>
-void Transformer<T>::Network::set_targets(
+void TransformerNetwork<T>::set_targets(
     const std::vector<const std::vector<TokenId> *> &batch_targets, TokenId sos) {
-  targets.assign(steps * batch, TokenId(-1));
-  for (std::size_t k = 0; k < batch; ++k) {
-    const auto &target = *batch_targets[k];
-    target_lengths[k] = target.size();
-    for (std::size_t t = 0; t < target.size(); ++t) {
-      targets[t * batch + k] = target[t];
-      inputs[t * batch + k] = t == 0 ? sos : target[t - 1];
-    }
-  }
-}
-
-template <class T>
-void Transformer<T>::Network::set_guide(const std::vector<const nn::Links *> &guides, T weight) {
-  guide.set(guides, steps, n, weight);
+  Base::set_targets(batch_targets, sos);
+  for (std::size_t k = 0; k < batch; ++k)
+    target_lengths[k] = batch_targets[k]->size();
 }
 
 // out's rows of steps [t0, t1) = the tokens' embeddings * sqrt(d) + the positional encoding.
 template <class T>
-void Transformer<T>::Network::embed(const T *table, const TokenId *tokens, std::size_t t0,
-                                    std::size_t t1, T *out) {
+void TransformerNetwork<T>::embed(const T *table, const TokenId *tokens, std::size_t t0,
+                                  std::size_t t1, T *out) {
   const T scale = std::sqrt(static_cast<T>(d));
   for (std::size_t t = t0; t < t1; ++t)
     for (std::size_t k = 0; k < batch; ++k) {
@@ -180,9 +156,9 @@ void Transformer<T>::Network::embed(const T *table, const TokenId *tokens, std::
 }
 
 template <class T>
-void Transformer<T>::Network::add_and_norm(const T *p, Norm &norm, std::size_t first,
-                                           std::size_t rows, const T *residual,
-                                           const T *sublayer_output, T *out) {
+void TransformerNetwork<T>::add_and_norm(const T *p, Norm &norm, std::size_t first,
+                                         std::size_t rows, const T *residual,
+                                         const T *sublayer_output, T *out) {
   T *sum = out + first * d;
   for (std::size_t i = 0; i < rows * d; ++i)
     sum[i] = residual[first * d + i] + sublayer_output[first * d + i];
@@ -191,13 +167,13 @@ void Transformer<T>::Network::add_and_norm(const T *p, Norm &norm, std::size_t f
 }
 
 template <class T>
-void Transformer<T>::Network::norm_backward(const T *p, T *grad, Norm &norm, std::size_t rows,
-                                            T *d_out) {
+void TransformerNetwork<T>::norm_backward(const T *p, T *grad, Norm &norm, std::size_t rows,
+                                          T *d_out) {
   nn::layer_norm_backward(rows, d, norm.normalised.data(), norm.inverse_std.data(), p + norm.at,
                           d_out, grad + norm.at, grad + norm.at + d, d_out);
 }
 
-template <class T> void Transformer<T>::Network::encode(const T *p) {
+template <class T> void TransformerNetwork<T>::encode(const T *p) {
   const std::size_t rows = n * batch;
   embed(p + source_embedding, sources.data(), 0, n, encoder.front().input.data());
   for (std::size_t l = 0; l < encoder.size(); ++l) {
@@ -223,8 +199,7 @@ template <class T> void Transformer<T>::Network::encode(const T *p) {
   }
 }
 
-template <class T>
-void Transformer<T>::Network::decode(const T *p, std::size_t t0, std::size_t t1) {
+template <class T> void TransformerNetwork<T>::decode(const T *p, std::size_t t0, std::size_t t1) {
   const std::size_t first = t0 * batch, rows = (t1 - t0) * batch;
   embed(p + target_embedding, inputs.data(), t0, t1, decoder.front().input.data());
   T *sub = sublayer.data() + first * d;
@@ -253,17 +228,12 @@ void Transformer<T>::Network::decode(const T *p, std::size_t t0, std::size_t t1)
                      logits.data() + first * v, v);
 }
 
-template <class T> nn::CrossEntropy Transformer<T>::Network::cross_entropy() {
-  return nn::cross_entropy_forward(steps * batch, v, logits.data(), targets.data(),
-                                   probabilities.data());
-}
-
-template <class T> double Transformer<T>::Network::guide_loss() const {
+template <class T> double TransformerNetwork<T>::guide_loss() const {
   return guide.loss(decoder.back().cross_attention.scores() + guided_head * n, heads * n,
                     source_lengths.data());
 }
 
-template <class T> void Transformer<T>::Network::backward(const T *p, T scale, T *grad) {
+template <class T> void TransformerNetwork<T>::backward(const T *p, T scale, T *grad) {
   const std::size_t rows = steps * batch;
   nn::grow(rows * v, {&d_logits});
   nn::grow(rows * d, {&d_decoder});
@@ -278,7 +248,7 @@ template <class T> void Transformer<T>::Network::backward(const T *p, T scale, T
 
 // d_decoder, the gradient at the last layer's output, back through every layer (adding what
 // each cross-attention gives the memory to d_memory) to the target embeddings.
-template <class T> void Transformer<T>::Network::backward_decoder(const T *p, T *grad) {
+template <class T> void TransformerNetwork<T>::backward_decoder(const T *p, T *grad) {
   const std::size_t rows = steps * batch;
   T *dx = d_decoder.data(), *part = sublayer.data();
   d_memory.assign(n * batch * d, T(0));
@@ -314,7 +284,7 @@ template <class T> void Transformer<T>::Network::backward_decoder(const T *p, T 
 }
 
 // d_memory back through encoder.norm and every encoder layer to the source embeddings.
-template <class T> void Transformer<T>::Network::backward_encoder(const T *p, T *grad) {
+template <class T> void TransformerNetwork<T>::backward_encoder(const T *p, T *grad) {
   const std::size_t rows = n * batch;
   T *dx = d_memory.data(), *part = sublayer.data();
   norm_backward(p, grad, encoder_norm, rows, dx);
@@ -339,7 +309,7 @@ template <class T> void Transformer<T>::Network::backward_encoder(const T *p, T 
 }
 
 template <class T>
-TransformerTrace<T> Transformer<T>::Network::trace(std::size_t k, std::size_t m) const {
+TransformerTrace<T> TransformerNetwork<T>::trace(std::size_t k, std::size_t m) const {
   const std::size_t source_length = source_lengths[k];
   // head h, query t, key j of pair k, from an attention's weights (row (t batch + k) heads + h)
   const auto weights = [&](const nn::MultiheadAttention<T> &attention, std::size_t queries,
@@ -366,7 +336,7 @@ TransformerTrace<T> Transformer<T>::Network::trace(std::size_t k, std::size_t m)
   return r;
 }
 
-template struct Transformer<float>::Network;
-template struct Transformer<double>::Network;
+template struct TransformerNetwork<float>;
+template struct TransformerNetwork<double>;
 
 } // namespace attention

@@ -7,10 +7,9 @@
 #include <vector>
 
 #include "attention/transformer.hpp"
-#include "nn/cross_entropy.hpp"
+#include "models/translation_network.hpp"
 #include "nn/embedding.hpp"
 #include "nn/feed_forward.hpp"
-#include "nn/guided_alignment.hpp"
 #include "nn/layer_norm.hpp"
 #include "nn/linear.hpp"
 #include "nn/multihead_attention.hpp"
@@ -22,29 +21,28 @@ namespace attention {
 // generator, src_tok_emb.embedding, tgt_tok_emb.embedding).
 std::vector<nn::ParameterSpec> transformer_parameter_specs(const TransformerConfig &config);
 
-template <class T> struct Transformer<T>::Network {
-  Network(const TransformerConfig &config, const ParameterSet<T> &parameters);
+template <class T>
+struct TransformerNetwork : models::TranslationNetwork<T, TransformerNetwork<T>> {
+  using Base = models::TranslationNetwork<T, TransformerNetwork>;
+  using Base::batch, Base::n, Base::steps, Base::v, Base::sources, Base::inputs,
+      Base::source_lengths, Base::logits, Base::probabilities, Base::targets, Base::guide,
+      Base::logits_at;
 
-  // A padded batch of sources (n x batch; the padding, <eos>, is masked) and `steps` decoder
-  // steps, every target taken as `steps` long until set_targets says otherwise.
+  TransformerNetwork(const TransformerConfig &config, const ParameterSet<T> &parameters);
+
+  // The batch's sources (the padding masked) and `steps` decoder steps
+  // (TranslationNetwork::set_sources), every target taken as `steps` long until set_targets says
+  // otherwise, and the buffers.
   void begin(const std::vector<const std::vector<TokenId> *> &sources, std::size_t steps);
-  // Teacher forcing: decoder inputs (<sos>, then each target but its last token) and targets
-  // (padded with -1, which the loss ignores), and the targets' padding masked.
+  // TranslationNetwork::set_targets, and the targets' padding masked.
   void set_targets(const std::vector<const std::vector<TokenId> *> &targets, TokenId sos);
-  // Guided alignment, as Seq2seq's: per pair (null or empty for none), per target token, the
-  // source positions the guided head is pulled to; `weight` is λ.
-  void set_guide(const std::vector<const nn::Links *> &guides, T weight);
 
   // The encoder over the sources: the memory, and each cross-attention's keys and values.
   void encode(const T *p);
   // Decoder steps [t0, t1), their inputs set, after the steps before them: logits.
   void decode(const T *p, std::size_t t0, std::size_t t1);
-  void forward(const T *p) {
-    encode(p);
-    decode(p, 0, steps);
-  }
-  nn::CrossEntropy cross_entropy();
-  // After forward with a guide: the mean over guided tokens of -Σ_j q_j log α_j (0 when none).
+  // After forward with a guide: the mean over the guided head's guided tokens of -Σ_j q_j log α_j
+  // (0 when none).
   double guide_loss() const;
   // After cross_entropy: adds every parameter's gradient of `scale` times the summed
   // cross-entropy plus λ times guide_loss().
@@ -52,7 +50,6 @@ template <class T> struct Transformer<T>::Network {
 
   // Pair k's attention weights and logits over its source and the first m steps.
   TransformerTrace<T> trace(std::size_t k, std::size_t m) const;
-  const T *logits_at(std::size_t t) const { return logits.data() + t * batch * v; }
 
   // A layer norm's kept values, over every row of its stack.
   struct Norm {
@@ -77,25 +74,21 @@ template <class T> struct Transformer<T>::Network {
     std::vector<T> input, first, second, activations; // after norm1, after norm2
   };
 
-  std::size_t d, heads, f, v;
+  std::size_t d, heads, f;
   std::size_t generator, source_embedding, target_embedding;
   std::vector<EncoderLayer> encoder;
   std::vector<DecoderLayer> decoder;
   Norm encoder_norm, decoder_norm;
 
-  std::size_t batch = 0, n = 0, steps = 0;
-  std::vector<TokenId> sources, inputs, targets;
-  std::vector<std::size_t> source_lengths, target_lengths;
+  std::vector<std::size_t> target_lengths;
   std::vector<T> positions;      // the positional encoding's rows computed so far (x d)
   std::vector<T> encoder_output; // n x batch x d: the last layer's, before encoder.norm
   std::vector<T> memory;         // n x batch x d
   std::vector<T> decoder_output; // steps x batch x d: the last layer's, before decoder.norm
   std::vector<T> normalised;     // steps x batch x d: after decoder.norm, the generator's input
-  std::vector<T> logits, probabilities; // steps x batch x V
-  std::vector<T> sublayer;              // a sublayer's output, then a gradient's part
-  // Guided alignment over the guided head's weights, and its gradient at that head's softmax's
-  // inputs (steps x batch x heads x n, the other heads' 0).
-  nn::GuidedAlignment<T> guide;
+  std::vector<T> sublayer;       // a sublayer's output, then a gradient's part
+  // Guided alignment's gradient at the guided head's softmax's inputs (steps x batch x heads x n,
+  // the other heads' 0).
   std::vector<T> d_guide;
   // Gradients
   std::vector<T> d_logits, d_decoder, d_memory, d_activations;

@@ -24,17 +24,13 @@ constexpr std::size_t evaluation_batch = 100;
 constexpr const char *positional_buffer = "positional_encoding.pos_embedding";
 
 TransformerConfig model_config(const TransformerSessionConfig &config, const tasks::Task &task) {
-  TransformerConfig c;
-  c.source_vocab = task.source.tokens.size();
-  c.target_vocab = task.target.tokens.size();
+  auto c = translation_model_config<TransformerConfig>(task);
   c.model = config.model;
   c.heads = config.heads;
   c.encoder_layers = config.encoder_layers;
   c.decoder_layers = config.decoder_layers;
   c.feedforward = config.feedforward;
   c.seed = config.seed;
-  c.sos = static_cast<TokenId>(tasks::Vocabulary::sos);
-  c.eos = static_cast<TokenId>(tasks::Vocabulary::eos);
   return c;
 }
 
@@ -43,34 +39,8 @@ TransformerConfig model_config(const TransformerSessionConfig &config, const tas
 template <class T>
 TransformerSession<T>::TransformerSession(const TransformerSessionConfig &config,
                                           std::shared_ptr<const tasks::Task> task)
-    : config_(config), task_(translation_task(config.task, config.seed, std::move(task))),
-      model_(model_config(config, *task_)),
-      trainer_(model_.parameters().shared_layout(), task_->train.size(), config.seed, "pairs") {}
-
-template <class T>
-std::vector<TokenId> TransformerSession<T>::tokenize(const std::string &sentence,
-                                                     tasks::Side side) const {
-  return to_token_ids(tasks::tokenize(*task_, sentence, side));
-}
-
-template <class T>
-void TransformerSession<T>::set_parameters(const std::vector<NamedValues> &named) {
-  assign_all(model_.parameters(), named);
-}
-
-template <class T>
-T TransformerSession<T>::gradients(const std::vector<std::pair<std::string, std::string>> &pairs,
-                                   ParameterSet<T> &gradients, double guide) {
-  return model_.loss_and_gradients(sentence_batch(*this, pairs, guide), gradients,
-                                   static_cast<T>(guide));
-}
-
-template <class T>
-typename TransformerSession<T>::TrainResult
-TransformerSession<T>::train(std::size_t steps, std::size_t batch, double learning_rate,
-                             double max_norm, double guide) {
-  return train_on_pairs(trainer_, model_, *task_, steps, batch, learning_rate, max_norm, guide);
-}
+    : Base(config, translation_task(config.task, config.seed, std::move(task)), model_config, 0,
+           "pairs") {}
 
 namespace {
 
@@ -154,23 +124,6 @@ template <class T> bool TransformerSession<T>::prepare_test_evaluation() {
       [&](const EvaluationTally &tally) { return evaluation_of(tally, model_.config().heads); });
 }
 
-template <class T> TransformerEvaluation TransformerSession<T>::test_evaluation() {
-  while (!prepare_test_evaluation()) {
-  }
-  return test_evaluation_.result();
-}
-
-template <class T>
-TransformerTranslation<T> TransformerSession<T>::translate(const std::vector<TokenId> &source,
-                                                           std::size_t beam) {
-  return translation_of<TransformerTranslation<T>>(model_, source, task_->max_target_length + 1,
-                                                   beam, translation_top_k);
-}
-
-template <class T> std::vector<std::uint8_t> TransformerSession<T>::save(Storage storage) const {
-  return session_file(*this, storage == Storage::float16);
-}
-
 const std::vector<ConfigField<TransformerSessionConfig>> &ModelKind<TransformerSession>::fields() {
   using C = Config;
   using R = FieldRole;
@@ -188,7 +141,7 @@ const std::vector<ConfigField<TransformerSessionConfig>> &ModelKind<TransformerS
 namespace {
 
 // A PyTorch state_dict of the tutorial model: the configuration its tensors imply.
-SavedTransformer infer_saved_transformer(const safetensors::File &file) {
+SavedModel<TransformerSessionConfig> infer_saved_transformer(const safetensors::File &file) {
   const auto shape = [&](const std::string &name) -> const std::vector<std::size_t> & {
     const safetensors::TensorInfo *tensor = file.find(name);
     if (!tensor || tensor->shape.empty())
@@ -206,7 +159,7 @@ SavedTransformer infer_saved_transformer(const safetensors::File &file) {
   };
   const auto &source_embedding = shape("src_tok_emb.embedding.weight"); // V_src x d
   const auto &generator = shape("generator.weight");                    // V_tgt x d
-  SavedTransformer saved;
+  SavedModel<TransformerSessionConfig> saved;
   saved.config.model = source_embedding.back();
   saved.config.feedforward = shape("transformer.encoder.layers.0.linear1.weight")[0];
   saved.config.encoder_layers = count("transformer.encoder.layers.");
@@ -222,14 +175,16 @@ SavedTransformer infer_saved_transformer(const safetensors::File &file) {
 
 } // namespace
 
-SavedTransformer read_saved_transformer(const std::uint8_t *bytes, std::size_t size) {
-  return read_session_file<TransformerSession, SavedTransformer>(
-      bytes, size, infer_saved_transformer, "a saved Transformer");
+SavedModel<TransformerSessionConfig>
+ModelKind<TransformerSession>::read_saved(const std::uint8_t *bytes, std::size_t size) {
+  return read_session_file<TransformerSession>(bytes, size, infer_saved_transformer,
+                                               "a saved Transformer");
 }
 
 template <class T>
-TransformerSession<T> load_transformer_session(const std::uint8_t *bytes, std::size_t size) {
-  const SavedTransformer saved = read_saved_transformer(bytes, size);
+TransformerSession<T> ModelKind<TransformerSession>::load(const std::uint8_t *bytes,
+                                                          std::size_t size) {
+  const auto saved = read_saved(bytes, size);
   safetensors::File file = safetensors::parse(bytes, size);
   file.tensors.erase(
       std::remove_if(file.tensors.begin(), file.tensors.end(),
@@ -238,11 +193,8 @@ TransformerSession<T> load_transformer_session(const std::uint8_t *bytes, std::s
   return load_session<T, TransformerSession>(saved.config, saved.precision, file, "model");
 }
 
-template class TransformerSession<float>;
-template class TransformerSession<double>;
-template TransformerSession<float> load_transformer_session<float>(const std::uint8_t *,
-                                                                   std::size_t);
-template TransformerSession<double> load_transformer_session<double>(const std::uint8_t *,
-                                                                     std::size_t);
+template class TranslationSession<TransformerSession, float, TransformerTranslation<float>>;
+template class TranslationSession<TransformerSession, double, TransformerTranslation<double>>;
+ATTENTION_INSTANTIATE_SESSION(TransformerSession);
 
 } // namespace attention
