@@ -1,5 +1,5 @@
-// The API reference generated from the public types (web/engine/index.d.ts, the files it re-exports,
-// and web/components/index.d.ts) by TypeDoc and typedoc-plugin-markdown, both pinned in
+// The API reference generated from the public types (the built dist/engine/index.d.ts, which
+// re-exports every kind's, and web/components/index.d.ts) by TypeDoc and typedoc-plugin-markdown, both pinned in
 // package.json: `npm run docs` (`node scripts/api-reference.js`) writes it to docs/reference/,
 // which is committed; `node scripts/api-reference.js --out DIR` writes it elsewhere, as
 // tests/js/docs.test.js does to hold the committed files to what the types make. The output is
@@ -18,12 +18,12 @@ export const referenceDir = join(root, 'docs/reference');
 
 /** TypeDoc's options */
 const options = (out) => ({
-  entryPoints: ['web/engine/index.d.ts', 'web/components/index.d.ts'].map((path) => join(root, path)),
+  entryPoints: ['dist/engine/index.d.ts', 'web/components/index.d.ts'].map((path) => join(root, path)),
   plugin: ['typedoc-plugin-markdown'],
   out,
   // tests/types/tsconfig.json's options (not its files; TypeScript's own lib files unchecked, which
   // tsc -p tests/types does), with the package's own name resolved to the sources, as the build's
-  // dist/ would give it, so that no build is needed
+  // package would give it (the build's dist/engine/, which scripts/build.sh makes)
   compilerOptions: {
     module: 'nodenext',
     moduleResolution: 'nodenext',
@@ -33,7 +33,7 @@ const options = (out) => ({
     noEmit: true,
     skipLibCheck: true,
     types: [],
-    paths: { 'attention-stepper': [join(root, 'web/engine/index.d.ts')] },
+    paths: { 'attention-stepper': [join(root, 'dist/engine/index.d.ts')] },
   },
   // the same output everywhere: no links to sources (they would name a commit), no generator line
   disableSources: true,

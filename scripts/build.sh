@@ -46,6 +46,11 @@ rm -rf dist/engine
 rm -rf web/engine/wasm
 mkdir -p dist/engine/wasm/node
 cp web/engine/*.js web/engine/*.d.ts dist/engine/
+# The entry's types re-export every kind's (<kind>-types.d.ts and what they share), whose entries
+# join ModelKinds and AttentionEngine by declaration merging: the hand-written entry names no kind.
+for types in web/engine/*-types.d.ts; do
+  echo "export * from './$(basename "$types" .d.ts).js';"
+done >>dist/engine/index.d.ts
 # the trained models a page can show at once (scripts/make-models.js writes them)
 mkdir -p dist/engine/models
 cp web/models/*.safetensors dist/engine/models/

@@ -75,8 +75,10 @@ export const entries = () => [
   },
   {
     entry:
-      'the walkthroughs of trained models (their specs): `model-walkthroughs.js` beside it, loaded by the components with the first of them',
-    files: ['dist/components/model-walkthroughs.js'],
+      "the walkthroughs of trained models' specs: `walkthrough-<name>.js` beside it (and the parts they share, `translation.js`, `training-choices.js`), one loaded by the components when its walkthrough is first shown (all of them)",
+    files: readdirSync(join(root, 'dist/components'))
+      .filter((file) => /^(walkthrough-|translation\.js|training-choices\.js)/.test(file))
+      .map((file) => `dist/components/${file}`),
   },
   {
     entry: 'KaTeX: `katex.js` beside it, loaded by the components once a stage with a formula is on screen',

@@ -7,10 +7,13 @@ import { fileURLToPath } from 'node:url';
 
 import { defineConfig } from 'vite';
 
+import { variableJsonImports } from './components/vite.config.js';
+
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',
   logLevel: 'warn',
+  plugins: [variableJsonImports],
   resolve: {
     alias: [
       {

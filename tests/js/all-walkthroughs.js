@@ -2,7 +2,7 @@
 // that read any of them (the page loads a language, a walkthrough's texts and the specs of the
 // walkthroughs of trained models when first wanted: i18n.js, walkthroughs/index.js).
 import { LANGUAGES, loadLanguage } from '../../web/components/i18n.js';
-import { loadModelSpecs, WALKTHROUGHS } from '../../web/walkthroughs/index.js';
+import { loadSpec, WALKTHROUGHS } from '../../web/walkthroughs/index.js';
 
 export const loadAllWalkthroughs = () =>
-  Promise.all([loadModelSpecs(), ...LANGUAGES.map((lang) => loadLanguage(lang, WALKTHROUGHS))]);
+  Promise.all([...WALKTHROUGHS.map(loadSpec), ...LANGUAGES.map((lang) => loadLanguage(lang, WALKTHROUGHS))]);

@@ -7,7 +7,7 @@ import ts from 'typescript';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRIES = {
-  'attention-stepper': 'web/engine/index.d.ts',
+  'attention-stepper': 'dist/engine/index.d.ts',
   'attention-stepper/components': 'web/components/index.d.ts',
 };
 

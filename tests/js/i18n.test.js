@@ -1,5 +1,5 @@
-// A walkthrough's texts come when it is first shown (i18n.js, texts.js), and the specs of the
-// walkthroughs of trained models with the first of them (walkthroughs/index.js): in a fresh
+// A walkthrough's texts come when it is first shown (i18n.js, texts.js), and the spec of a
+// walkthrough of trained models with it (walkthroughs/index.js): in a fresh
 // process none is loaded, the controller waits for them ('loading') before it shows a walkthrough,
 // and loading one walkthrough's texts loads no other's.
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { loadAttention } from 'attention-stepper';
 
 import { readyFor, StepperController } from '../../web/components/controller.js';
 import { hasTexts, translator } from '../../web/components/i18n.js';
-import { modelSpecsLoaded, SPECS } from '../../web/walkthroughs/index.js';
+import { SPECS } from '../../web/walkthroughs/index.js';
 
 const attn = await loadAttention({ threads: 1 });
 const en = translator('en');
@@ -47,8 +47,7 @@ test('the controller shows a walkthrough once its texts are in, and says it is l
   assert.equal(hasTexts('en', 'sentiment'), false);
 });
 
-test("the specs of the walkthroughs of trained models come with the first of them, beside the models' code", async () => {
-  assert.equal(modelSpecsLoaded(), false);
+test("the spec of a walkthrough of trained models comes when it is first shown, beside the models' code", async () => {
   assert.deepEqual(Object.keys(SPECS).sort(), ['basics', 'numerics', 'self-attention']);
   // asked for at once, a walkthrough of models the page cannot show yet is basics
   const controller = new StepperController(await readyFor(attn, 'basics', 'en'), { walkthrough: 'sentiment' });
@@ -59,7 +58,7 @@ test("the specs of the walkthroughs of trained models come with the first of the
   controller.setWalkthrough('sentiment');
   assert.equal(controller.loading, 'sentiment');
   await shown;
-  assert.equal(modelSpecsLoaded(), true);
+  assert.deepEqual(Object.keys(SPECS).sort(), ['basics', 'numerics', 'self-attention', 'sentiment']);
   assert.equal(controller.spec, SPECS.sentiment);
   assert.equal(controller.spec.name, 'sentiment');
   assert.ok(attn.modelsLoaded);

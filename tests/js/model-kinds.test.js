@@ -97,17 +97,15 @@ test("each kind's options type lists the fields the engine describes", () => {
 
 // A kind is named in its own files and in the kinds' tables, nowhere else in the engine's code
 // (docs/architecture.md, "How to add a trained model"): the C++ list, the JavaScript table, the
-// types, the walkthrough specs. Besides them, feed_forward.hpp cites PyTorch's
+// types. Besides them, feed_forward.hpp cites PyTorch's
 // nn.TransformerEncoderLayer, and the scene composer is the captioning walkthrough's own control.
 const ownFiles =
-  /^cpp\/src\/models\/(captioner|transformer|seq2seq|classifier)\/|^cpp\/bindings\/(captioner|transformer|seq2seq|translation|classifier)|^web\/engine\/(captioner|transformer|seq2seq|translation|classifier)|^cpp\/include\/attention\/(captioner|caption_tasks|captioning|transformer|seq2seq|translation_tasks|classifier|classification_tasks|sentiment)|^cpp\/src\/walkthroughs\/(captioning|transformer|seq2seq|sentiment)|^web\/walkthroughs\/(captioning|transformer|seq2seq|scoring|translation|sentiment)|^cpp\/src\/tasks\/|^web\/models\/|^web\/locales\//;
-const tables = ['cpp/include/attention/model_kinds.hpp', 'web/engine/kinds.js', 'web/engine/index.d.ts'];
-// the walkthroughs' tables, where two walkthroughs are named as the kinds they show
-const walkthroughs = ['web/walkthroughs/index.js', 'web/walkthroughs/model-walkthroughs.js'];
+  /^cpp\/src\/models\/(captioner|transformer|seq2seq|classifier)\/|^cpp\/bindings\/(captioner|transformer|seq2seq|translation|classifier)|^web\/engine\/(captioner|transformer|seq2seq|translation|classifier)|^cpp\/include\/attention\/(captioner|caption_tasks|captioning|transformer|seq2seq|translation_tasks|classifier|classification_tasks|sentiment)|^cpp\/src\/walkthroughs\/(captioning|transformer|seq2seq|sentiment)|^web\/walkthroughs\/(trained\/|translation)|^cpp\/src\/tasks\/|^web\/models\/|^web\/locales\//;
+const tables = ['cpp/include/attention/model_kinds.hpp', 'web/engine/kinds.js'];
 const allowed = {
-  seq2seq: [...tables, ...walkthroughs],
+  seq2seq: tables,
   captioner: [...tables, 'web/components/scene-composer.js'],
-  transformer: [...tables, ...walkthroughs, 'cpp/src/nn/feed_forward.hpp'],
+  transformer: [...tables, 'cpp/src/nn/feed_forward.hpp'],
   classifier: tables,
 };
 test('no generic file of the engine, the page or the scripts names a kind, but the kinds’ tables', () => {

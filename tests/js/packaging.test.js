@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 
 import { build } from 'esbuild';
 
-import { WALKTHROUGHS } from '../../web/walkthroughs/index.js';
+import { hasModels, WALKTHROUGHS } from '../../web/walkthroughs/index.js';
 import { root } from '../pack.js';
 
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -72,20 +72,28 @@ async function importsOf(file) {
   return Object.values(metafile.inputs).flatMap((input) => input.imports.map(({ path, kind }) => ({ path, kind })));
 }
 
-test("the components bundle imports the engine only through its public entry, and KaTeX, the other languages, the walkthroughs of trained models, the model panel and each walkthrough's texts as their own chunks", async () => {
+test("the components bundle imports the engine only through its public entry, and KaTeX, the other languages, the model panel, each walkthrough of trained models' spec and each walkthrough's texts as their own chunks", async () => {
   const texts = ['en', 'zh'].flatMap((lang) => WALKTHROUGHS.map((name) => `./texts-${lang}-${name}.js`));
+  const specs = WALKTHROUGHS.filter(hasModels).map((name) => `./walkthrough-${name}.js`);
   const imports = await importsOf(bundle);
   assert.deepEqual(
-    imports.filter(({ path }) => !texts.includes(path)),
+    imports.filter(({ path }) => !texts.includes(path) && !specs.includes(path)),
     [
       { path: '../engine/index.js', kind: 'import-statement' },
-      // the Chinese words, the specs of the walkthroughs of trained models, the model panel and
-      // KaTeX, when first wanted: beside the bundle, where the package ships them
+      // the Chinese words, the model panel and KaTeX, when first wanted: beside the bundle, where
+      // the package ships them
       { path: './locale-zh.js', kind: 'dynamic-import' },
-      { path: './model-walkthroughs.js', kind: 'dynamic-import' },
       { path: './model-panel.js', kind: 'dynamic-import' },
       { path: './katex.js', kind: 'dynamic-import' },
     ],
+  );
+  // each walkthrough of trained models' spec, when it is first shown
+  assert.deepEqual(
+    imports
+      .filter(({ path }) => specs.includes(path))
+      .map(({ path, kind }) => [path, kind])
+      .sort(),
+    specs.map((path) => [path, 'dynamic-import']).sort(),
   );
   // each walkthrough's texts in each language, when it is first shown: chunks that import nothing
   assert.deepEqual(

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 
 import { loadAttention } from 'attention-stepper';
 
-import { TEXTS } from '../../web/locales/texts.js';
+import { loadTexts } from '../../web/locales/texts.js';
 import { assertSeedNumbers, SEEDS } from '../seeds.js';
 import { assertClose, assertMatrixClose, fixtures as f } from './helpers.js';
 
@@ -281,7 +281,7 @@ test('label lists the texts refer to', () => {
 test("the .wasm holds no stage titles, LaTeX or Python: those are the specs' and the locales'", async () => {
   const wasm = (await readFile(new URL(import.meta.resolve('attention-stepper/wasm')))).toString('latin1');
   const english = Object.fromEntries(
-    await Promise.all(Object.entries(TEXTS.en).map(async ([name, load]) => [name, (await load()).default])),
+    await Promise.all(attn.walkthroughNames.map(async (name) => [name, (await loadTexts('en', name)).default])),
   );
   const titles = Object.values(english).flatMap((walkthrough) =>
     // a stage told in parts has a title per part that can come first

@@ -15,7 +15,7 @@ import { formulasDrawn, keepStageFocus, renderStage } from './stage-view.js';
 import { acceptDrops, createFilePanel, fieldFiles } from './file-panel.js';
 import { createNav, updateProblems } from './stepper-nav.js';
 import { linkStyles } from './styles-link.js';
-import { EVERY_INPUT_ATTRIBUTE, hasModels, inputAttributes, SPECS } from '../walkthroughs/index.js';
+import { hasModels, inputAttributes, SPECS } from '../walkthroughs/index.js';
 
 // px of the stepper's width that its stage lacks: .as-stepper's padding (1rem) and border (1px) each side
 const FRAME = 34;
@@ -29,7 +29,6 @@ export class AttentionStepperElement extends HTMLElement {
     'compact',
     'inputs',
     'pairs-src',
-    ...EVERY_INPUT_ATTRIBUTE,
     ...OPTION_ATTRIBUTES,
   ];
 
@@ -55,6 +54,14 @@ export class AttentionStepperElement extends HTMLElement {
     this.addEventListener('keydown', (event) => this.#controller?.handleKey(event));
     // an editable stepper takes a tensor file dropped on it (a field takes its own drops)
     acceptDrops(this, (file) => this.#parts?.files.openFile(file), { when: () => this.hasAttribute('editable') });
+    // the walkthrough's inputs as attributes (task="en-zh"), known once its spec is in: watched
+    // here, as observedAttributes are fixed before it loads
+    new MutationObserver((records) => {
+      const inputs = inputAttributes(this.#controller?.walkthrough);
+      const changed = ({ attributeName: name, oldValue }) =>
+        inputs.includes(name) && oldValue !== this.getAttribute(name);
+      if (records.some(changed)) this.#startWith(Promise.resolve(this.#controller.attn));
+    }).observe(this, { attributes: true, attributeOldValue: true });
   }
 
   connectedCallback() {
@@ -73,7 +80,7 @@ export class AttentionStepperElement extends HTMLElement {
     const controller = this.#controller;
     if (!controller || previous === value) return;
     if (name === 'stage') return value !== controller.stageId && this.goTo(value);
-    if (name === 'walkthrough' || name === 'inputs' || name === 'pairs-src' || EVERY_INPUT_ATTRIBUTE.includes(name))
+    if (name === 'walkthrough' || name === 'inputs' || name === 'pairs-src')
       return this.#startWith(Promise.resolve(controller.attn));
     if (OPTION_ATTRIBUTES.includes(name)) {
       const options = this.#options();

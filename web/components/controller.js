@@ -4,15 +4,7 @@
 // and describes the stage on screen; whoever draws listens to its `change` event, whose
 // detail.reason is 'stage', 'walkthrough', 'inputs', 'options', 'answer' or 'loading' (the
 // models' code or the texts are on their way for the walkthrough asked for: `loading` names it).
-import {
-  describeStage,
-  hasModels,
-  loadModelSpecs,
-  modelSpecsLoaded,
-  SPECS,
-  stageTitle,
-  WALKTHROUGHS,
-} from '../walkthroughs/index.js';
+import { describeStage, hasModels, loadSpec, SPECS, stageTitle, WALKTHROUGHS } from '../walkthroughs/index.js';
 import { hasTexts, LANGUAGES, loadLanguage, translator } from './i18n.js';
 import { MODEL_KINDS } from 'attention-stepper';
 
@@ -30,10 +22,10 @@ const pick = (value, allowed, fallback) => (allowed.includes(value) ? value : fa
 
 // Whether the page lacks what a walkthrough needs before it shows: its texts in `lang`, and for a
 // walkthrough of trained models the models' code (attn.loadModels()), the model panel's and the
-// walkthroughs' specs.
+// walkthrough's spec.
 const lacks = (attn, walkthrough, lang) =>
   !hasTexts(lang, walkthrough) ||
-  (hasModels(walkthrough) && !(attn.modelsLoaded && modelPanelLoaded() && modelSpecsLoaded()));
+  (hasModels(walkthrough) && !(attn.modelsLoaded && modelPanelLoaded() && Object.hasOwn(SPECS, walkthrough)));
 
 /**
  * `attn` once it computes `walkthrough` (a name, or basics for an unknown one) and its texts in
@@ -45,7 +37,7 @@ export async function readyFor(attn, walkthrough, lang) {
   await Promise.all([
     models && !attn.modelsLoaded && attn.loadModels(),
     models && loadModelPanel(),
-    models && loadModelSpecs(),
+    models && loadSpec(name),
     loadLanguage(lang, [name]),
   ]);
   return attn;

@@ -6,7 +6,8 @@
 // an embed of one walkthrough none of the others'.
 import enUi from '../locales/en/ui.json' with { type: 'json' };
 import enWalkthroughs from '../locales/en/walkthroughs.json' with { type: 'json' };
-import { TEXTS } from '../locales/texts.js';
+import { loadTexts } from '../locales/texts.js';
+import { WALKTHROUGHS } from '../walkthroughs/index.js';
 
 const LOCALES = { en: { ...enUi, ...enWalkthroughs } };
 const LOADERS = { zh: () => import('./locale-zh.js') };
@@ -28,8 +29,8 @@ export async function loadLanguage(lang, walkthroughs = []) {
   if (!LOCALES[language]) LOCALES[language] = (await LOADERS[language]()).default;
   await Promise.all(
     walkthroughs.map(async (name) => {
-      if (hasTexts(language, name) || !TEXTS[language][name]) return;
-      const texts = (await TEXTS[language][name]()).default;
+      if (hasTexts(language, name) || !WALKTHROUGHS.includes(name)) return;
+      const texts = (await loadTexts(language, name)).default;
       LOCALES[language][name] = { ...LOCALES[language][name], ...texts };
       loadedTexts.add(`${language}/${name}`);
     }),

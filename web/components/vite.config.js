@@ -13,15 +13,34 @@ import { defineConfig } from 'vite';
 
 const ENGINE = 'attention-stepper';
 
-/** A chunk's file: a walkthrough's texts (web/locales/<lang>/walkthroughs/<name>.json) by both, else its name. */
+/**
+ * A chunk's file: a walkthrough's texts (web/locales/<lang>/walkthroughs/<name>.json) by both, a
+ * walkthrough of trained models' spec (web/walkthroughs/trained/<name>.js) by its name, else its name.
+ */
 export const chunkName = ({ facadeModuleId }) => {
-  const [, lang, walkthrough] = facadeModuleId?.match(/locales\/(\w+)\/walkthroughs\/([\w-]+)\.json$/) ?? [];
-  return walkthrough ? `texts-${lang}-${walkthrough}.js` : '[name].js';
+  const [, lang, texts] = facadeModuleId?.match(/locales\/(\w+)\/walkthroughs\/([\w-]+)\.json$/) ?? [];
+  if (texts) return `texts-${lang}-${texts}.js`;
+  const [, spec] = facadeModuleId?.match(/walkthroughs\/trained\/([\w-]+)\.js$/) ?? [];
+  return spec ? `walkthrough-${spec}.js` : '[name].js';
+};
+
+/**
+ * Node imports JSON with `with: { type: 'json' }`, which Vite's imports of a variable path
+ * (texts.js: one walkthrough's texts in one language) do not parse: the bundle drops it, as
+ * Vite's JSON modules need none.
+ */
+export const variableJsonImports = {
+  name: 'variable-json-imports',
+  transform: (code, id) =>
+    id.endsWith('/web/locales/texts.js')
+      ? code.replace(/(import\(`[^`]*\.json`), \{ with: \{ type: 'json' \} \}\)/g, '$1)')
+      : null,
 };
 
 export default defineConfig({
   base: './', // asset URLs relative to the module, wherever it is served from
   logLevel: 'warn',
+  plugins: [variableJsonImports],
   build: {
     outDir: fileURLToPath(new URL('../../dist/components', import.meta.url)),
     emptyOutDir: true,

@@ -1,7 +1,7 @@
 // Types of the captioners' part of attention-stepper's public API (re-exported by index.d.ts):
 // the shapes task, its scenes and images, and the captioners.
-import type { Matrix, ModelFacts } from './index.js';
-import type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray } from './model-types.js';
+import type { LabelledMatrix, Matrix, ModelFacts } from './index.js';
+import type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray, TrainOptionsOf } from './model-types.js';
 
 export type SceneShape = 'circle' | 'square' | 'triangle';
 export type SceneColour = 'red' | 'green' | 'blue' | 'yellow';
@@ -186,4 +186,56 @@ export interface CaptionerModel<P extends ModelPrecision = ModelPrecision> exten
   ): { loss: number; gradients: Record<string, NamedTensor<PrecisionArray<P>>> };
   /** greedy decoding (beam 1, the default) or beam search of a scene or an image */
   caption(scene: Scene | SceneImage, options?: { beam?: number }): Caption<PrecisionArray<P>>;
+}
+
+/** A captioner's caption of one scene, stage by stage (scene, encoder, a step per word, caption). */
+export interface CaptioningWalkthroughInputs {
+  /** the captioner (required) */
+  model: CaptionerModel;
+  /** when given, must be the model's */
+  task?: string;
+  language?: string;
+  /** the scene as words: objects separated by ";", each "size colour shape row column"
+   * ('big red circle 0 0; small blue square 1 1'.split(' '), the default) */
+  scene?: string[];
+  /** beam width, 1 (greedy, the default) to 5 */
+  beam?: number;
+}
+
+// This kind's entry in the public types (declaration merging: index.d.ts names no kind).
+declare module './index.js' {
+  interface ModelKinds {
+    captioner: {
+      model: CaptionerModel;
+      options: CaptionerOptions<'float32'>;
+      /** what each evaluation of a run shows: the attention of the caption of this scene */
+      probe: { scene: Scene };
+      /** words (with <eos>) by the grid's regions, labelled "row,column" */
+      probeView: LabelledMatrix;
+      evaluation: CaptionEvaluation;
+      train: TrainOptionsOf<CaptionerModel>;
+      facts: CaptionerFacts;
+      label: {};
+    };
+  }
+  interface ModelWalkthroughInputs {
+    captioning: CaptioningWalkthroughInputs;
+  }
+  interface AttentionEngine {
+    /** What the captioners take, what scenes are made of, and the defaults (read-only). */
+    captionerFacts(): CaptionerFacts;
+    /** The captioning tasks, one entry per task and language (read-only; made on the first call). */
+    captionTasks(): readonly CaptionTask[];
+    /** The scene drawn as the captioners see it. */
+    renderScene(scene: Scene): SceneImage;
+    /** A scene's text as the captioning walkthrough's `scene` input holds it, read as the engine reads
+     * that input: objects separated by ";", each "size colour shape row column" ("big red circle 0 1;
+     * small blue square 1 0"). Text that is no scene throws an Error with `argument` "scene". */
+    parseScene(scene: string): Scene;
+    /** The same text as written, never refused for what it says: each object's words, and every
+     * fault that keeps it from being a scene, in the objects' order (parseScene's error says them all). */
+    readScene(scene: string): WrittenScene;
+    /** A new captioner for a task in a language (see CaptionerOptions for the defaults). */
+    createCaptioner<P extends ModelPrecision = 'float32'>(options: CaptionerOptions<P>): CaptionerModel<P>;
+  }
 }

@@ -94,6 +94,7 @@ export function captionerParts({ call, facts }) {
 export const captionerKind = {
   create: 'createCaptioner',
   facts: 'captionerFacts',
+  walkthroughs: ['captioning'],
   // the attention over the probe's scene as the model captions it: its output tokens by the
   // grid's regions, each labelled "row,column"; and the image, its channels' rows one after the
   // other (a page draws the attention over it)

@@ -1,7 +1,7 @@
 // Types of the sentence classifiers' part of attention-stepper's public API (re-exported by
 // index.d.ts): the reviews task, the classifiers, their classifications and explanations.
-import type { Matrix, ModelFacts } from './index.js';
-import type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray } from './model-types.js';
+import type { LabelledMatrix, Matrix, ModelFacts } from './index.js';
+import type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray, TrainOptionsOf } from './model-types.js';
 import type { TextTaskDefaults, TextTaskOptions, TokenUnit } from './translation-task-types.js';
 
 export type ClassificationLanguage = 'en' | 'zh';
@@ -218,4 +218,57 @@ export interface ClassifierModel<P extends ModelPrecision = ModelPrecision> exte
   classify(sentence: string): Classification<PrecisionArray<P>>;
   /** the checks of α as an explanation, on a sentence of two words or more */
   explain(sentence: string): Explanation;
+}
+
+/** A classifier's reading of one review (tokens, encoder, scores, weights, prediction) and Jain &
+ * Wallace's checks of its weights (accuracy beside uniform attention, permuted weights, leave one
+ * word out and gradients, Kendall's τ). */
+export interface SentimentWalkthroughInputs {
+  /** the classifier that reads (required) */
+  model: ClassifierModel;
+  /** when given, must be the model's: its task (reviews), language (en, zh) and encoder */
+  task?: string;
+  language?: string;
+  encoder?: ClassifierEncoder;
+  /** the sentence's words, two or more (default the food was not good but the staff was lovely) */
+  sentence?: string[];
+  /** a classifier of uniform attention on the same task, set beside the model */
+  uniform?: ClassifierModel;
+}
+
+// This kind's entry in the public types (declaration merging: index.d.ts names no kind).
+declare module './index.js' {
+  interface ModelKinds {
+    classifier: {
+      model: ClassifierModel;
+      options: ClassifierOptions<'float32'>;
+      /** what each evaluation of a run shows: the attention over this sentence */
+      probe: { sentence: string };
+      /** one row, labelled with the predicted label, by the sentence's words */
+      probeView: LabelledMatrix;
+      evaluation: ClassifierEvaluation;
+      train: TrainOptionsOf<ClassifierModel>;
+      facts: ClassifierFacts;
+      /** the fields its models are labelled by */
+      label: { encoder?: ClassifierEncoder; attention?: ClassifierAttention };
+      /** a kind of review with how many were measured */
+      labels: { category: ReviewCategory; count: number };
+      taskOptions: ClassificationTextTaskOptions;
+    };
+  }
+  interface ModelWalkthroughInputs {
+    sentiment: SentimentWalkthroughInputs;
+  }
+  interface AttentionEngine {
+    /** What the classifiers take and do by default (read-only). */
+    classifierFacts(): ClassifierFacts;
+    /** The classification tasks, one entry per task and language (read-only; made on the first call). */
+    classificationTasks(): readonly ClassificationTask[];
+    /** A classification task of the reader's own labelled sentences (text<TAB>label a line), kept by
+     * the engine until its dispose(); createClassifier({ task }) learns it. */
+    createClassificationTask(options: ClassificationTextTaskOptions): ClassificationTextTask;
+    /** A new sentence classifier with attention pooling for a task in a language (see
+     * ClassifierOptions for the defaults). */
+    createClassifier<P extends ModelPrecision = 'float32'>(options: ClassifierOptions<P>): ClassifierModel<P>;
+  }
 }

@@ -97,6 +97,7 @@ export function classifierParts({ call, tasks: store }) {
 export const classifierKind = {
   create: 'createClassifier',
   facts: 'classifierFacts',
+  walkthroughs: ['sentiment'],
   // the attention over the probe's sentence as the model classifies it: one row, labelled with the
   // predicted label, by the sentence's words
   probe(model, { sentence }) {

@@ -1,8 +1,9 @@
 // Types of the public API of attention-stepper's engine. Hand-written (Emscripten 3.1.6 has no
-// --emit-tsd) and checked by tests/types; each kind of model's are in its own file
-// (seq2seq-types.d.ts, transformer-types.d.ts, captioner-types.d.ts, classifier-types.d.ts), over
-// what every kind's model
-// has (model-types.d.ts).
+// --emit-tsd) and checked by tests/types. Each kind of model's are in its own file
+// (<kind>-types.d.ts, over what every kind's model has: model-types.d.ts), which adds its entry to
+// ModelKinds, its functions to AttentionEngine and its walkthroughs to ModelWalkthroughInputs
+// (declaration merging), so this file names no kind: the package's copy re-exports every
+// *-types.d.ts beside it (scripts/build.sh).
 
 /**
  * The engine: `loadAttention()` and the module's other exports, and the engine object it resolves
@@ -12,171 +13,25 @@
  */
 import type { ModelPrecision, TrainOptionsOf } from './model-types.js';
 export type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray, TrainOptionsOf } from './model-types.js';
-import type {
-  Seq2seqEncoder,
-  Seq2seqEvaluation,
-  Seq2seqFacts,
-  Seq2seqModel,
-  Seq2seqOptions,
-  Seq2seqTask,
-  WordCategory,
-} from './seq2seq-types.js';
-
-export type {
-  Seq2seqFacts,
-  TaskExample,
-  Seq2seqTask,
-  Seq2seqPrecision,
-  Seq2seqScoring,
-  Seq2seqEncoder,
-  WordCategory,
-  Seq2seqOptions,
-  Seq2seqTranslationStep,
-  Seq2seqTranslation,
-  Seq2seqEvaluation,
-  Seq2seqModel,
-  TranslationScores,
-} from './seq2seq-types.js';
-import type {
-  TokenUnit,
-  TranslationTask,
-  TranslationTaskFacts,
-  TranslationTaskOptions,
-} from './translation-task-types.js';
-export type {
-  TextTaskDefaults,
-  TextTaskOptions,
-  TokenUnit,
-  TranslationTask,
-  TranslationTaskFacts,
-  TranslationTaskOptions,
-} from './translation-task-types.js';
-import type {
-  TransformerEvaluation,
-  TransformerFacts,
-  TransformerModel,
-  TransformerOptions,
-} from './transformer-types.js';
-import type {
-  CaptionerFacts,
-  CaptionerModel,
-  CaptionerOptions,
-  CaptionEvaluation,
-  CaptionTask,
-  Scene,
-  SceneImage,
-  WrittenScene,
-} from './captioner-types.js';
-import type {
-  ClassificationTask,
-  ClassifierAttention,
-  ClassifierEncoder,
-  ClassificationTextTask,
-  ClassificationTextTaskOptions,
-  ClassifierEvaluation,
-  ClassifierFacts,
-  ClassifierModel,
-  ClassifierOptions,
-} from './classifier-types.js';
-
-export type {
-  TransformerFacts,
-  TransformerOptions,
-  HeadsAttention,
-  TransformerTranslation,
-  TransformerEvaluation,
-  TransformerModel,
-} from './transformer-types.js';
-export type {
-  SceneShape,
-  SceneColour,
-  SceneSize,
-  CaptionLanguage,
-  CaptionerNormalization,
-  Scene,
-  SceneFault,
-  WrittenScene,
-  SceneImage,
-  CaptionCategory,
-  CaptionExample,
-  CaptionTask,
-  CaptionerFacts,
-  CaptionerOptions,
-  CaptionStep,
-  Caption,
-  CaptionEvaluation,
-  CaptionerModel,
-} from './captioner-types.js';
-export type {
-  ClassificationLanguage,
-  ClassifierEncoder,
-  ClassifierAttention,
-  ReviewCategory,
-  ClassificationExample,
-  ClassificationTask,
-  ClassificationTextTask,
-  ClassificationTextTaskOptions,
-  LabelledSentence,
-  ClassifierFacts,
-  ClassifierOptions,
-  Classification,
-  Explanation,
-  ClassifierEvaluation,
-  ClassifierModel,
-} from './classifier-types.js';
 
 /** A probe's view: a matrix with its row and column labels. */
 export type LabelledMatrix = Matrix<Float32Array> & { rowLabels: string[]; colLabels: string[] };
 
-/** The kinds of model the engine trains, each with what a training run of it takes and reports. */
-export interface ModelKinds {
-  seq2seq: {
-    model: Seq2seqModel;
-    /** createSeq2seq's options */
-    options: Seq2seqOptions<'float32'>;
-    /** what each evaluation of a run shows: the alignment of this sentence */
-    probe: { sentence: string };
-    /** the attention over the probe's sentence: target words (with <eos>) by source words */
-    probeView: LabelledMatrix;
-    evaluation: Seq2seqEvaluation;
-    /** the options of train() a run may set */
-    train: TrainOptionsOf<Seq2seqModel>;
-    facts: Seq2seqFacts;
-  };
-  transformer: {
-    model: TransformerModel;
-    options: TransformerOptions<'float32'>;
-    probe: { sentence: string };
-    /** the guided head's cross-attention over the probe's sentence: target words (with <eos>) by source words */
-    probeView: LabelledMatrix;
-    evaluation: TransformerEvaluation;
-    train: TrainOptionsOf<TransformerModel>;
-    facts: TransformerFacts;
-  };
-  captioner: {
-    model: CaptionerModel;
-    options: CaptionerOptions<'float32'>;
-    /** what each evaluation of a run shows: the attention of the caption of this scene */
-    probe: { scene: Scene };
-    /** words (with <eos>) by the grid's regions, labelled "row,column" */
-    probeView: LabelledMatrix;
-    evaluation: CaptionEvaluation;
-    train: TrainOptionsOf<CaptionerModel>;
-    facts: CaptionerFacts;
-  };
-  classifier: {
-    model: ClassifierModel;
-    options: ClassifierOptions<'float32'>;
-    /** what each evaluation of a run shows: the attention over this sentence */
-    probe: { sentence: string };
-    /** one row, labelled with the predicted label, by the sentence's words */
-    probeView: LabelledMatrix;
-    evaluation: ClassifierEvaluation;
-    train: TrainOptionsOf<ClassifierModel>;
-    facts: ClassifierFacts;
-  };
-}
+/**
+ * The kinds of model the engine trains, each with what a training run of it takes and reports;
+ * each kind's types file adds its entry:
+ *   model, options (its create function's), facts; probe (what each evaluation of a run shows)
+ *   and probeView (what it draws); evaluation; train (the options of train() a run may set);
+ *   taskOptions (a kind that learns the reader's text: its reader task's options); label (the
+ *   fields its models are labelled by in a trace); labels (other labels its traces hold).
+ */
+export interface ModelKinds {}
 export type ModelKind = keyof ModelKinds;
+
+/** What entry `member` of each kind gives, where it gives one. */
+type OfKinds<Member extends string> = {
+  [K in ModelKind]: ModelKinds[K] extends { [M in Member]: infer T } ? T : never;
+}[ModelKind];
 
 /** A field of a kind's configuration, as the engine describes it (modelFacts(kind).fields). */
 export interface ModelField {
@@ -197,8 +52,7 @@ export interface ModelField {
   defaultBy?: string;
 }
 
-/** What every kind's facts say (seq2seqFacts(), transformerFacts(), captionerFacts(),
- * classifierFacts() say more). */
+/** What every kind's facts say (its facts function, MODEL_KINDS[kind].facts, says more). */
 export interface ModelFacts {
   /** the configuration's fields, in the order a model's config lists them */
   fields: readonly Readonly<ModelField>[];
@@ -215,13 +69,11 @@ export type Model = ModelKinds[ModelKind]['model'];
 
 export interface TrainingOptions<K extends ModelKind = ModelKind> {
   kind: K;
-  /** the model to train, as its kind's create function takes it (createSeq2seq, createTransformer,
-   * createCaptioner, createClassifier) */
+  /** the model to train, as its kind's create function takes it (MODEL_KINDS[kind].create) */
   model: ModelKinds[K]['options'];
-  /** the reader's text, as the kind's reader task takes it (createTranslationTask's pairs,
-   * createClassificationTask's labelled sentences): the model's task, made where the run trains (a
-   * worker's engine has not got the page's tasks) */
-  task?: TranslationTaskOptions | ClassificationTextTaskOptions;
+  /** the reader's text, as the kind's reader task takes it (MODEL_KINDS[kind].reader.create):
+   * the model's task, made where the run trains (a worker's engine has not got the page's tasks) */
+  task?: ModelKinds[K] extends { taskOptions: infer T } ? T : never;
   /** the model's train() options but `steps` (the engine's defaults where not given) */
   train?: ModelKinds[K]['train'];
   /** what each evaluation shows of the model as it learns (required) */
@@ -410,8 +262,7 @@ export interface RandomState {
   randn(rows: number, cols: number): Matrix;
 }
 
-export type WalkthroughName =
-  'basics' | 'self-attention' | 'scoring' | 'seq2seq' | 'captioning' | 'transformer' | 'sentiment' | 'numerics';
+export type WalkthroughName = keyof WalkthroughInputs;
 export type ScoreFunctionName = 'additive' | 'dot' | 'general' | 'concat';
 
 export interface BasicsInputs {
@@ -438,97 +289,6 @@ export interface SelfAttentionInputs {
   W_V?: MatrixInput;
 }
 
-/**
- * What the walkthroughs of seq2seq models take besides their models: the identity's fields, which
- * when given must be the models' (but the field compared; encoder 'default' says nothing), and
- * the sentence.
- */
-export interface TranslationModelInputs {
-  task?: string;
-  scoring?: ScoreFunctionName;
-  encoder?: Seq2seqEncoder | 'default';
-  layers?: number;
-  /** λ as text: '0', '0.5', '1' */
-  guide?: string;
-  /** the sentence's words (default the red car is small) */
-  sentence?: string[];
-}
-
-/**
- * One decoding step of several trained models of one task, side by side, each with its own
- * scoring function (encoder-states, decoder-states, compare-scores, compare-weights), all teacher
- * forced with the same target: the grammar's translation, else the first model's.
- */
-export interface ScoringInputs extends TranslationModelInputs {
-  /** models of one task, each with its own value of the field compared (at least one; required) */
-  models: Seq2seqModel[];
-  /** what the models differ in (default scoring) */
-  comparison?: Comparison;
-  /** the decoding step, 1 to the target's length with <eos> (default 2) */
-  step?: number;
-}
-
-/** A model's translation of one sentence, stage by stage (source, encoder, a step per token, alignment). */
-export interface Seq2seqWalkthroughInputs extends TranslationModelInputs {
-  /** the model that translates (required) */
-  model: Seq2seqModel;
-  /** beam width, 1 (greedy, the default) to 5 */
-  beam?: number;
-  /** models of the same task to compare (the "compare" stage: their alignments and test measures) */
-  compare?: Seq2seqModel[];
-  /** what the compared models differ in, each its own value of it (default scoring) */
-  comparison?: Comparison;
-}
-
-/** A captioner's caption of one scene, stage by stage (scene, encoder, a step per word, caption). */
-export interface CaptioningWalkthroughInputs {
-  /** the captioner (required) */
-  model: CaptionerModel;
-  /** when given, must be the model's */
-  task?: string;
-  language?: string;
-  /** the scene as words: objects separated by ";", each "size colour shape row column"
-   * ('big red circle 0 0; small blue square 1 1'.split(' '), the default) */
-  scene?: string[];
-  /** beam width, 1 (greedy, the default) to 5 */
-  beam?: number;
-}
-
-/** A Transformer's translation of one sentence, stage by stage (embeddings, positions, one layer and
- * head's attention in detail, a step per token, head view, model view, the comparison). */
-export interface TransformerWalkthroughInputs {
-  /** the model that translates (required) */
-  model: TransformerModel;
-  /** when given, must be the model's */
-  task?: string;
-  /** the sentence's words (default the red car is small) */
-  sentence?: string[];
-  /** the layer of each stack the detailed stages show, from 1 (default 1) */
-  layer?: number;
-  /** the head they show, from 1 (default 1) */
-  head?: number;
-  /** beam width, 1 (greedy, the default) to 5 */
-  beam?: number;
-  /** at most one GRU model of the same task, set beside the best cross-attention head */
-  compare?: Seq2seqModel[];
-}
-
-/** A classifier's reading of one review (tokens, encoder, scores, weights, prediction) and Jain &
- * Wallace's checks of its weights (accuracy beside uniform attention, permuted weights, leave one
- * word out and gradients, Kendall's τ). */
-export interface SentimentWalkthroughInputs {
-  /** the classifier that reads (required) */
-  model: ClassifierModel;
-  /** when given, must be the model's: its task (reviews), language (en, zh) and encoder */
-  task?: string;
-  language?: string;
-  encoder?: ClassifierEncoder;
-  /** the sentence's words, two or more (default the food was not good but the staff was lovely) */
-  sentence?: string[];
-  /** a classifier of uniform attention on the same task, set beside the model */
-  uniform?: ClassifierModel;
-}
-
 export interface NumericsInputs {
   /** one row of scores; default the Attention Basics seed's [927, 397, 148, 929] */
   scores?: VectorInput;
@@ -538,16 +298,18 @@ export interface NumericsInputs {
   seed?: number;
 }
 
-export interface WalkthroughInputs {
+/** The walkthroughs of no trained model: their inputs, all optional. */
+export interface CoreWalkthroughInputs {
   basics: BasicsInputs;
   'self-attention': SelfAttentionInputs;
-  scoring: ScoringInputs;
-  seq2seq: Seq2seqWalkthroughInputs;
-  captioning: CaptioningWalkthroughInputs;
-  transformer: TransformerWalkthroughInputs;
-  sentiment: SentimentWalkthroughInputs;
   numerics: NumericsInputs;
 }
+
+/** The walkthroughs of trained models, each kind's types file adding its own: their inputs, a model among them. */
+export interface ModelWalkthroughInputs {}
+
+/** What walkthrough(name, inputs) takes, by name. */
+export interface WalkthroughInputs extends CoreWalkthroughInputs, ModelWalkthroughInputs {}
 
 /**
  * A panel's row or column label: text shown as it is in every language (a token, "x1", "h~"), or
@@ -581,21 +343,22 @@ export type Label =
         | 'testSplitSd';
     }
   | ModelLabel
-  | { category: WordCategory | 'plain' | 'contrast'; count: number; instead?: string };
+  | OfKinds<'labels'>;
 
-/** A trained model by what tells it apart (any of its fields; a trace's `models` give them all). */
-export interface ModelLabel {
-  scoring?: ScoreFunctionName;
-  encoder?: Seq2seqEncoder | ClassifierEncoder;
-  layers?: number;
-  /** guided alignment's weight λ its training used (0: it learnt freely) */
-  guide?: number;
-  /** a classifier's attention pooling */
-  attention?: ClassifierAttention;
-}
-
-/** What compared models differ in: their scoring functions, encoders or training (λ). */
-export type Comparison = 'scoring' | 'encoder' | 'guide';
+/**
+ * A trained model by what tells it apart (any of its fields its kind labels it by, `label`; a
+ * trace's `models` give them all).
+ */
+export type ModelLabel = {
+  [F in keyof UnionToIntersection<OfKinds<'label'>>]?: {
+    [K in ModelKind]: ModelKinds[K] extends { label: infer L }
+      ? F extends keyof L
+        ? NonNullable<L[F]>
+        : never
+      : never;
+  }[ModelKind];
+};
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
 /** One heatmap of a stage, in the orientation the notebook draws it. */
 export interface Panel extends Matrix {
@@ -633,12 +396,12 @@ export interface Stage {
 
 export interface Trace {
   walkthrough: WalkthroughName;
-  /** label lists the texts refer to: `words` (self-attention), `source` and `target` (scoring, seq2seq) */
+  /** label lists the texts refer to: `words` (self-attention), `source` and `target` (a translation's) */
   labels: Record<string, string[]>;
   stages: Stage[];
-  /** the trained models the trace is of (seq2seq's; the scoring walkthrough's, in their panels' order) */
+  /** the trained models the trace is of (a walkthrough of several: in their panels' order) */
   models?: Required<ModelLabel>[];
-  /** context vector (basics), attention output (self-attention), each model's weights at the step (scoring), alignment (seq2seq) */
+  /** context vector (basics), attention output (self-attention), a model's own (its alignment, its weights at the step) */
   output: Matrix;
 }
 
@@ -740,14 +503,8 @@ export interface AttentionEngine {
     params: MultiHeadParams,
   ): MultiHeadResult<Out<M, Matrix<Float64Array>, Matrix<Float32Array>>>;
   randomState(seed: number): RandomState;
-  walkthrough<N extends Exclude<WalkthroughName, 'scoring' | 'seq2seq' | 'captioning' | 'transformer' | 'sentiment'>>(
-    name: N,
-    inputs?: WalkthroughInputs[N],
-  ): Trace;
-  walkthrough<N extends 'scoring' | 'seq2seq' | 'captioning' | 'transformer' | 'sentiment'>(
-    name: N,
-    inputs: WalkthroughInputs[N],
-  ): Trace;
+  walkthrough<N extends keyof CoreWalkthroughInputs>(name: N, inputs?: CoreWalkthroughInputs[N]): Trace;
+  walkthrough<N extends keyof ModelWalkthroughInputs>(name: N, inputs: ModelWalkthroughInputs[N]): Trace;
   /** The inputs `walkthrough(name, …)` takes, with their limits and defaults (read-only). */
   walkthroughInputs(name: WalkthroughName): readonly Readonly<InputField>[];
   /** The walkthroughs' names, in the page's order, as the engine publishes them: those of no
@@ -761,55 +518,11 @@ export interface AttentionEngine {
   loadModels(): Promise<void>;
   /** Whether loadModels() has loaded the models' code (or loadAttention was given models: true). */
   readonly modelsLoaded: boolean;
-  /** What the seq2seq models take and do by default (read-only). */
-  seq2seqFacts(): Seq2seqFacts;
-  /** The translation tasks: en-fr, en-zh and dates (read-only; made on the first call). */
-  seq2seqTasks(): readonly Seq2seqTask[];
-  /** A translation task of the reader's own pairs, which createModel({ kind: 'seq2seq' or
-   * 'transformer', task }) takes. Bad text or options throw an Error whose `argument` names the
-   * option ('pairs' for the text, with the first lines at fault). */
-  createTranslationTask(options: TranslationTaskOptions): TranslationTask;
-  /** A grammar's task as text, one pair a line with its gold links (Pharaoh's form, positions of
-   * the tokens createTranslationTask reads), and the options that read it all. */
-  translationTaskSample(task: Seq2seqTask['id']): { name: string; text: string; unit: TokenUnit; maxLength: number };
-  /** What tasks from text take when not told, and their limits (read-only). */
-  translationTaskFacts(): TranslationTaskFacts;
-  /** A new encoder–decoder for a task (see Seq2seqOptions for the defaults). */
-  createSeq2seq<P extends ModelPrecision = 'float32'>(options: Seq2seqOptions<P>): Seq2seqModel<P>;
-  /** What the Transformer models take and do by default (read-only). */
-  transformerFacts(): TransformerFacts;
-  /** A new Transformer for a translation task (see TransformerOptions for the defaults). */
-  createTransformer<P extends ModelPrecision = 'float32'>(options: TransformerOptions<P>): TransformerModel<P>;
-  /** What the captioners take, what scenes are made of, and the defaults (read-only). */
-  captionerFacts(): CaptionerFacts;
-  /** The captioning tasks, one entry per task and language (read-only; made on the first call). */
-  captionTasks(): readonly CaptionTask[];
-  /** The scene drawn as the captioners see it. */
-  renderScene(scene: Scene): SceneImage;
-  /** A scene's text as the captioning walkthrough's `scene` input holds it, read as the engine reads
-   * that input: objects separated by ";", each "size colour shape row column" ("big red circle 0 1;
-   * small blue square 1 0"). Text that is no scene throws an Error with `argument` "scene". */
-  parseScene(scene: string): Scene;
-  /** The same text as written, never refused for what it says: each object's words, and every
-   * fault that keeps it from being a scene, in the objects' order (parseScene's error says them all). */
-  readScene(scene: string): WrittenScene;
-  /** A new captioner for a task in a language (see CaptionerOptions for the defaults). */
-  createCaptioner<P extends ModelPrecision = 'float32'>(options: CaptionerOptions<P>): CaptionerModel<P>;
-  /** What the classifiers take and do by default (read-only). */
-  classifierFacts(): ClassifierFacts;
-  /** The classification tasks, one entry per task and language (read-only; made on the first call). */
-  classificationTasks(): readonly ClassificationTask[];
-  /** A classification task of the reader's own labelled sentences (text<TAB>label a line), kept by
-   * the engine until its dispose(); createClassifier({ task }) learns it. */
-  createClassificationTask(options: ClassificationTextTaskOptions): ClassificationTextTask;
-  /** A new sentence classifier with attention pooling for a task in a language (see
-   * ClassifierOptions for the defaults). */
-  createClassifier<P extends ModelPrecision = 'float32'>(options: ClassifierOptions<P>): ClassifierModel<P>;
   /** What models of `kind` take: their configuration's fields, limits and defaults (read-only);
-   * seq2seqFacts(), transformerFacts(), captionerFacts() and classifierFacts() are this for their kind. */
+   * each kind's facts function (MODEL_KINDS[kind].facts) is this for its kind. */
   modelFacts<K extends ModelKind>(kind: K): ModelKinds[K]['facts'];
-  /** A new, untrained model of `kind`, with that kind's create options: createSeq2seq,
-   * createTransformer, createCaptioner and createClassifier are this for their kind. */
+  /** A new, untrained model of `kind`, with that kind's create options: each kind's create
+   * function (MODEL_KINDS[kind].create) is this for its kind. */
   createModel<K extends ModelKind>(options: { kind: K } & ModelKinds[K]['options']): ModelKinds[K]['model'];
   /** A model of any kind again from save()'s bytes (or a PyTorch state_dict the engine
    * recognises); its `kind` says which. */
@@ -916,13 +629,15 @@ export function modelIdentity(
 /** A model's file name: the identity fields `entry` gives (as modelIdentity orders them), joined by "-" (en-fr-additive.safetensors). */
 export function modelFile(entry: { kind: ModelKind } & Record<string, unknown>): string;
 
-/** What the page adds to each kind of model: the names of its create and facts functions, what a
- * training run shows of it at each evaluation, and the measure of its evaluation a run's `target`
- * is of (`exactMatch`; a classifier's `accuracy`). */
+/** What the page adds to each kind of model: the names of its create and facts functions, its
+ * walkthroughs, what a training run shows of it at each evaluation, and the measure of its
+ * evaluation a run's `target` is of (`exactMatch`, or the kind's own: `accuracy`). */
 export const MODEL_KINDS: Readonly<{
   [K in ModelKind]: Readonly<{
     create: string;
     facts: string;
+    /** the walkthroughs that show its models, in the page's order */
+    walkthroughs: readonly (keyof ModelWalkthroughInputs)[];
     probe(model: ModelKinds[K]['model'], probe: ModelKinds[K]['probe']): ModelKinds[K]['probeView'];
     goal: string;
     /** a kind that learns the reader's text: the function that makes its task, and a held-out

@@ -6,6 +6,9 @@
 //                  that kind)
 //   probe(model, probe)  what every evaluation of a training run shows of the model as it learns
 //                  (a matrix with rowLabels and colLabels)
+//   walkthroughs   the names of the walkthroughs that show its models, in the page's order (the
+//                  engine's: ModelKind<Session>::walkthroughs()), known before the models' module
+//                  loads: a page opening on one loads it at once
 //   goal           the measure of its evaluation a run's target is of (default: exactMatch)
 //   reader         if its models learn the reader's own text: { create, sample(model, row) }, the
 //                  name of the function that makes such a task (a training run makes its task
@@ -30,12 +33,12 @@ export const KINDS = deepFreeze({
   classifier: classifierKind,
 });
 
-/** Each kind's create and facts function names, its training runs' probe, the measure their target is of and its reader's tasks. */
+/** Each kind's create and facts function names, its walkthroughs, its training runs' probe, the measure their target is of and its reader's tasks. */
 export const MODEL_KINDS = deepFreeze(
   Object.fromEntries(
-    Object.entries(KINDS).map(([kind, { create, facts, probe, goal = 'exactMatch', reader }]) => [
+    Object.entries(KINDS).map(([kind, { create, facts, walkthroughs, probe, goal = 'exactMatch', reader }]) => [
       kind,
-      { create, facts, probe, goal, reader },
+      { create, facts, walkthroughs, probe, goal, reader },
     ]),
   ),
 );

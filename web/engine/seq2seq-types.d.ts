@@ -1,8 +1,8 @@
 // Types of the seq2seq models' part of attention-stepper's public API (re-exported by index.d.ts):
 // tasks, models and translations.
-import type { Matrix, ModelFacts, ScoreFunctionName } from './index.js';
-import type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray } from './model-types.js';
-import type { TranslationTask } from './translation-task-types.js';
+import type { LabelledMatrix, Matrix, ModelFacts, ScoreFunctionName } from './index.js';
+import type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray, TrainOptionsOf } from './model-types.js';
+import type { TranslationTask, TranslationTaskOptions } from './translation-task-types.js';
 
 /** What the seq2seq models take: their tasks, scoring functions, precisions, limits and defaults. */
 export interface Seq2seqFacts extends ModelFacts {
@@ -208,4 +208,85 @@ export interface Seq2seqModel<P extends ModelPrecision = ModelPrecision> extends
   /** greedy decoding (beam 1, the default) or beam search of width 2 to 16; the steps and
    * alignment are the best hypothesis' */
   translate(sentence: string, options?: { beam?: number }): Seq2seqTranslation<PrecisionArray<P>>;
+}
+
+/**
+ * What the walkthroughs of seq2seq models take besides their models: the identity's fields, which
+ * when given must be the models' (but the field compared; encoder 'default' says nothing), and
+ * the sentence.
+ */
+export interface TranslationModelInputs {
+  task?: string;
+  scoring?: ScoreFunctionName;
+  encoder?: Seq2seqEncoder | 'default';
+  layers?: number;
+  /** λ as text: '0', '0.5', '1' */
+  guide?: string;
+  /** the sentence's words (default the red car is small) */
+  sentence?: string[];
+}
+
+/**
+ * One decoding step of several trained models of one task, side by side, each with its own
+ * scoring function (encoder-states, decoder-states, compare-scores, compare-weights), all teacher
+ * forced with the same target: the grammar's translation, else the first model's.
+ */
+export interface ScoringInputs extends TranslationModelInputs {
+  /** models of one task, each with its own value of the field compared (at least one; required) */
+  models: Seq2seqModel[];
+  /** what the models differ in (default scoring) */
+  comparison?: Comparison;
+  /** the decoding step, 1 to the target's length with <eos> (default 2) */
+  step?: number;
+}
+
+/** A model's translation of one sentence, stage by stage (source, encoder, a step per token, alignment). */
+export interface Seq2seqWalkthroughInputs extends TranslationModelInputs {
+  /** the model that translates (required) */
+  model: Seq2seqModel;
+  /** beam width, 1 (greedy, the default) to 5 */
+  beam?: number;
+  /** models of the same task to compare (the "compare" stage: their alignments and test measures) */
+  compare?: Seq2seqModel[];
+  /** what the compared models differ in, each its own value of it (default scoring) */
+  comparison?: Comparison;
+}
+
+/** What compared models differ in: their scoring functions, encoders or training (λ). */
+export type Comparison = 'scoring' | 'encoder' | 'guide';
+
+// This kind's entry in the public types (declaration merging: index.d.ts names no kind).
+declare module './index.js' {
+  interface ModelKinds {
+    seq2seq: {
+      model: Seq2seqModel;
+      /** createSeq2seq's options */
+      options: Seq2seqOptions<'float32'>;
+      /** what each evaluation of a run shows: the alignment of this sentence */
+      probe: { sentence: string };
+      /** the attention over the probe's sentence: target words (with <eos>) by source words */
+      probeView: LabelledMatrix;
+      evaluation: Seq2seqEvaluation;
+      /** the options of train() a run may set */
+      train: TrainOptionsOf<Seq2seqModel>;
+      facts: Seq2seqFacts;
+      /** the fields its models are labelled by */
+      label: { scoring?: Seq2seqScoring; encoder?: Seq2seqEncoder; layers?: number; guide?: number };
+      /** a kind of target word with how many were measured, and the source token most of its unaligned words look at */
+      labels: { category: WordCategory | 'plain' | 'contrast'; count: number; instead?: string };
+      taskOptions: TranslationTaskOptions;
+    };
+  }
+  interface ModelWalkthroughInputs {
+    scoring: ScoringInputs;
+    seq2seq: Seq2seqWalkthroughInputs;
+  }
+  interface AttentionEngine {
+    /** What the seq2seq models take and do by default (read-only). */
+    seq2seqFacts(): Seq2seqFacts;
+    /** The translation tasks: en-fr, en-zh and dates (read-only; made on the first call). */
+    seq2seqTasks(): readonly Seq2seqTask[];
+    /** A new encoder–decoder for a task (see Seq2seqOptions for the defaults). */
+    createSeq2seq<P extends ModelPrecision = 'float32'>(options: Seq2seqOptions<P>): Seq2seqModel<P>;
+  }
 }

@@ -17,6 +17,7 @@ export function seq2seqParts({ call, facts }) {
 export const seq2seqKind = {
   create: 'createSeq2seq',
   facts: 'seq2seqFacts',
+  walkthroughs: ['scoring', 'seq2seq'],
   // the attention over the probe's sentence as the model translates it: its output tokens by
   // source words
   probe(model, { sentence }) {

@@ -1,9 +1,9 @@
 // Types of the Transformer models' part of attention-stepper's public API (re-exported by
 // index.d.ts): they learn the seq2seq models' translation tasks (Seq2seqTask).
-import type { ModelFacts } from './index.js';
-import type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray } from './model-types.js';
-import type { Seq2seqTask, TranslationScores } from './seq2seq-types.js';
-import type { TranslationTask } from './translation-task-types.js';
+import type { LabelledMatrix, ModelFacts } from './index.js';
+import type { ModelOf, ModelPrecision, NamedTensor, PrecisionArray, TrainOptionsOf } from './model-types.js';
+import type { Seq2seqModel, Seq2seqTask, TranslationScores } from './seq2seq-types.js';
+import type { TranslationTask, TranslationTaskOptions } from './translation-task-types.js';
 
 /** What the Transformer models take: their tasks, precisions, limits and defaults. */
 export interface TransformerFacts extends ModelFacts {
@@ -106,4 +106,50 @@ export interface TransformerModel<P extends ModelPrecision = ModelPrecision> ext
   ): { loss: number; gradients: Record<string, NamedTensor<PrecisionArray<P>>> };
   /** greedy decoding (beam 1, the default) or beam search of width 2 to 16 */
   translate(sentence: string, options?: { beam?: number }): TransformerTranslation<PrecisionArray<P>>;
+}
+
+/** A Transformer's translation of one sentence, stage by stage (embeddings, positions, one layer and
+ * head's attention in detail, a step per token, head view, model view, the comparison). */
+export interface TransformerWalkthroughInputs {
+  /** the model that translates (required) */
+  model: TransformerModel;
+  /** when given, must be the model's */
+  task?: string;
+  /** the sentence's words (default the red car is small) */
+  sentence?: string[];
+  /** the layer of each stack the detailed stages show, from 1 (default 1) */
+  layer?: number;
+  /** the head they show, from 1 (default 1) */
+  head?: number;
+  /** beam width, 1 (greedy, the default) to 5 */
+  beam?: number;
+  /** at most one GRU model of the same task, set beside the best cross-attention head */
+  compare?: Seq2seqModel[];
+}
+
+// This kind's entry in the public types (declaration merging: index.d.ts names no kind).
+declare module './index.js' {
+  interface ModelKinds {
+    transformer: {
+      model: TransformerModel;
+      options: TransformerOptions<'float32'>;
+      probe: { sentence: string };
+      /** the guided head's cross-attention over the probe's sentence: target words (with <eos>) by source words */
+      probeView: LabelledMatrix;
+      evaluation: TransformerEvaluation;
+      train: TrainOptionsOf<TransformerModel>;
+      facts: TransformerFacts;
+      label: {};
+      taskOptions: TranslationTaskOptions;
+    };
+  }
+  interface ModelWalkthroughInputs {
+    transformer: TransformerWalkthroughInputs;
+  }
+  interface AttentionEngine {
+    /** What the Transformer models take and do by default (read-only). */
+    transformerFacts(): TransformerFacts;
+    /** A new Transformer for a translation task (see TransformerOptions for the defaults). */
+    createTransformer<P extends ModelPrecision = 'float32'>(options: TransformerOptions<P>): TransformerModel<P>;
+  }
 }

@@ -20,6 +20,7 @@ export function transformerParts({ call, facts }) {
 export const transformerKind = {
   create: 'createTransformer',
   facts: 'transformerFacts',
+  walkthroughs: ['transformer'],
   // the cross-attention head that guided alignment supervises (model.guidedHead) over the probe's
   // sentence as the model translates it: its output tokens by source words
   probe(model, { sentence }) {

@@ -1,5 +1,6 @@
 // Types of translation tasks from the reader's own text (createTranslationTask), which the
 // translation kinds (seq2seq, the Transformer) learn as they learn the grammars' tasks.
+import type { Seq2seqTask } from './seq2seq-types.js';
 
 export type TokenUnit = 'word' | 'character';
 
@@ -110,4 +111,19 @@ export interface TranslationTaskFacts {
   maxVocabulary: number;
   /** the grammars' tasks translationTaskSample gives as text */
   samples: readonly string[];
+}
+
+// The reader's translation tasks in the public types (declaration merging: index.d.ts names no kind).
+declare module './index.js' {
+  interface AttentionEngine {
+    /** A translation task of the reader's own pairs, which createModel({ kind: 'seq2seq' or
+     * 'transformer', task }) takes. Bad text or options throw an Error whose `argument` names the
+     * option ('pairs' for the text, with the first lines at fault). */
+    createTranslationTask(options: TranslationTaskOptions): TranslationTask;
+    /** A grammar's task as text, one pair a line with its gold links (Pharaoh's form, positions of
+     * the tokens createTranslationTask reads), and the options that read it all. */
+    translationTaskSample(task: Seq2seqTask['id']): { name: string; text: string; unit: TokenUnit; maxLength: number };
+    /** What tasks from text take when not told, and their limits (read-only). */
+    translationTaskFacts(): TranslationTaskFacts;
+  }
 }

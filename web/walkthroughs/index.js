@@ -2,62 +2,54 @@
 // (in exercise mode) the question. Numbers and structure come from the engine's trace; titles and
 // texts from the locales (web/locales/<lang>/walkthroughs/<name>.json). See docs/architecture.md for how
 // to add a walkthrough.
+import { MODEL_KINDS } from 'attention-stepper';
+
 import basics from './basics.js';
 import numerics from './numerics.js';
 import selfAttention from './self-attention.js';
 
-// The walkthroughs of trained models, and the attributes an <attention-stepper> takes as their
-// inputs (known before their specs: an element observes them from the start). Their specs come
-// with the models' code, one chunk (model-walkthroughs.js) that loadModelSpecs() brings, so that a page or an
-// embed that shows none of them never downloads them.
-const MODEL_ATTRIBUTES = {
-  scoring: ['task', 'comparison', 'scoring', 'encoder', 'layers', 'guide', 'sentence', 'step'],
-  seq2seq: ['task', 'scoring', 'encoder', 'layers', 'guide', 'sentence', 'comparison'],
-  captioning: ['language', 'scene', 'beam'],
-  transformer: ['task', 'sentence', 'layer', 'head', 'beam'],
-  sentiment: ['task', 'language', 'encoder', 'sentence'],
-};
+// The walkthroughs of trained models are those the kinds' entries name (web/engine/kinds.js),
+// known before their specs: each spec (trained/<name>.js) is a chunk of its own that loadSpec() brings
+// with the models' code, so that a page or an embed that shows none of them never downloads them.
+const MODEL_WALKTHROUGHS = Object.values(MODEL_KINDS).flatMap((kind) => kind.walkthroughs);
 
-/** The walkthroughs a reader can open, in the page's order. */
-export const WALKTHROUGHS = Object.freeze([
-  'basics',
-  'self-attention',
-  'scoring',
-  'seq2seq',
-  'captioning',
-  'transformer',
-  'sentiment',
-  'numerics',
-]);
+/** The walkthroughs a reader can open, in the page's order (the engine's: registry.cpp). */
+export const WALKTHROUGHS = Object.freeze([basics.name, selfAttention.name, ...MODEL_WALKTHROUGHS, numerics.name]);
 
 /**
- * Whether `walkthrough` shows trained models: its spec comes with loadModelSpecs(), and a page or a
+ * Whether `walkthrough` shows trained models: its spec comes with loadSpec(), and a page or a
  * stepper that opens on it asks for the models' code at once (loadAttention({ models })).
  */
-export const hasModels = (walkthrough) => Object.hasOwn(MODEL_ATTRIBUTES, walkthrough);
+export const hasModels = (walkthrough) => MODEL_WALKTHROUGHS.includes(walkthrough);
 
-/** The inputs an embedding page may give `walkthrough` as attributes. */
-export const inputAttributes = (walkthrough) => (hasModels(walkthrough) ? MODEL_ATTRIBUTES[walkthrough] : []);
-
-/** Every walkthrough's inputs an embedding page may give as attributes: what an element observes. */
-export const EVERY_INPUT_ATTRIBUTE = [...new Set(Object.values(MODEL_ATTRIBUTES).flat())];
-
-/** One spec per walkthrough loaded so far, by name: the walkthroughs of trained models' once loadModelSpecs() resolved. */
+/** One spec per walkthrough loaded so far, by name: a walkthrough of trained models' once loadSpec() resolved. */
 export const SPECS = { basics, 'self-attention': selfAttention, numerics };
 
-let modelSpecs = null; // the chunk on its way, or in
-/** Brings the specs of the walkthroughs of trained models into SPECS, once. */
-export const loadModelSpecs = () =>
-  (modelSpecs ??= import('./model-walkthroughs.js').then(
-    (specs) => Object.assign(SPECS, specs),
-    (error) => {
-      modelSpecs = null; // a later call tries again
-      throw error;
-    },
-  ));
+const loading = new Map(); // name -> its spec on its way, or in
+/** Brings the spec of `walkthrough` (one of WALKTHROUGHS) into SPECS, once. */
+export const loadSpec = (walkthrough) => {
+  if (Object.hasOwn(SPECS, walkthrough)) return Promise.resolve(SPECS[walkthrough]);
+  if (!hasModels(walkthrough)) return Promise.reject(new Error(`no walkthrough ${walkthrough}`));
+  if (!loading.has(walkthrough))
+    loading.set(
+      walkthrough,
+      import(`./trained/${walkthrough}.js`).then(
+        ({ default: spec }) => (SPECS[walkthrough] = spec),
+        (error) => {
+          loading.delete(walkthrough); // a later call tries again
+          throw error;
+        },
+      ),
+    );
+  return loading.get(walkthrough);
+};
 
-/** Whether the specs of the walkthroughs of trained models are in. */
-export const modelSpecsLoaded = () => Object.keys(MODEL_ATTRIBUTES).every((name) => name in SPECS);
+/**
+ * The inputs an embedding page may give `walkthrough` as attributes, once its spec is in: a
+ * walkthrough of trained models takes its form's fields so (task="en-zh" sentence="…").
+ */
+export const inputAttributes = (walkthrough) =>
+  hasModels(walkthrough) && SPECS[walkthrough] ? SPECS[walkthrough].fields.map((field) => field.name) : [];
 
 // The locale keys of a stage's texts (a stage the spec tells in parts, its `texts`: the first
 // part's title, every part's text), and the values their {placeholders} take (a value may be a

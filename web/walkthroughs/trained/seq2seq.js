@@ -4,8 +4,8 @@
 // tests/fixtures/make_seq2seq_fixtures.py writes it. Titles and texts: the locale's
 // seq2seq.stages.<kind>, with {t}, {word}, {task}; the encoder's and the comparison's in parts, as
 // the model's encoder and the comparison have them.
-import { categoryName, percent } from '../locales/format.js';
-import { panelOf } from './trace.js';
+import { categoryName, percent } from '../../locales/format.js';
+import { panelOf } from '../trace.js';
 import {
   adjustToTask,
   COMPARISON_FIELD,
@@ -19,7 +19,7 @@ import {
   TASK_FIELD,
   taskDefaults,
   TRANSLATION_MODELS,
-} from './translation.js';
+} from '../translation.js';
 
 // What the alignment stage's by_category panel says, as a sentence: the kind of word least often
 // aligned, and the source word most of its others look at instead.

@@ -5,9 +5,9 @@
 // tests/fixtures/make_classifier_fixtures.py writes it. Titles and texts: the locale's
 // sentiment.stages.<kind>, the encoder's and the weights' in parts as the model and the sentence
 // have them, with {sentence}, {label}, {p}, {word}, …
-import { labelText, percent, pythonG } from '../locales/format.js';
-import { panelOf } from './trace.js';
-import { learningRateChoice, SEED_CHOICE, taskField } from './training-choices.js';
+import { labelText, percent, pythonG } from '../../locales/format.js';
+import { panelOf } from '../trace.js';
+import { learningRateChoice, SEED_CHOICE, taskField } from '../training-choices.js';
 
 const KIND = 'classifier';
 

@@ -6,8 +6,8 @@
 // transformer.stages.<kind>, with {layer}, {head}, {t}, {word}, {task}, {bestLayer}, {bestHead}.
 // The head views and the model view are drawings (their `view`: components/head-view.js,
 // model-view.js), not a heatmap per panel.
-import { taskName } from '../locales/format.js';
-import { panelOf } from './trace.js';
+import { taskName } from '../../locales/format.js';
+import { panelOf } from '../trace.js';
 import {
   adjustToTask,
   PAIRS_DATA,
@@ -16,7 +16,7 @@ import {
   TASK_FIELD,
   taskDefaults,
   TRANSLATION_MODELS,
-} from './translation.js';
+} from '../translation.js';
 
 // The GRU model the comparison sets beside the Transformer: the task's Bahdanau model, the one
 // that ships (en-fr, en-zh).

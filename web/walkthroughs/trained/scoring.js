@@ -18,7 +18,7 @@ import {
   TASK_FIELD,
   taskDefaults,
   TRANSLATION_MODELS,
-} from './translation.js';
+} from '../translation.js';
 
 // The models on screen: [name of its panels, its label ({ scoring, encoder, layers, guide })], in
 // the trace's order.

@@ -2,9 +2,9 @@
 // by word. The trace is the model's own (the stages scene, encoder, one "step" per word, caption);
 // the code is the reference model's PyTorch, as tests/fixtures/make_captioner_fixtures.py writes
 // it. Titles and texts: the locale's captioning.stages.<kind>, with {t}, {word}, {caption}.
-import { percent } from '../locales/format.js';
-import { panelOf } from './trace.js';
-import { learningRateChoice, SEED_CHOICE } from './training-choices.js';
+import { percent } from '../../locales/format.js';
+import { panelOf } from '../trace.js';
+import { learningRateChoice, SEED_CHOICE } from '../training-choices.js';
 
 const captionOf = (trace) => trace.labels.caption.filter((word) => word !== '<eos>').join(' ');
 
