@@ -37,43 +37,63 @@ fi
 [ -f build/wasm/CMakeCache.txt ] || emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/wasm -j "$jobs"
 
-# The package's engine: the hand-written wrapper and types from web/engine/, the modules from
-# build/wasm/engine/. Node's threaded module reads the browsers' threaded .wasm (index.node.js), so
-# its own copy stays behind; its folder gets a package.json saying CommonJS, for its worker.
+# The package's engine from the sources in $1 (web/) into $2 (dist/engine/): the hand-written
+# wrapper and types from $1/engine/, the modules from build/wasm/engine/. Node's threaded module
+# reads the browsers' threaded .wasm (index.node.js), so its own copy stays behind; its folder gets
+# a package.json saying CommonJS, for its worker.
 modules=build/wasm/engine
-rm -rf dist/engine
+package_engine() {
+  local web=$1 out=$2
+  rm -rf "$out"
+  mkdir -p "$out/wasm/node"
+  cp "$web"/engine/*.js "$web"/engine/*.d.ts "$out/"
+  # The entry's types re-export every kind's (<kind>-types.d.ts and what they share), whose
+  # entries join ModelKinds and AttentionEngine by declaration merging: the hand-written entry
+  # names no kind.
+  for types in "$web"/engine/*-types.d.ts; do
+    echo "export * from './$(basename "$types" .d.ts).js';"
+  done >>"$out/index.d.ts"
+  # the trained models a page can show at once (scripts/make-models.js writes them)
+  mkdir -p "$out/models"
+  cp "$web"/models/*.safetensors "$out/models/"
+  # tensors.js takes fflate (the .npz container) in with it, so the engine still imports without
+  # a bundler or an import map, and the package has no runtime dependency.
+  npx esbuild "$web/engine/tensors.js" --bundle --minify --format=esm --target=es2020 \
+    --allow-overwrite --outfile="$out/tensors.js" --log-level=warning
+  # The browsers' entry as one minified module, its own modules (and fflate) inside: a CDN serves
+  # one file instead of seventeen, half the bytes. The modules' loaders (wasm/) stay files of their
+  # own, loaded as before; Node's entry and the training worker import the modules beside it.
+  npx esbuild "$web/engine/index.js" --bundle --minify --format=esm --target=es2020 \
+    --allow-overwrite '--external:./wasm/*' --outfile="$out/index.js" --log-level=warning
+  # Each of the engine (every function) and the core (no models: loadModels() brings the engine).
+  for module in attention-engine attention-core; do
+    cp $modules/$module.wasm $modules/$module-threads.{mjs,wasm,worker.js} "$out/wasm/"
+    cp $modules/node/$module-threads.{cjs,worker.js} "$out/wasm/node/"
+    # Emscripten 3.1.6 minifies its loader fully only with Closure, which Debian does not ship:
+    # esbuild (Vite's own minifier) does it instead, so the package's engine JS stays small.
+    npx esbuild $modules/$module.mjs --minify --format=esm --target=es2020 \
+      --outfile="$out/wasm/$module.mjs" --log-level=warning
+  done
+  echo '{ "type": "commonjs" }' >"$out/wasm/node/package.json"
+}
 # Checkouts built before this layout hold the modules in web/engine/wasm/, no longer ignored by git.
 rm -rf web/engine/wasm
-mkdir -p dist/engine/wasm/node
-cp web/engine/*.js web/engine/*.d.ts dist/engine/
-# The entry's types re-export every kind's (<kind>-types.d.ts and what they share), whose entries
-# join ModelKinds and AttentionEngine by declaration merging: the hand-written entry names no kind.
-for types in web/engine/*-types.d.ts; do
-  echo "export * from './$(basename "$types" .d.ts).js';"
-done >>dist/engine/index.d.ts
-# the trained models a page can show at once (scripts/make-models.js writes them)
-mkdir -p dist/engine/models
-cp web/models/*.safetensors dist/engine/models/
-# tensors.js takes fflate (the .npz container) in with it, so the engine still imports without a
-# bundler or an import map, and the package has no runtime dependency.
-npx esbuild web/engine/tensors.js --bundle --minify --format=esm --target=es2020 --allow-overwrite \
-  --outfile=dist/engine/tensors.js --log-level=warning
-# The browsers' entry as one minified module, its own modules (and fflate) inside: a CDN serves one
-# file instead of seventeen, half the bytes. The modules' loaders (wasm/) stay files of their own,
-# loaded as before; Node's entry and the training worker import the modules beside it.
-npx esbuild web/engine/index.js --bundle --minify --format=esm --target=es2020 --allow-overwrite \
-  '--external:./wasm/*' --outfile=dist/engine/index.js --log-level=warning
-# Each of the engine (every function) and the core (no models: loadModels() brings the engine).
-for module in attention-engine attention-core; do
-  cp $modules/$module.wasm $modules/$module-threads.{mjs,wasm,worker.js} dist/engine/wasm/
-  cp $modules/node/$module-threads.{cjs,worker.js} dist/engine/wasm/node/
-  # Emscripten 3.1.6 minifies its loader fully only with Closure, which Debian does not ship:
-  # esbuild (Vite's own minifier) does it instead, so the package's engine JS stays small.
-  npx esbuild $modules/$module.mjs --minify --format=esm --target=es2020 \
-    --outfile=dist/engine/wasm/$module.mjs --log-level=warning
-done
-echo '{ "type": "commonjs" }' >dist/engine/wasm/node/package.json
+package_engine web dist/engine
 
 npx vite build --config web/components/vite.config.js
 cp web/components/index.d.ts dist/components/
 [ "$target" = package ] || npx vite build --config web/vite.config.js
+
+# The tests' package (build/test-kinds/): the sources with the test build's own kinds added as the
+# recipe adds a kind (tests/kinds/package.js), its engine the single-threaded one that has them
+# (build/wasm/engine-test-kinds/; no threaded one), and the page built from them.
+if [ "$target" = all ]; then
+  cmake --build build/wasm -j "$jobs" --target attention_engine_test_kinds
+  node tests/kinds/package.js build/test-kinds/web
+  package_engine build/test-kinds/web build/test-kinds/dist/engine
+  rm build/test-kinds/dist/engine/wasm/attention-engine-threads.* build/test-kinds/dist/engine/wasm/node/attention-engine-threads.*
+  cp build/wasm/engine-test-kinds/attention-engine.wasm build/test-kinds/dist/engine/wasm/
+  npx esbuild build/wasm/engine-test-kinds/attention-engine.mjs --minify --format=esm --target=es2020 \
+    --outfile=build/test-kinds/dist/engine/wasm/attention-engine.mjs --log-level=warning
+  npx vite build --config build/test-kinds/web/vite.config.js --logLevel error
+fi

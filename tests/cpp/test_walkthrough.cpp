@@ -257,8 +257,9 @@ TEST_CASE("numerics walkthrough: labels are names and numbers, which the page wo
 }
 
 TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs use them") {
+  // (the test build's toy kind, tests/kinds/, adds its walkthrough after the packaged kinds')
   CHECK(walkthrough_names() == Labels{"basics", "self-attention", "scoring", "seq2seq",
-                                      "captioning", "transformer", "sentiment", "numerics"});
+                                      "captioning", "transformer", "sentiment", "toy", "numerics"});
   for (const auto &name : walkthrough_names()) {
     CAPTURE(name);
     for (const auto &field : walkthrough_inputs(name)) {
@@ -291,7 +292,7 @@ TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs us
   CHECK(named("comparison").choices == Labels{"scoring", "encoder", "guide"});
   check_input_error([] { walkthrough_inputs("captions"); },
                     "walkthrough name (\"captions\") must be one of basics, self-attention, "
-                    "scoring, seq2seq, captioning, transformer, sentiment, numerics",
+                    "scoring, seq2seq, captioning, transformer, sentiment, toy, numerics",
                     "walkthrough");
 }
 

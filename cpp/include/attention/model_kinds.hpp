@@ -8,9 +8,17 @@
 #include "seq2seq_session.hpp"
 #include "transformer_session.hpp"
 
+// The test build's kinds besides (tests/kinds/, each added as a new kind is): no package has them.
+#ifdef ATTENTION_TEST_KINDS
+#include "toy_session.hpp"
+#define ATTENTION_TEST_KIND_SESSIONS , ToySession
+#else
+#define ATTENTION_TEST_KIND_SESSIONS
+#endif
+
 namespace attention {
 
-using ModelKinds =
-    KindList<Seq2seqSession, CaptionerSession, TransformerSession, ClassifierSession>;
+using ModelKinds = KindList<Seq2seqSession, CaptionerSession, TransformerSession,
+                            ClassifierSession ATTENTION_TEST_KIND_SESSIONS>;
 
 } // namespace attention
