@@ -105,6 +105,11 @@ template <class F> val with_kind(const std::string &kind, const char *argument, 
   return out;
 }
 
+// InputError blames `argument`: `Kind`'s models cannot do `what` (its Abilities).
+template <class Kind> [[noreturn]] void fail_ability(const char *argument, const char *what) {
+  at::detail::fail(at::detail::Argument(argument), "a ", Kind::name, " model ", what);
+}
+
 } // namespace
 
 val info_of(int handle) {
@@ -166,9 +171,13 @@ val model_set_parameters(int handle, val named) {
 
 val model_save(int handle, bool float16) {
   return guarded([&] {
-    return at::stored_model(handle).visit([&](auto &session) {
-      using Storage = typename std::decay_t<decltype(session)>::Storage;
-      return typed_copy(session.save(float16 ? Storage::float16 : Storage::model));
+    return at::stored_model(handle).visit([&](auto &session) -> val {
+      using Kind = typename at::KindOfSession<std::decay_t<decltype(session)>>::type;
+      if constexpr (at::abilities_of<Kind>.saves) {
+        using Storage = typename std::decay_t<decltype(session)>::Storage;
+        return typed_copy(session.save(float16 ? Storage::float16 : Storage::model));
+      } else
+        fail_ability<Kind>("model", "is not saved: it is read from the files it came from");
     });
   });
 }
@@ -180,9 +189,10 @@ val model_kinds() {
   return out;
 }
 
-// What models of a kind take and do when an option is not given: { fields, lossWeight,
-// precisions, maxSteps, …the kind's own, defaults: { …each field's, precision, batch,
-// learningRate, <lossWeight>, …the kind's own } }.
+// What models of a kind take and do when an option is not given: { fields, abilities: { creates,
+// trains, saves }, precisions, …the kind's own, defaults: { …each field's, precision, …the kind's
+// own } }, and of a kind that trains lossWeight, maxSteps and the defaults batch, learningRate and
+// <lossWeight>.
 val model_facts(std::string kind) {
   return guarded([&] {
     return with_kind(kind, "kind", [&](auto tag) {
@@ -194,18 +204,26 @@ val model_facts(std::string kind) {
         defaults.set(field.name,
                      field.unsaid ? unsaid_defaults(fields, field) : field_value(field, config));
       defaults.set("precision", default_precision);
-      defaults.set("batch", Kind::default_batch);
-      defaults.set("learningRate", Kind::default_learning_rate);
-      defaults.set(Kind::loss_weight, Kind::default_loss_weight);
       val out = kind_bindings().at(kind).facts();
+      constexpr at::Abilities abilities = at::abilities_of<Kind>;
+      if constexpr (abilities.trains) {
+        defaults.set("batch", Kind::default_batch);
+        defaults.set("learningRate", Kind::default_learning_rate);
+        defaults.set(Kind::loss_weight, Kind::default_loss_weight);
+        out.set("lossWeight", Kind::loss_weight);
+        out.set("maxSteps", at::max_train_steps);
+      }
       const val own = out["defaults"];
       if (!own.isUndefined())
         val::global("Object").call<void>("assign", defaults, own);
       out.set("defaults", defaults);
       out.set("fields", fields_to_js(fields));
-      out.set("lossWeight", Kind::loss_weight);
+      val can = val::object();
+      can.set("creates", abilities.creates);
+      can.set("trains", abilities.trains);
+      can.set("saves", abilities.saves);
+      out.set("abilities", can);
       out.set("precisions", strings({"float32", "float64"}));
-      out.set("maxSteps", at::max_train_steps);
       return out;
     });
   });
@@ -216,25 +234,30 @@ val model_facts(std::string kind) {
 // fields imply (a field's `unsaid_by`)
 val model_create(std::string kind, val options) {
   return guarded([&] {
-    return with_kind(kind, "kind", [&](auto tag) {
+    return with_kind(kind, "kind", [&](auto tag) -> val {
       using Kind = typename decltype(tag)::Kind;
-      typename Kind::Config config;
-      const auto &fields = Kind::fields();
-      for (const auto &field : fields) {
-        const val value = options[field.name];
-        if (field.is(at::FieldRole::trained) || value.isUndefined())
-          continue;
-        if (field.type == at::FieldType::text || field.type == at::FieldType::choice)
-          field.set(config, value.as<std::string>(), field.name);
-        else
-          field.set(config, value.as<double>(), field.name);
+      if constexpr (!at::abilities_of<Kind>.creates)
+        fail_ability<Kind>("kind", "is not made from options: load one (loadModel)");
+      else {
+        typename Kind::Config config;
+        const auto &fields = Kind::fields();
+        for (const auto &field : fields) {
+          const val value = options[field.name];
+          if (field.is(at::FieldRole::trained) || value.isUndefined())
+            continue;
+          if (field.type == at::FieldType::text || field.type == at::FieldType::choice)
+            field.set(config, value.as<std::string>(), field.name);
+          else
+            field.set(config, value.as<double>(), field.name);
+        }
+        for (const auto &field : fields)
+          if (field.unsaid && options[field.name].isUndefined())
+            field.unsaid(config);
+        const val precision = options["precision"];
+        return info_of(at::create_model(tag, config,
+                                        precision.isUndefined() ? default_precision
+                                                                : precision.as<std::string>()));
       }
-      for (const auto &field : fields)
-        if (field.unsaid && options[field.name].isUndefined())
-          field.unsaid(config);
-      const val precision = options["precision"];
-      return info_of(at::create_model(
-          tag, config, precision.isUndefined() ? default_precision : precision.as<std::string>()));
     });
   });
 }
@@ -243,13 +266,16 @@ val model_create(std::string kind, val options) {
 val model_train(int handle, double steps, val batch, val learning_rate, val weight) {
   return guarded([&] {
     at::StoredModel &model = at::stored_model(handle);
-    return model.visit([&](auto &session) {
+    return model.visit([&](auto &session) -> val {
       using Kind = typename at::KindOfSession<std::decay_t<decltype(session)>>::type;
-      return train_result(session.train(
-          static_cast<std::size_t>(steps),
-          batch.isUndefined() ? Kind::default_batch : batch.as<std::size_t>(),
-          learning_rate.isUndefined() ? Kind::default_learning_rate : learning_rate.as<double>(),
-          at::default_max_norm, loss_weight<decltype(session)>(weight)));
+      if constexpr (at::abilities_of<Kind>.trains)
+        return train_result(session.train(
+            static_cast<std::size_t>(steps),
+            batch.isUndefined() ? Kind::default_batch : batch.as<std::size_t>(),
+            learning_rate.isUndefined() ? Kind::default_learning_rate : learning_rate.as<double>(),
+            at::default_max_norm, loss_weight<decltype(session)>(weight)));
+      else
+        fail_ability<Kind>("model", "does not train");
     });
   });
 }

@@ -1,13 +1,16 @@
-// The test build's own kind (tests/kinds/toy_session.hpp), added by docs/architecture.md's recipe
-// alone: the model store makes, trains, saves and loads it, and the walkthroughs' table computes
-// its walkthrough, as they do every kind's, with no generic code naming it.
+// The test build's own kinds (tests/kinds/), added by docs/architecture.md's recipe alone: the
+// model store makes, trains, saves and loads the toy (toy_session.hpp), loads the one that only
+// loads and runs (frozen_session.hpp), and the walkthroughs' table computes their walkthroughs, as
+// they do every kind's, with no generic code naming them.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "attention/model_store.hpp"
 #include "attention/walkthrough.hpp"
+#include "files/safetensors.hpp"
 
 using namespace attention;
 
@@ -36,7 +39,7 @@ TEST_CASE("a kind added by the recipe alone is made, trained, saved, loaded and 
 
   // its walkthrough is the table's, after the kinds before it
   const Labels &names = walkthrough_names();
-  CHECK(names.end() - std::find(names.begin(), names.end(), "toy") == 2); // then numerics
+  CHECK(names.end() - std::find(names.begin(), names.end(), "toy") == 3); // then frozen, numerics
   GivenInputs given;
   auto h = Matrix<double>::from_shape({1, 1});
   h(0, 0) = loaded;
@@ -55,4 +58,46 @@ TEST_CASE("a kind added by the recipe alone is made, trained, saved, loaded and 
   CHECK_THROWS_AS(walkthrough("toy", given), InputError);
   for (const int made : {handle, loaded, other})
     dispose_model(made);
+}
+
+TEST_CASE("a kind that only loads and runs is loaded from its tensors and walked through") {
+  static_assert(!abilities_of<ModelKind<FrozenSession>>.creates);
+  static_assert(!abilities_of<ModelKind<FrozenSession>>.trains);
+  static_assert(abilities_of<ModelKind<ToySession>>.trains);
+  // a state_dict as another program writes it: the reviews' vocabulary by 2, and the query
+  const std::size_t vocab =
+      tasks::empty_classification_task("reviews", "en").vocabulary.tokens.size();
+  std::vector<float> table(vocab * 2), query{1, -1};
+  for (std::size_t i = 0; i < table.size(); ++i)
+    table[i] = float(i % 7) / 7;
+  const auto bytes = safetensors::write(
+      {{"frozen.embedding.weight",
+        "F32",
+        {vocab, 2},
+        reinterpret_cast<const std::uint8_t *>(table.data())},
+       {"frozen.query", "F32", {2}, reinterpret_cast<const std::uint8_t *>(query.data())}},
+      {});
+  const int handle = load_model(bytes.data(), bytes.size());
+  StoredModel &model = stored_model(handle);
+  CHECK(std::string(model.kind()) == "frozen");
+  auto &session = *model.as<FrozenSession>().f32;
+  CHECK(session.config().embedding == 2);
+  const auto [tokens, weights] = session.read("the food was good");
+  REQUIRE(weights.size() == 4);
+  double total = 0;
+  for (std::size_t j = 0; j < 4; ++j) {
+    const auto id = static_cast<std::size_t>(tokens[j]);
+    total += std::exp(double(table[id * 2] - table[id * 2 + 1]));
+  }
+  const auto first = static_cast<std::size_t>(tokens[0]);
+  CHECK(double(weights[0]) ==
+        doctest::Approx(std::exp(double(table[first * 2] - table[first * 2 + 1])) / total));
+  GivenInputs given;
+  auto h = Matrix<double>::from_shape({1, 1});
+  h(0, 0) = handle;
+  given.numbers = {{"model", h}};
+  given.texts = {{"sentence", {"the", "food", "was", "good"}}};
+  const Trace trace = walkthrough("frozen", given);
+  CHECK(trace.output(0, 0) == doctest::Approx(double(weights[0])));
+  dispose_model(handle);
 }

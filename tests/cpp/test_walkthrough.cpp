@@ -12,9 +12,9 @@
 #include "attention/model_store.hpp"
 #include "attention/seq2seq.hpp"
 #include "attention/walkthrough.hpp"
-#include "trace_checks.hpp"
 #include "check_close.hpp"
 #include "reference.hpp"
+#include "trace_checks.hpp"
 
 using namespace attention;
 namespace f = fixtures;
@@ -257,9 +257,10 @@ TEST_CASE("numerics walkthrough: labels are names and numbers, which the page wo
 }
 
 TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs use them") {
-  // (the test build's toy kind, tests/kinds/, adds its walkthrough after the packaged kinds')
+  // (the test build's kinds, tests/kinds/, add their walkthroughs after the packaged kinds')
   CHECK(walkthrough_names() == Labels{"basics", "self-attention", "scoring", "seq2seq",
-                                      "captioning", "transformer", "sentiment", "toy", "numerics"});
+                                      "captioning", "transformer", "sentiment", "toy", "frozen",
+                                      "numerics"});
   for (const auto &name : walkthrough_names()) {
     CAPTURE(name);
     for (const auto &field : walkthrough_inputs(name)) {
@@ -292,7 +293,8 @@ TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs us
   CHECK(named("comparison").choices == Labels{"scoring", "encoder", "guide"});
   check_input_error([] { walkthrough_inputs("captions"); },
                     "walkthrough name (\"captions\") must be one of basics, self-attention, "
-                    "scoring, seq2seq, captioning, transformer, sentiment, toy, numerics",
+                    "scoring, seq2seq, captioning, transformer, sentiment, toy, frozen, "
+                    "numerics",
                     "walkthrough");
 }
 

@@ -10,7 +10,7 @@ import { MODEL_KINDS as PACKAGED } from 'attention-stepper';
 
 const root = new URL('../../', import.meta.url);
 const built = new URL('build/test-kinds/', root);
-const { loadAttention, MODEL_KINDS } = await import(new URL('dist/engine/index.node.js', built));
+const { loadAttention, MODEL_KINDS, trainModel } = await import(new URL('dist/engine/index.node.js', built));
 const attn = await loadAttention({ threads: 1, models: true });
 
 test("the tests' sources are the package's with the toy's files, and two lines of kinds.js", () => {
@@ -19,7 +19,12 @@ test("the tests' sources are the package's with the toy's files, and two lines o
   const edited = lines(new URL('web/engine/kinds.js', built));
   assert.deepEqual(
     edited.filter((line) => !source.includes(line)),
-    ["import { toyKind } from './toy.js';", '  toy: toyKind,'],
+    [
+      "import { toyKind } from './toy.js';",
+      "import { frozenKind } from './frozen.js';",
+      '  toy: toyKind,',
+      '  frozen: frozenKind,',
+    ],
   );
   assert.deepEqual(
     source.filter((line) => !edited.includes(line)),
@@ -28,10 +33,15 @@ test("the tests' sources are the package's with the toy's files, and two lines o
   const files = (url) => readdirSync(url, { recursive: true }).filter((path) => !/^(models|app)\//.test(path));
   const added = files(new URL('web/', built)).filter((path) => !files(new URL('web/', root)).includes(path));
   assert.deepEqual(added.sort(), [
+    'engine/frozen-types.d.ts',
+    'engine/frozen.js',
     'engine/toy-types.d.ts',
     'engine/toy.js',
+    'locales/en/walkthroughs/frozen.json',
     'locales/en/walkthroughs/toy.json',
+    'locales/zh/walkthroughs/frozen.json',
     'locales/zh/walkthroughs/toy.json',
+    'walkthroughs/trained/frozen.js',
     'walkthroughs/trained/toy.js',
   ]);
   // and the package has no toy
@@ -39,10 +49,11 @@ test("the tests' sources are the package's with the toy's files, and two lines o
 });
 
 test('the toy is made, trained, saved, loaded, labelled and walked through as every kind', () => {
-  assert.deepEqual(Object.keys(MODEL_KINDS), [...Object.keys(PACKAGED), 'toy']);
-  assert.deepEqual(attn.walkthroughNames.slice(-2), ['toy', 'numerics']);
+  assert.deepEqual(Object.keys(MODEL_KINDS), [...Object.keys(PACKAGED), 'toy', 'frozen']);
+  assert.deepEqual(attn.walkthroughNames.slice(-3), ['toy', 'frozen', 'numerics']);
   const facts = attn.modelFacts('toy');
   assert.equal(attn.toyFacts(), facts);
+  assert.deepEqual(facts.abilities, { creates: true, trains: true, saves: true });
   assert.deepEqual(
     facts.fields.map((field) => field.name),
     ['task', 'language', 'embedding', 'seed'],
@@ -67,4 +78,59 @@ test('the toy is made, trained, saved, loaded, labelled and walked through as ev
   );
   assert.throws(() => attn.walkthrough('toy', { model: loaded, language: 'zh' }), { argument: 'language' });
   for (const model of [made, alias, loaded]) model.dispose();
+});
+
+// A safetensors file as another program writes it (no metadata): an 8-byte header length, the
+// JSON header, the tensors' float32 data.
+function stateDict(tensors) {
+  let offset = 0;
+  const header = {};
+  for (const [name, shape, data] of tensors) {
+    header[name] = { dtype: 'F32', shape, data_offsets: [offset, offset + data.byteLength] };
+    offset += data.byteLength;
+  }
+  let json = JSON.stringify(header);
+  json += ' '.repeat((8 - (json.length % 8)) % 8);
+  const bytes = new Uint8Array(8 + json.length + offset);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(json.length), true);
+  bytes.set(new TextEncoder().encode(json), 8);
+  let at = 8 + json.length;
+  for (const [, , data] of tensors) {
+    bytes.set(new Uint8Array(data.buffer), at);
+    at += data.byteLength;
+  }
+  return bytes;
+}
+
+test('a kind that only loads and runs is loaded from its tensors, labelled and walked through, and refuses the rest', async () => {
+  const facts = attn.modelFacts('frozen');
+  assert.deepEqual(facts.abilities, { creates: false, trains: false, saves: false });
+  assert.equal(facts.lossWeight, undefined);
+  const vocabulary = attn.classificationTasks().find((task) => task.language === 'en').vocab;
+  const table = Float32Array.from({ length: vocabulary.length * 2 }, (_, i) => (i % 7) / 7);
+  const model = attn.loadModel(
+    stateDict([
+      ['frozen.embedding.weight', [vocabulary.length, 2], table],
+      ['frozen.query', [2], Float32Array.of(1, -1)],
+    ]),
+  );
+  assert.equal(model.kind, 'frozen');
+  assert.deepEqual(model.config, { task: 'reviews', language: 'en', embedding: 2, precision: 'float32' });
+  assert.equal(model.train, undefined);
+  assert.equal(model.save, undefined);
+  const { weights, tokens } = model.read('the food was good');
+  const score = (word) => table[vocabulary.indexOf(word) * 2] - table[vocabulary.indexOf(word) * 2 + 1];
+  const total = tokens.reduce((sum, word) => sum + Math.exp(score(word)), 0);
+  assert.ok(Math.abs(weights[1] - Math.exp(score('food')) / total) < 1e-6);
+  const trace = attn.walkthrough('frozen', { model, sentence: tokens });
+  assert.deepEqual(trace.models, [{ language: 'en' }]);
+  assert.deepEqual([...trace.output.data], [...weights].map(Number));
+  // what it cannot do says so, naming the argument
+  assert.equal(attn.createFrozen, undefined);
+  assert.throws(() => attn.createModel({ kind: 'frozen', task: 'reviews' }), { argument: 'kind' });
+  await assert.rejects(trainModel({ kind: 'frozen', model: {}, probe: { sentence: 'the food' } }).finished, {
+    argument: 'kind',
+    message: /frozen models do not train/,
+  });
+  model.dispose();
 });

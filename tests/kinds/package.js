@@ -17,6 +17,14 @@ const web = join(root, out);
 // each kind of the tests: its name, its entry's export, and its files
 const KINDS = [
   { name: 'toy', entry: 'toyKind', engine: 'toy.js', types: 'toy-types.d.ts', spec: 'toy-spec.js', walkthrough: 'toy' },
+  {
+    name: 'frozen',
+    entry: 'frozenKind',
+    engine: 'frozen.js',
+    types: 'frozen-types.d.ts',
+    spec: 'frozen-spec.js',
+    walkthrough: 'frozen',
+  },
 ];
 
 /** `into` with `from`'s entries added, objects merged key by key. */
@@ -43,27 +51,30 @@ function after(text, anchor, line, file) {
 
 rmSync(web, { recursive: true, force: true });
 cpSync(join(root, 'web'), web, { recursive: true });
+// the kinds' words: each walkthrough's texts (texts.<walkthrough>), and their entries of ui.json
+// and walkthroughs.json, by language
+for (const lang of ['en', 'zh']) {
+  const words = readJson(here(`locales/${lang}.json`));
+  for (const [walkthrough, texts] of Object.entries(words.texts))
+    writeJson(join(web, `locales/${lang}/walkthroughs/${walkthrough}.json`), texts);
+  for (const file of ['ui', 'walkthroughs']) {
+    const path = join(web, `locales/${lang}/${file}.json`);
+    writeJson(path, merged(readJson(path), words[file]));
+  }
+}
+const kinds = join(web, 'engine/kinds.js');
+let table = readFileSync(kinds, 'utf8');
 for (const kind of KINDS) {
   cpSync(here(kind.engine), join(web, 'engine', kind.engine));
   cpSync(here(kind.types), join(web, 'engine', kind.types));
   cpSync(here(kind.spec), join(web, 'walkthroughs/trained', `${kind.walkthrough}.js`));
-  for (const lang of ['en', 'zh']) {
-    const words = readJson(here(`locales/${lang}.json`));
-    writeJson(join(web, `locales/${lang}/walkthroughs/${kind.walkthrough}.json`), words.texts);
-    for (const file of ['ui', 'walkthroughs']) {
-      const path = join(web, `locales/${lang}/${file}.json`);
-      writeJson(path, merged(readJson(path), words[file]));
-    }
-  }
   // the recipe's edit: the kind's entry in KINDS, and its import
-  const kinds = join(web, 'engine/kinds.js');
-  let text = readFileSync(kinds, 'utf8');
-  text = after(
-    text,
+  table = after(
+    table,
     /^import \{ \w+Kind \} from '\.\/[\w-]+\.js';$/,
     `import { ${kind.entry} } from './${kind.engine}';`,
     kinds,
   );
-  text = after(text, /^ {2}\w+: \w+Kind,$/, `  ${kind.name}: ${kind.entry},`, kinds);
-  writeFileSync(kinds, text);
+  table = after(table, /^ {2}\w+: \w+Kind,$/, `  ${kind.name}: ${kind.entry},`, kinds);
 }
+writeFileSync(kinds, table);

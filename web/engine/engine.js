@@ -21,7 +21,9 @@ const MODEL_FUNCTIONS = [
   'createModel',
   'loadModel',
   'loadShippedModel',
-  ...Object.values(KINDS).flatMap((kind) => [kind.create, kind.facts, ...Object.keys(kind.parts({}).api)]),
+  ...Object.values(KINDS).flatMap((kind) =>
+    [kind.create, kind.facts, ...Object.keys(kind.parts({}).api)].filter(Boolean),
+  ),
   ...Object.keys(translationTasksApi().api),
 ];
 const NEEDS_MODELS = 'needs the models: call `await attn.loadModels()` first (or loadAttention({ models: true }))';

@@ -56,9 +56,14 @@ export interface ModelField {
 export interface ModelFacts {
   /** the configuration's fields, in the order a model's config lists them */
   fields: readonly Readonly<ModelField>[];
-  /** the name of train()'s loss weight: guide, regularization or rationale */
+  /** what its models can do besides load and run: be made from options (createModel), be trained
+   * (train(), trainModel) and be saved (save()); a kind of models read from someone else's files
+   * does none of them */
+  abilities: Readonly<{ creates: boolean; trains: boolean; saves: boolean }>;
+  /** the name of train()'s loss weight: guide, regularization or rationale (a kind that trains) */
   lossWeight: string;
   precisions: readonly ModelPrecision[];
+  /** the most steps of one train() (a kind that trains) */
   maxSteps: number;
   maxSeed: number;
   /** what create and train() take when not given: every kind's, and its own (its facts' type) */
@@ -634,7 +639,8 @@ export function modelFile(entry: { kind: ModelKind } & Record<string, unknown>):
  * evaluation a run's `target` is of (`exactMatch`, or the kind's own: `accuracy`). */
 export const MODEL_KINDS: Readonly<{
   [K in ModelKind]: Readonly<{
-    create: string;
+    /** its create function's name (a kind whose models are made from options) */
+    create?: string;
     facts: string;
     /** the walkthroughs that show its models, in the page's order */
     walkthroughs: readonly (keyof ModelWalkthroughInputs)[];

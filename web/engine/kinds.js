@@ -3,7 +3,8 @@
 // models apart, which train() sets, their defaults and limits); an entry adds what the page and
 // the API need besides:
 //   create, facts  the names of its create and facts functions (createModel and modelFacts for
-//                  that kind)
+//                  that kind); a kind whose models are only loaded (its facts' abilities: not
+//                  creates) has no create
 //   probe(model, probe)  what every evaluation of a training run shows of the model as it learns
 //                  (a matrix with rowLabels and colLabels)
 //   walkthroughs   the names of the walkthroughs that show its models, in the page's order (the

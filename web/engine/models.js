@@ -86,10 +86,10 @@ export function modelsApi(module, call, platform, { kinds: table, shipped: shipp
   // A model object over the engine's info: what every kind has, then its kind's own methods.
   const wrap = (info) => {
     const facts = factsOf[info.kind];
-    const { live, methods } = modelBase(call, info);
+    const { live, methods } = modelBase(call, info, facts.abilities);
     const keys = [...facts.fields.map((field) => field.name), 'precision'];
     let config = configOf(info, keys);
-    const training = trainingMethods(call, live, facts);
+    const training = runningMethods(call, live, facts);
     // train() may change a trained field (one that records how the model trained): the engine
     // says what it became; a kind without one keeps its config
     const trainAndRefresh = (opts) => {
@@ -107,15 +107,17 @@ export function modelsApi(module, call, platform, { kinds: table, shipped: shipp
       },
       ...kinds[info.kind].methods(info, live),
       ...training,
-      ...(fieldsThat(facts, 'trained').length ? { train: trainAndRefresh } : {}),
+      ...(facts.abilities.trains && fieldsThat(facts, 'trained').length ? { train: trainAndRefresh } : {}),
     });
     handles.set(model, live);
     return model;
   };
 
-  // A model of `kind` made from the create options `opts`.
+  // A model of `kind` made from the create options `opts` (a kind that creates: its facts' abilities).
   const createOf = (kind, opts) => {
     const facts = factsOf[kind];
+    if (!facts.abilities.creates)
+      fail(`options.kind: ${kind} models are not made from options: load one (loadModel)`, 'options.kind');
     const fields = facts.fields.filter((field) => !field.trained);
     const o = options(opts, 'options', [...fields.map((field) => field.name), 'precision']);
     // what is not given takes the engine's default (facts.defaults); the engine checks the values
@@ -131,7 +133,7 @@ export function modelsApi(module, call, platform, { kinds: table, shipped: shipp
     ...Object.assign({}, ...Object.values(kinds).map((kind) => kind.api)),
     ...Object.fromEntries(
       Object.keys(factsOf).flatMap((kind) => [
-        [table[kind].create, (opts) => createOf(kind, opts)],
+        ...(table[kind].create ? [[table[kind].create, (opts) => createOf(kind, opts)]] : []),
         [table[kind].facts, () => factsOf[kind]],
       ]),
     ),
@@ -186,10 +188,10 @@ function fieldOption(field, value, facts) {
 
 /**
  * A model object's base over the engine's `info`: live() (its handle, or an Error blaming `model`
- * once disposed) and what every kind does alike (the kind, parameters, setParameters, save,
- * dispose), for the kind to spread into its object.
+ * once disposed) and what every kind does alike (the kind, parameters, setParameters, save where
+ * its `abilities` say it saves, dispose), for the kind to spread into its object.
  */
-function modelBase(call, info) {
+function modelBase(call, info, abilities) {
   let handle = info.handle;
   const T = info.precision === 'float32' ? Float32Array : Float64Array;
   const live = () => handle ?? fail(`this ${info.kind} model was disposed`, 'model');
@@ -210,20 +212,21 @@ function modelBase(call, info) {
       });
       call('modelSetParameters', h, entries);
     },
-    save(opts) {
-      const h = live();
-      const o = options(opts, 'options', ['dtype']);
-      const dtype = o.dtype ?? info.precision;
-      if (dtype !== info.precision && dtype !== 'float16')
-        fail(`options.dtype must be ${info.precision} or float16, got ${describe(dtype)}`, 'options.dtype');
-      return call('modelSave', h, dtype === 'float16');
-    },
+    ...(abilities.saves ? { save } : {}),
     dispose() {
       if (handle === null) return;
       call('modelDispose', handle);
       handle = null;
     },
   };
+  function save(opts) {
+    const h = live();
+    const o = options(opts, 'options', ['dtype']);
+    const dtype = o.dtype ?? info.precision;
+    if (dtype !== info.precision && dtype !== 'float16')
+      fail(`options.dtype must be ${info.precision} or float16, got ${describe(dtype)}`, 'options.dtype');
+    return call('modelSave', h, dtype === 'float16');
+  }
   return { live, methods };
 }
 
@@ -245,24 +248,28 @@ export const numberOption = (value, name) => (value === undefined ? undefined : 
 /** A count option of a training call (steps, batch): a whole number a 32-bit size holds, or undefined. */
 const countOption = (value, name) => (value === undefined ? undefined : integer(value, name, 0, 2 ** 31));
 
-/** train(), evaluate() and prepare() as every kind has them, with the kind's loss weight (facts.lossWeight). */
-function trainingMethods(call, live, facts) {
+/**
+ * evaluate() and prepare() as every kind has them, and train() with the kind's loss weight
+ * (facts.lossWeight) where its facts' abilities say it trains.
+ */
+function runningMethods(call, live, facts) {
   const weight = facts.lossWeight;
+  const train = (opts) => {
+    const h = live();
+    const o = options(opts, 'options', ['steps', 'batch', 'learningRate', weight]);
+    // types here; the ranges, and the defaults of what is not given, are the engine's
+    if (o.steps === undefined) fail(`options.steps is required: from 1 to ${facts.maxSteps}`, 'options.steps');
+    return call(
+      'modelTrain',
+      h,
+      countOption(o.steps, 'options.steps'),
+      countOption(o.batch, 'options.batch'),
+      numberOption(o.learningRate, 'options.learningRate'),
+      numberOption(o[weight], `options.${weight}`),
+    );
+  };
   return {
-    train(opts) {
-      const h = live();
-      const o = options(opts, 'options', ['steps', 'batch', 'learningRate', weight]);
-      // types here; the ranges, and the defaults of what is not given, are the engine's
-      if (o.steps === undefined) fail(`options.steps is required: from 1 to ${facts.maxSteps}`, 'options.steps');
-      return call(
-        'modelTrain',
-        h,
-        countOption(o.steps, 'options.steps'),
-        countOption(o.batch, 'options.batch'),
-        numberOption(o.learningRate, 'options.learningRate'),
-        numberOption(o[weight], `options.${weight}`),
-      );
-    },
+    ...(facts.abilities.trains ? { train } : {}),
     evaluate(opts) {
       const h = live();
       const o = options(opts, 'options', ['split']);

@@ -55,6 +55,7 @@ export async function runTraining(attn, run, report, proceed) {
   if (checkNumber(target, 'options.target') < 0 || target > 1)
     fail(`options.target must be from 0 to 1, got ${describe(target)}`, 'options.target');
   const facts = attn[kind.facts]();
+  if (!facts.abilities.trains) fail(`options.kind: ${o.kind} models do not train`, 'options.kind');
   const given = options(o.train, 'options.train', trainOptions(facts));
   if (o.task !== undefined && !kind.reader)
     fail(`options.task: ${o.kind} models learn no reader's text`, 'options.task');

@@ -128,8 +128,24 @@ template <class Config> struct SavedModel {
 //   load<T>(bytes, size)     → the session again (its parameters; InputError blames "bytes")
 //   walkthroughs()           the walkthroughs that show its models: their entries in the table
 //                            (walkthrough.hpp), defined beside each walkthrough
+//   abilities                (optional) what its models can do besides load and run: Abilities
+// A kind that does not train needs no Task's make_task, defaults, loss weight nor train(); one
+// that does not create, no constructor from a configuration; one that does not save, no save().
 struct WalkthroughEntry;
 template <template <class> class Session> struct ModelKind;
+
+// What a kind's models can do besides being loaded and run: be made from a configuration
+// (createModel), be trained (train(), gradients) and be saved. A kind has all three unless its
+// ModelKind says otherwise (`static constexpr Abilities abilities{false, false, false}`: a model
+// only loaded from files someone else wrote).
+struct Abilities {
+  bool creates = true, trains = true, saves = true;
+};
+template <class Kind, class = void> struct KindAbilities { static constexpr Abilities value{}; };
+template <class Kind> struct KindAbilities<Kind, std::void_t<decltype(Kind::abilities)>> {
+  static constexpr Abilities value = Kind::abilities;
+};
+template <class Kind> constexpr Abilities abilities_of = KindAbilities<Kind>::value;
 
 // The kinds, in the order model_kinds.hpp lists them, and one kind as a value
 // (f(KindTag<Session>{}) for each kind: for_each_kind).

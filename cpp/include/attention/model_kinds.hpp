@@ -10,8 +10,9 @@
 
 // The test build's kinds besides (tests/kinds/, each added as a new kind is): no package has them.
 #ifdef ATTENTION_TEST_KINDS
+#include "frozen_session.hpp"
 #include "toy_session.hpp"
-#define ATTENTION_TEST_KIND_SESSIONS , ToySession
+#define ATTENTION_TEST_KIND_SESSIONS , ToySession, FrozenSession
 #else
 #define ATTENTION_TEST_KIND_SESSIONS
 #endif

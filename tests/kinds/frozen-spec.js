@@ -1,0 +1,27 @@
+// The frozen walkthrough's spec (tests/kinds/frozen_session.hpp): a loaded model's attention over a
+// sentence. The tests' package has it as web/walkthroughs/trained/frozen.js (tests/kinds/package.js).
+const KIND = 'frozen';
+
+export default {
+  name: 'frozen',
+  fields: [
+    { name: 'language', label: 'frozen.language', options: ({ field }) => field.choices.map((name) => [name, name]) },
+    { name: 'sentence', label: 'frozen.sentence' },
+  ],
+  models: {
+    kind: KIND,
+    compares: false,
+    compared: ({ task = 'reviews', language }) => [{ task, language }],
+    // a model the reader loaded: none is made here, as none trains
+    context: ({ task = 'reviews', language }, models) =>
+      models.trained(KIND, [{ task, language }]).length ? { model: models.model(KIND, { task, language }) } : {},
+    label: ({ language = 'en' }, t) => t('frozen.model', { language }),
+  },
+  params: ({ trace }) => ({ sentence: trace.labels.tokens.join(' ') }),
+  stages: {
+    weights: {
+      formula: () => '\\alpha = \\operatorname{softmax}(X q)',
+      code: () => 'alpha = torch.softmax(E[ids] @ q, 0)',
+    },
+  },
+};
