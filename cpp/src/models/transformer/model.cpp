@@ -22,8 +22,7 @@ constexpr std::size_t max_vocab = std::size_t(1) << 20; // either vocabulary
 } // namespace
 
 void validate(const TransformerConfig &c) {
-  check_size(c.source_vocab, 1, max_vocab, "sourceVocab");
-  check_size(c.target_vocab, 2, max_vocab, "targetVocab");
+  check_vocabularies(c, max_vocab);
   check_size(c.model, 1, max_transformer_width, "model");
   check_size(c.heads, 1, c.model, "heads");
   if (c.model % c.heads)
@@ -32,12 +31,7 @@ void validate(const TransformerConfig &c) {
   check_size(c.encoder_layers, 1, max_transformer_layers, "encoderLayers");
   check_size(c.decoder_layers, 1, max_transformer_layers, "decoderLayers");
   check_size(c.feedforward, 1, max_feedforward, "feedforward");
-  detail::require_fits(c.source_vocab, c.model, "a source-vocabulary table",
-                       Argument("sourceVocab"));
-  detail::require_fits(c.target_vocab, c.model, "a target-vocabulary table",
-                       Argument("targetVocab"));
-  check_seed(c.seed);
-  check_special_tokens(c.sos, c.eos, c.target_vocab, "a target token");
+  check_tables(c, c.model);
 }
 
 template <class T>
