@@ -26,8 +26,7 @@ std::vector<nn::ParameterSpec> seq2seq_parameter_specs(const Seq2seqConfig &conf
 template <class T> struct Seq2seqNetwork : models::TranslationNetwork<T, Seq2seqNetwork<T>> {
   using Base = models::TranslationNetwork<T, Seq2seqNetwork>;
   using Base::batch, Base::n, Base::steps, Base::v, Base::sources, Base::inputs,
-      Base::source_lengths, Base::logits, Base::probabilities, Base::targets, Base::guide,
-      Base::logits_at;
+      Base::source_lengths, Base::logits, Base::probabilities, Base::targets, Base::guide;
 
   Seq2seqNetwork(const Seq2seqConfig &config, const ParameterSet<T> &parameters);
 
