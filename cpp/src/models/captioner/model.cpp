@@ -141,9 +141,7 @@ CaptionerTrace<T> Captioner<T>::trace(const std::vector<T> &image,
   network_->set_targets({&caption});
   network_->training = false;
   network_->forward(parameters_.data());
-  CaptionerTrace<T> r = network_->trace(caption.size());
-  r.output = caption;
-  return r;
+  return network_->trace(caption);
 }
 
 template <class T>
@@ -210,8 +208,7 @@ CaptionerBeamSearch<T> Captioner<T>::beam_search(const std::vector<T> &image,
   w.begin({&image}, best.size());
   w.set_targets({&best});
   w.forward(parameters_.data());
-  result.trace = w.trace(best.size());
-  result.trace.output = best;
+  result.trace = w.trace(best);
   return result;
 }
 

@@ -28,9 +28,7 @@ Seq2seqTrace<T> forced_trace(Seq2seqNetwork<T> &w, const T *parameters,
   w.begin({&source}, target.size());
   w.set_targets({&target}, sos);
   w.forward(parameters);
-  Seq2seqTrace<T> r = w.trace(target.size());
-  r.output = target;
-  return r;
+  return w.trace(target);
 }
 
 } // namespace
@@ -88,9 +86,7 @@ Seq2seqTrace<T> Seq2seq<T>::translate(const std::vector<TokenId> &source, std::s
     if (output.back() == config_.eos)
       break;
   }
-  Seq2seqTrace<T> r = w.trace(output.size());
-  r.output = std::move(output);
-  return r;
+  return w.trace(std::move(output));
 }
 
 template <class T>

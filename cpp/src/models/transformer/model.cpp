@@ -57,8 +57,7 @@ std::vector<TransformerTrace<T>> Transformer<T>::trace(const std::vector<Sentenc
   w.forward(parameters_.data());
   std::vector<TransformerTrace<T>> traces;
   for (std::size_t k = 0; k < batch.size(); ++k) {
-    traces.push_back(w.trace(k, batch[k].target.size()));
-    traces.back().output = batch[k].target;
+    traces.push_back(w.trace(k, batch[k].target));
   }
   return traces;
 }
@@ -101,9 +100,7 @@ TransformerTrace<T> Transformer<T>::translate(const std::vector<TokenId> &source
                                               std::size_t max_length) {
   auto output = std::move(translate(std::vector<std::vector<TokenId>>{source}, max_length)[0]);
   // The steps decoded are the trace's: a causal decoder's step t is the same whatever follows.
-  TransformerTrace<T> r = network_->trace(0, output.size());
-  r.output = std::move(output);
-  return r;
+  return network_->trace(0, std::move(output));
 }
 
 template <class T>
@@ -141,8 +138,7 @@ TransformerBeamSearch<T> Transformer<T>::beam_search(const std::vector<TokenId> 
   w.begin({&source}, best.size());
   w.set_targets({&best}, config_.sos);
   w.forward(parameters_.data());
-  result.trace = w.trace(0, best.size());
-  result.trace.output = best;
+  result.trace = w.trace(0, best);
   return result;
 }
 

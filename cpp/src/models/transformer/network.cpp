@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "attention/detail/kernels.hpp"
 #include "models/transformer/positional_encoding.hpp"
@@ -317,7 +318,8 @@ void TransformerNetwork<T>::embedding_backward(T *dx, std::size_t rows, const To
 }
 
 template <class T>
-TransformerTrace<T> TransformerNetwork<T>::trace(std::size_t k, std::size_t m) const {
+TransformerTrace<T> TransformerNetwork<T>::trace(std::size_t k, std::vector<TokenId> output) const {
+  const std::size_t m = output.size();
   const std::size_t source_length = source_lengths[k];
   // head h, query t, key j of pair k, from an attention's weights (row (t batch + k) heads + h)
   const auto weights = [&](const nn::MultiheadAttention<T> &attention, std::size_t queries,
@@ -330,6 +332,7 @@ TransformerTrace<T> TransformerNetwork<T>::trace(std::size_t k, std::size_t m) c
     return out;
   };
   TransformerTrace<T> r;
+  r.output = std::move(output);
   for (std::size_t t = 0; t < source_length; ++t)
     r.source.push_back(sources[t * batch + k]);
   for (const auto &layer : encoder)

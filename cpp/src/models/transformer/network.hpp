@@ -48,8 +48,9 @@ struct TransformerNetwork : models::TranslationNetwork<T, TransformerNetwork<T>>
   // cross-entropy plus λ times guide_loss().
   void backward(const T *p, T scale, T *grad);
 
-  // Pair k's attention weights and logits over its source and the first m steps.
-  TransformerTrace<T> trace(std::size_t k, std::size_t m) const;
+  // Pair k's attention weights and logits over its source and the steps that wrote `output` (its
+  // output).
+  TransformerTrace<T> trace(std::size_t k, std::vector<TokenId> output) const;
 
   // A layer norm's kept values, over every row of its stack.
   struct Norm {
