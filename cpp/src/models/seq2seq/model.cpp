@@ -54,16 +54,6 @@ void validate(const Seq2seqConfig &c) {
 template <class T>
 Seq2seq<T>::Seq2seq(const Seq2seqConfig &config) : Base(config, seq2seq_parameter_specs) {}
 
-template <class T> T Seq2seq<T>::loss(const std::vector<SentencePair> &batch, T guide) {
-  return translation_loss(*network_, parameters_, batch, config_, guide);
-}
-
-template <class T>
-T Seq2seq<T>::loss_and_gradients(const std::vector<SentencePair> &batch, ParameterSet<T> &gradients,
-                                 T guide) {
-  return translation_loss(*network_, parameters_, batch, config_, guide, &gradients);
-}
-
 template <class T>
 Seq2seqTrace<T> Seq2seq<T>::trace(const std::vector<TokenId> &source,
                                   const std::vector<TokenId> &target) {
@@ -107,6 +97,6 @@ Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
   return result;
 }
 
-ATTENTION_INSTANTIATE_MODEL(Seq2seq);
+ATTENTION_INSTANTIATE_TRANSLATION_MODEL(Seq2seq);
 
 } // namespace attention

@@ -38,16 +38,6 @@ template <class T>
 Transformer<T>::Transformer(const TransformerConfig &config)
     : Base(config, transformer_parameter_specs) {}
 
-template <class T> T Transformer<T>::loss(const std::vector<SentencePair> &batch, T guide) {
-  return translation_loss(*network_, parameters_, batch, config_, guide);
-}
-
-template <class T>
-T Transformer<T>::loss_and_gradients(const std::vector<SentencePair> &batch,
-                                     ParameterSet<T> &gradients, T guide) {
-  return translation_loss(*network_, parameters_, batch, config_, guide, &gradients);
-}
-
 template <class T>
 std::vector<TransformerTrace<T>> Transformer<T>::trace(const std::vector<SentencePair> &batch) {
   const std::size_t steps = check_batch(batch, config_, T(0));
@@ -142,6 +132,6 @@ TransformerBeamSearch<T> Transformer<T>::beam_search(const std::vector<TokenId> 
   return result;
 }
 
-ATTENTION_INSTANTIATE_MODEL(Transformer);
+ATTENTION_INSTANTIATE_TRANSLATION_MODEL(Transformer);
 
 } // namespace attention
