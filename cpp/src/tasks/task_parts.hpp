@@ -2,6 +2,7 @@
 // token id checked against a vocabulary, and a split by its name.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -11,13 +12,15 @@
 
 namespace attention::tasks {
 
+// The languages of the captioning and classification tasks' grammars (caption_languages(),
+// classification_languages()); InputError blames "language" for another.
 inline const std::vector<std::string> &grammar_languages() {
   static const std::vector<std::string> languages = {"en", "zh"};
   return languages;
 }
-
 inline void check_grammar_language(const std::string &language) {
-  if (language != "en" && language != "zh")
+  const auto &languages = grammar_languages();
+  if (std::find(languages.begin(), languages.end(), language) == languages.end())
     detail::fail(detail::Argument("language"), "language must be en or zh, got \"",
                  language.substr(0, 40), "\"");
 }
