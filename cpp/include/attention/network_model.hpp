@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "parameters.hpp"
+#include "sentences.hpp"
 
 namespace attention {
 
@@ -51,15 +52,41 @@ protected:
   std::unique_ptr<Network> network_;
 };
 
+// What the translation kinds' models (Seq2seq, Transformer) add alike: the loss of a batch of
+// sentence pairs and its gradients (models/model_parts.hpp).
+template <class T, class Config, class Network>
+class TranslationModel : public NetworkModel<T, Config, Network> {
+public:
+  // The mean cross-entropy over every target token of the batch, run as one padded, masked
+  // minibatch, plus `guide` (λ, finite and >= 0) times the guided-alignment term of the pairs'
+  // guides. Bad pairs throw InputError blaming "batch", "source", "target" or "guide".
+  T loss(const std::vector<SentencePair> &batch, T guide = 0);
+  // The same, and its gradient with respect to every parameter, written over `gradients`.
+  T loss_and_gradients(const std::vector<SentencePair> &batch, ParameterSet<T> &gradients,
+                       T guide = 0);
+
+protected:
+  using NetworkModel<T, Config, Network>::NetworkModel;
+};
+
 } // namespace attention
 
 // A model, Model<T> over NetworkModel<T, Model##Config, Model##Network<T>>, in float and double:
 // declared instantiated elsewhere in its header (ATTENTION_EXTERN_MODEL), instantiated in its
-// model.cpp (ATTENTION_INSTANTIATE_MODEL).
+// model.cpp (ATTENTION_INSTANTIATE_MODEL); a translation model's TranslationModel with it
+// (ATTENTION_EXTERN_TRANSLATION_MODEL, ATTENTION_INSTANTIATE_TRANSLATION_MODEL).
+#define ATTENTION_BASE_INSTANCES(declared, Base, Model)                                            \
+  declared template class Base<float, Model##Config, Model##Network<float>>;                       \
+  declared template class Base<double, Model##Config, Model##Network<double>>
 #define ATTENTION_MODEL_INSTANCES(declared, Model)                                                 \
-  declared template class NetworkModel<float, Model##Config, Model##Network<float>>;               \
-  declared template class NetworkModel<double, Model##Config, Model##Network<double>>;             \
+  ATTENTION_BASE_INSTANCES(declared, NetworkModel, Model);                                         \
   declared template class Model<float>;                                                            \
   declared template class Model<double>
 #define ATTENTION_EXTERN_MODEL(Model) ATTENTION_MODEL_INSTANCES(extern, Model)
 #define ATTENTION_INSTANTIATE_MODEL(Model) ATTENTION_MODEL_INSTANCES(, Model)
+#define ATTENTION_EXTERN_TRANSLATION_MODEL(Model)                                                  \
+  ATTENTION_BASE_INSTANCES(extern, TranslationModel, Model);                                       \
+  ATTENTION_EXTERN_MODEL(Model)
+#define ATTENTION_INSTANTIATE_TRANSLATION_MODEL(Model)                                             \
+  ATTENTION_BASE_INSTANCES(, TranslationModel, Model);                                             \
+  ATTENTION_INSTANTIATE_MODEL(Model)

@@ -89,20 +89,12 @@ template <class T> struct Seq2seqBeamSearch {
 
 template <class T> struct Seq2seqNetwork; // its layers and their buffers (models/seq2seq/)
 
-template <class T> class Seq2seq : public NetworkModel<T, Seq2seqConfig, Seq2seqNetwork<T>> {
-  using Base = NetworkModel<T, Seq2seqConfig, Seq2seqNetwork<T>>;
+template <class T> class Seq2seq : public TranslationModel<T, Seq2seqConfig, Seq2seqNetwork<T>> {
+  using Base = TranslationModel<T, Seq2seqConfig, Seq2seqNetwork<T>>;
   using Base::config_, Base::parameters_, Base::network_;
 
 public:
   explicit Seq2seq(const Seq2seqConfig &config);
-
-  // The mean cross-entropy over every target token of the batch, run as one padded, masked
-  // minibatch, plus `guide` (λ, finite and >= 0) times the guided-alignment term of the pairs'
-  // guides. Bad pairs throw InputError blaming "batch", "source", "target" or "guide".
-  T loss(const std::vector<SentencePair> &batch, T guide = 0);
-  // The same, and its gradient with respect to every parameter, written over `gradients`.
-  T loss_and_gradients(const std::vector<SentencePair> &batch, ParameterSet<T> &gradients,
-                       T guide = 0);
 
   // One sentence, teacher forced with its target.
   Seq2seqTrace<T> trace(const std::vector<TokenId> &source, const std::vector<TokenId> &target);
@@ -117,6 +109,6 @@ public:
                                    std::size_t width);
 };
 
-ATTENTION_EXTERN_MODEL(Seq2seq);
+ATTENTION_EXTERN_TRANSLATION_MODEL(Seq2seq);
 
 } // namespace attention

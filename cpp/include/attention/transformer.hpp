@@ -80,18 +80,12 @@ template <class T> struct TransformerBeamSearch {
 template <class T> struct TransformerNetwork; // its layers and their buffers (models/transformer/)
 
 template <class T>
-class Transformer : public NetworkModel<T, TransformerConfig, TransformerNetwork<T>> {
-  using Base = NetworkModel<T, TransformerConfig, TransformerNetwork<T>>;
+class Transformer : public TranslationModel<T, TransformerConfig, TransformerNetwork<T>> {
+  using Base = TranslationModel<T, TransformerConfig, TransformerNetwork<T>>;
   using Base::config_, Base::parameters_, Base::network_;
 
 public:
   explicit Transformer(const TransformerConfig &config);
-
-  // The loss and its gradients as Seq2seq's: the batch's mean cross-entropy plus λ times guided
-  // alignment's term, the same errors.
-  T loss(const std::vector<SentencePair> &batch, T guide = 0);
-  T loss_and_gradients(const std::vector<SentencePair> &batch, ParameterSet<T> &gradients,
-                       T guide = 0);
 
   // Each pair teacher forced with its target, run as one batch.
   std::vector<TransformerTrace<T>> trace(const std::vector<SentencePair> &batch);
@@ -108,6 +102,6 @@ public:
                                        std::size_t width);
 };
 
-ATTENTION_EXTERN_MODEL(Transformer);
+ATTENTION_EXTERN_TRANSLATION_MODEL(Transformer);
 
 } // namespace attention

@@ -13,6 +13,15 @@ void check_size(std::size_t rows, std::size_t cols) {
     detail::fail(detail::Argument("rows"), "size (", rows, ", ", cols, ") must be positive");
   detail::require_fits(rows, cols, "size", detail::Argument("rows"));
 }
+
+// A rows x cols matrix of draw()'s values in numpy's order, row by row.
+template <class Draw> Matrix<double> drawn(std::size_t rows, std::size_t cols, Draw draw) {
+  check_size(rows, cols);
+  auto out = Matrix<double>::from_shape({rows, cols});
+  for (auto &value : out)
+    value = draw();
+  return out;
+}
 } // namespace
 
 NumpyRandomState::NumpyRandomState(std::int64_t seed) {
@@ -109,11 +118,8 @@ Matrix<double> NumpyRandomState::randint(std::int64_t high, std::size_t rows, st
   // Drawn values travel as doubles (exact below 2**53), so high is limited to that range.
   if (high < 1 || high > (std::int64_t(1) << 53))
     detail::fail(detail::Argument("high"), "high (", high, ") must be between 1 and 2**53");
-  check_size(rows, cols);
-  auto out = Matrix<double>::from_shape({rows, cols});
-  for (auto &value : out)
-    value = static_cast<double>(bounded(static_cast<std::uint64_t>(high - 1)));
-  return out;
+  return drawn(rows, cols,
+               [&] { return static_cast<double>(bounded(static_cast<std::uint64_t>(high - 1))); });
 }
 
 std::vector<std::size_t> NumpyRandomState::shuffled(std::size_t n) {
@@ -126,19 +132,11 @@ std::vector<std::size_t> NumpyRandomState::shuffled(std::size_t n) {
 }
 
 Matrix<double> NumpyRandomState::rand(std::size_t rows, std::size_t cols) {
-  check_size(rows, cols);
-  auto out = Matrix<double>::from_shape({rows, cols});
-  for (auto &value : out)
-    value = next_double();
-  return out;
+  return drawn(rows, cols, [this] { return next_double(); });
 }
 
 Matrix<double> NumpyRandomState::randn(std::size_t rows, std::size_t cols) {
-  check_size(rows, cols);
-  auto out = Matrix<double>::from_shape({rows, cols});
-  for (auto &value : out)
-    value = next_gauss();
-  return out;
+  return drawn(rows, cols, [this] { return next_gauss(); });
 }
 
 Matrix<double> NumpyRandomState::draw(const std::string &kind, std::int64_t high, std::size_t rows,

@@ -5,44 +5,24 @@
 #include <limits>
 
 #include "attention/errors.hpp"
+#include "files/header_reader.hpp"
 
 namespace attention::safetensors {
 
 namespace {
 
-template <class... Parts> [[noreturn]] void refuse(const Parts &...parts) {
-  detail::fail(detail::Argument("bytes"), "bytes are not a safetensors file: ", parts...);
-}
-
 // A strict reader of the JSON the header holds: objects, arrays, strings, non-negative integers
 // (and, inside values it skips, the rest of JSON), with a bounded depth, so no input can make it
 // read out of bounds or recurse without end.
-class Json {
+class Json : public files::HeaderReader<Json> {
 public:
-  Json(const char *begin, const char *end) : at_(begin), end_(end) {}
+  static constexpr files::HeaderSyntax syntax{"a safetensors file", "JSON", false};
+  using HeaderReader::HeaderReader;
 
   // Calls member(key) for each member of an object; member reads the value.
-  template <class Member> void object(Member &&member) {
-    expect('{');
-    if (consume('}'))
-      return;
-    do {
-      const std::string key = string();
-      expect(':');
-      member(key);
-    } while (consume(','));
-    expect('}');
-  }
+  template <class Member> void object(Member &&member) { dict(member); }
 
-  template <class Element> void array(Element &&element) {
-    expect('[');
-    if (consume(']'))
-      return;
-    do
-      element();
-    while (consume(','));
-    expect(']');
-  }
+  template <class Element> void array(Element &&element) { list('[', ']', element); }
 
   std::string string() {
     expect('"');
@@ -76,19 +56,13 @@ public:
   // A non-negative integer below 2^53 (offsets and sizes; JSON readers hold numbers as doubles).
   std::size_t integer() {
     skip_space();
-    if (at_ == end_ || *at_ < '0' || *at_ > '9')
-      refuse("a number in the header is not a non-negative integer");
-    if (*at_ == '0' && at_ + 1 < end_ && at_[1] >= '0' && at_[1] <= '9')
+    if (end_ - at_ >= 2 && at_[0] == '0' && at_[1] >= '0' && at_[1] <= '9')
       refuse("a number in the header has a leading zero");
-    std::uint64_t value = 0;
-    while (at_ < end_ && *at_ >= '0' && *at_ <= '9') {
-      value = value * 10 + static_cast<std::uint64_t>(*at_++ - '0');
-      if (value > (std::uint64_t(1) << 53))
-        refuse("a number in the header is too large");
-    }
+    const std::size_t value = digits("a number in the header is not a non-negative integer",
+                                     "a number in the header is too large");
     if (at_ < end_ && (*at_ == '.' || *at_ == 'e' || *at_ == 'E'))
       refuse("a number in the header is not an integer");
-    return static_cast<std::size_t>(value);
+    return value;
   }
 
   // Any JSON value, read and dropped (a member this reader does not use).
@@ -107,12 +81,9 @@ public:
       string();
       return;
     default:
-      for (const char *word : {"true", "false", "null"})
-        if (static_cast<std::size_t>(end_ - at_) >= std::strlen(word) &&
-            std::memcmp(at_, word, std::strlen(word)) == 0) {
-          at_ += std::strlen(word);
+      for (const char *literal : {"true", "false", "null"})
+        if (word(literal))
           return;
-        }
       number();
     }
   }
@@ -124,24 +95,6 @@ public:
   }
 
 private:
-  void skip_space() {
-    while (at_ < end_ && (*at_ == ' ' || *at_ == '\t' || *at_ == '\n' || *at_ == '\r'))
-      ++at_;
-  }
-
-  bool consume(char c) {
-    skip_space();
-    if (at_ == end_ || *at_ != c)
-      return false;
-    ++at_;
-    return true;
-  }
-
-  void expect(char c) {
-    if (!consume(c))
-      refuse("the header's JSON is malformed (expected '", c, "')");
-  }
-
   // Any JSON number (in a value that is skipped).
   void number() {
     const char *start = at_;
@@ -201,10 +154,12 @@ private:
       out += static_cast<char>(0x80 | (point & 0x3F));
     }
   }
-
-  const char *at_;
-  const char *end_;
 };
+
+// The rest of the file refused as its header's reader refuses it.
+template <class... Parts> [[noreturn]] void refuse(const Parts &...parts) {
+  Json::refuse(parts...);
+}
 
 TensorInfo read_tensor(Json &json, const std::string &name) {
   TensorInfo tensor;

@@ -5,36 +5,21 @@
 
 #include "attention/errors.hpp"
 #include "core/precision.hpp"
+#include "files/header_reader.hpp"
 #include "files/safetensors.hpp"
 
 namespace attention {
 
 namespace {
 
-template <class... Parts> [[noreturn]] void refuse(const Parts &...parts) {
-  detail::fail(detail::Argument("bytes"), "bytes are not a .npy file numpy can read: ", parts...);
-}
-
 // The header is a Python dict literal, as numpy writes it:
 // {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
 // This reader takes exactly the literals numpy's format can hold there (strings, True/False,
 // tuples of non-negative integers), with bounds on every read.
-class PythonLiteral {
+class PythonLiteral : public files::HeaderReader<PythonLiteral> {
 public:
-  PythonLiteral(const char *begin, const char *end) : at_(begin), end_(end) {}
-
-  template <class Member> void dict(Member &&member) {
-    expect('{');
-    while (!consume('}')) {
-      const std::string key = string();
-      expect(':');
-      member(key);
-      if (!consume(',')) {
-        expect('}');
-        return;
-      }
-    }
-  }
+  static constexpr files::HeaderSyntax syntax{"a .npy file numpy can read", "dict", true};
+  using HeaderReader::HeaderReader;
 
   std::string string() {
     skip_space();
@@ -55,34 +40,23 @@ public:
 
   bool boolean() {
     skip_space();
-    for (const auto &[word, value] : {std::pair{"True", true}, std::pair{"False", false}})
-      if (static_cast<std::size_t>(end_ - at_) >= std::strlen(word) &&
-          std::memcmp(at_, word, std::strlen(word)) == 0) {
-        at_ += std::strlen(word);
-        return value;
-      }
+    if (word("True"))
+      return true;
+    if (word("False"))
+      return false;
     refuse("fortran_order is neither True nor False");
   }
 
   // A tuple of non-negative integers: (), (3,), (3, 4).
   std::vector<std::size_t> shape() {
-    expect('(');
     std::vector<std::size_t> out;
-    while (!consume(')')) {
+    list('(', ')', [&] {
       if (out.size() == 32)
         refuse("the shape has more than 32 dimensions");
-      out.push_back(integer());
-      if (!consume(',')) {
-        expect(')');
-        break;
-      }
-    }
+      out.push_back(digits("the shape holds something other than non-negative integers",
+                           "an extent of the shape is too large"));
+    });
     return out;
-  }
-
-  bool peek(char c) {
-    skip_space();
-    return at_ < end_ && *at_ == c;
   }
 
   void finish() {
@@ -90,41 +64,12 @@ public:
     if (at_ != end_)
       refuse("the header has text after its dict");
   }
-
-private:
-  std::size_t integer() {
-    skip_space();
-    if (at_ == end_ || *at_ < '0' || *at_ > '9')
-      refuse("the shape holds something other than non-negative integers");
-    std::uint64_t value = 0;
-    while (at_ < end_ && *at_ >= '0' && *at_ <= '9') {
-      value = value * 10 + static_cast<std::uint64_t>(*at_++ - '0');
-      if (value > (std::uint64_t(1) << 53))
-        refuse("an extent of the shape is too large");
-    }
-    return static_cast<std::size_t>(value);
-  }
-
-  void skip_space() {
-    while (at_ < end_ && (*at_ == ' ' || *at_ == '\t' || *at_ == '\n' || *at_ == '\r'))
-      ++at_;
-  }
-
-  bool consume(char c) {
-    if (!peek(c))
-      return false;
-    ++at_;
-    return true;
-  }
-
-  void expect(char c) {
-    if (!consume(c))
-      refuse("the header's dict is malformed (expected '", c, "')");
-  }
-
-  const char *at_;
-  const char *end_;
 };
+
+// The rest of the file refused as its header's reader refuses it.
+template <class... Parts> [[noreturn]] void refuse(const Parts &...parts) {
+  PythonLiteral::refuse(parts...);
+}
 
 struct TypeInfo {
   const char *code; // numpy's type code after the byte order: "f4"

@@ -52,6 +52,13 @@ inline void check_special_tokens(TokenId sos, TokenId eos, std::size_t vocab, co
     fail(Argument("eos"), "eos (", eos, ") must differ from sos (", sos, ")");
 }
 
+// A width a bidirectional GRU halves between its directions (when `bidirectional`): even, else
+// InputError blames "hidden" (`why` ends the message).
+inline void check_halves(bool bidirectional, std::size_t hidden, const char *why) {
+  if (bidirectional && hidden % 2)
+    fail(Argument("hidden"), "hidden (", hidden, ") must be even", why);
+}
+
 // A weight of the loss (guided alignment's or the regulariser's λ).
 inline void check_weight(double weight, const char *argument) {
   if (!(std::isfinite(weight) && weight >= 0))
@@ -112,6 +119,22 @@ template <class T> std::size_t argmax(const T *x, std::size_t n) {
 }
 
 // ---- translation models -----------------------------------------------------------------------
+
+// A translation model's configuration, checked first: its vocabularies' sizes (the target's
+// holding <sos> and <eos>), up to `most` tokens, ...
+template <class Config> void check_vocabularies(const Config &c, std::size_t most) {
+  check_size(c.source_vocab, 1, most, "sourceVocab");
+  check_size(c.target_vocab, 2, most, "targetVocab");
+}
+
+// ... and last, once its own sizes are: its embedding tables, `width` wide, within memory, its
+// seed and its special tokens.
+template <class Config> void check_tables(const Config &c, std::size_t width) {
+  detail::require_fits(c.source_vocab, width, "a source-vocabulary table", Argument("sourceVocab"));
+  detail::require_fits(c.target_vocab, width, "a target-vocabulary table", Argument("targetVocab"));
+  check_seed(c.seed);
+  check_special_tokens(c.sos, c.eos, c.target_vocab, "a target token");
+}
 
 template <class Config>
 void check_source(const std::vector<TokenId> &source, const Config &config,

@@ -42,10 +42,12 @@ translation_task(const std::string &id, std::int64_t seed,
   return task;
 }
 
-// What a translation model's configuration takes from its task: the vocabularies' sizes and their
-// special tokens (the session adds its own sizes and seed).
-template <class ModelConfig> ModelConfig translation_model_config(const tasks::Task &task) {
+// What a translation model's configuration takes from its task, the vocabularies' sizes and their
+// special tokens, and from its session's, the seed (the session adds its own sizes).
+template <class ModelConfig, class SessionConfig>
+ModelConfig translation_model_config(const SessionConfig &config, const tasks::Task &task) {
   ModelConfig c;
+  c.seed = config.seed;
   c.source_vocab = task.source.tokens.size();
   c.target_vocab = task.target.tokens.size();
   c.sos = static_cast<TokenId>(tasks::Vocabulary::sos);
@@ -115,6 +117,33 @@ void tally_loss(Model &model, const std::vector<tasks::Example> &examples, std::
     tally.sum += double(model.loss(pairs)) * double(batch_tokens);
     tally.tokens += batch_tokens;
   }
+}
+
+// A kind's evaluation, tallied a part at a time by part(model, task, examples, first, tally), which
+// adds the examples from `first` on and returns where the next part starts, and made from the tally
+// by finish(tally): of `examples` at once (a session's evaluate), ...
+template <class Model, class Task, class Examples, class Tally, class Finish>
+auto evaluate_parts(Model &model, const Task &task, const Examples &examples,
+                    std::size_t (*part)(Model &, const Task &, const Examples &, std::size_t,
+                                        Tally &),
+                    Finish finish) {
+  Tally tally;
+  for (std::size_t first = 0; first < examples.size();)
+    first = part(model, task, examples, first, tally);
+  return finish(tally);
+}
+
+// ... or of the task's test split, a part a call, in `cache` (a session's prepare_test_evaluation:
+// true once it is ready).
+template <class Evaluation, class Model, class Task, class Examples, class Tally, class Finish>
+bool advance_evaluation(EvaluationCache<Evaluation> &cache, Model &model, const Task &task,
+                        std::size_t (*part)(Model &, const Task &, const Examples &, std::size_t,
+                                            Tally &),
+                        Finish finish) {
+  return cache.template advance<Tally>(
+      model.parameters(), task.test.size(),
+      [&](Tally &tally, std::size_t first) { return part(model, task, task.test, first, tally); },
+      finish);
 }
 
 // Guided alignment's links of an example: its words' sure links, <eos> left free (as the

@@ -12,6 +12,7 @@
 
 #include "attention/detail/kernels.hpp"
 #include "nn/buffers.hpp"
+#include "nn/cell_weights.hpp"
 #include "nn/linear.hpp"
 
 namespace attention::nn {
@@ -22,17 +23,14 @@ namespace attention::nn {
 inline std::vector<ParameterSpec> gru_parameters(std::size_t input, std::size_t hidden,
                                                  std::size_t layers = 1,
                                                  bool bidirectional = false) {
-  const double bound = uniform_bound(hidden);
   const std::size_t directions = bidirectional ? 2 : 1;
   std::vector<ParameterSpec> specs;
   for (std::size_t layer = 0; layer < layers; ++layer)
     for (std::size_t direction = 0; direction < directions; ++direction) {
       const std::string suffix = "_l" + std::to_string(layer) + (direction ? "_reverse" : "");
       const std::size_t in = layer ? directions * hidden : input;
-      specs.push_back({"weight_ih" + suffix, {3 * hidden, in}, bound});
-      specs.push_back({"weight_hh" + suffix, {3 * hidden, hidden}, bound});
-      specs.push_back({"bias_ih" + suffix, {3 * hidden}, bound});
-      specs.push_back({"bias_hh" + suffix, {3 * hidden}, bound});
+      const auto block = cell_parameters(3, in, hidden, suffix);
+      specs.insert(specs.end(), block.begin(), block.end());
     }
   return specs;
 }
@@ -44,13 +42,7 @@ inline std::size_t gru_block_size(std::size_t input, std::size_t hidden) {
 
 // The four tensors of a block laid out as gru_parameters (a state_dict's order): its weights, or
 // their gradients.
-template <class T> struct GruWeights {
-  std::size_t input, hidden;
-  T *weight_ih, *weight_hh, *bias_ih, *bias_hh;
-  GruWeights(T *block, std::size_t input, std::size_t hidden)
-      : input(input), hidden(hidden), weight_ih(block), weight_hh(weight_ih + 3 * hidden * input),
-        bias_ih(weight_hh + 3 * hidden * hidden), bias_hh(bias_ih + 3 * hidden) {}
-};
+template <class T> using GruWeights = CellWeights<T, 3>;
 
 // One step of `rows` items from their input projections gi (rows x 3H) and states h (rows x H):
 // keeps gh and the gates (r|z|n, rows x 3H each) for the backward pass and writes h_next. Rows

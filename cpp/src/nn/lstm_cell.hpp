@@ -6,27 +6,18 @@
 #include <vector>
 
 #include "attention/detail/kernels.hpp"
+#include "nn/cell_weights.hpp"
 #include "nn/linear.hpp"
 
 namespace attention::nn {
 
 inline std::vector<ParameterSpec> lstm_cell_parameters(std::size_t input, std::size_t hidden) {
-  const double bound = uniform_bound(hidden);
-  return {{"weight_ih", {4 * hidden, input}, bound},
-          {"weight_hh", {4 * hidden, hidden}, bound},
-          {"bias_ih", {4 * hidden}, bound},
-          {"bias_hh", {4 * hidden}, bound}};
+  return cell_parameters(4, input, hidden);
 }
 
 // The four tensors laid out as lstm_cell_parameters (a state_dict's order): the weights, or their
 // gradients.
-template <class T> struct LstmWeights {
-  std::size_t input, hidden;
-  T *weight_ih, *weight_hh, *bias_ih, *bias_hh;
-  LstmWeights(T *block, std::size_t input, std::size_t hidden)
-      : input(input), hidden(hidden), weight_ih(block), weight_hh(weight_ih + 4 * hidden * input),
-        bias_ih(weight_hh + 4 * hidden * hidden), bias_hh(bias_ih + 4 * hidden) {}
-};
+template <class T> using LstmWeights = CellWeights<T, 4>;
 
 // One step of `rows` rows from x (stride ldx) and (h, c) (rows x H): writes the activated gates
 // (rows x 4H: i, f, g, o) and tanh(c') (rows x H), kept for the backward pass, and c', h'.

@@ -1,6 +1,7 @@
 // Attention scoring functions e(query, key) over a batch: Bahdanau's additive, Luong's dot,
-// general and concat. Each is one class in one file (nn/scoring/), its forward and backward side
-// by side; a model picks one by ScoreFunction and calls it through this interface.
+// general and concat. Each is a class in a file of nn/scoring/ (dot and general one class, with or
+// without Wa), its forward and backward side by side; a model picks one by ScoreFunction and calls
+// it through this interface.
 #pragma once
 
 #include <memory>

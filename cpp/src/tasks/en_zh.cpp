@@ -153,10 +153,14 @@ Range indices_for(const std::vector<std::string_view> &source) {
 }
 
 void list_words(Vocabulary &english, Vocabulary &chinese) {
-  for (const Subject &subject : subjects) {
-    add(english, subject.english);
-    add(chinese, subject.chinese);
-  }
+  // a table's words, each entry's English then Chinese
+  const auto add_both = [&](const auto &table) {
+    for (const auto &entry : table) {
+      add(english, entry.english);
+      add(chinese, entry.chinese);
+    }
+  };
+  add_both(subjects);
   for (const Verb &verb : verbs) {
     add(english, verb.english);
     add(english, verb.english_third_person);
@@ -165,17 +169,11 @@ void list_words(Vocabulary &english, Vocabulary &chinese) {
   for (const char *word : {"do", "does", "not"})
     add(english, word);
   add(chinese, "不");
-  for (const Object &object : objects) {
-    add(english, object.english);
-    add(chinese, object.chinese);
-  }
+  add_both(objects);
   for (const char *word : {"at", "in", "the"})
     add(english, word);
   add(chinese, "在");
-  for (const Place &place : places) {
-    add(english, place.english);
-    add(chinese, place.chinese);
-  }
+  add_both(places);
   for (const Time &time : times) {
     for (const char *word : time.english)
       if (*word)

@@ -8,6 +8,7 @@
 #include "attention/classification_tasks.hpp"
 #include "attention/numpy_random.hpp"
 #include "tasks/grammar.hpp"
+#include "tasks/task_parts.hpp"
 #include "tasks/text.hpp"
 
 namespace attention::tasks {
@@ -194,8 +195,7 @@ void check_task(const std::string &id, const std::string &language) {
   if (id != "reviews")
     fail(Argument("task"), "unknown classification task \"", id.substr(0, 40),
          "\": the task is reviews, or a task from text kept under its id");
-  if (language != "en" && language != "zh")
-    fail(Argument("language"), "language must be en or zh, got \"", language.substr(0, 40), "\"");
+  check_grammar_language(language);
 }
 
 } // namespace
@@ -210,10 +210,7 @@ const std::vector<std::string> &classification_task_ids() {
   return ids;
 }
 
-const std::vector<std::string> &classification_languages() {
-  static const std::vector<std::string> languages = {"en", "zh"};
-  return languages;
-}
+const std::vector<std::string> &classification_languages() { return grammar_languages(); }
 
 ClassificationTask empty_classification_task(const std::string &id, const std::string &language) {
   check_task(id, language);
@@ -345,9 +342,7 @@ std::optional<ClassificationExample> read_review(const ClassificationTask &task,
 std::string detokenize(const ClassificationTask &task, const std::vector<std::size_t> &ids) {
   std::string text;
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    if (ids[i] >= task.vocabulary.tokens.size())
-      fail(Argument("ids"), "ids[", i, "] (", ids[i], ") is outside the ", task.id, " ",
-           task.language, " vocabulary of ", task.vocabulary.tokens.size(), " tokens");
+    check_id(ids, i, task.vocabulary, task.id, task.language);
     text += (text.empty() ? "" : " ") + task.vocabulary.tokens[ids[i]];
   }
   return text;
@@ -355,21 +350,7 @@ std::string detokenize(const ClassificationTask &task, const std::vector<std::si
 
 const std::vector<ClassificationExample> &classification_split(const ClassificationTask &task,
                                                                const std::string &name) {
-  if (task.text && task.train.empty())
-    fail(Argument("split"), "the ", task.id,
-         " task came from a model's file, which keeps its vocabulary and labels but not its "
-         "sentences: make the task from its text again to evaluate");
-  if (name == "train")
-    return task.train;
-  if (name == "test")
-    return task.test;
-  if (name == "validation" && task.text) {
-    if (task.validation.empty())
-      fail(Argument("split"), "the ", task.id, " task holds no validation sentences out");
-    return task.validation;
-  }
-  fail(Argument("split"), "split must be ", task.text ? "train, validation" : "train",
-       " or test, got \"", name.substr(0, 40), "\"");
+  return split_named(task, name, task.text.has_value(), "vocabulary and labels", "sentences");
 }
 
 } // namespace attention::tasks

@@ -9,6 +9,7 @@
 
 #include "attention/caption_tasks.hpp"
 #include "attention/numpy_random.hpp"
+#include "tasks/task_parts.hpp"
 
 namespace attention::tasks {
 
@@ -446,17 +447,13 @@ const std::vector<std::string> &caption_task_ids() {
   return ids;
 }
 
-const std::vector<std::string> &caption_languages() {
-  static const std::vector<std::string> languages = {"en", "zh"};
-  return languages;
-}
+const std::vector<std::string> &caption_languages() { return grammar_languages(); }
 
 CaptionTask empty_caption_task(const std::string &id, const std::string &language) {
   if (id != "shapes")
     fail(Argument("task"), "unknown captioning task \"", id.substr(0, 40),
          "\": the task is shapes");
-  if (language != "en" && language != "zh")
-    fail(Argument("language"), "language must be en or zh, got \"", language.substr(0, 40), "\"");
+  check_grammar_language(language);
   CaptionTask task;
   task.id = id;
   task.language = language;
@@ -561,9 +558,7 @@ std::vector<std::size_t> tokenize_caption(const CaptionTask &task, const std::st
 std::string detokenize_caption(const CaptionTask &task, const std::vector<std::size_t> &ids) {
   std::string text;
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    if (ids[i] >= task.vocabulary.tokens.size())
-      fail(Argument("ids"), "ids[", i, "] (", ids[i], ") is outside the ", task.id, " ",
-           task.language, " vocabulary of ", task.vocabulary.tokens.size(), " tokens");
+    check_id(ids, i, task.vocabulary, task.id, task.language);
     if (ids[i] == Vocabulary::eos)
       break;
     if (ids[i] != Vocabulary::sos)

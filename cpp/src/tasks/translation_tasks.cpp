@@ -9,6 +9,7 @@
 
 #include "attention/numpy_random.hpp"
 #include "tasks/grammar.hpp"
+#include "tasks/task_parts.hpp"
 #include "tasks/text.hpp"
 
 namespace attention::tasks {
@@ -299,21 +300,7 @@ Task make_task(const std::string &id, std::int64_t seed) {
 }
 
 const std::vector<Example> &split(const Task &task, const std::string &name) {
-  if (task.text && task.train.empty())
-    fail(Argument("split"), "the ", task.id,
-         " task came from a model's file, which keeps its vocabularies but not its pairs: make "
-         "the task from its text again to evaluate");
-  if (name == "train")
-    return task.train;
-  if (name == "test")
-    return task.test;
-  if (name == "validation") {
-    if (task.validation.empty())
-      fail(Argument("split"), "the ", task.id, " task holds no validation pairs out");
-    return task.validation;
-  }
-  fail(Argument("split"), "split must be train, validation or test, got \"", name.substr(0, 40),
-       "\"");
+  return split_named(task, name, true, "vocabularies", "pairs");
 }
 
 std::vector<std::string> sentence_tokens(const Task &task, const std::string &sentence, Side side) {
@@ -363,10 +350,7 @@ std::vector<UnknownWord> unknown_words(const Task &task, const std::string &sent
 std::string detokenize(const Task &task, const std::vector<std::size_t> &ids, Side side) {
   const Vocabulary &vocabulary = side == Side::source ? task.source : task.target;
   for (std::size_t i = 0; i < ids.size(); ++i)
-    if (ids[i] >= vocabulary.tokens.size())
-      fail(Argument("ids"), "ids[", i, "] (", ids[i], ") is outside the ", task.id, " ",
-           side == Side::source ? "source" : "target", " vocabulary of ", vocabulary.tokens.size(),
-           " tokens");
+    check_id(ids, i, vocabulary, task.id, side == Side::source ? "source" : "target");
   std::string text;
   for (std::size_t id : ids) {
     if (id == Vocabulary::eos)

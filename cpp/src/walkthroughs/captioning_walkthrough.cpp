@@ -141,17 +141,10 @@ Trace captioning_walkthrough(CaptionerSession<T> &session, const tasks::Scene &s
   std::vector<Panel> last{panel("figure", "overlay", rows_of(t.weights, 0, m), words, cells),
                           panel("gold", "overlay", std::move(linked), words, cells),
                           panel("alignment", "weights", rows_of(t.weights, 0, m), words, cells)};
-  if (beam > 1) {
-    auto scores = Matrix<double>::from_shape({result.beams.size(), 1});
-    Labels hypotheses;
-    for (std::size_t i = 0; i < result.beams.size(); ++i) {
-      const auto &output = result.beams[i].output;
-      scores(i, 0) = result.beams[i].log_probability;
-      hypotheses.push_back(
-          tasks::detokenize_caption(task, std::vector<std::size_t>(output.begin(), output.end())));
-    }
-    last.push_back(panel("beams", "scores", std::move(scores), hypotheses, Labels(1, "log p")));
-  }
+  if (beam > 1)
+    last.push_back(beams_panel(result.beams, [&](const std::vector<std::size_t> &ids) {
+      return tasks::detokenize_caption(task, ids);
+    }));
   const CaptionEvaluation evaluation = session.test_evaluation();
   auto measures = Matrix<double>::from_shape({1, 3});
   measures(0, 0) = evaluation.exact_match;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -160,6 +161,20 @@ inline int one_model(const GivenInputs &given, const char *what) {
   if (model.size() != 1)
     detail::fail(detail::Argument("model"), "inputs.model must be ", what);
   return model[0];
+}
+
+// trace(session, others) of the one model `inputs.model` holds (one_model: `what` it must be), a
+// session of Session's kind in its own precision whose identity's inputs given are its own
+// (require_models_own), and `others` the sessions of `inputs.<compared>` (sessions_of: the same
+// kind and precision).
+template <template <class> class Session, class Traced>
+Trace trace_of_model(const GivenInputs &given, const char *what, const char *compared,
+                     Traced trace) {
+  return stored_model(one_model(given, what)).template as<Session>().visit([&](auto &session) {
+    using T = typename precision_of<std::decay_t<decltype(session)>>::type;
+    require_models_own(given, session);
+    return trace(session, sessions_of<Session, T>(handles(given, compared), compared));
+  });
 }
 
 } // namespace attention::inputs

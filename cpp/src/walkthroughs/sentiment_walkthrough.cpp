@@ -249,13 +249,8 @@ std::vector<InputField> sentiment_inputs() {
 
 Trace sentiment_from(const GivenInputs &given) {
   const auto fields = sentiment_inputs();
-  return stored_model(one_model(given, "one classifier"))
-      .as<ClassifierSession>()
-      .visit([&](auto &session) {
-        using T = typename precision_of<std::decay_t<decltype(session)>>::type;
-        require_models_own(given, session);
-        const auto uniform =
-            sessions_of<ClassifierSession, T>(handles(given, "uniform"), "uniform");
+  return trace_of_model<ClassifierSession>(
+      given, "one classifier", "uniform", [&](auto &session, const auto &uniform) {
         if (uniform.size() > 1)
           fail(Argument("uniform"), "inputs.uniform must be one classifier");
         return sentiment_walkthrough(session, sentence(given, fields),

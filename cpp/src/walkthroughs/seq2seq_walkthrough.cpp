@@ -241,17 +241,10 @@ Trace seq2seq_walkthrough(Seq2seqSession<T> &session, const std::string &sentenc
   if (const auto gold = tasks::gold_example(task, sentence))
     last.push_back(
         panel("gold", "neutral", gold_links(*gold, t.output, n), target_tokens, source_tokens));
-  if (beam > 1) {
-    auto scores = Matrix<double>::from_shape({translation.beams.size(), 1});
-    Labels hypotheses;
-    for (std::size_t i = 0; i < translation.beams.size(); ++i) {
-      const auto &output = translation.beams[i].output;
-      scores(i, 0) = translation.beams[i].log_probability;
-      hypotheses.push_back(tasks::detokenize(
-          task, std::vector<std::size_t>(output.begin(), output.end()), tasks::Side::target));
-    }
-    last.push_back(panel("beams", "scores", std::move(scores), hypotheses, Labels(1, "log p")));
-  }
+  if (beam > 1)
+    last.push_back(beams_panel(translation.beams, [&](const std::vector<std::size_t> &ids) {
+      return tasks::detokenize(task, ids, tasks::Side::target);
+    }));
   for (Panel &measured : own_measures(session))
     last.push_back(std::move(measured));
   trace.stages.push_back({"alignment", "alignment", 0, std::move(last)});
@@ -435,15 +428,10 @@ Comparison comparison_of(const GivenInputs &given, const std::vector<InputField>
 
 Trace seq2seq_from(const GivenInputs &given) {
   const auto fields = seq2seq_inputs();
-  return stored_model(one_model(given, "one seq2seq model"))
-      .as<Seq2seqSession>()
-      .visit([&](auto &session) {
-        using T = typename precision_of<std::decay_t<decltype(session)>>::type;
-        require_models_own(given, session);
-        return seq2seq_walkthrough(
-            session, sentence(given, fields), size(given, "beam", fields),
-            sessions_of<Seq2seqSession, T>(handles(given, "compare"), "compare"),
-            comparison_of(given, fields));
+  return trace_of_model<Seq2seqSession>(
+      given, "one seq2seq model", "compare", [&](auto &session, const auto &compared) {
+        return seq2seq_walkthrough(session, sentence(given, fields), size(given, "beam", fields),
+                                   compared, comparison_of(given, fields));
       });
 }
 

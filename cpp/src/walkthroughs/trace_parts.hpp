@@ -145,6 +145,19 @@ Panel top_panel(const std::vector<std::pair<Id, T>> &top, const tasks::Vocabular
   return panel("top", "weights", std::move(probabilities), tokens, Labels(1, "p"));
 }
 
+// A beam search's hypotheses (a session's `beams`, best first) as the "beams" panel: each one's
+// text, text(its output's ids), beside its log-probability.
+template <class Beams, class Text> Panel beams_panel(const Beams &beams, Text text) {
+  auto scores = Matrix<double>::from_shape({beams.size(), 1});
+  Labels hypotheses;
+  for (std::size_t i = 0; i < beams.size(); ++i) {
+    const auto &output = beams[i].output;
+    scores(i, 0) = beams[i].log_probability;
+    hypotheses.push_back(text(std::vector<std::size_t>(output.begin(), output.end())));
+  }
+  return panel("beams", "scores", std::move(scores), hypotheses, Labels(1, "log p"));
+}
+
 // A gold panel's row for target token `row`: 1 at its sure links, 0.5 at its possible ones (drawn
 // lighter), 0 elsewhere (already).
 inline void mark_links(const tasks::Example &gold, std::size_t row, double *out) {

@@ -168,20 +168,11 @@ CaptionEvaluation evaluation_of(const EvaluationTally &tally) {
 template <class T>
 CaptionEvaluation
 CaptionerSession<T>::evaluate(const std::vector<tasks::CaptionExample> &examples) {
-  EvaluationTally tally;
-  for (std::size_t first = 0; first < examples.size();)
-    first = tally_evaluation(model_, *task_, examples, first, tally);
-  return evaluation_of(tally);
+  return evaluate_parts(model_, *task_, examples, tally_evaluation<T>, evaluation_of);
 }
 
 template <class T> bool CaptionerSession<T>::prepare_test_evaluation() {
-  const auto &test = task_->test;
-  return test_evaluation_.template advance<EvaluationTally>(
-      model_.parameters(), test.size(),
-      [&](EvaluationTally &tally, std::size_t first) {
-        return tally_evaluation(model_, *task_, test, first, tally);
-      },
-      evaluation_of);
+  return advance_evaluation(test_evaluation_, model_, *task_, tally_evaluation<T>, evaluation_of);
 }
 
 template <class T>

@@ -88,11 +88,12 @@ CaptionerNormalization parse_normalization(const std::string &name, const char *
 
 void validate(const CaptionerConfig &c) {
   check_size(c.vocab, 2, max_vocab, "vocab");
-  check_size(c.channels, 1, max_width, "channels");
-  check_size(c.annotation, 1, max_width, "annotation");
-  check_size(c.attention, 1, max_width, "attention");
-  check_size(c.embedding, 1, max_width, "embedding");
-  check_size(c.hidden, 1, max_width, "hidden");
+  for (auto [width, argument] : {std::pair{c.channels, "channels"},
+                                 {c.annotation, "annotation"},
+                                 {c.attention, "attention"},
+                                 {c.embedding, "embedding"},
+                                 {c.hidden, "hidden"}})
+    check_size(width, 1, max_width, argument);
   for (auto [side, argument] : {std::pair{c.height, "height"}, {c.width, "width"}}) {
     check_size(side, 4, max_image_side, argument);
     if (side % 4)
@@ -140,9 +141,7 @@ CaptionerTrace<T> Captioner<T>::trace(const std::vector<T> &image,
   network_->set_targets({&caption});
   network_->training = false;
   network_->forward(parameters_.data());
-  CaptionerTrace<T> r = network_->trace(caption.size());
-  r.output = caption;
-  return r;
+  return network_->trace(caption);
 }
 
 template <class T>
@@ -209,8 +208,7 @@ CaptionerBeamSearch<T> Captioner<T>::beam_search(const std::vector<T> &image,
   w.begin({&image}, best.size());
   w.set_targets({&best});
   w.forward(parameters_.data());
-  result.trace = w.trace(best.size());
-  result.trace.output = best;
+  result.trace = w.trace(best);
   return result;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <tuple>
+#include <utility>
 
 #include "attention/detail/kernels.hpp"
 #include "nn/attention.hpp"
@@ -409,20 +410,17 @@ template <class T> void CaptionerNetwork<T>::set_decoder_state(std::size_t t, co
   std::copy(state + h, state + 2 * h, state_c(t));
 }
 
-template <class T> CaptionerTrace<T> CaptionerNetwork<T>::trace(std::size_t m) const {
+template <class T> CaptionerTrace<T> CaptionerNetwork<T>::trace(std::vector<TokenId> output) const {
+  const std::size_t m = output.size();
   // Image 0's rows: in a batch of one, every row.
-  const auto matrix = [](const T *data, std::size_t rows, std::size_t cols) {
-    auto result = Matrix<T>::from_shape({rows, cols});
-    std::copy(data, data + rows * cols, result.data());
-    return result;
-  };
   CaptionerTrace<T> r;
-  r.annotations = matrix(annotations.data(), l, d);
-  r.states = matrix(state_h(0), m, h);
-  r.scores = matrix(scores.data(), m, l);
-  r.weights = matrix(weights.data(), m, l);
-  r.gates = matrix(betas.data(), m, d);
-  r.logits = matrix(logits.data(), m, v);
+  r.output = std::move(output);
+  r.annotations = nn::matrix_of(annotations.data(), l, d);
+  r.states = nn::matrix_of(state_h(0), m, h);
+  r.scores = nn::matrix_of(scores.data(), m, l);
+  r.weights = nn::matrix_of(weights.data(), m, l);
+  r.gates = nn::matrix_of(betas.data(), m, d);
+  r.logits = nn::matrix_of(logits.data(), m, v);
   return r;
 }
 

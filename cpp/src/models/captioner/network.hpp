@@ -61,8 +61,8 @@ template <class T> struct CaptionerNetwork {
   void decode_backward(const T *p, T lambda, T *grad);
   void step_backward(const T *p, std::size_t t, T lambda, T *grad);
 
-  // Image 0's first m steps, for display.
-  CaptionerTrace<T> trace(std::size_t m) const;
+  // Image 0's steps that wrote `output` (its output), for display.
+  CaptionerTrace<T> trace(std::vector<TokenId> output) const;
   const T *logits_at(std::size_t t) const { return logits.data() + t * batch * v; }
   // The decoder's (h, c) of a batch of one before step t (2H values), to read or replace.
   void get_decoder_state(std::size_t t, T *state) const;

@@ -243,19 +243,13 @@ ClassifierEvaluation evaluation_of(const EvaluationTally &tally,
 template <class T>
 ClassifierEvaluation
 ClassifierSession<T>::evaluate(const std::vector<tasks::ClassificationExample> &examples) {
-  EvaluationTally tally;
-  for (std::size_t first = 0; first < examples.size();)
-    first = tally_evaluation(model_, *task_, examples, first, tally);
-  return evaluation_of(tally, *task_);
+  return evaluate_parts(model_, *task_, examples, tally_evaluation<T>,
+                        [&](const EvaluationTally &tally) { return evaluation_of(tally, *task_); });
 }
 
 template <class T> bool ClassifierSession<T>::advance_test_evaluation() {
-  const auto &test = task_->test;
-  return test_evaluation_.template advance<EvaluationTally>(
-      model_.parameters(), test.size(),
-      [&](EvaluationTally &tally, std::size_t first) {
-        return tally_evaluation(model_, *task_, test, first, tally);
-      },
+  return advance_evaluation(
+      test_evaluation_, model_, *task_, tally_evaluation<T>,
       [&](const EvaluationTally &tally) { return evaluation_of(tally, *task_); });
 }
 

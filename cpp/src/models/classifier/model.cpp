@@ -73,9 +73,8 @@ void validate(const ClassifierConfig &c) {
   check_size(c.labels, 2, max_labels, "labels");
   check_size(c.embedding, 1, max_width, "embedding");
   check_size(c.hidden, 2, max_width, "hidden");
-  if (c.encoder == ClassifierEncoder::bigru && c.hidden % 2)
-    fail(Argument("hidden"), "hidden (", c.hidden,
-         ") must be even: the bidirectional GRU gives each direction half");
+  check_halves(c.encoder == ClassifierEncoder::bigru, c.hidden,
+               ": the bidirectional GRU gives each direction half");
   check_seed(c.seed);
 }
 

@@ -19,6 +19,18 @@ namespace {
 constexpr std::size_t max_width = 1024;                 // embedding and hidden sizes
 constexpr std::size_t max_vocab = std::size_t(1) << 20; // either vocabulary
 
+// The network's trace of `target` teacher forced after `source` (checked by the caller, or not: a
+// beam's best may lack <eos>).
+template <class T>
+Seq2seqTrace<T> forced_trace(Seq2seqNetwork<T> &w, const T *parameters,
+                             const std::vector<TokenId> &source, const std::vector<TokenId> &target,
+                             TokenId sos) {
+  w.begin({&source}, target.size());
+  w.set_targets({&target}, sos);
+  w.forward(parameters);
+  return w.trace(target);
+}
+
 } // namespace
 
 const char *encoder_name(Encoder encoder) {
@@ -30,45 +42,24 @@ Encoder parse_encoder(const std::string &name, const char *argument) {
 }
 
 void validate(const Seq2seqConfig &c) {
-  check_size(c.source_vocab, 1, max_vocab, "sourceVocab");
-  check_size(c.target_vocab, 2, max_vocab, "targetVocab");
+  check_vocabularies(c, max_vocab);
   check_size(c.embedding, 1, max_width, "embedding");
   check_size(c.hidden, 1, max_width, "hidden");
   check_size(c.layers, 1, max_layers, "layers");
-  if (c.encoder == Encoder::bidirectional && c.hidden % 2)
-    fail(Argument("hidden"), "hidden (", c.hidden,
-         ") must be even for a bidirectional encoder: each direction has hidden / 2");
-  const std::size_t width = std::max(c.embedding, c.hidden);
-  detail::require_fits(c.source_vocab, width, "a source-vocabulary table", Argument("sourceVocab"));
-  detail::require_fits(c.target_vocab, width, "a target-vocabulary table", Argument("targetVocab"));
-  check_seed(c.seed);
-  check_special_tokens(c.sos, c.eos, c.target_vocab, "a target token");
+  check_halves(c.encoder == Encoder::bidirectional, c.hidden,
+               " for a bidirectional encoder: each direction has hidden / 2");
+  check_tables(c, std::max(c.embedding, c.hidden));
 }
 
 template <class T>
 Seq2seq<T>::Seq2seq(const Seq2seqConfig &config) : Base(config, seq2seq_parameter_specs) {}
-
-template <class T> T Seq2seq<T>::loss(const std::vector<SentencePair> &batch, T guide) {
-  return translation_loss(*network_, parameters_, batch, config_, guide);
-}
-
-template <class T>
-T Seq2seq<T>::loss_and_gradients(const std::vector<SentencePair> &batch, ParameterSet<T> &gradients,
-                                 T guide) {
-  return translation_loss(*network_, parameters_, batch, config_, guide, &gradients);
-}
 
 template <class T>
 Seq2seqTrace<T> Seq2seq<T>::trace(const std::vector<TokenId> &source,
                                   const std::vector<TokenId> &target) {
   check_source(source, config_, "source");
   check_target(target, config_, "target");
-  network_->begin({&source}, target.size());
-  network_->set_targets({&target}, config_.sos);
-  network_->forward(parameters_.data());
-  Seq2seqTrace<T> r = network_->trace(target.size());
-  r.output = target;
-  return r;
+  return forced_trace(*network_, parameters_.data(), source, target, config_.sos);
 }
 
 template <class T>
@@ -85,9 +76,7 @@ Seq2seqTrace<T> Seq2seq<T>::translate(const std::vector<TokenId> &source, std::s
     if (output.back() == config_.eos)
       break;
   }
-  Seq2seqTrace<T> r = w.trace(output.size());
-  r.output = std::move(output);
-  return r;
+  return w.trace(std::move(output));
 }
 
 template <class T>
@@ -103,15 +92,11 @@ Seq2seqBeamSearch<T> Seq2seq<T>::beam_search(const std::vector<TokenId> &source,
       config_.eos);
   // The best hypothesis again, teacher forced, for its trace (the same numbers it was found with).
   // Its output may lack <eos> (length-limited), so it is not checked as a target.
-  const auto &best = result.beams.front().output;
-  w.begin({&source}, best.size());
-  w.set_targets({&best}, config_.sos);
-  w.forward(parameters_.data());
-  result.trace = w.trace(best.size());
-  result.trace.output = best;
+  result.trace =
+      forced_trace(w, parameters_.data(), source, result.beams.front().output, config_.sos);
   return result;
 }
 
-ATTENTION_INSTANTIATE_MODEL(Seq2seq);
+ATTENTION_INSTANTIATE_TRANSLATION_MODEL(Seq2seq);
 
 } // namespace attention

@@ -1,8 +1,10 @@
 #include "models/seq2seq/network.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "attention/detail/kernels.hpp"
+#include "nn/buffers.hpp"
 
 namespace attention {
 
@@ -284,25 +286,22 @@ template <class T> void Seq2seqNetwork<T>::backward_luong(const T *p, T *grad) {
   nn::embedding_backward(d_embedded.data(), e, e, inputs.data(), rows, grad + decoder_embedding);
 }
 
-template <class T> Seq2seqTrace<T> Seq2seqNetwork<T>::trace(std::size_t m) const {
+template <class T> Seq2seqTrace<T> Seq2seqNetwork<T>::trace(std::vector<TokenId> output) const {
+  const std::size_t m = output.size();
   // Pair 0's rows: in a batch of one, every row.
-  const auto matrix = [](const T *data, std::size_t rows, std::size_t cols) {
-    auto result = Matrix<T>::from_shape({rows, cols});
-    std::copy(data, data + rows * cols, result.data());
-    return result;
-  };
   Seq2seqTrace<T> r;
+  r.output = std::move(output);
   r.source.assign(sources.begin(), sources.begin() + n);
-  r.source_embeddings = matrix(encoder_x.data(), n, e);
-  r.encoder_states = matrix(annotations(), n, h);
-  r.initial_state = matrix(initial.data() + (layers - 1) * batch * h, 1, h);
-  r.decoder_states = matrix(top().state(1), m, h);
-  r.scores = matrix(scores.data(), m, n);
-  r.weights = matrix(weights.data(), m, n);
-  r.contexts = matrix(contexts.data(), m, h);
+  r.source_embeddings = nn::matrix_of(encoder_x.data(), n, e);
+  r.encoder_states = nn::matrix_of(annotations(), n, h);
+  r.initial_state = nn::matrix_of(initial.data() + (layers - 1) * batch * h, 1, h);
+  r.decoder_states = nn::matrix_of(top().state(1), m, h);
+  r.scores = nn::matrix_of(scores.data(), m, n);
+  r.weights = nn::matrix_of(weights.data(), m, n);
+  r.contexts = nn::matrix_of(contexts.data(), m, h);
   if (!additive())
-    r.attentional = matrix(attentional.data(), m, h);
-  r.logits = matrix(logits.data(), m, v);
+    r.attentional = nn::matrix_of(attentional.data(), m, h);
+  r.logits = nn::matrix_of(logits.data(), m, v);
   return r;
 }
 

@@ -26,8 +26,7 @@ std::vector<nn::ParameterSpec> seq2seq_parameter_specs(const Seq2seqConfig &conf
 template <class T> struct Seq2seqNetwork : models::TranslationNetwork<T, Seq2seqNetwork<T>> {
   using Base = models::TranslationNetwork<T, Seq2seqNetwork>;
   using Base::batch, Base::n, Base::steps, Base::v, Base::sources, Base::inputs,
-      Base::source_lengths, Base::logits, Base::probabilities, Base::targets, Base::guide,
-      Base::logits_at;
+      Base::source_lengths, Base::logits, Base::probabilities, Base::targets, Base::guide;
 
   Seq2seqNetwork(const Seq2seqConfig &config, const ParameterSet<T> &parameters);
 
@@ -46,8 +45,8 @@ template <class T> struct Seq2seqNetwork : models::TranslationNetwork<T, Seq2seq
   // cross-entropy plus λ times guide_loss().
   void backward(const T *p, T scale, T *grad);
 
-  // Pair 0 of the first `m` steps, for display.
-  Seq2seqTrace<T> trace(std::size_t m) const;
+  // Pair 0 of the steps that wrote `output` (its output), for display.
+  Seq2seqTrace<T> trace(std::vector<TokenId> output) const;
 
   // The decoder's state of a batch of one before step t, every layer's (layers x H), to read or
   // replace (a beam search).

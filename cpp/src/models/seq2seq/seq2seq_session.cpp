@@ -21,13 +21,12 @@ using detail::fail;
 using namespace models;
 
 Seq2seqConfig model_config(const Seq2seqSessionConfig &config, const tasks::Task &task) {
-  auto c = translation_model_config<Seq2seqConfig>(task);
+  auto c = translation_model_config<Seq2seqConfig>(config, task);
   c.embedding = config.embedding;
   c.hidden = config.hidden;
   c.scoring = config.scoring;
   c.encoder = config.encoder;
   c.layers = config.layers;
-  c.seed = config.seed;
   return c;
 }
 
@@ -40,13 +39,14 @@ struct EvaluationTally {
   LossTally loss;
 };
 
-// The examples [first, last) into `tally`: greedy translations against the targets, and the
-// teacher-forced weights' strongest source word against the gold links; first a multiple of
-// default_batch (the loss's batches).
+// The examples [first, first + default_batch) into `tally` (the loss's batch): greedy translations
+// against the targets, and the teacher-forced weights' strongest source word against the gold
+// links. Returns where the next part starts.
 template <class T>
-void tally_evaluation(Seq2seq<T> &model, const tasks::Task &task,
-                      const std::vector<tasks::Example> &examples, std::size_t first,
-                      std::size_t last, EvaluationTally &tally) {
+std::size_t tally_evaluation(Seq2seq<T> &model, const tasks::Task &task,
+                             const std::vector<tasks::Example> &examples, std::size_t first,
+                             EvaluationTally &tally) {
+  const std::size_t last = std::min(examples.size(), first + default_batch);
   const std::size_t max_length = task.max_target_length + 1;
   for (std::size_t i = first; i < last; ++i) {
     const auto &example = examples[i];
@@ -68,6 +68,7 @@ void tally_evaluation(Seq2seq<T> &model, const tasks::Task &task,
     }
   }
   tally_loss(model, examples, first, last, default_batch, tally.loss);
+  return last;
 }
 
 Seq2seqEvaluation evaluation_of(const EvaluationTally &tally) {
@@ -126,21 +127,11 @@ std::vector<tasks::Example> Seq2seqSession<T>::split(const std::string &name) co
 
 template <class T>
 Seq2seqEvaluation Seq2seqSession<T>::evaluate(const std::vector<tasks::Example> &examples) {
-  EvaluationTally tally;
-  tally_evaluation(model_, *task_, examples, 0, examples.size(), tally);
-  return evaluation_of(tally);
+  return evaluate_parts(model_, *task_, examples, tally_evaluation<T>, evaluation_of);
 }
 
 template <class T> bool Seq2seqSession<T>::prepare_test_evaluation() {
-  const auto &test = task_->test;
-  return test_evaluation_.template advance<EvaluationTally>(
-      model_.parameters(), test.size(),
-      [&](EvaluationTally &tally, std::size_t first) {
-        const std::size_t last = std::min(test.size(), first + default_batch);
-        tally_evaluation(model_, *task_, test, first, last, tally);
-        return last;
-      },
-      evaluation_of);
+  return advance_evaluation(test_evaluation_, model_, *task_, tally_evaluation<T>, evaluation_of);
 }
 
 // "encoder", "layers" and "validation" came after the first files, and "guide" is saved only for

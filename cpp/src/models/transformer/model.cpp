@@ -22,8 +22,7 @@ constexpr std::size_t max_vocab = std::size_t(1) << 20; // either vocabulary
 } // namespace
 
 void validate(const TransformerConfig &c) {
-  check_size(c.source_vocab, 1, max_vocab, "sourceVocab");
-  check_size(c.target_vocab, 2, max_vocab, "targetVocab");
+  check_vocabularies(c, max_vocab);
   check_size(c.model, 1, max_transformer_width, "model");
   check_size(c.heads, 1, c.model, "heads");
   if (c.model % c.heads)
@@ -32,27 +31,12 @@ void validate(const TransformerConfig &c) {
   check_size(c.encoder_layers, 1, max_transformer_layers, "encoderLayers");
   check_size(c.decoder_layers, 1, max_transformer_layers, "decoderLayers");
   check_size(c.feedforward, 1, max_feedforward, "feedforward");
-  detail::require_fits(c.source_vocab, c.model, "a source-vocabulary table",
-                       Argument("sourceVocab"));
-  detail::require_fits(c.target_vocab, c.model, "a target-vocabulary table",
-                       Argument("targetVocab"));
-  check_seed(c.seed);
-  check_special_tokens(c.sos, c.eos, c.target_vocab, "a target token");
+  check_tables(c, c.model);
 }
 
 template <class T>
 Transformer<T>::Transformer(const TransformerConfig &config)
     : Base(config, transformer_parameter_specs) {}
-
-template <class T> T Transformer<T>::loss(const std::vector<SentencePair> &batch, T guide) {
-  return translation_loss(*network_, parameters_, batch, config_, guide);
-}
-
-template <class T>
-T Transformer<T>::loss_and_gradients(const std::vector<SentencePair> &batch,
-                                     ParameterSet<T> &gradients, T guide) {
-  return translation_loss(*network_, parameters_, batch, config_, guide, &gradients);
-}
 
 template <class T>
 std::vector<TransformerTrace<T>> Transformer<T>::trace(const std::vector<SentencePair> &batch) {
@@ -63,8 +47,7 @@ std::vector<TransformerTrace<T>> Transformer<T>::trace(const std::vector<Sentenc
   w.forward(parameters_.data());
   std::vector<TransformerTrace<T>> traces;
   for (std::size_t k = 0; k < batch.size(); ++k) {
-    traces.push_back(w.trace(k, batch[k].target.size()));
-    traces.back().output = batch[k].target;
+    traces.push_back(w.trace(k, batch[k].target));
   }
   return traces;
 }
@@ -107,9 +90,7 @@ TransformerTrace<T> Transformer<T>::translate(const std::vector<TokenId> &source
                                               std::size_t max_length) {
   auto output = std::move(translate(std::vector<std::vector<TokenId>>{source}, max_length)[0]);
   // The steps decoded are the trace's: a causal decoder's step t is the same whatever follows.
-  TransformerTrace<T> r = network_->trace(0, output.size());
-  r.output = std::move(output);
-  return r;
+  return network_->trace(0, std::move(output));
 }
 
 template <class T>
@@ -147,11 +128,10 @@ TransformerBeamSearch<T> Transformer<T>::beam_search(const std::vector<TokenId> 
   w.begin({&source}, best.size());
   w.set_targets({&best}, config_.sos);
   w.forward(parameters_.data());
-  result.trace = w.trace(0, best.size());
-  result.trace.output = best;
+  result.trace = w.trace(0, best);
   return result;
 }
 
-ATTENTION_INSTANTIATE_MODEL(Transformer);
+ATTENTION_INSTANTIATE_TRANSLATION_MODEL(Transformer);
 
 } // namespace attention

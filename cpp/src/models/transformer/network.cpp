@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "attention/detail/kernels.hpp"
 #include "models/transformer/positional_encoding.hpp"
@@ -59,35 +60,30 @@ std::vector<nn::ParameterSpec> transformer_parameter_specs(const TransformerConf
 }
 
 template <class T>
-TransformerNetwork<T>::EncoderLayer::EncoderLayer(const ParameterSet<T> &parameters,
-                                                  const std::string &prefix, std::size_t width,
+TransformerNetwork<T>::EncoderLayer::EncoderLayer(const Offsets &at, std::size_t width,
                                                   std::size_t heads)
-    : attention_at(parameters.info(prefix + ".self_attn.in_proj_weight").offset),
-      feed_forward_at(parameters.info(prefix + ".linear1.weight").offset),
-      norm1{parameters.info(prefix + ".norm1.weight").offset, {}, {}},
-      norm2{parameters.info(prefix + ".norm2.weight").offset, {}, {}}, attention(width, heads) {}
+    : attention_at(at(".self_attn.in_proj_weight")), feed_forward_at(at(".linear1.weight")),
+      norm1{at(".norm1.weight"), {}, {}}, norm2{at(".norm2.weight"), {}, {}},
+      attention(width, heads) {}
 
 template <class T>
-TransformerNetwork<T>::DecoderLayer::DecoderLayer(const ParameterSet<T> &parameters,
-                                                  const std::string &prefix, std::size_t width,
+TransformerNetwork<T>::DecoderLayer::DecoderLayer(const Offsets &at, std::size_t width,
                                                   std::size_t heads)
-    : self_attention_at(parameters.info(prefix + ".self_attn.in_proj_weight").offset),
-      cross_attention_at(parameters.info(prefix + ".multihead_attn.in_proj_weight").offset),
-      feed_forward_at(parameters.info(prefix + ".linear1.weight").offset),
-      norm1{parameters.info(prefix + ".norm1.weight").offset, {}, {}},
-      norm2{parameters.info(prefix + ".norm2.weight").offset, {}, {}},
-      norm3{parameters.info(prefix + ".norm3.weight").offset, {}, {}}, self_attention(width, heads),
-      cross_attention(width, heads) {}
+    : self_attention_at(at(".self_attn.in_proj_weight")),
+      cross_attention_at(at(".multihead_attn.in_proj_weight")),
+      feed_forward_at(at(".linear1.weight")), norm1{at(".norm1.weight"), {}, {}},
+      norm2{at(".norm2.weight"), {}, {}}, norm3{at(".norm3.weight"), {}, {}},
+      self_attention(width, heads), cross_attention(width, heads) {}
 
 template <class T>
 TransformerNetwork<T>::TransformerNetwork(const TransformerConfig &config,
                                           const ParameterSet<T> &parameters)
     : Base(config.target_vocab), d(config.model), heads(config.heads), f(config.feedforward) {
-  const auto at = [&](const std::string &name) { return parameters.info(name).offset; };
+  const Offsets at{parameters, ""};
   for (std::size_t l = 0; l < config.encoder_layers; ++l)
-    encoder.emplace_back(parameters, encoder_layer(l), d, heads);
+    encoder.emplace_back(Offsets{parameters, encoder_layer(l)}, d, heads);
   for (std::size_t l = 0; l < config.decoder_layers; ++l)
-    decoder.emplace_back(parameters, decoder_layer(l), d, heads);
+    decoder.emplace_back(Offsets{parameters, decoder_layer(l)}, d, heads);
   encoder_norm.at = at("transformer.encoder.norm.weight");
   decoder_norm.at = at("transformer.decoder.norm.weight");
   generator = at("generator.weight");
@@ -260,56 +256,70 @@ template <class T> void TransformerNetwork<T>::backward_decoder(const T *p, T *g
   }
   for (std::size_t l = decoder.size(); l-- > 0;) {
     DecoderLayer &layer = decoder[l];
-    const T *self = p + layer.self_attention_at, *cross = p + layer.cross_attention_at;
-    norm_backward(p, grad, layer.norm3, rows, dx);
-    nn::feed_forward_backward(nn::FeedForwardWeights<const T>(p + layer.feed_forward_at, d, f),
-                              nn::FeedForwardWeights<T>(grad + layer.feed_forward_at, d, f), rows,
-                              layer.second.data(), layer.activations.data(), dx,
-                              d_activations.data(), part);
-    add(rows * d, part, dx);
+    feed_forward_backward(p, grad, layer.norm3, layer.feed_forward_at, rows, layer.second,
+                          layer.activations, dx);
     norm_backward(p, grad, layer.norm2, rows, dx);
-    layer.cross_attention.backward(
-        cross, grad + layer.cross_attention_at, layer.first.data(), memory.data(), dx,
-        guiding && l + 1 == decoder.size() ? d_guide.data() : nullptr, part, d_memory.data());
+    layer.cross_attention.backward(p + layer.cross_attention_at, grad + layer.cross_attention_at,
+                                   layer.first.data(), memory.data(), dx,
+                                   guiding && l + 1 == decoder.size() ? d_guide.data() : nullptr,
+                                   part, d_memory.data());
     add(rows * d, part, dx);
-    norm_backward(p, grad, layer.norm1, rows, dx);
-    layer.self_attention.backward(self, grad + layer.self_attention_at, layer.input.data(),
-                                  layer.input.data(), dx, nullptr, part, part);
-    add(rows * d, part, dx);
+    self_attention_backward(p, grad, layer.norm1, layer.self_attention, layer.self_attention_at,
+                            rows, layer.input, dx);
   }
-  const T scale = std::sqrt(static_cast<T>(d));
-  for (std::size_t i = 0; i < rows * d; ++i)
-    dx[i] *= scale;
-  nn::embedding_backward(dx, d, d, inputs.data(), rows, grad + target_embedding);
+  embedding_backward(dx, rows, inputs.data(), grad + target_embedding);
 }
 
 // d_memory back through encoder.norm and every encoder layer to the source embeddings.
 template <class T> void TransformerNetwork<T>::backward_encoder(const T *p, T *grad) {
   const std::size_t rows = n * batch;
-  T *dx = d_memory.data(), *part = sublayer.data();
+  T *dx = d_memory.data();
   norm_backward(p, grad, encoder_norm, rows, dx);
   for (std::size_t l = encoder.size(); l-- > 0;) {
     EncoderLayer &layer = encoder[l];
-    const T *attention = p + layer.attention_at;
-    norm_backward(p, grad, layer.norm2, rows, dx);
-    nn::feed_forward_backward(nn::FeedForwardWeights<const T>(p + layer.feed_forward_at, d, f),
-                              nn::FeedForwardWeights<T>(grad + layer.feed_forward_at, d, f), rows,
-                              layer.middle.data(), layer.activations.data(), dx,
-                              d_activations.data(), part);
-    add(rows * d, part, dx);
-    norm_backward(p, grad, layer.norm1, rows, dx);
-    layer.attention.backward(attention, grad + layer.attention_at, layer.input.data(),
-                             layer.input.data(), dx, nullptr, part, part);
-    add(rows * d, part, dx);
+    feed_forward_backward(p, grad, layer.norm2, layer.feed_forward_at, rows, layer.middle,
+                          layer.activations, dx);
+    self_attention_backward(p, grad, layer.norm1, layer.attention, layer.attention_at, rows,
+                            layer.input, dx);
   }
-  const T scale = std::sqrt(static_cast<T>(d));
-  for (std::size_t i = 0; i < rows * d; ++i)
-    dx[i] *= scale;
-  nn::embedding_backward(dx, d, d, sources.data(), rows, grad + source_embedding);
+  embedding_backward(dx, rows, sources.data(), grad + source_embedding);
 }
 
 template <class T>
-TransformerTrace<T> TransformerNetwork<T>::trace(std::size_t k, std::size_t m) const {
+void TransformerNetwork<T>::feed_forward_backward(const T *p, T *grad, Norm &norm, std::size_t at,
+                                                  std::size_t rows, const std::vector<T> &input,
+                                                  const std::vector<T> &activations, T *dx) {
+  T *part = sublayer.data();
+  norm_backward(p, grad, norm, rows, dx);
+  nn::feed_forward_backward(nn::FeedForwardWeights<const T>(p + at, d, f),
+                            nn::FeedForwardWeights<T>(grad + at, d, f), rows, input.data(),
+                            activations.data(), dx, d_activations.data(), part);
+  add(rows * d, part, dx);
+}
+
+template <class T>
+void TransformerNetwork<T>::self_attention_backward(const T *p, T *grad, Norm &norm,
+                                                    nn::MultiheadAttention<T> &attention,
+                                                    std::size_t at, std::size_t rows,
+                                                    const std::vector<T> &input, T *dx) {
+  T *part = sublayer.data();
+  norm_backward(p, grad, norm, rows, dx);
+  attention.backward(p + at, grad + at, input.data(), input.data(), dx, nullptr, part, part);
+  add(rows * d, part, dx);
+}
+
+template <class T>
+void TransformerNetwork<T>::embedding_backward(T *dx, std::size_t rows, const TokenId *tokens,
+                                               T *table) {
+  const T scale = std::sqrt(static_cast<T>(d));
+  for (std::size_t i = 0; i < rows * d; ++i)
+    dx[i] *= scale;
+  nn::embedding_backward(dx, d, d, tokens, rows, table);
+}
+
+template <class T>
+TransformerTrace<T> TransformerNetwork<T>::trace(std::size_t k, std::vector<TokenId> output) const {
+  const std::size_t m = output.size();
   const std::size_t source_length = source_lengths[k];
   // head h, query t, key j of pair k, from an attention's weights (row (t batch + k) heads + h)
   const auto weights = [&](const nn::MultiheadAttention<T> &attention, std::size_t queries,
@@ -322,6 +332,7 @@ TransformerTrace<T> TransformerNetwork<T>::trace(std::size_t k, std::size_t m) c
     return out;
   };
   TransformerTrace<T> r;
+  r.output = std::move(output);
   for (std::size_t t = 0; t < source_length; ++t)
     r.source.push_back(sources[t * batch + k]);
   for (const auto &layer : encoder)

@@ -48,26 +48,30 @@ struct TransformerNetwork : models::TranslationNetwork<T, TransformerNetwork<T>>
   // cross-entropy plus λ times guide_loss().
   void backward(const T *p, T scale, T *grad);
 
-  // Pair k's attention weights and logits over its source and the first m steps.
-  TransformerTrace<T> trace(std::size_t k, std::size_t m) const;
+  // Pair k's attention weights and logits over its source and the steps that wrote `output` (its
+  // output).
+  TransformerTrace<T> trace(std::size_t k, std::vector<TokenId> output) const;
 
   // A layer norm's kept values, over every row of its stack.
   struct Norm {
     std::size_t at; // its weight's offset; the bias follows
     std::vector<T> normalised, inverse_std;
   };
-  // Each layer finds its parameters' offsets by their names under `prefix`.
+  // The offsets of parameters by their names under `prefix` (a layer's, or none).
+  struct Offsets {
+    const ParameterSet<T> &parameters;
+    std::string prefix;
+    std::size_t operator()(const char *name) const { return parameters.info(prefix + name).offset; }
+  };
   struct EncoderLayer {
-    EncoderLayer(const ParameterSet<T> &parameters, const std::string &prefix, std::size_t width,
-                 std::size_t heads);
+    EncoderLayer(const Offsets &at, std::size_t width, std::size_t heads);
     std::size_t attention_at, feed_forward_at;
     Norm norm1, norm2;
     nn::MultiheadAttention<T> attention;
     std::vector<T> input, middle, activations; // middle: after norm1
   };
   struct DecoderLayer {
-    DecoderLayer(const ParameterSet<T> &parameters, const std::string &prefix, std::size_t width,
-                 std::size_t heads);
+    DecoderLayer(const Offsets &at, std::size_t width, std::size_t heads);
     std::size_t self_attention_at, cross_attention_at, feed_forward_at;
     Norm norm1, norm2, norm3;
     nn::MultiheadAttention<T> self_attention, cross_attention;
@@ -101,6 +105,15 @@ struct TransformerNetwork : models::TranslationNetwork<T, TransformerNetwork<T>>
   void norm_backward(const T *p, T *grad, Norm &norm, std::size_t rows, T *d);
   void backward_decoder(const T *p, T *grad);
   void backward_encoder(const T *p, T *grad);
+  // dx (every row), the gradient at a sublayer's add & norm, becomes the one at its input: a
+  // feed-forward's (weights at `at`, `input` and `activations` kept) or a self-attention's.
+  void feed_forward_backward(const T *p, T *grad, Norm &norm, std::size_t at, std::size_t rows,
+                             const std::vector<T> &input, const std::vector<T> &activations, T *dx);
+  void self_attention_backward(const T *p, T *grad, Norm &norm,
+                               nn::MultiheadAttention<T> &attention, std::size_t at,
+                               std::size_t rows, const std::vector<T> &input, T *dx);
+  // dx, the gradient at the embeddings of `rows` tokens scaled by sqrt(d), into their table's.
+  void embedding_backward(T *dx, std::size_t rows, const TokenId *tokens, T *table);
 };
 
 } // namespace attention

@@ -24,13 +24,12 @@ constexpr std::size_t evaluation_batch = 100;
 constexpr const char *positional_buffer = "positional_encoding.pos_embedding";
 
 TransformerConfig model_config(const TransformerSessionConfig &config, const tasks::Task &task) {
-  auto c = translation_model_config<TransformerConfig>(task);
+  auto c = translation_model_config<TransformerConfig>(config, task);
   c.model = config.model;
   c.heads = config.heads;
   c.encoder_layers = config.encoder_layers;
   c.decoder_layers = config.decoder_layers;
   c.feedforward = config.feedforward;
-  c.seed = config.seed;
   return c;
 }
 
@@ -108,19 +107,14 @@ TransformerEvaluation evaluation_of(const EvaluationTally &tally, std::size_t he
 
 template <class T>
 TransformerEvaluation TransformerSession<T>::evaluate(const std::vector<tasks::Example> &examples) {
-  EvaluationTally tally;
-  for (std::size_t first = 0; first < examples.size();)
-    first = tally_evaluation(model_, *task_, examples, first, tally);
-  return evaluation_of(tally, model_.config().heads);
+  return evaluate_parts(
+      model_, *task_, examples, tally_evaluation<T>,
+      [&](const EvaluationTally &tally) { return evaluation_of(tally, model_.config().heads); });
 }
 
 template <class T> bool TransformerSession<T>::prepare_test_evaluation() {
-  const auto &test = task_->test;
-  return test_evaluation_.template advance<EvaluationTally>(
-      model_.parameters(), test.size(),
-      [&](EvaluationTally &tally, std::size_t first) {
-        return tally_evaluation(model_, *task_, test, first, tally);
-      },
+  return advance_evaluation(
+      test_evaluation_, model_, *task_, tally_evaluation<T>,
       [&](const EvaluationTally &tally) { return evaluation_of(tally, model_.config().heads); });
 }
 

@@ -1,5 +1,5 @@
-// One maker per scoring function, each defined in its own file (additive's, which takes its widths
-// and names, in scoring.hpp); make_scoring_function picks one.
+// One maker per scoring function, defined in its file (dot's and general's in dot.cpp; additive's,
+// which takes its widths and names, in scoring.hpp); make_scoring_function picks one.
 #pragma once
 
 #include "nn/scoring.hpp"
