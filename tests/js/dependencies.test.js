@@ -57,18 +57,47 @@ test('the C++ core keeps the dependency rule of docs/architecture.md', () => {
   const folderOf = (file) =>
     file.startsWith('cpp/include/') ? headerFolders.get(file) : file.match(/^cpp\/src\/(\w+)\//)?.[1];
   const broken = [];
-  for (const file of [...publicHeaders, ...filesUnder('cpp/src', /\.(hpp|cpp)$/)]) {
-    const from = folderOf(file);
-    for (const [, name] of readFileSync(join(root, file), 'utf8').matchAll(/^#include "([^"]+)"/gm)) {
-      const target = [join(dirname(file), name), join('cpp/include', name), join('cpp/src', name)].find((path) =>
-        existsSync(join(root, path)),
-      );
-      assert.ok(target, `${file} includes "${name}", which is in none of its include folders`);
-      const to = folderOf(target);
+  for (const [file, targets] of includes())
+    for (const target of targets) {
+      // the test build's own kinds (tests/kinds/) are model_kinds.hpp's, under ATTENTION_TEST_KINDS
+      if (target.startsWith('tests/kinds/') && file === 'cpp/include/attention/model_kinds.hpp') continue;
+      const [from, to] = [folderOf(file), folderOf(target)];
       if (!allowed.get(from).has(to)) broken.push(`${file} (${from}) includes ${target} (${to})`);
     }
-  }
   assert.deepEqual(broken, []);
+});
+
+// Each file of the core (its public headers and cpp/src/) and what it includes, found where the
+// compiler finds it: beside it, in cpp/include/, in cpp/src/, or (model_kinds.hpp's test kinds) in
+// tests/kinds/.
+function includes() {
+  const found = new Map();
+  for (const file of [...filesUnder('cpp/include/attention', /\.hpp$/), ...filesUnder('cpp/src', /\.(hpp|cpp)$/)]) {
+    const targets = [];
+    for (const [, name] of readFileSync(join(root, file), 'utf8').matchAll(/^#include "([^"]+)"/gm)) {
+      const target = [dirname(file), 'cpp/include', 'cpp/src', 'tests/kinds']
+        .map((folder) => join(folder, name))
+        .find((path) => existsSync(join(root, path)));
+      assert.ok(target, `${file} includes "${name}", which is in none of its include folders`);
+      targets.push(target);
+    }
+    found.set(file, targets);
+  }
+  return found;
+}
+
+test("the tests' engine compiles again every source whose code the list of kinds changes", () => {
+  const graph = includes();
+  const reaches = (file, seen = new Set()) =>
+    file === 'cpp/include/attention/model_kinds.hpp' ||
+    (graph.get(file) ?? []).some((target) => !seen.has(target) && (seen.add(target), reaches(target, seen)));
+  const dependent = filesUnder('cpp/src', /\.cpp$/).filter((file) => reaches(file));
+  const listed = readFileSync(join(root, 'CMakeLists.txt'), 'utf8')
+    .match(/set\(KIND_LIST_SOURCES([^)]*)\)/)[1]
+    .trim()
+    .split(/\s+/);
+  assert.ok(dependent.includes('cpp/src/models/store.cpp'));
+  assert.deepEqual(listed.sort(), dependent.sort(), "CMakeLists.txt's KIND_LIST_SOURCES");
 });
 
 // web/'s modules and what each imports: static imports and re-exports, and import('…') with a

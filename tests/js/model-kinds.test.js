@@ -96,15 +96,14 @@ test("each kind's options type lists the fields the engine describes", () => {
 });
 
 // A kind is named in its own files and in the kinds' tables, nowhere else in the engine's code
-// (docs/architecture.md, "How to add a trained model"): the C++ list, the JavaScript table, the
-// types. Besides them, feed_forward.hpp cites PyTorch's
-// nn.TransformerEncoderLayer, and the scene composer is the captioning walkthrough's own control.
+// (docs/architecture.md, "How to add a trained model"): the C++ list and the JavaScript table.
+// Besides them, feed_forward.hpp cites PyTorch's nn.TransformerEncoderLayer.
 const ownFiles =
   /^cpp\/src\/models\/(captioner|transformer|seq2seq|classifier)\/|^cpp\/bindings\/(captioner|transformer|seq2seq|translation|classifier)|^web\/engine\/(captioner|transformer|seq2seq|translation|classifier)|^cpp\/include\/attention\/(captioner|caption_tasks|captioning|transformer|seq2seq|translation_tasks|classifier|classification_tasks|sentiment)|^cpp\/src\/walkthroughs\/(captioning|transformer|seq2seq|sentiment)|^web\/walkthroughs\/(trained\/|translation)|^cpp\/src\/tasks\/|^web\/models\/|^web\/locales\//;
 const tables = ['cpp/include/attention/model_kinds.hpp', 'web/engine/kinds.js'];
 const allowed = {
   seq2seq: tables,
-  captioner: [...tables, 'web/components/scene-composer.js'],
+  captioner: tables,
   transformer: [...tables, 'cpp/src/nn/feed_forward.hpp'],
   classifier: tables,
 };

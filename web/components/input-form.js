@@ -83,6 +83,7 @@ function sceneField(field, id, session, t, onChange) {
     id,
     legend: t(field.label),
     attn: session.attn,
+    facts: session.facts,
     t,
     onChange: (text) => onChange(field.name, text),
   });

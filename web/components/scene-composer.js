@@ -21,7 +21,7 @@ function uniform(k) {
   return ((x ^ (x >>> 14)) >>> 0) / 2 ** 32;
 }
 
-/** The draw-th random scene of `facts` (the engine's captionerFacts()): 1 … maxObjects objects in distinct places. */
+/** The draw-th random scene of `facts` (its kind's facts: what scenes are made of): 1 … maxObjects objects in distinct places. */
 export function randomScene(facts, draw) {
   let k = draw * 16;
   const pick = (list) => list[Math.floor(uniform(++k) * list.length)];
@@ -36,9 +36,11 @@ export function randomScene(facts, draw) {
 const placesOf = ({ layout }) =>
   Array.from({ length: layout.rows * layout.columns }, (_, i) => [Math.floor(i / layout.columns), i % layout.columns]);
 
-/** Every fault of the scene `text` in words (`t`), a line each; '' when it has none. */
-export function sceneFaultText(attn, text, t) {
-  const facts = attn.captionerFacts();
+/**
+ * Every fault of the scene `text` in words (`t`), a line each; '' when it has none. `facts`: those
+ * of the kind the walkthrough shows, which say what scenes are made of.
+ */
+export function sceneFaultText(attn, text, t, facts) {
   const { objects, faults } = attn.readScene(text);
   const name = (k) => t('scene.object', { n: k + 1 });
   const worded = ({ kind, object: k, other, part }) => {
@@ -61,12 +63,11 @@ export function sceneFaultText(attn, text, t) {
 
 /**
  * The composer: { element, set(text) }. `id` prefixes its controls' ids, `legend` names it, `attn`
- * (the engine) reads scenes and says what they are made of (captionerFacts()), `t` words it, and
+ * (the engine) reads scenes, `facts` (those of the walkthrough's kind) say what they are made of, `t` words it, and
  * `onChange(text)` runs on every change; set(text) shows the scene of `text` (the session's), as
  * written, its faulty menus marked.
  */
-export function sceneComposer({ id, legend, attn, t, onChange }) {
-  const facts = attn.captionerFacts();
+export function sceneComposer({ id, legend, attn, facts, t, onChange }) {
   const element = el('fieldset', 'scene-composer');
   element.id = id;
   element.append(el('legend', '', legend));

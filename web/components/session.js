@@ -19,6 +19,8 @@ export class WalkthroughSession {
     this.walkthrough = walkthrough;
     this.context = context;
     this.spec = SPECS[walkthrough];
+    /** The facts of the kind of model the walkthrough shows (its spec's models.kind), if it shows one. */
+    this.facts = this.spec.models && attn.modelFacts(this.spec.models.kind);
     const published = attn.walkthroughInputs(walkthrough);
     this.defaults = {
       // a model input has no default: the context gives it
@@ -203,7 +205,7 @@ export class WalkthroughSession {
     if (parseError) return t(`errors.${parseError.key}`, parseError.params);
     if (!this.engineErrors[name]) return '';
     const field = this.fields.find((candidate) => candidate.name === name);
-    return ENGINE_ERRORS[field.control]?.(this.attn, this.text(field), t) || this.engineErrors[name];
+    return ENGINE_ERRORS[field.control]?.(this.attn, this.text(field), t, this.facts) || this.engineErrors[name];
   }
 
   hasErrors() {

@@ -52,8 +52,8 @@ protected:
   std::unique_ptr<Network> network_;
 };
 
-// What the translation kinds' models (Seq2seq, Transformer) add alike: the loss of a batch of
-// sentence pairs and its gradients (models/model_parts.hpp).
+// What the models of the translation kinds add alike: the loss of a batch of sentence pairs and
+// its gradients (models/model_parts.hpp).
 template <class T, class Config, class Network>
 class TranslationModel : public NetworkModel<T, Config, Network> {
 public:
