@@ -1,0 +1,65 @@
+// The choice lists the public types spell out (Seq2seqScoring, ClassifierEncoder, Comparison, …)
+// are the engine's: each kind's create options whose field has choices (modelFacts(kind).fields),
+// and each walkthrough input of kind choice (walkthroughInputs(name)), read from the package's
+// types by TypeScript's checker. A field typed `string` mirrors nothing; one typed as a union of
+// names must name exactly the engine's choices, so that the types cannot drift from the engine.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import ts from 'typescript';
+import { loadAttention, MODEL_KINDS } from 'attention-stepper';
+
+const entry = fileURLToPath(new URL('../../dist/engine/index.d.ts', import.meta.url));
+const program = ts.createProgram([entry], {
+  noEmit: true,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  types: [],
+});
+const checker = program.getTypeChecker();
+const exported = (name) =>
+  checker.getDeclaredTypeOfSymbol(
+    checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry))).find((s) => s.name === name),
+  );
+// the names a property's type spells out, sorted, or null when it is no union of string literals
+const names = (type, property) => {
+  const symbol = type.getProperty(property);
+  assert.ok(symbol, `${property} is typed`);
+  const spelled = checker.getNonNullableType(checker.getTypeOfSymbol(symbol));
+  const parts = spelled.isUnion() ? spelled.types : [spelled];
+  return parts.every((part) => part.isStringLiteral()) ? parts.map((part) => part.value).sort() : null;
+};
+
+const attn = await loadAttention({ threads: 1, models: true });
+
+test("each kind's create options spell out its fields' choices as the engine lists them", () => {
+  const kinds = exported('ModelKinds');
+  let checked = 0;
+  for (const kind of Object.keys(MODEL_KINDS)) {
+    const options = checker.getTypeOfSymbol(
+      checker.getPropertyOfType(checker.getTypeOfSymbol(kinds.getProperty(kind)), 'options'),
+    );
+    for (const field of attn.modelFacts(kind).fields.filter((f) => f.choices)) {
+      assert.deepEqual(names(options, field.name), [...field.choices].sort(), `${kind}: ${field.name}`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 5, `${checked} choice fields`);
+});
+
+test("each walkthrough's inputs spell out their choices as the engine lists them, where they spell any", () => {
+  const inputs = exported('WalkthroughInputs');
+  let spelled = 0;
+  for (const name of attn.walkthroughNames) {
+    const type = checker.getTypeOfSymbol(inputs.getProperty(name));
+    for (const field of attn.walkthroughInputs(name).filter((f) => f.kind === 'choice')) {
+      const typed = names(type, field.name);
+      if (typed === null) continue; // a string: the engine's choices are its to check
+      assert.deepEqual(typed, [...field.choices].sort(), `${name}: ${field.name}`);
+      spelled++;
+    }
+  }
+  assert.ok(spelled >= 7, `${spelled} spelled out`);
+});
