@@ -1,7 +1,7 @@
 // What the model benchmarks share (seq2seq.js, transformer.js, captioner.js, classifier.js): the machine they ran
 // on, the minibatches the engine's trainer draws, a model trained until a goal or a time budget,
 // PyTorch run as a child process, and readable tables.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 
@@ -67,6 +67,15 @@ export function trainUntil(model, { chunk, budgetMs, done, options = {}, maxStep
   };
 }
 
+// PyTorch as its users run it: on one OpenBLAS thread, with OpenBLAS choosing its own kernels.
+// These machines set OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE in every process, which on an
+// AVX-512 CPU hold OpenBLAS to its Haswell kernels (about half the speed of a user's PyTorch on a
+// large product): PyTorch's process runs without them (that process only), and says the core
+// OpenBLAS chose (OPENBLAS_VERBOSE=2), which every results file then records (report).
+const { OPENBLAS_CORETYPE, OPENBLAS_L2_SIZE, ...userEnvironment } = process.env;
+const pytorchEnvironment = { ...userEnvironment, OPENBLAS_NUM_THREADS: '1', OPENBLAS_VERBOSE: '2' };
+let pytorchRan = null; // { openblasCore, environment } of the last PyTorch process
+
 // A Python script's JSON answer to a JSON job on stdin; null when python3-torch is missing.
 export function runPytorch(script, job) {
   try {
@@ -74,13 +83,18 @@ export function runPytorch(script, job) {
   } catch {
     return null;
   }
-  const output = execFileSync(PYTHON, [script, ...(job.args ?? [])], {
+  const run = spawnSync(PYTHON, [script, ...(job.args ?? [])], {
     input: JSON.stringify(job),
     encoding: 'utf8',
     maxBuffer: 1 << 26,
-    env: { ...process.env, OPENBLAS_NUM_THREADS: '1' },
+    env: pytorchEnvironment,
   });
-  return JSON.parse(output);
+  if (run.status !== 0) throw new Error(`${script} failed (${run.status}):\n${run.stderr}`);
+  pytorchRan = {
+    openblasCore: run.stderr.match(/^Core: (\S+)/m)?.[1] ?? null,
+    environment: 'OPENBLAS_NUM_THREADS=1; OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE removed',
+  };
+  return JSON.parse(run.stdout);
 }
 
 // Debian's reference BLAS (in its folder blas/) makes PyTorch several times slower than the
@@ -101,15 +115,30 @@ export function table(header, rows) {
 }
 
 // What a model bench reports: the machine and the settings, then its sections, printed by `print`
-// and written to bench/results/<name>.json, unless it is a smoke run (`quick`). A partial run (one
-// section measured again, the others null) replaces that section in the file and keeps the rest.
+// and written to bench/results/<name>.json, unless it is a smoke run (`quick`), with where and
+// when each section ran (`ran`: its machine, and how PyTorch ran, if it did). A partial run (one
+// section measured again, the others null) replaces that section and its `ran` in the file and
+// keeps the rest.
 export function report(name, sections, { quick, partial = false }, print) {
-  const all = { machine: machine(), quick, precision: 'float32', threads: 1, ...sections };
+  const here = { machine: machine(), ...(pytorchRan && { pytorch: pytorchRan }) };
+  const measuredSections = Object.keys(sections).filter((key) => sections[key] !== null);
+  const all = {
+    ...here,
+    quick,
+    precision: 'float32',
+    threads: 1,
+    ran: Object.fromEntries(measuredSections.map((key) => [key, here])),
+    ...sections,
+  };
   print(all);
   if (quick) return;
   const file = new URL(`results/${name}.json`, import.meta.url);
   const measured = Object.fromEntries(Object.entries(all).filter(([, value]) => value !== null));
-  const written = partial ? { ...JSON.parse(readFileSync(file, 'utf8')), ...measured } : all;
+  const old = partial ? JSON.parse(readFileSync(file, 'utf8')) : null;
+  // (the file's own machine and PyTorch stay those of the sections not measured again)
+  const written = old
+    ? { ...old, ...measured, machine: old.machine, pytorch: old.pytorch, ran: { ...old.ran, ...all.ran } }
+    : all;
   writeFileSync(file, `${JSON.stringify(written, null, 2)}\n`);
   console.log(`wrote bench/results/${name}.json${partial ? ' (the sections measured again)' : ''}`);
 }

@@ -1,9 +1,9 @@
 // The tables of bench/results/captioner.json (bench/captioner.js).
-import { fixed, machine, markdownTable, percent, source, times } from './format.js';
+import { fixed, markdownTable, percent, ranOn, source, times } from './format.js';
 
 function captionerThroughput(json) {
   return (
-    source('captioner.json', machine(json.machine)) +
+    source('captioner.json', ranOn(json, 'throughput', { pytorch: true })) +
     markdownTable(
       ['language', 'ours', 'PyTorch', 'ours/PyTorch'],
       json.throughput.map((row) => [
@@ -24,7 +24,7 @@ function captionerQuality(json) {
     return found ? percent(found.aligned) : '–';
   };
   return (
-    source('captioner.json', machine(json.machine)) +
+    source('captioner.json', ranOn(json, 'quality')) +
     markdownTable(
       ['language', 'λ', 'seed', 'steps', 'CPU s', 'exact match', 'regionAccuracy', ...kinds],
       rows.map((row) => [

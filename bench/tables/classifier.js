@@ -1,5 +1,5 @@
 // The tables of bench/results/classifier.json (bench/classifier.js).
-import { fixed, machine, markdownTable, percent, source, times } from './format.js';
+import { fixed, markdownTable, percent, ranOn, source, times } from './format.js';
 
 const kind = ({ encoder, attention }) => `${encoder}/${attention}`;
 // mean ± sd over the reviews where τ is defined, and how many it is not (null)
@@ -10,7 +10,7 @@ const tau = ({ mean, sd, nulls }) =>
 
 function classifierThroughput(json) {
   return (
-    source('classifier.json', machine(json.machine)) +
+    source('classifier.json', ranOn(json, 'throughput', { pytorch: true })) +
     markdownTable(
       ['encoder/attention', 'E/H', 'ours', 'PyTorch', 'ours/PyTorch', 'ours/PyTorch, CPU time'],
       json.throughput.cases.map((row) => [
@@ -27,7 +27,7 @@ function classifierThroughput(json) {
 
 function classifierQuality(json) {
   return (
-    source('classifier.json', machine(json.machine)) +
+    source('classifier.json', ranOn(json, 'quality')) +
     markdownTable(
       [
         'language',
@@ -61,7 +61,7 @@ function classifierQuality(json) {
 
 function classifierExplanations(json) {
   return (
-    source('classifier.json', machine(json.machine)) +
+    source('classifier.json', ranOn(json, 'quality')) +
     markdownTable(
       [
         'language',

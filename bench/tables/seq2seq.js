@@ -1,11 +1,11 @@
 // The tables of bench/results/seq2seq.json (bench/seq2seq.js).
-import { fixed, machine, markdownTable, percent, source, times } from './format.js';
+import { fixed, markdownTable, percent, ranOn, source, times } from './format.js';
 
 // bench/seq2seq.js: training throughput, target tokens per second, and training to the goal
 function seq2seqThroughput(json) {
   const names = ['ours', 'native', 'PyTorch batched', 'PyTorch pair by pair'];
   return (
-    source('seq2seq.json', machine(json.machine)) +
+    source('seq2seq.json', ranOn(json, 'throughput', { pytorch: true })) +
     markdownTable(
       ['size', 'scoring', ...names, ...names.slice(1).map((name) => `ours/${name}`)],
       json.throughput.cases.map((c) => [
@@ -20,7 +20,7 @@ function seq2seqThroughput(json) {
 
 function seq2seqQuality(json) {
   return (
-    source('seq2seq.json', machine(json.machine)) +
+    source('seq2seq.json', ranOn(json, 'quality')) +
     markdownTable(
       ['task', 'scoring', 'steps', 'seconds', 'exact match', 'alignment accuracy'],
       json.quality.rows.map((row) => [

@@ -1,9 +1,9 @@
 // The tables of bench/results/transformer.json (bench/transformer.js).
-import { fixed, machine, markdownTable, percent, source, times } from './format.js';
+import { fixed, markdownTable, percent, ranOn, source, times } from './format.js';
 
 function transformerThroughput(json) {
   return (
-    source('transformer.json', machine(json.machine)) +
+    source('transformer.json', ranOn(json, 'throughput', { pytorch: true })) +
     markdownTable(
       ['d_model/heads/feed-forward', 'layers', 'ours', 'PyTorch', 'ours/PyTorch'],
       json.throughput.cases.map((c) => [
@@ -19,7 +19,7 @@ function transformerThroughput(json) {
 
 function transformerQuality(json) {
   return (
-    source('transformer.json', machine(json.machine)) +
+    source('transformer.json', ranOn(json, 'quality')) +
     markdownTable(
       ['task', 'seed', 'steps', 'seconds', 'exact match', "best head's AER"],
       json.quality.rows.map((row) => [

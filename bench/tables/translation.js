@@ -1,5 +1,5 @@
 // The tables of bench/results/translation.json (bench/translation.js).
-import { fixed, machine, markdownTable, percent, source, times } from './format.js';
+import { fixed, markdownTable, percent, ranOn, source, times } from './format.js';
 
 const count = (n) => n.toLocaleString('en-US');
 
@@ -9,7 +9,7 @@ function translationThroughput(json) {
   const { stats } = corpus;
   const share = (name, who) => throughput.vocabularyShare[name]?.[who];
   return (
-    source('translation.json', machine(json.machine)) +
+    source('translation.json', ranOn(json, 'throughput', { pytorch: true })) +
     `Parsing and tokenizing the ${count(stats.pairs)} pairs (\`createTranslationTask\`, median of ` +
     `${corpus.ms.length}): ${fixed(0)(corpus.medianMs)} ms; vocabularies of ${count(stats.sourceVocabulary)} ` +
     `Spanish and ${count(stats.targetVocabulary)} English tokens, ${percent(stats.unknownShare)} of the ` +
@@ -46,7 +46,7 @@ function translationQuality(json) {
     .map((t) => `${t.learningRate}: BLEU ${fixed(2)(t.bleu)}, loss ${fixed(3)(t.loss)}`)
     .join('; ');
   return (
-    source('translation.json', machine(json.machine)) +
+    source('translation.json', ranOn(json, 'quality')) +
     `Learning rate ${quality.learningRate}, chosen on seed 0's validation split after one epoch (${trial}).\n\n` +
     markdownTable(
       ['seed', 'epoch', 'steps', 'CPU s', 'validation BLEU', 'exact match', 'token accuracy', 'eval s', 'test BLEU'],
@@ -75,7 +75,7 @@ function translationThreads(json) {
       ? `seq2seq ${row.embedding}/${row.hidden}`
       : `Transformer ${row.model}/${row.heads}/${row.feedforward}`;
   return (
-    source('translation.json', machine(json.machine)) +
+    source('translation.json', ranOn(json, 'threadScaling')) +
     markdownTable(
       ['model', '1-minute load before each pair', '1 thread', `${scaling.threads} threads`, 'speed-up'],
       scaling.rows.map((row) => [
