@@ -214,6 +214,19 @@ val classification_task_tokenize(std::string id, std::string text) {
 
 void classification_task_forget(std::string id) { tasks::forget_classification_task(id); }
 
+// A grammar's task (its id and language) as labelled sentences, and the options that read them:
+// { text, unit, maxLength }, which classificationTaskCreate takes.
+val classification_task_sample(std::string id, std::string language) {
+  return guarded([&] {
+    val out = val::object();
+    out.set("text",
+            tasks::classification_sample_text(tasks::make_classification_task(id, language)));
+    out.set("unit", val(tasks::unit_name(tasks::Unit::word)));
+    out.set("maxLength", tasks::max_text_length);
+    return out;
+  });
+}
+
 // The classifiers' own facts: { tasks, languages, maxLabels, maxLength, permutations, text: the
 // defaults and limits of tasks from text }.
 val classifier_facts() {
@@ -253,4 +266,5 @@ EMSCRIPTEN_BINDINGS(classifier) {
   emscripten::function("classificationTaskExamples", &classification_task_examples);
   emscripten::function("classificationTaskTokenize", &classification_task_tokenize);
   emscripten::function("classificationTaskForget", &classification_task_forget);
+  emscripten::function("classificationTaskSample", &classification_task_sample);
 }

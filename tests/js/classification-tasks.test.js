@@ -217,3 +217,21 @@ test('trainModel: a classifier run makes the reader’s task where it trains, sh
   });
   await assert.rejects(refused.finished, { argument: 'task', message: /captioner models learn no reader's text/ });
 });
+
+test("classificationTaskSample: a grammar's sentences as text, read back as the same task's sentences", () => {
+  for (const { id, language, examples, test: held } of attn.classificationTasks()) {
+    const sample = attn.classificationTaskSample(id, language);
+    assert.equal(sample.name, `${id}-${language}`);
+    assert.equal(sample.unit, 'word');
+    const lines = sample.text.split('\n');
+    assert.deepEqual(
+      lines,
+      [...examples, ...held].map(([text, label]) => `${text}\t${label}`),
+    );
+    const task = attn.createClassificationTask(sample);
+    assert.equal(task.stats.sentences, lines.length);
+    task.dispose();
+  }
+  assert.throws(() => attn.classificationTaskSample('nope', 'en'), { argument: 'task' });
+  assert.throws(() => attn.classificationTaskSample('reviews', 7), { argument: 'language' });
+});

@@ -260,6 +260,13 @@ declare module './index.js' {
     sentiment: SentimentWalkthroughInputs;
   }
   interface AttentionEngine {
+    /** A grammar's task (its id and language) as the text of its labelled sentences (training then
+     * test, text<TAB>label a line), and the options that read it all, which
+     * createClassificationTask takes. */
+    classificationTaskSample(
+      task: ClassificationTask['id'],
+      language: ClassificationLanguage,
+    ): { name: string; text: string; unit: TokenUnit; maxLength: number };
     /** What the classifiers take and do by default (read-only). */
     classifierFacts(): ClassifierFacts;
     /** The classification tasks, one entry per task and language (read-only; made on the first call). */

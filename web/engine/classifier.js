@@ -23,6 +23,18 @@ export function classifierParts({ call, tasks: store }) {
   return {
     api: {
       classificationTasks: sharedOnce(call, 'classificationTasks'),
+      /**
+       * A grammar's task (its id and language) as the text of its labelled sentences, and the
+       * options that read it all: { name, text, unit, maxLength }, which createClassificationTask takes.
+       */
+      classificationTaskSample(task, language) {
+        for (const [value, name] of [
+          [task, 'task'],
+          [language, 'language'],
+        ])
+          if (typeof value !== 'string') fail(`${name} must be a string, got ${describe(value)}`, name);
+        return { name: `${task}-${language}`, ...call('classificationTaskSample', task, language) };
+      },
       /** A classification task of the reader's labelled sentences, kept by the engine until dispose(). */
       createClassificationTask(opts) {
         if (opts === undefined) fail('options must be an object with text', 'text');

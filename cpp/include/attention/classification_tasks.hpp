@@ -104,6 +104,9 @@ std::optional<ClassificationExample> read_review(const ClassificationTask &task,
 // The words of ids, as text joined by spaces; InputError blames "ids" for an id outside the
 // vocabulary.
 std::string detokenize(const ClassificationTask &task, const std::vector<std::size_t> &ids);
+// A grammar's task as the reader's labelled sentences would give it: its training then its test
+// sentences, text<TAB>label a line, as make_classification_text_task reads them.
+std::string classification_sample_text(const ClassificationTask &task);
 
 // The task's "train", "validation" (a task from text's) or "test" split; InputError blames "split"
 // for any other name, for "validation" when the task holds none, and for a task from text that a

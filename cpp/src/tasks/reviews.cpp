@@ -348,6 +348,15 @@ std::string detokenize(const ClassificationTask &task, const std::vector<std::si
   return text;
 }
 
+std::string classification_sample_text(const ClassificationTask &task) {
+  std::string text;
+  for (const auto *examples : {&task.train, &task.test})
+    for (const ClassificationExample &example : *examples)
+      text += (text.empty() ? "" : "\n") + detokenize(task, example.tokens) + "\t" +
+              task.labels[example.label];
+  return text;
+}
+
 const std::vector<ClassificationExample> &classification_split(const ClassificationTask &task,
                                                                const std::string &name) {
   return split_named(task, name, task.text.has_value(), "vocabulary and labels", "sentences");

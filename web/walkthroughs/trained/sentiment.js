@@ -33,23 +33,16 @@ const SENTENCES_DATA = {
   facts: (attn) => attn.classifierFacts().text,
   column: { name: 'labelColumn', count: 4 },
   samples: (attn) =>
-    attn.classificationTasks().map(({ id, language, examples, test }) => ({
+    attn.classificationTasks().map(({ id, language }) => ({
       id: `${id}-${language}`,
       label: (t) =>
         t('data.sentences.sample', {
           task: t(`sentiment.tasks.${id}`),
           language: t(`sentiment.languages.${language}`),
         }),
-      read: () => {
-        const lines = [...examples, ...test];
-        return {
-          name: `${id}-${language}`,
-          text: lines.map(([text, label]) => `${text}\t${label}`).join('\n'),
-          unit: 'word',
-          // the longest the engine reads: read as words, a Chinese review is its characters
-          maxLength: attn.classifierFacts().text.maxLength,
-        };
-      },
+      // the engine's text of them, read as words (a Chinese review is its characters) up to the
+      // longest sentence it reads
+      read: () => attn.classificationTaskSample(id, language),
     })),
   lines: (stats) => stats.sentences,
   stats: ({ stats, labels }, t) => ({
