@@ -11,15 +11,18 @@ const ENTRIES = {
   'attention-stepper/components': 'web/components/index.d.ts',
 };
 
-export function apiSurface() {
-  const files = Object.values(ENTRIES).map((file) => root + file);
-  const program = ts.createProgram(files, {
+/** A TypeScript program of `files` (paths) with tests/types' module options, to read the types with. */
+export const typesProgram = (files) =>
+  ts.createProgram(files, {
     noEmit: true,
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     target: ts.ScriptTarget.ES2022,
     types: [],
   });
+
+export function apiSurface() {
+  const program = typesProgram(Object.values(ENTRIES).map((file) => root + file));
   const checker = program.getTypeChecker();
   const surface = {};
   for (const [entry, file] of Object.entries(ENTRIES)) {

@@ -7,17 +7,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import ts from 'typescript';
 import { loadAttention, MODEL_KINDS } from 'attention-stepper';
 
+import { typesProgram } from './api-surface.js';
+
 const entry = fileURLToPath(new URL('../../dist/engine/index.d.ts', import.meta.url));
-const program = ts.createProgram([entry], {
-  noEmit: true,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  target: ts.ScriptTarget.ES2022,
-  types: [],
-});
+const program = typesProgram([entry]);
 const checker = program.getTypeChecker();
 const exported = (name) =>
   checker.getDeclaredTypeOfSymbol(
