@@ -196,6 +196,19 @@ val classification_task_create(val text, val options) {
   });
 }
 
+// The task's bytes (tasks::save_classification_text_task), and a task of such bytes, kept as
+// classificationTaskCreate keeps one.
+val classification_task_save(std::string id) {
+  return guarded([&] { return typed_copy(tasks::save_classification_text_task(kept(id))); });
+}
+val classification_task_load(val bytes) {
+  return guarded([&] {
+    const std::vector<std::uint8_t> file = bytes_of(bytes);
+    return sentences_task_info(*tasks::keep_classification_task(
+        tasks::load_classification_text_task(file.data(), file.size())));
+  });
+}
+
 // The split's sentences as given, with their labels: [[text, label], …].
 val classification_task_examples(std::string id, std::string split) {
   return guarded([&] {
@@ -263,6 +276,8 @@ EMSCRIPTEN_BINDINGS(classifier) {
   emscripten::function("classifierClassify", &classifier_classify);
   emscripten::function("classifierExplain", &classifier_explain);
   emscripten::function("classificationTaskCreate", &classification_task_create);
+  emscripten::function("classificationTaskSave", &classification_task_save);
+  emscripten::function("classificationTaskLoad", &classification_task_load);
   emscripten::function("classificationTaskExamples", &classification_task_examples);
   emscripten::function("classificationTaskTokenize", &classification_task_tokenize);
   emscripten::function("classificationTaskForget", &classification_task_forget);

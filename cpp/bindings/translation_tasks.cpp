@@ -1,6 +1,6 @@
 // Translation tasks from the reader's text: made and kept by the core (tasks::make_text_task,
-// keep_task) under an id that a model's configuration names, as it names a grammar's task. Large
-// lists cross as one string of lines (no token holds a line break), which the wrapper splits.
+// keep_task) under an id that a model's configuration names, as it names a grammar's task, and
+// saved as bytes that make the task again without reading its text (tasks::save_text_task).
 #include "attention/translation_tasks.hpp"
 #include "text_tasks.hpp"
 
@@ -43,6 +43,18 @@ val translation_task_create(val text, val options) {
     if (auto v = given("targetUnit"))
       o.rules.target_unit = tasks::parse_unit(v->as<std::string>(), "unit");
     return task_info(*tasks::keep_task(tasks::make_text_task(text_view(bytes), o)));
+  });
+}
+
+// The task's bytes (tasks::save_text_task), and a task of such bytes, kept as
+// translationTaskCreate keeps one.
+val translation_task_save(std::string id) {
+  return guarded([&] { return typed_copy(tasks::save_text_task(kept(id))); });
+}
+val translation_task_load(val bytes) {
+  return guarded([&] {
+    const std::vector<std::uint8_t> file = bytes_of(bytes);
+    return task_info(*tasks::keep_task(tasks::load_text_task(file.data(), file.size())));
   });
 }
 
@@ -95,6 +107,8 @@ val translation_task_facts() {
 EMSCRIPTEN_BINDINGS(translation_tasks) {
   using namespace binding;
   emscripten::function("translationTaskCreate", &translation_task_create);
+  emscripten::function("translationTaskSave", &translation_task_save);
+  emscripten::function("translationTaskLoad", &translation_task_load);
   emscripten::function("translationTaskPairs", &translation_task_pairs);
   emscripten::function("translationTaskTokenize", &translation_task_tokenize);
   emscripten::function("translationTaskForget", &translation_task_forget);

@@ -9,6 +9,21 @@ import { chromiumServing, openPage, SCREENSHOTS } from './chromium.js';
 
 const session = chromiumServing(fileURLToPath(new URL('../..', import.meta.url)));
 
+/** The task entries this browser keeps (reader-store.js's IndexedDB): each one's id, its bytes' type and data. */
+const keptTasks = (page) =>
+  page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const opened = indexedDB.open('attention-stepper-reader');
+        opened.onerror = reject;
+        opened.onsuccess = () => {
+          const all = opened.result.transaction('tasks').objectStore('tasks').getAll();
+          all.onsuccess = () =>
+            resolve(all.result.map(({ id, bytes, data }) => ({ id, bytes: bytes?.constructor.name, data })));
+        };
+      }),
+  );
+
 test('pairs that cannot be read say why next to the text, which stays; a file is read and previewed', async (t) => {
   const page = await openPage(session, t, 'dist/site/#seq2seq', { viewport: { width: 390, height: 844 } });
   const data = page.locator('.model-data');
@@ -40,8 +55,12 @@ test('pairs that cannot be read say why next to the text, which stays; a file is
       document.querySelector('section.stage:not([hidden])')?.textContent ?? '',
     ),
   );
-  // kept in this browser: after a reload the task is there again, listed with its size
+  // kept in this browser as the task's bytes, not its text: a later visit reads no text
   const task = await page.locator('#input-task').inputValue();
+  await page.waitForFunction(() => /15 pairs/.test(document.querySelector('.model-data-saved')?.textContent ?? ''));
+  const kept = await keptTasks(page);
+  assert.deepEqual(kept, [{ id: task, bytes: 'Uint8Array', data: undefined }]);
+  // after a reload the task is there again, listed with its size
   await page.reload();
   await page.waitForFunction(() => /15 pairs/.test(document.querySelector('.model-data-saved')?.textContent ?? ''));
   assert.equal(await page.locator('#input-task').inputValue(), task);
@@ -60,6 +79,16 @@ test('pairs that cannot be read say why next to the text, which stays; a file is
 
 test('a sample read as pairs trains in the tab, and the walkthrough steps through its model', async (t) => {
   const page = await openPage(session, t, 'dist/site/#seq2seq', { viewport: { width: 1280, height: 900 } });
+  // what each run's worker is sent as its task: the page's task as bytes, its text not read again there
+  await page.addInitScript(() => {
+    const post = Worker.prototype.postMessage;
+    window.runTasks = [];
+    Worker.prototype.postMessage = function (message, ...rest) {
+      if (message?.type === 'start') window.runTasks.push(message.options.task?.constructor.name ?? 'none');
+      return post.call(this, message, ...rest);
+    };
+  });
+  await page.reload();
   const data = page.locator('.model-data');
   await data.waitFor();
   await data.locator('.model-data-sample[data-task="en-fr"]').click();
@@ -67,6 +96,7 @@ test('a sample read as pairs trains in the tab, and the walkthrough steps throug
   // the gold links came with the sample; the model of the reader's task trains by itself
   assert.match(await page.locator('#input-task').inputValue(), /^en-fr-[0-9a-f]{8}$/);
   await page.waitForSelector('.model-run[data-state="running"]');
+  assert.deepEqual(await page.evaluate(() => window.runTasks), ['Uint8Array']);
   assert.match(await page.textContent('.model-goal'), /validation loss has not improved for 3 evaluations/);
   // while it trains: validation BLEU, the pace, and held-out sentences beside their references
   await page.waitForFunction(() => / pairs a second/.test(document.querySelector('.model-numbers').textContent), null, {
@@ -92,6 +122,40 @@ test('a sample read as pairs trains in the tab, and the walkthrough steps throug
   const stage = page.locator('section.stage:not([hidden])');
   await stage.waitFor();
   assert.equal((await stage.locator('.heatmap, attention-heatmap, table').count()) > 0, true);
+});
+
+test('a task kept by an earlier version as its text is read once more, then kept as its bytes', async (t) => {
+  const page = await openPage(session, t, 'dist/site/#seq2seq', { viewport: { width: 390, height: 844 } });
+  await page.locator('.model-data').waitFor();
+  // the entry as versions before 0.5 kept it: the options that read the text, the text among them
+  const lines = ['Go.\tVa !', 'Run!\tCours !', 'Wait!\tAttends !', 'Go on.\tPoursuis.', 'I see.\tJe comprends.'];
+  const text = [...lines, ...lines].join('\n');
+  const id = await page.evaluate(async (text) => {
+    const { loadAttention } = await import('/dist/engine/index.js');
+    const attn = await loadAttention({ models: true, threads: 1 });
+    const data = { text, name: 'old' };
+    const task = attn.createTranslationTask(data);
+    const entry = { id: task.id, name: 'old', reader: 'createTranslationTask', data, size: text.length, lines: 10 };
+    await new Promise((resolve, reject) => {
+      const opened = indexedDB.open('attention-stepper-reader');
+      opened.onerror = reject;
+      opened.onsuccess = () => {
+        const tx = opened.result.transaction('tasks', 'readwrite');
+        tx.objectStore('tasks').put(entry);
+        tx.oncomplete = resolve;
+        tx.onerror = reject;
+      };
+    });
+    return task.id;
+  }, text);
+  await page.reload();
+  await page.waitForFunction(() => /10 pairs/.test(document.querySelector('.model-data-saved')?.textContent ?? ''));
+  // made again of its text, the walkthrough shows it
+  await page.locator('.model-data-use').click();
+  assert.equal(await page.locator('#input-task').inputValue(), id);
+  await page.waitForFunction(() => document.querySelector('#input-task-error')?.textContent === '');
+  const kept = await keptTasks(page);
+  assert.deepEqual(kept, [{ id, bytes: 'Uint8Array', data: undefined }]);
 });
 
 test('<attention-stepper pairs-src> reads the pairs (or labelled sentences) of a file, trains on them, and says why when it cannot', async (t) => {

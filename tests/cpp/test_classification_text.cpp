@@ -229,6 +229,9 @@ TEST_CASE("classification text: a classifier learns a reader's toy set, evaluate
                     "rationale");
 
   const auto bytes = session.save();
+  // kept twice, it stays until forgotten twice
+  forget_classification_task(task->id);
+  CHECK(kept_classification_task(task->id) == task);
   forget_classification_task(task->id);
   CHECK(kept_classification_task(task->id) == nullptr);
   auto loaded = ModelKind<ClassifierSession>::load<double>(bytes.data(), bytes.size());

@@ -317,6 +317,9 @@ TEST_CASE("text tasks: kept by id, a seq2seq model and a Transformer train on on
       "holds its own validation pairs", "validation");
 
   const auto bytes = session.save();
+  // kept twice, it stays until forgotten twice
+  forget_task(task->id);
+  CHECK(kept_task(task->id) == task);
   forget_task(task->id);
   CHECK(kept_task(task->id) == nullptr);
   auto loaded = ModelKind<Seq2seqSession>::load<double>(bytes.data(), bytes.size());

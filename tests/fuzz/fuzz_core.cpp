@@ -8,7 +8,10 @@
 // (tasks::make_text_task), each pair's ids and links checked against its vocabularies and
 // sentences; for inputs that start with "TC", the bytes after it as a reader's labelled sentences
 // (tasks::make_classification_text_task), each sentence's ids and label checked against its
-// vocabulary and labels. Bad input must end in InputError; anything else that returns must keep
+// vocabulary and labels, and each task saved as bytes and loaded back to the same bytes; for
+// inputs that start with "TB" or "TL", the bytes after it as a saved translation or classification
+// task (tasks::load_text_task, load_classification_text_task), checked as those read from text
+// are. Bad input must end in InputError; anything else that returns must keep
 // the invariants below. Built natively with clang: -fsanitize=fuzzer,address,undefined.
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -198,14 +201,7 @@ void exercise_tensor_file(const std::uint8_t *bytes, std::size_t size) {
 } // namespace
 
 // A task from text: every id within its vocabulary, every link within its sentences.
-void exercise_text_task(const std::uint8_t *data, std::size_t size) {
-  tasks::TextTaskOptions options;
-  options.min_count = 1 + size % 2;
-  options.validation = 1;
-  options.test = 0.2;
-  options.rules.target_unit = size % 3 ? tasks::Unit::word : tasks::Unit::character;
-  const tasks::Task task =
-      tasks::make_text_task(std::string_view(reinterpret_cast<const char *>(data), size), options);
+void check_text_task(const tasks::Task &task) {
   require(!task.train.empty());
   for (const auto *split : {&task.train, &task.validation, &task.test})
     for (const tasks::Example &example : *split) {
@@ -222,16 +218,22 @@ void exercise_text_task(const std::uint8_t *data, std::size_t size) {
     }
 }
 
-// A classification task from text: every id within its vocabulary, every label one of its 2 to 10.
-void exercise_classification_text(const std::uint8_t *data, std::size_t size) {
-  tasks::ClassificationTextOptions options;
+// ... and as bytes: loaded back, the same bytes again
+void exercise_text_task(const std::uint8_t *data, std::size_t size) {
+  tasks::TextTaskOptions options;
   options.min_count = 1 + size % 2;
   options.validation = 1;
   options.test = 0.2;
-  options.label_column = size % 3 ? 1 : 0;
-  options.unit = size % 5 ? tasks::Unit::word : tasks::Unit::character;
-  const tasks::ClassificationTask task = tasks::make_classification_text_task(
-      std::string_view(reinterpret_cast<const char *>(data), size), options);
+  options.rules.target_unit = size % 3 ? tasks::Unit::word : tasks::Unit::character;
+  const tasks::Task task =
+      tasks::make_text_task(std::string_view(reinterpret_cast<const char *>(data), size), options);
+  check_text_task(task);
+  const auto bytes = tasks::save_text_task(task);
+  require(tasks::save_text_task(tasks::load_text_task(bytes.data(), bytes.size())) == bytes);
+}
+
+// A classification task from text: every id within its vocabulary, every label one of its 2 to 10.
+void check_classification_task(const tasks::ClassificationTask &task) {
   require(!task.train.empty());
   require(task.labels.size() >= tasks::min_text_labels &&
           task.labels.size() <= tasks::max_text_labels);
@@ -242,6 +244,21 @@ void exercise_classification_text(const std::uint8_t *data, std::size_t size) {
       for (const auto id : example.tokens)
         require(id < task.vocabulary.tokens.size());
     }
+}
+
+void exercise_classification_text(const std::uint8_t *data, std::size_t size) {
+  tasks::ClassificationTextOptions options;
+  options.min_count = 1 + size % 2;
+  options.validation = 1;
+  options.test = 0.2;
+  options.label_column = size % 3 ? 1 : 0;
+  options.unit = size % 5 ? tasks::Unit::word : tasks::Unit::character;
+  const tasks::ClassificationTask task = tasks::make_classification_text_task(
+      std::string_view(reinterpret_cast<const char *>(data), size), options);
+  check_classification_task(task);
+  const auto bytes = tasks::save_classification_text_task(task);
+  require(tasks::save_classification_text_task(
+              tasks::load_classification_text_task(bytes.data(), bytes.size())) == bytes);
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
@@ -255,6 +272,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   if (size >= 2 && data[0] == 'T' && data[1] == 'X') {
     try {
       exercise_text_task(data + 2, size - 2);
+    } catch (const InputError &) {
+    }
+    return 0;
+  }
+  if (size >= 2 && data[0] == 'T' && data[1] == 'B') {
+    try {
+      check_text_task(tasks::load_text_task(data + 2, size - 2));
+    } catch (const InputError &) {
+    }
+    return 0;
+  }
+  if (size >= 2 && data[0] == 'T' && data[1] == 'L') {
+    try {
+      check_classification_task(tasks::load_classification_text_task(data + 2, size - 2));
     } catch (const InputError &) {
     }
     return 0;

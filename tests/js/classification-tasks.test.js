@@ -235,3 +235,25 @@ test("classificationTaskSample: a grammar's sentences as text, read back as the 
   assert.throws(() => attn.classificationTaskSample('nope', 'en'), { argument: 'task' });
   assert.throws(() => attn.classificationTaskSample('reviews', 7), { argument: 'language' });
 });
+
+test('a classification task saved as bytes loads as the same task, and a run given the task trains on it', async () => {
+  const task = attn.createClassificationTask({ text: toy(120), minCount: 1, validation: 12, test: 12, name: 'toy' });
+  const loaded = attn.loadClassificationTask(task.save());
+  for (const key of ['id', 'hash', 'labels', 'settings', 'stats', 'vocabulary', 'examples', 'validation', 'test'])
+    assert.deepEqual(loaded[key], task[key], key);
+  assert.deepEqual(loaded.tokenize('a red bus'), task.tokenize('a red bus'));
+  loaded.dispose();
+  assert.throws(() => attn.loadClassificationTask(new Uint8Array([1, 2, 3])), { argument: 'bytes' });
+  const run = trainModel({
+    kind: 'classifier',
+    model: { embedding: 16, hidden: 16 },
+    task,
+    probe: { sentence: 'a red bus' },
+    steps: 20,
+    chunk: 20,
+  });
+  const { bytes } = await run.finished;
+  assert.equal(attn.loadModel(bytes).config.task, task.id);
+  assert.equal(task.test.length, 12);
+  task.dispose();
+});

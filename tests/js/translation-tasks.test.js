@@ -6,6 +6,8 @@ import { test } from 'node:test';
 
 import { loadAttention, trainModel } from 'attention-stepper';
 
+import { runOptions, runTraining } from '../../web/engine/training.js';
+
 import { translator } from '../../web/components/i18n.js';
 import { describeStage } from '../../web/walkthroughs/index.js';
 import { loadAllWalkthroughs } from './all-walkthroughs.js';
@@ -264,4 +266,68 @@ test("a task of a file is named after it by one rule, the engine's, unless given
       .name,
     'reviews-1',
   );
+});
+
+test('a task saved as bytes loads as the same task, without its text; other bytes are refused naming them', () => {
+  const text = tatoeba.map(line).join('\n');
+  const task = attn.createTranslationTask({ text, name: 'tatoeba', validation: 1, test: 1, minCount: 1 });
+  const bytes = task.save();
+  assert.ok(bytes instanceof Uint8Array);
+  const loaded = attn.loadTranslationTask(bytes.buffer.slice(0)); // an ArrayBuffer too
+  for (const key of ['id', 'hash', 'settings', 'stats', 'vocabulary', 'validation', 'test'])
+    assert.deepEqual(loaded[key], task[key], key);
+  assert.deepEqual(loaded.tokenize('Run, I see!'), task.tokenize('Run, I see!'));
+  assert.deepEqual(loaded.save(), bytes);
+  // one task to the engine: a model of it trains while either object is kept
+  loaded.dispose();
+  const model = attn.createModel({ kind: 'seq2seq', task, embedding: 8, hidden: 8 });
+  assert.equal(model.config.task, task.id);
+  model.dispose();
+  assert.throws(() => attn.loadTranslationTask(bytes.subarray(0, 100)), {
+    argument: 'bytes',
+    message: /not a saved translation task: (they end too soon|a length runs past their end)/,
+  });
+  assert.throws(() => attn.loadTranslationTask('bytes'), { argument: 'bytes', message: /Uint8Array/ });
+  const classes = attn.createClassificationTask({ text: 'a\tx\nb\ty\nc\tx\nd\ty', validation: 0, test: 1 });
+  assert.throws(() => attn.loadTranslationTask(classes.save()), {
+    argument: 'bytes',
+    message: /not a saved translation task: they begin with "attention-stepper\/classification-task"/,
+  });
+  classes.dispose();
+  task.dispose();
+});
+
+test("a training run given a task object reads no text: it loads the task's bytes, once", async () => {
+  const task = attn.createTranslationTask({ pairs: toyPairs(60), validation: 6, test: 6, name: 'toy' });
+  // the engine the run trains on, its reader functions counted
+  const calls = { createTranslationTask: 0, loadTranslationTask: 0 };
+  const counted = Object.create(
+    attn,
+    Object.fromEntries(
+      Object.keys(calls).map((key) => [key, { value: (...args) => (calls[key]++, attn[key](...args)) }]),
+    ),
+  );
+  const run = { kind: 'seq2seq', model: { embedding: 8, hidden: 8 }, probe: { sentence: 'a1 b1 c1' }, steps: 2 };
+  const reports = [];
+  await runTraining(
+    counted,
+    runOptions({ ...run, task }),
+    (report) => reports.push(report),
+    async () => true,
+  );
+  assert.deepEqual(calls, { createTranslationTask: 0, loadTranslationTask: 1 });
+  const done = reports.at(-1);
+  assert.equal(done.type, 'done');
+  assert.equal(attn.loadModel(done.bytes).config.task, task.id);
+  // the caller's task outlives the run's (one task to the engine until both are disposed)
+  assert.equal(task.test.length, 6);
+  // options of a text are read where the run trains, as before
+  await runTraining(
+    counted,
+    { ...run, task: { pairs: toyPairs(60), name: 'toy' } },
+    () => {},
+    async () => true,
+  );
+  assert.deepEqual(calls, { createTranslationTask: 1, loadTranslationTask: 1 });
+  task.dispose();
 });

@@ -5,6 +5,7 @@ import {
   loadAttention,
   modelFile,
   modelIdentity,
+  MODEL_KINDS,
   SHIPPED_MODELS,
   toMatrix,
   trainModel,
@@ -318,6 +319,15 @@ const maxPairs: number = attn.translationTaskFacts().maxPairs;
 // @ts-expect-error: units are word or character
 attn.createTranslationTask({ text: 'a\tb', unit: 'letter' });
 export { taskTokens, held, unknownShare, bleu, maxPairs };
+// a task as bytes, loaded again, and a run given the task (sent as its bytes) or the bytes
+const taskBytes: Uint8Array = task.save();
+const taskAgain: TranslationTask = attn.loadTranslationTask(taskBytes);
+trainModel({ kind: 'seq2seq', model: { task: task.id }, task: taskAgain, probe: { sentence: 'Go.' } });
+trainModel({ kind: 'transformer', model: { task: task.id }, task: taskBytes, probe: { sentence: 'Go.' } });
+// @ts-expect-error a classifier learns no translation task
+trainModel({ kind: 'classifier', model: { task: 'reviews' }, task: taskAgain, probe: { sentence: 'Go.' } });
+const loadName: string | undefined = MODEL_KINDS.seq2seq.reader?.load;
+export { loadName };
 transformer.train({ steps: 1, guide: 1 });
 const transformerGradients = transformer.gradients([['the car', 'la voiture']], { guide: 0.5 }).gradients;
 const preciseTransformer = attn.createTransformer({ task: 'dates', precision: 'float64' });
@@ -455,6 +465,13 @@ const sentencesRun = trainModel({
   kind: 'classifier',
   model: { task: 'reviews' },
   task: { text: 'Great food!\tpos\nAwful.\tneg', validation: 0 },
+  probe: { sentence: 'great' },
+});
+const sentencesAgain = attn.loadClassificationTask(sentences.save());
+trainModel({
+  kind: 'classifier',
+  model: { task: sentencesAgain.id },
+  task: sentencesAgain,
   probe: { sentence: 'great' },
 });
 sentences.dispose();

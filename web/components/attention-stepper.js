@@ -186,7 +186,7 @@ export class AttentionStepperElement extends HTMLElement {
       if (controller !== this.#controller) return; // the stepper started again meanwhile
       // the task named after the file ("eng-fra.txt" -> "eng-fra", the engine's rule)
       const data = { text, file: decodeURIComponent(url.pathname.split('/').pop() ?? '') };
-      const problem = controller.addReaderTask(controller.attn[controller.readerCreate](data), data);
+      const problem = controller.addReaderTask(controller.attn[controller.reader.create](data));
       if (problem) throw new Error(problem);
     } catch (error) {
       if (controller !== this.#controller) return;

@@ -47,7 +47,7 @@ export class StepperController extends EventTarget {
   #attn;
   #given;
   #sessions = new Map();
-  #readerTasks = new Map(); // id -> { task, data }
+  #readerTasks = new Map(); // id -> the task
   #answers = {}; // "walkthrough/stage" -> the learner's answer in exercise mode
   #models = null;
   // A stage asked for (a link, an attribute) that the walkthrough's trace has not got until its
@@ -130,36 +130,35 @@ export class StepperController extends EventTarget {
   }
 
   /**
-   * The tasks of the reader's text (made by a kind's reader function: createTranslationTask,
-   * createClassificationTask), by id, each with the options that made it: a training run makes the
-   * task again in its worker, whose engine has not got it.
+   * The tasks of the reader's text (made by a kind's reader functions: createTranslationTask,
+   * loadClassificationTask…), by id: a training run takes one to its worker as the task's bytes.
    */
   get readerTasks() {
     return this.#readerTasks;
   }
 
-  /** The engine's function that makes a task of the reader's text for the models on screen (their kind's `reader`). */
-  get readerCreate() {
-    return MODEL_KINDS[this.spec.models.kind].reader.create;
+  /** The engine's functions that make a task of the reader's text, or of its bytes, for the models on screen (their kind's `reader`: { create, load }). */
+  get reader() {
+    return MODEL_KINDS[this.spec.models.kind].reader;
   }
 
   /**
    * A task of the reader's text: the walkthrough on screen shows its model, on a held-out
    * sentence. Returns '' or why the walkthrough cannot show it.
    */
-  addReaderTask(task, data) {
-    this.#readerTasks.set(task.id, { task, data });
+  addReaderTask(task) {
+    this.#readerTasks.set(task.id, task);
     const [source] = task.validation[0] ?? task.test[0] ?? [];
     return this.fill({ task: task.id, ...(source ? { sentence: source } : {}) });
   }
 
   /**
-   * The reader's tasks and models kept from an earlier visit ({ task, data }, and { model, bytes } of them),
+   * The reader's tasks and models kept from an earlier visit (tasks, and { model, bytes } of them),
    * all at once: the walkthroughs that name them are computed once, with the models in place (none
    * of them starts training as untrained on the way).
    */
   restoreReader(tasks, models) {
-    for (const { task, data } of tasks) this.#readerTasks.set(task.id, { task, data });
+    for (const task of tasks) this.#readerTasks.set(task.id, task);
     if (models.length) this.models.adoptAll(models);
     else this.#recomputeModels();
   }
@@ -178,7 +177,7 @@ export class StepperController extends EventTarget {
 
   /** Forgets a task of the reader's text (its models stay until replaced). */
   removeReaderTask(id) {
-    this.#readerTasks.get(id)?.task.dispose();
+    this.#readerTasks.get(id)?.dispose();
     this.#readerTasks.delete(id);
   }
 

@@ -3,8 +3,10 @@
 // sentences): the text pasted, dropped or opened as a file, or one of the engine's tasks as a
 // sample; how to read it; what reading kept and the first lines as the model reads them; then a
 // task of them (made by the kind's reader function, MODEL_KINDS[kind].reader.create), which the
-// form's task field picks and the runs train on. The text never leaves the reader's machine: it is
-// kept, with the models trained on it, in this browser (reader-store.js), listed with its size.
+// form's task field picks and the runs train on. The text is read once: the task's bytes (its
+// save()) are what a run's worker and a later visit take (reader.load). They never leave the
+// reader's machine: they are kept, with the models trained on them, in this browser
+// (reader-store.js), listed with their size.
 import { button, el, setText } from './dom.js';
 import { taskName } from '../locales/format.js';
 import { readerStore } from './reader-store.js';
@@ -31,7 +33,7 @@ export function modelData(controller) {
   });
   function draw() {
     const { data } = controller.spec.models;
-    if (!panels.has(data)) panels.set(data, readerData(controller, data, controller.readerCreate, store));
+    if (!panels.has(data)) panels.set(data, readerData(controller, data, controller.reader, store));
     const panel = panels.get(data);
     if (element.firstChild !== panel.element) element.replaceChildren(panel.element);
     panel.draw();
@@ -40,12 +42,12 @@ export function modelData(controller) {
 }
 
 /**
- * The panel of one kind of reader's text (`data`, the spec's), whose tasks `create` (the engine's
- * function) makes: { element, draw(), list() }. Lines read into a task go to
+ * The panel of one kind of reader's text (`data`, the spec's), whose tasks `reader` (the kind's:
+ * the engine's functions that make them of text and of bytes) makes: { element, draw(), list() }. Lines read into a task go to
  * controller.addReaderTask, which puts the walkthrough on it; lines that cannot be read leave the
  * text, and the task on screen, as they were, with the engine's message next to the text.
  */
-function readerData(controller, data, create, store) {
+function readerData(controller, data, reader, store) {
   const { attn } = controller;
   const facts = () => data.facts(attn);
   // the words of these lines (data.pairs.*, data.sentences.*)
@@ -153,18 +155,11 @@ function readerData(controller, data, create, store) {
       await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
     }
     try {
-      const made = attn[create](given);
+      const made = attn[reader.create](given);
       task = made;
       // the walkthrough on the task: a problem there (the engine refusing its trace) shows here
-      const problem = controller.addReaderTask(made, given);
-      keep({
-        id: made.id,
-        name: made.name,
-        reader: create,
-        data: given,
-        lines: data.lines(made.stats),
-        size: byteLength(given.text),
-      });
+      const problem = controller.addReaderTask(made);
+      keep(entryOf(made));
       error.textContent = problem;
       text.setAttribute('aria-invalid', String(Boolean(problem)));
       draw();
@@ -180,16 +175,29 @@ function readerData(controller, data, create, store) {
 
   // ---- what this browser keeps ------------------------------------------------------------------
 
+  // a task as the store keeps it: its bytes, which make it again without reading its text
+  function entryOf(made) {
+    const bytes = made.save();
+    return {
+      id: made.id,
+      name: made.name,
+      reader: reader.create,
+      bytes,
+      lines: data.lines(made.stats),
+      size: bytes.length,
+    };
+  }
+
   async function keep(entry) {
     if (!store) return;
     await store.putTask(entry).catch(() => {}); // a full or blocked store keeps nothing, silently
     await list();
   }
 
-  // this panel's kept tasks (those its `create` made), with the store's models
+  // this panel's kept tasks (those its reader made), with the store's models
   async function list() {
     const [all, models] = await Promise.all([store.tasks(), store.models()]);
-    const tasks = all.filter((entry) => entry.reader === create);
+    const tasks = all.filter((entry) => entry.reader === reader.create);
     kept = tasks.map((entry) => ({
       ...entry,
       size:
@@ -202,18 +210,22 @@ function readerData(controller, data, create, store) {
     return { tasks, models };
   }
 
-  // The tasks and models of earlier visits: the engine makes the tasks again, then loads the models
-  // (which share them), and the controller takes both at once.
+  // The tasks and models of earlier visits: the engine makes the tasks again of their bytes (a task
+  // kept before tasks had bytes is read from its text once more, and kept as bytes from then on),
+  // then loads the models (which share them), and the controller takes both at once.
   async function restore() {
     const { tasks, models } = await list();
     const made = tasks.flatMap((entry) => {
       try {
-        return [{ task: attn[create](entry.data), data: entry.data }];
+        if (entry.bytes) return [attn[reader.load](entry.bytes)];
+        const read = attn[reader.create](entry.data);
+        store.putTask(entryOf(read)).catch(() => {});
+        return [read];
       } catch {
-        return []; // a text this engine no longer reads stays listed, to be deleted
+        return []; // bytes this engine no longer reads stay listed, to be deleted
       }
     });
-    const ids = new Set(made.map(({ task }) => task.id));
+    const ids = new Set(made.map((task) => task.id));
     const loaded = models
       .filter((model) => ids.has(model.task))
       .map(({ bytes }) => ({ model: attn.loadModel(bytes), bytes }));
@@ -234,7 +246,7 @@ function readerData(controller, data, create, store) {
         const item = el('li');
         const use = button('model-data-use', () => {
           const present = controller.readerTasks.get(entry.id);
-          if (present) controller.addReaderTask(present.task, present.data);
+          if (present) controller.addReaderTask(present);
         });
         const remove = button('model-data-delete', async () => {
           await store.deleteTask(entry.id);
@@ -333,7 +345,6 @@ function readerData(controller, data, create, store) {
 let textAreas = 0; // the pages' text areas, numbered for their ids
 
 const SLOW_TEXT = 200_000; // characters: a text longer than this takes a noticeable moment to read
-const byteLength = (text) => (typeof text === 'string' ? new TextEncoder().encode(text).length : text.length);
 
 function select(values) {
   const element = el('select');

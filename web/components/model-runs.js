@@ -28,12 +28,12 @@ export function trainingRuns(controller, { options, onStart, onProgress, onState
     const trained = fieldsThat(controller.attn.modelFacts(kind), 'trained');
     const identity = Object.entries(controller.models.identity(kind, next.identity));
     const part = (ofTraining) => Object.fromEntries(identity.filter(([name]) => trained.includes(name) === ofTraining));
-    // a task of the reader's pairs is made again where the run trains
-    const data = controller.readerTasks.get(next.identity.task)?.data;
+    // a task of the reader's text goes to where the run trains as its bytes, not read again there
+    const task = controller.readerTasks.get(next.identity.task);
     trainer = trainModel({
       kind,
       model: { ...part(false), ...options('model') },
-      ...(data ? { task: data } : {}),
+      ...(task ? { task } : {}),
       train: { ...part(true), ...options('train') },
       probe: training.probe(next.inputs, controller.attn),
     });

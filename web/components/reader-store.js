@@ -1,12 +1,14 @@
-// The reader's own data kept between visits, in this origin's IndexedDB: the texts read into tasks
-// with the options that read them, and the models trained on them. Nothing leaves the machine.
+// The reader's own data kept between visits, in this origin's IndexedDB: the tasks of the texts
+// they read, as the tasks' bytes, and the models trained on them. Nothing leaves the machine.
 const NAME = 'attention-stepper-reader';
 
 /**
  * The store, or null where the browser has no IndexedDB: { tasks(), models(), putTask(entry),
- * putModel(entry), deleteTask(id) }. A task entry is { id, name, reader, data, size, lines }: the
- * engine's function that made the task, and the number of lines kept; a model entry
- * { key, task, bytes }. Every call returns a promise.
+ * putModel(entry), deleteTask(id) }. A task entry is { id, name, reader, bytes, size, lines }: the
+ * engine's function that made the task (its kind's reader.create), the task's bytes (its save(),
+ * which the kind's reader.load takes), their size and the number of lines kept (an entry kept
+ * before tasks had bytes holds `data`, the options that read its text, instead of `bytes`); a
+ * model entry { key, task, bytes }. Every call returns a promise.
  */
 export function readerStore(indexedDB = globalThis.indexedDB) {
   if (!indexedDB) return null;

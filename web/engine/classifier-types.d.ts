@@ -82,6 +82,9 @@ export interface ClassificationTextTask {
   readonly test: readonly LabelledSentence[];
   /** the tokens a model of the task reads `text` as (a word outside the vocabulary as itself) */
   tokenize(text: string): string[];
+  /** the task as bytes, every split and the vocabulary as read: loadClassificationTask makes it
+   * again without reading its text (a training run takes it so to its worker) */
+  save(): Uint8Array;
   /** lets the engine forget the sentences; models made of the task keep their vocabulary and labels */
   dispose(): void;
 }
@@ -254,6 +257,7 @@ declare module './index.js' {
       /** a kind of review with how many were measured */
       labels: { category: ReviewCategory; count: number };
       taskOptions: ClassificationTextTaskOptions;
+      task: ClassificationTextTask;
     };
   }
   interface ModelWalkthroughInputs {
@@ -274,6 +278,9 @@ declare module './index.js' {
     /** A classification task of the reader's own labelled sentences (text<TAB>label a line), kept by
      * the engine until its dispose(); createClassifier({ task }) learns it. */
     createClassificationTask(options: ClassificationTextTaskOptions): ClassificationTextTask;
+    /** The task of a task's bytes (its save()), kept as createClassificationTask keeps one; bytes
+     * that are not such a task throw an Error whose `argument` is 'bytes'. */
+    loadClassificationTask(bytes: Uint8Array | ArrayBuffer): ClassificationTextTask;
     /** A new sentence classifier with attention pooling for a task in a language (see
      * ClassifierOptions for the defaults). */
     createClassifier<P extends ModelPrecision = 'float32'>(options: ClassifierOptions<P>): ClassifierModel<P>;

@@ -4,7 +4,16 @@
 // labels, tokens, gradients, classifications and the checks of its attention as an explanation.
 import { deepFreeze, describe, fail, options, sharedOnce, toMask } from './checks.js';
 import { numberOption } from './models.js';
-import { READING_OPTIONS, UNITS, givenOnly, readingOptions, taskBase, textBytes, textOf } from './text-tasks.js';
+import {
+  READING_OPTIONS,
+  UNITS,
+  givenOnly,
+  readingOptions,
+  taskBase,
+  taskBytes,
+  textBytes,
+  textOf,
+} from './text-tasks.js';
 
 const sentenceOf = (value) =>
   typeof value === 'string' ? value : fail(`sentence must be a string, got ${describe(value)}`, 'sentence');
@@ -20,6 +29,35 @@ function sentencesOptions(o) {
 
 /** The classifier kind's part over `call` and the store of the reader's tasks, as seq2seq.js has it. */
 export function classifierParts({ call, tasks: store }) {
+  function taskObject(info) {
+    const { live, split, common } = taskBase(call, info, {
+      saveExport: 'classificationTaskSave',
+      splitExport: 'classificationTaskExamples',
+      forgetExport: 'classificationTaskForget',
+    });
+    const task = Object.freeze({
+      ...common,
+      labels: deepFreeze(info.labels),
+      settings: deepFreeze({ unit: info.unit, lowercase: info.lowercase, maxLength: info.maxLength }),
+      vocabulary: deepFreeze(info.vocabulary),
+      /** The training sentences, [text, label] as given. */
+      get examples() {
+        return split('train');
+      },
+      /** The sentences held out for validation, [text, label] as given. */
+      get validation() {
+        return split('validation');
+      },
+      /** The sentences held out for testing, [text, label] as given. */
+      get test() {
+        return split('test');
+      },
+      /** The tokens a model of the task reads `text` as (before <unk>). */
+      tokenize: (text) => call('classificationTaskTokenize', live(), textOf(text)),
+    });
+    store?.keep(task, live);
+    return task;
+  }
   return {
     api: {
       classificationTasks: sharedOnce(call, 'classificationTasks'),
@@ -39,34 +77,10 @@ export function classifierParts({ call, tasks: store }) {
       createClassificationTask(opts) {
         if (opts === undefined) fail('options must be an object with text', 'text');
         const o = options(opts, 'options', [...READING_OPTIONS, 'labelColumn']);
-        const info = call('classificationTaskCreate', textBytes(o.text, 'text'), sentencesOptions(o));
-        const { live, split, common } = taskBase(call, info, {
-          splitExport: 'classificationTaskExamples',
-          forgetExport: 'classificationTaskForget',
-        });
-        const task = Object.freeze({
-          ...common,
-          labels: deepFreeze(info.labels),
-          settings: deepFreeze({ unit: info.unit, lowercase: info.lowercase, maxLength: info.maxLength }),
-          vocabulary: deepFreeze(info.vocabulary),
-          /** The training sentences, [text, label] as given. */
-          get examples() {
-            return split('train');
-          },
-          /** The sentences held out for validation, [text, label] as given. */
-          get validation() {
-            return split('validation');
-          },
-          /** The sentences held out for testing, [text, label] as given. */
-          get test() {
-            return split('test');
-          },
-          /** The tokens a model of the task reads `text` as (before <unk>). */
-          tokenize: (text) => call('classificationTaskTokenize', live(), textOf(text)),
-        });
-        store?.keep(task, live);
-        return task;
+        return taskObject(call('classificationTaskCreate', textBytes(o.text, 'text'), sentencesOptions(o)));
       },
+      /** The task of a task's bytes (its save()), without reading its sentences again. */
+      loadClassificationTask: (bytes) => taskObject(call('classificationTaskLoad', taskBytes(bytes))),
     },
     methods: (info, live) => {
       const labels = deepFreeze(info.labels);
@@ -118,9 +132,11 @@ export const classifierKind = {
   },
   // what a run's target is of
   goal: 'accuracy',
-  // the reader's labelled sentences: a run makes them its task, and shows held-out ones classified
+  // the reader's labelled sentences: their task, made of their text or of its bytes, and held-out
+  // ones classified as a run shows them
   reader: {
     create: 'createClassificationTask',
+    load: 'loadClassificationTask',
     sample: (model, [source, reference]) => ({ source, output: model.classify(source).label, reference }),
   },
   // the sentiment walkthrough's: the bigru with learned attention and with uniform attention, en

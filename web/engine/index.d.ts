@@ -22,7 +22,8 @@ export type LabelledMatrix = Matrix<Float32Array> & { rowLabels: string[]; colLa
  * each kind's types file adds its entry:
  *   model, options (its create function's), facts; probe (what each evaluation of a run shows)
  *   and probeView (what it draws); evaluation; train (the options of train() a run may set);
- *   taskOptions (a kind that learns the reader's text: its reader task's options); label (the
+ *   taskOptions and task (a kind that learns the reader's text: its reader task's options and
+ *   the task they make); label (the
  *   fields its models are labelled by in a trace); labels (other labels its traces hold).
  */
 export interface ModelKinds {}
@@ -76,9 +77,10 @@ export interface TrainingOptions<K extends ModelKind = ModelKind> {
   kind: K;
   /** the model to train, as its kind's create function takes it (MODEL_KINDS[kind].create) */
   model: ModelKinds[K]['options'];
-  /** the reader's text, as the kind's reader task takes it (MODEL_KINDS[kind].reader.create):
-   * the model's task, made where the run trains (a worker's engine has not got the page's tasks) */
-  task?: ModelKinds[K] extends { taskOptions: infer T } ? T : never;
+  /** the reader's task (MODEL_KINDS[kind].reader): a task object, which the run takes as its
+   * bytes (save()) to where it trains, without its text read again; those bytes; or the options
+   * of the reader's text, read there (a worker's engine has not got the page's tasks) */
+  task?: ModelKinds[K] extends { taskOptions: infer T; task: infer Task } ? T | Task | Uint8Array : never;
   /** the model's train() options but `steps` (the engine's defaults where not given) */
   train?: ModelKinds[K]['train'];
   /** what each evaluation shows of the model as it learns (required) */
@@ -646,10 +648,12 @@ export const MODEL_KINDS: Readonly<{
     walkthroughs: readonly (keyof ModelWalkthroughInputs)[];
     probe(model: ModelKinds[K]['model'], probe: ModelKinds[K]['probe']): ModelKinds[K]['probeView'];
     goal: string;
-    /** a kind that learns the reader's text: the function that makes its task, and a held-out
-     * row ([input, reference]) as a training run's sample */
+    /** a kind that learns the reader's text: the functions that make its task of the text and of
+     * the task's bytes (its save()), and a held-out row ([input, reference]) as a training run's
+     * sample */
     reader?: Readonly<{
       create: string;
+      load: string;
       sample(
         model: ModelKinds[K]['model'],
         row: readonly string[],

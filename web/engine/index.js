@@ -3,7 +3,7 @@
 import createCoreModule from './wasm/attention-core.mjs';
 import { browserPlatform } from './browser.js';
 import { makeLoader } from './engine.js';
-import { ModelTrainer } from './training.js';
+import { ModelTrainer, runOptions } from './training.js';
 
 export { toMatrix } from './checks.js';
 export { fieldsThat, identityDefaults, modelFile, modelIdentity } from './models.js';
@@ -35,7 +35,7 @@ export function trainModel(options) {
     worker.terminate();
     trainer.receive({ type: 'error', message: event.message || 'the training worker could not start' });
   };
-  worker.postMessage({ type: 'start', options });
+  worker.postMessage({ type: 'start', options: runOptions(options) });
   return trainer;
 }
 

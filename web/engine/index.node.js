@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 
 import createCoreModule from './wasm/attention-core.mjs';
 import { makeLoader } from './engine.js';
-import { ModelTrainer, runControls, runTraining } from './training.js';
+import { ModelTrainer, runControls, runOptions, runTraining } from './training.js';
 
 export { toMatrix } from './checks.js';
 export { fieldsThat, identityDefaults, modelFile, modelIdentity } from './models.js';
@@ -50,7 +50,7 @@ export function trainModel(options) {
   const trainer = new ModelTrainer(controls);
   const receive = (message) => trainer.receive(message);
   loadAttention({ models: true })
-    .then((attn) => runTraining(attn, options, receive, controls.proceed))
+    .then((attn) => runTraining(attn, runOptions(options), receive, controls.proceed))
     .catch((error) => receive({ type: 'error', message: error.message, argument: error.argument }));
   return trainer;
 }

@@ -11,10 +11,11 @@
 //                  engine's: ModelKind<Session>::walkthroughs()), known before the models' module
 //                  loads: a page opening on one loads it at once
 //   goal           the measure of its evaluation a run's target is of (default: exactMatch)
-//   reader         if its models learn the reader's own text: { create, sample(model, row) }, the
-//                  name of the function that makes such a task (a training run makes its task
-//                  in the worker with it) and a held-out row ([input, reference] as the task's
-//                  splits give them) as { source, output, reference }, a run's samples
+//   reader         if its models learn the reader's own text: { create, load, sample(model, row) },
+//                  the names of the functions that make such a task of the text and of the
+//                  task's bytes (its save(): a training run's worker and a later visit take the
+//                  task so, its text read once), and a held-out row ([input, reference] as the
+//                  task's splits give them) as { source, output, reference }, a run's samples
 //   shipped        the trained models the package ships in models/ (web/models/shipped.js says
 //                  how they are made), by the fields of their identity that are not the
 //                  defaults, each with the steps it trained for

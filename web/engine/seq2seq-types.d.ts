@@ -275,6 +275,7 @@ declare module './index.js' {
       /** a kind of target word with how many were measured, and the source token most of its unaligned words look at */
       labels: { category: WordCategory | 'plain' | 'contrast'; count: number; instead?: string };
       taskOptions: TranslationTaskOptions;
+      task: TranslationTask;
     };
   }
   interface ModelWalkthroughInputs {

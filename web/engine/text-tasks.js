@@ -75,12 +75,23 @@ export function taskStore() {
   };
 }
 
+/** A task's bytes (a task's save()), checked for type. */
+export function taskBytes(bytes) {
+  if (bytes instanceof Uint8Array) return bytes;
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  return fail(
+    `bytes must be a task's bytes (its save()), a Uint8Array or an ArrayBuffer, got ${describe(bytes)}`,
+    'bytes',
+  );
+}
+
 /**
  * What every task object over the engine's `info` has: live() (its id, or an error once disposed),
  * split(name): a held-out or training split's rows as given, fetched once by the export
- * `splitExport`, and dispose(), by the export `forgetExport`.
+ * `splitExport`, save(), its bytes by the export `saveExport`, and dispose(), by the export
+ * `forgetExport`.
  */
-export function taskBase(call, info, { splitExport, forgetExport }) {
+export function taskBase(call, info, { saveExport, splitExport, forgetExport }) {
   const { id } = info;
   let disposed = false;
   const live = () => (disposed ? fail(`the task ${id} was disposed`, 'task') : id);
@@ -93,6 +104,8 @@ export function taskBase(call, info, { splitExport, forgetExport }) {
       name: info.name,
       hash: info.hash,
       stats: deepFreeze(info.stats),
+      /** The task as bytes, every split and vocabulary as read: the load function of its kind makes it again without reading its text. */
+      save: () => call(saveExport, live()),
       /** Lets the engine forget the text; models made of the task keep what they need. */
       dispose() {
         if (!disposed) call(forgetExport, id);

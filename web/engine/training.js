@@ -20,9 +20,10 @@ export const TRAINING_DEFAULTS = Object.freeze({
 });
 
 /**
- * attn: a loaded engine. run: { kind, model (the kind's create options), task (the options of the
- * kind's reader task, createTranslationTask's or createClassificationTask's: the reader's text,
- * made into the model's task here, where a worker's engine has not got it), train (model.train's options but steps: its rate, batch and loss weight), probe (the
+ * attn: a loaded engine. run: { kind, model (the kind's create options), task (the reader's task
+ * as its bytes, a task's save(), or the options of the kind's reader task, createTranslationTask's
+ * or createClassificationTask's: made into the model's task here, where a worker's engine has not
+ * got it), train (model.train's options but steps: its rate, batch and loss weight), probe (the
  * input of the kind's probe, which each evaluation shows: { sentence } or { scene }), steps, chunk,
  * evaluateEvery, target, patience }. report(message): { type: 'progress', step, steps, loss, split,
  * evaluation?, probe?, and with a task: epoch, pairs (examples trained on) and seconds (of training
@@ -59,7 +60,7 @@ export async function runTraining(attn, run, report, proceed) {
   const given = options(o.train, 'options.train', trainOptions(facts));
   if (o.task !== undefined && !kind.reader)
     fail(`options.task: ${o.kind} models learn no reader's text`, 'options.task');
-  const task = o.task === undefined ? undefined : attn[kind.reader.create](o.task);
+  const task = o.task === undefined ? undefined : readerTask(attn, kind.reader, o.task);
   // a minibatch of the reader's pairs is at most all of them
   const train = task ? { ...given, batch: Math.min(given.batch ?? facts.defaults.batch, task.stats.train) } : given;
   const model = attn[kind.create](task ? { ...o.model, task } : o.model);
@@ -114,6 +115,17 @@ export async function runTraining(attn, run, report, proceed) {
     task?.dispose();
   }
 }
+
+// The run's task: its bytes loaded, or its text read.
+const readerTask = (attn, reader, task) =>
+  task instanceof Uint8Array || task instanceof ArrayBuffer ? attn[reader.load](task) : attn[reader.create](task);
+
+/**
+ * What a run's `task` crosses to where the run trains as: a task object (createTranslationTask's,
+ * createClassificationTask's) as its bytes, which the run loads without reading its text again;
+ * bytes or reading options as they are.
+ */
+export const runOptions = (run) => (typeof run?.task?.save === 'function' ? { ...run, task: run.task.save() } : run);
 
 /**
  * Pause, resume and stop for a run: proceed(onHold) (runTraining's) yields to the event loop

@@ -141,6 +141,7 @@ declare module './index.js' {
       facts: TransformerFacts;
       label: {};
       taskOptions: TranslationTaskOptions;
+      task: TranslationTask;
     };
   }
   interface ModelWalkthroughInputs {

@@ -96,7 +96,11 @@ export interface TranslationTask {
   readonly test: readonly (readonly [source: string, target: string])[];
   /** the tokens a model of the task reads `text` as (a word outside the vocabulary as itself) */
   tokenize(text: string, side?: 'source' | 'target'): string[];
-  /** lets the engine forget the pairs; models made of the task keep their vocabularies */
+  /** the task as bytes, every split and vocabulary as read: loadTranslationTask makes it again
+   * without reading its text (a training run takes it so to its worker) */
+  save(): Uint8Array;
+  /** lets the engine forget the pairs (once every task object of its id has been disposed);
+   * models made of the task keep their vocabularies */
   dispose(): void;
 }
 
@@ -120,6 +124,9 @@ declare module './index.js' {
      * 'transformer', task }) takes. Bad text or options throw an Error whose `argument` names the
      * option ('pairs' for the text, with the first lines at fault). */
     createTranslationTask(options: TranslationTaskOptions): TranslationTask;
+    /** The task of a task's bytes (its save()), kept as createTranslationTask keeps one; bytes that
+     * are not such a task throw an Error whose `argument` is 'bytes'. */
+    loadTranslationTask(bytes: Uint8Array | ArrayBuffer): TranslationTask;
     /** A grammar's task as text, one pair a line with its gold links (Pharaoh's form, positions of
      * the tokens createTranslationTask reads), and the options that read it all. */
     translationTaskSample(task: Seq2seqTask['id']): { name: string; text: string; unit: TokenUnit; maxLength: number };

@@ -2,7 +2,16 @@
 // Transformer, learn besides the grammars' tasks): the engine reads, splits and keeps them; a task
 // object here holds its id, which createModel({ task }) takes as it takes a grammar's id.
 import { deepFreeze, describe, fail, options } from './checks.js';
-import { READING_OPTIONS, UNITS, givenOnly, readingOptions, taskBase, textBytes, textOf } from './text-tasks.js';
+import {
+  READING_OPTIONS,
+  UNITS,
+  givenOnly,
+  readingOptions,
+  taskBase,
+  taskBytes,
+  textBytes,
+  textOf,
+} from './text-tasks.js';
 
 const OPTIONS = [...READING_OPTIONS, 'pairs', 'sourceColumn', 'alignmentColumn'];
 
@@ -52,7 +61,8 @@ function engineOptions(o) {
 }
 
 /**
- * The translation tasks' functions over `call`: createTranslationTask and translationTaskFacts;
+ * The translation tasks' functions over `call`: createTranslationTask, loadTranslationTask,
+ * translationTaskSample and translationTaskFacts;
  * each task object made is kept in `store` (text-tasks.js's taskStore), by which createModel
  * knows its id.
  */
@@ -72,51 +82,59 @@ export function translationTasksApi(call, store) {
     createTranslationTask(opts) {
       if (opts === undefined) fail('options must be an object with text or pairs', 'pairs');
       const o = options(opts, 'options', OPTIONS);
-      const info = call('translationTaskCreate', bytesOf(o), engineOptions(o));
-      const { live, split, common } = taskBase(call, info, {
-        splitExport: 'translationTaskPairs',
-        forgetExport: 'translationTaskForget',
-      });
-      const task = Object.freeze({
-        ...common,
-        settings: deepFreeze({
-          unit: info.unit,
-          lowercase: info.lowercase,
-          maxLength: info.maxLength,
-          goldLinks: info.goldLinks,
-        }),
-        vocabulary: deepFreeze({
-          source: info.sourceVocabulary,
-          target: info.targetVocabulary,
-        }),
-        /** The pairs held out for validation, [source, target] as given. */
-        get validation() {
-          return split('validation');
-        },
-        /** The pairs held out for testing, [source, target] as given. */
-        get test() {
-          return split('test');
-        },
-        /** The tokens a model of the task reads `text` as on `side` (before <unk>). */
-        tokenize(text, side = 'source') {
-          textOf(text);
-          if (side !== 'source' && side !== 'target')
-            fail(`side must be source or target, got ${describe(side)}`, 'side');
-          return call('translationTaskTokenize', live(), text, side);
-        },
-      });
-      store?.keep(task, live);
-      return task;
+      return taskObject(call('translationTaskCreate', bytesOf(o), engineOptions(o)));
     },
+    /** The task of a task's bytes (its save()), without reading its pairs again. */
+    loadTranslationTask: (bytes) => taskObject(call('translationTaskLoad', taskBytes(bytes))),
   };
+
+  function taskObject(info) {
+    const { live, split, common } = taskBase(call, info, {
+      saveExport: 'translationTaskSave',
+      splitExport: 'translationTaskPairs',
+      forgetExport: 'translationTaskForget',
+    });
+    const task = Object.freeze({
+      ...common,
+      settings: deepFreeze({
+        unit: info.unit,
+        lowercase: info.lowercase,
+        maxLength: info.maxLength,
+        goldLinks: info.goldLinks,
+      }),
+      vocabulary: deepFreeze({
+        source: info.sourceVocabulary,
+        target: info.targetVocabulary,
+      }),
+      /** The pairs held out for validation, [source, target] as given. */
+      get validation() {
+        return split('validation');
+      },
+      /** The pairs held out for testing, [source, target] as given. */
+      get test() {
+        return split('test');
+      },
+      /** The tokens a model of the task reads `text` as on `side` (before <unk>). */
+      tokenize(text, side = 'source') {
+        textOf(text);
+        if (side !== 'source' && side !== 'target')
+          fail(`side must be source or target, got ${describe(side)}`, 'side');
+        return call('translationTaskTokenize', live(), text, side);
+      },
+    });
+    store?.keep(task, live);
+    return task;
+  }
   return { api };
 }
 
 /**
- * A translation kind's reader task (its entry's `reader` in kinds.js): how a training run makes
- * the reader's pairs into its task, and shows a held-out pair as the model translates it.
+ * A translation kind's reader task (its entry's `reader` in kinds.js): how the reader's pairs
+ * become its task, how a task's bytes do (in a training run's worker, at a later visit), and how
+ * a held-out pair shows as the model translates it.
  */
 export const translationReader = {
   create: 'createTranslationTask',
+  load: 'loadTranslationTask',
   sample: (model, [source, reference]) => ({ source, output: model.translate(source).target.join(' '), reference }),
 };

@@ -141,10 +141,14 @@ ClassificationTask make_classification_text_task(std::string_view text,
                                                  const ClassificationTextOptions &options);
 
 // Keeps a task from text under its id (one already kept under that id stays) and returns the one
-// kept; forget lets it go (models made of it keep it); kept: the one under `id`, or nullptr.
+// kept; forget lets it go once each keep of it has been forgotten (models made of it keep it);
+// kept: the one under `id`, or nullptr.
 std::shared_ptr<const ClassificationTask> keep_classification_task(ClassificationTask task);
 void forget_classification_task(const std::string &id);
 std::shared_ptr<const ClassificationTask> kept_classification_task(const std::string &id);
+// A classification task from text as bytes and back, as save_text_task and load_text_task.
+std::vector<std::uint8_t> save_classification_text_task(const ClassificationTask &task);
+ClassificationTask load_classification_text_task(const std::uint8_t *bytes, std::size_t size);
 
 // The task `id` in `language` with its split for `seed`, or the task from text kept under that id
 // (whose splits are its own, the language and seed unused). InputError as

@@ -285,11 +285,19 @@ struct SampleText {
 SampleText sample_text(const std::string &id);
 
 // Keeps a task from text under its id (one already kept under that id stays: the same text and
-// options made it) and returns the one kept; forget_task lets it go (models made of it keep it).
+// options made it) and returns the one kept; forget_task lets it go once each keep_task of it has
+// been forgotten (models made of it keep it).
 std::shared_ptr<const Task> keep_task(Task task);
 void forget_task(const std::string &id);
 // The task from text kept under `id`, or nullptr.
 std::shared_ptr<const Task> kept_task(const std::string &id);
+
+// A task from text as bytes, every field as reading left it (tasks/task_files.cpp), and back: a
+// task read once travels (to a training worker) and is kept (for a later visit) without its text
+// being read again. InputError blames "bytes" for bytes that are not a task saved so, or that
+// hold an id or link the task's models could not read.
+std::vector<std::uint8_t> save_text_task(const Task &task);
+Task load_text_task(const std::uint8_t *bytes, std::size_t size);
 
 // A sentence as the encoder reads it (Side::source) or as the decoder must produce it
 // (Side::target), both ending with <eos>. InputError blames "sentence" when it is empty, longer

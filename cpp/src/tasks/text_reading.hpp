@@ -121,23 +121,35 @@ TextStats stats_of(const Task &task, std::size_t kept, const Dropped &dropped, A
   return stats;
 }
 
-// Tasks kept by id (one already kept under an id stays: the same text and options made it).
+// Tasks kept by id (one already kept under an id stays: the same text and options made it), each
+// keep() a holder of it and each forget() one holder less: a task goes with its last holder, so
+// that two holders of one id (the page's task and a run's made of its bytes) never take it from
+// each other.
 template <class Task> class KeptTasks {
 public:
   std::shared_ptr<const Task> keep(Task task) {
-    auto &kept = tasks_[task.id];
-    if (!kept)
-      kept = std::make_shared<const Task>(std::move(task));
-    return kept;
+    Entry &kept = tasks_[task.id];
+    if (!kept.task)
+      kept.task = std::make_shared<const Task>(std::move(task));
+    ++kept.holders;
+    return kept.task;
   }
-  void forget(const std::string &id) { tasks_.erase(id); }
+  void forget(const std::string &id) {
+    const auto found = tasks_.find(id);
+    if (found != tasks_.end() && --found->second.holders == 0)
+      tasks_.erase(found);
+  }
   std::shared_ptr<const Task> find(const std::string &id) const {
     const auto found = tasks_.find(id);
-    return found == tasks_.end() ? nullptr : found->second;
+    return found == tasks_.end() ? nullptr : found->second.task;
   }
 
 private:
-  std::map<std::string, std::shared_ptr<const Task>> tasks_;
+  struct Entry {
+    std::shared_ptr<const Task> task;
+    std::size_t holders = 0;
+  };
+  std::map<std::string, Entry> tasks_;
 };
 
 } // namespace attention::tasks::reading
