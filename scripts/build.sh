@@ -19,21 +19,27 @@ fi
 # Emscripten 3.1.6 from Debian needs Debian's acorn, which NodeSource's node does not search.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 jobs=$(nproc)
+# Each step says how long the build has run so far, so a slow CI run shows where.
+step() { echo "-- build.sh: $1 (at ${SECONDS} s)"; }
 
 target=${1:-all}
 if [ "$target" = all ]; then
+  step "native"
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/native -j "$jobs"
   # ASan + UBSan doctest suite and the libFuzzer target: clang 14 (Debian's, as emscripten uses).
   # -O1 and line tables only: the usual sanitizer build, and half the compile time of -O2 -g.
+  step "AddressSanitizer and UBSan, the fuzzer"
   cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DATTENTION_SANITIZE=ON >/dev/null
   cmake --build build/sanitize -j "$jobs"
   # ThreadSanitizer, for the thread pool's tests (scripts/test.sh runs those)
+  step "ThreadSanitizer"
   cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DATTENTION_SANITIZE=thread >/dev/null
   cmake --build build/tsan -j "$jobs" --target core_tests
 fi
+step "WebAssembly"
 [ -f build/wasm/CMakeCache.txt ] || emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/wasm -j "$jobs"
 
@@ -78,6 +84,7 @@ package_engine() {
 }
 # Checkouts built before this layout hold the modules in web/engine/wasm/, no longer ignored by git.
 rm -rf web/engine/wasm
+step "the package and the page"
 package_engine web dist/engine
 
 npx vite build --config web/components/vite.config.js
@@ -88,6 +95,7 @@ cp web/components/index.d.ts dist/components/
 # recipe adds a kind (tests/kinds/package.js), its engine the single-threaded one that has them
 # (build/wasm/engine-test-kinds/; no threaded one), and the page built from them.
 if [ "$target" = all ]; then
+  step "the tests' engine and page"
   cmake --build build/wasm -j "$jobs" --target attention_engine_test_kinds
   node tests/kinds/package.js build/test-kinds/web
   package_engine build/test-kinds/web build/test-kinds/dist/engine
@@ -97,3 +105,4 @@ if [ "$target" = all ]; then
     --outfile=build/test-kinds/dist/engine/wasm/attention-engine.mjs --log-level=warning
   npx vite build --config build/test-kinds/web/vite.config.js --logLevel error
 fi
+step "done"

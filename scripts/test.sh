@@ -3,10 +3,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== C++ core (doctest, native)"
+# Each section's heading says how long the suite has run so far, so a slow CI run shows where.
+section() { echo "== $1 (at ${SECONDS} s)"; }
+
+section "C++ core (doctest, native)"
 ctest --test-dir build/native --output-on-failure -j "$(nproc)" | tail -n 3
 
-echo "== the thread pool and threaded attention under ThreadSanitizer"
+section "the thread pool and threaded attention under ThreadSanitizer"
 build/tsan/core_tests --minimal --source-file='*test_parallel*'
 
 # The AddressSanitizer suite and the fuzzer run on one core each, one after the other, beside the
@@ -23,13 +26,13 @@ sanitized=$!
 # a failure below stops the background job too
 trap 'kill "$sanitized" 2>/dev/null || true; rm -rf "$scratch"' EXIT
 
-echo "== formatting and types"
+section "formatting and types"
 npm run --silent lint
 
-echo "== JavaScript API (node:test, WebAssembly in Node)"
+section "JavaScript API (node:test, WebAssembly in Node)"
 node --test tests/js/
 
-echo "== C++ core under AddressSanitizer and UndefinedBehaviorSanitizer, then fuzzing it (libFuzzer, ${FUZZ_SECONDS:-30} s, from the committed corpus)"
+section "C++ core under AddressSanitizer and UndefinedBehaviorSanitizer, then fuzzing it (libFuzzer, ${FUZZ_SECONDS:-30} s, from the committed corpus)"
 status=0
 wait "$sanitized" || status=$?
 cat "$scratch/sanitize.log"
@@ -44,5 +47,7 @@ if [ "$status" -ne 0 ]; then
   exit 1
 fi
 
-echo "== browser (Chromium via playwright-core)"
+section "browser (Chromium via playwright-core)"
 node --test tests/browser/
+
+section "done"

@@ -82,11 +82,11 @@ val trace_to_js(const at::Trace &trace) {
 }
 
 const char *const kind_names[] = {"vector", "matrix", "integer", "choice",
-                                  "tokens", "model",  "models"};
+                                  "tokens", "text",   "model",   "models"};
 
 // inputs: { name: value } as the wrapper converted them for the fields' kinds: a vector a
-// Float64Array, a matrix { rows, cols, data }, an integer a number, a choice a string, tokens an
-// array of strings, models an array of handles.
+// Float64Array, a matrix { rows, cols, data }, an integer a number, a choice or a text a string,
+// tokens an array of strings, models an array of handles.
 val walkthrough(std::string name, val inputs) {
   return guarded([&] {
     at::GivenInputs given;
@@ -117,6 +117,7 @@ val walkthrough(std::string name, val inputs) {
         break;
       }
       case at::InputKind::choice:
+      case at::InputKind::text:
         given.texts.emplace_back(field.name, at::Labels{value.as<std::string>()});
         break;
       case at::InputKind::tokens:
@@ -153,6 +154,9 @@ val walkthrough_inputs(std::string name) {
         break;
       case at::InputKind::choice:
         f.set("choices", strings(field.choices));
+        f.set("default", field.texts.at(0));
+        break;
+      case at::InputKind::text:
         f.set("default", field.texts.at(0));
         break;
       case at::InputKind::tokens:

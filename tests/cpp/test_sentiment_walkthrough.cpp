@@ -8,7 +8,6 @@
 #include <cmath>
 #include <functional>
 #include <numeric>
-#include <sstream>
 #include <string>
 
 #include "attention/model_store.hpp"
@@ -220,11 +219,7 @@ TEST_CASE("sentiment walkthrough: through the table, with its errors' arguments"
       std::copy(uniforms.begin(), uniforms.end(), u.data());
       in.numbers.push_back({"uniform", u});
     }
-    Labels words;
-    std::string word;
-    for (std::istringstream stream(sentence); stream >> word;)
-      words.push_back(word);
-    in.texts = {{"sentence", words}, {"encoder", Labels(1, encoder)}};
+    in.texts = {{"sentence", Labels(1, sentence)}, {"encoder", Labels(1, encoder)}};
     return in;
   };
   const std::string sentence = "the room was very bad";

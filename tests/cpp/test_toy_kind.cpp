@@ -44,7 +44,7 @@ TEST_CASE("a kind added by the recipe alone is made, trained, saved, loaded and 
   auto h = Matrix<double>::from_shape({1, 1});
   h(0, 0) = loaded;
   given.numbers = {{"model", h}};
-  given.texts = {{"sentence", {"the", "food", "was", "good"}}};
+  given.texts = {{"sentence", {"the food was good"}}};
   const Trace trace = walkthrough("toy", given);
   REQUIRE(trace.stages.size() == 2);
   CHECK(trace.stages[1].panels[0].col_labels.size() == 4);
@@ -96,7 +96,7 @@ TEST_CASE("a kind that only loads and runs is loaded from its tensors and walked
   auto h = Matrix<double>::from_shape({1, 1});
   h(0, 0) = handle;
   given.numbers = {{"model", h}};
-  given.texts = {{"sentence", {"the", "food", "was", "good"}}};
+  given.texts = {{"sentence", {"the food was good"}}};
   const Trace trace = walkthrough("frozen", given);
   CHECK(trace.output(0, 0) == doctest::Approx(double(weights[0])));
   dispose_model(handle);

@@ -271,6 +271,8 @@ TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs us
       }
       if (field.kind == InputKind::choice)
         CHECK(std::count(field.choices.begin(), field.choices.end(), field.texts.at(0)) == 1);
+      if (field.kind == InputKind::text) // a sentence as typed, one string
+        CHECK(field.texts.size() == 1);
       const bool model = field.kind == InputKind::model || field.kind == InputKind::models;
       CHECK((field.optional || model || field.kind == InputKind::tokens ||
              field.numbers.size() > 0 || !field.texts.empty()));

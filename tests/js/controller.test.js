@@ -291,6 +291,23 @@ describe('edits', () => {
     assert.equal(controller.stageId, 'step-2');
   });
 
+  test('a typed sentence reaches the engine as typed: the model reads it, the only tokenizer it meets', () => {
+    // the engine the controller computes with, its walkthrough's sentences seen
+    const seen = [];
+    const spy = Object.create(attn, {
+      walkthrough: { value: (name, inputs) => (seen.push(inputs.sentence), attn.walkthrough(name, inputs)) },
+    });
+    for (const [walkthrough, typed, tokens] of [
+      ['seq2seq', '  the  red car\t', ['the', 'red', 'car', '<eos>']],
+      ['sentiment', 'the food,  was good!', ['the', 'food', 'was', 'good']],
+    ]) {
+      const controller = new StepperController(spy, { walkthrough });
+      controller.edit('sentence', typed);
+      assert.equal(seen.at(-1), typed);
+      assert.deepEqual(controller.trace.labels[walkthrough === 'seq2seq' ? 'source' : 'tokens'], tokens);
+    }
+  });
+
   test('edits in one walkthrough leave the others alone', () => {
     const { controller } = make();
     controller.edit('decoderState', '1, 0, 0');

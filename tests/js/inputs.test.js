@@ -138,9 +138,18 @@ describe('integer', () => {
   });
 });
 
-describe('tokens and choice', () => {
-  test('tokens: words separated by whitespace; empty is no words', () => {
+describe('tokens, text and choice', () => {
+  test('text: a sentence as typed, which only the engine tokenizes', () => {
     const { control, parse, format } = controlFor(published('seq2seq', 'sentence'));
+    assert.equal(control, 'text');
+    for (const typed of ['How are you?', '  Nov  23,\t2026 ', '', '我 今天 在 家 吃 饭'])
+      assert.equal(parse(typed), typed);
+    assert.equal(format('the red car'), 'the red car');
+    assert.equal(format(['the', 'red', 'car']), 'the red car'); // a link of an earlier version's words
+  });
+
+  test('tokens: words separated by whitespace; empty is no words', () => {
+    const { control, parse, format } = controlFor(published('captioning', 'scene'));
     assert.equal(control, 'text');
     assert.deepEqual(parse('How are you ?'), ['How', 'are', 'you', '?']);
     assert.deepEqual(parse('  a\tb \n c  '), ['a', 'b', 'c']);

@@ -31,7 +31,7 @@ export interface FrozenModel<P extends ModelPrecision = ModelPrecision> {
 export interface FrozenWalkthroughInputs {
   model: FrozenModel;
   language?: string;
-  sentence?: string[];
+  sentence?: string;
 }
 
 declare module './index.js' {

@@ -120,7 +120,7 @@ using namespace trace_parts;
 std::vector<InputField> frozen_inputs() {
   const auto &languages = tasks::classification_languages();
   return {texts_field("language", InputKind::choice, Labels(1, languages.front()), languages),
-          texts_field("sentence", InputKind::tokens, {"the", "food", "was", "good"}),
+          texts_field("sentence", InputKind::text, {"the food was good"}),
           model_field("model", InputKind::model)};
 }
 

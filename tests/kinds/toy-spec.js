@@ -20,7 +20,7 @@ export default {
     label: ({ language = 'en' }, t) => t('toy.model', { language }),
     training: {
       fields: [SEED_CHOICE, learningRateChoice(['0.05', '0.1'], '0.05')],
-      probe: ({ sentence }) => ({ sentence: sentence.join(' ') }),
+      probe: ({ sentence }) => ({ sentence }),
       vocabulary: {
         field: 'sentence',
         words: (model) => model.vocab.filter((word) => !word.startsWith('<')),

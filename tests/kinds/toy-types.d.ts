@@ -36,7 +36,7 @@ export interface ToyWalkthroughInputs {
   model: ToyModel;
   task?: string;
   language?: string;
-  sentence?: string[];
+  sentence?: string;
 }
 
 declare module './index.js' {

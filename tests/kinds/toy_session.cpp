@@ -128,7 +128,7 @@ std::vector<InputField> toy_inputs() {
   const auto &languages = tasks::classification_languages();
   return {texts_field("task", InputKind::choice, Labels(1, "reviews"), Labels(1, "reviews")),
           texts_field("language", InputKind::choice, Labels(1, languages.front()), languages),
-          texts_field("sentence", InputKind::tokens, {"the", "food", "was", "good"}),
+          texts_field("sentence", InputKind::text, {"the food was good"}),
           model_field("model", InputKind::model)};
 }
 

@@ -216,7 +216,7 @@ const shippedClassifier: Promise<ClassifierModel> = attn.loadShippedModel({
 // @ts-expect-error a field of another kind
 attn.loadShippedModel({ kind: 'captioner', scoring: 'dot' });
 const shippedKinds: ModelKind[] = SHIPPED_MODELS.map((entry) => entry.kind);
-attn.walkthrough('seq2seq', { model, sentence: ['the', 'red', 'car'], beam: 2 });
+attn.walkthrough('seq2seq', { model, sentence: 'the red car', beam: 2 });
 // @ts-expect-error the seq2seq walkthrough needs a model
 attn.walkthrough('seq2seq', { sentence: ['the'] });
 const compared: Trace = attn.walkthrough('scoring', { models: [model], sentence: ['the', 'red', 'car'], step: 2 });

@@ -61,6 +61,13 @@ const CONTROLS = {
     format: (value) => value.join(' '),
     parse: (text) => text.split(/\s+/).filter(Boolean),
   }),
+  // a sentence as typed: the model's tokenizer, the engine's, reads it (given as its words, by a
+  // link of an earlier version, they are shown separated by spaces)
+  text: () => ({
+    control: 'text',
+    format: (value) => (Array.isArray(value) ? value.join(' ') : String(value)),
+    parse: String,
+  }),
 };
 
 /**

@@ -233,8 +233,9 @@ export interface SentimentWalkthroughInputs {
   task?: string;
   language?: string;
   encoder?: ClassifierEncoder;
-  /** the sentence's words, two or more (default the food was not good but the staff was lovely) */
-  sentence?: string[];
+  /** the sentence as typed, two words or more, which the model's tokenizer reads (default "the
+   * food was not good but the staff was lovely"), or its words (joined by spaces) */
+  sentence?: string | readonly string[];
   /** a classifier of uniform attention on the same task, set beside the model */
   uniform?: ClassifierModel;
 }

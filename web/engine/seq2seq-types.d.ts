@@ -222,8 +222,9 @@ export interface TranslationModelInputs {
   layers?: number;
   /** λ as text: '0', '0.5', '1' */
   guide?: string;
-  /** the sentence's words (default the red car is small) */
-  sentence?: string[];
+  /** the sentence as typed, which the model's tokenizer reads (default "the red car is small"), or
+   * its words (joined by spaces) */
+  sentence?: string | readonly string[];
 }
 
 /**

@@ -115,8 +115,9 @@ export interface TransformerWalkthroughInputs {
   model: TransformerModel;
   /** when given, must be the model's */
   task?: string;
-  /** the sentence's words (default the red car is small) */
-  sentence?: string[];
+  /** the sentence as typed, which the model's tokenizer reads (default "the red car is small"), or
+   * its words (joined by spaces) */
+  sentence?: string | readonly string[];
   /** the layer of each stack the detailed stages show, from 1 (default 1) */
   layer?: number;
   /** the head they show, from 1 (default 1) */

@@ -2,6 +2,8 @@
 // publishes them; an input is checked and converted by its kind, whichever walkthrough it is of.
 import { deepFreeze, describe, fail, integer, options, toMatrix, toVector } from './checks.js';
 
+const isWords = (value) => Array.isArray(value) && value.every((token) => typeof token === 'string');
+
 /**
  * The walkthrough functions over `call` (runs an export, throws its error); handleOf(model): a
  * model's handle; `elsewhere`: what an unknown name's error adds (where the other walkthroughs are).
@@ -26,9 +28,14 @@ export function walkthroughApi(call, handleOf, elsewhere = '') {
         ? value
         : fail(`${name} must be one of ${field.choices.join(', ')}, got ${describe(value)}`, name),
     tokens: (field, value, name) =>
-      Array.isArray(value) && value.every((token) => typeof token === 'string')
+      isWords(value) ? value : fail(`${name} must be an array of strings, got ${describe(value)}`, name),
+    // a sentence as typed, which the model's tokenizer reads; or its words, separated by spaces
+    text: (field, value, name) =>
+      typeof value === 'string'
         ? value
-        : fail(`${name} must be an array of strings, got ${describe(value)}`, name),
+        : isWords(value)
+          ? value.join(' ')
+          : fail(`${name} must be a string (or an array of words), got ${describe(value)}`, name),
     model: (field, value, name) => modelHandle(value, name),
     models: (field, value, name) =>
       Array.isArray(value)

@@ -66,7 +66,7 @@ export const TRANSLATION_MODELS = {
       },
     ],
     // each evaluation shows the alignment of the sentence on screen
-    probe: ({ sentence }) => ({ sentence: sentence.join(' ') }),
+    probe: ({ sentence }) => ({ sentence }),
     // the words the model reads, as chips that append themselves to the sentence
     vocabulary: {
       field: 'sentence',
@@ -101,9 +101,9 @@ export const SCORE_CODE = {
 
 // The sentence a task opens on (the engine's default is en-fr's): one its grammar makes.
 export const SAMPLE_SENTENCES = {
-  'en-fr': ['the', 'red', 'car', 'is', 'small'],
-  'en-zh': ['I', 'eat', 'rice', 'at', 'home', 'today'],
-  dates: ['23', 'November', '2026'],
+  'en-fr': 'the red car is small',
+  'en-zh': 'I eat rice at home today',
+  dates: '23 November 2026',
 };
 
 // The encoder and layers of the model on screen (the engine's default encoder follows the scoring

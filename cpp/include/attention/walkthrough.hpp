@@ -137,8 +137,9 @@ Trace numerics_walkthrough(const NumericsInputs &inputs = {});
 // The inputs of a walkthrough as the JavaScript API names them, with their limits and defaults:
 // the one source the engine, the page's form and the element all obey. A model input holds the
 // handles of stored models (model_store.hpp): one (`model`) or a list (`models`); it has no
-// default.
-enum class InputKind { vector, matrix, integer, choice, tokens, model, models };
+// default. Tokens are labels as given (a row's words); a text is a sentence as typed, which the
+// walkthrough's model reads with its own tokenizer, the only one it goes through.
+enum class InputKind { vector, matrix, integer, choice, tokens, text, model, models };
 
 struct InputField {
   std::string name; // "decoderState"
@@ -147,11 +148,12 @@ struct InputField {
   Labels choices;                // choice only
   bool optional = false;         // no default: computed from the other inputs when absent
   Matrix<double> numbers;        // the default of a vector (1 x n), matrix or integer (1 x 1)
-  Labels texts;                  // the default of a choice (one) or of tokens
+  Labels texts;                  // the default of a choice or a text (one), or of tokens
 };
 
 // A walkthrough's inputs as a caller gives them, by field name: `numbers` for a vector (1 x n), a
-// matrix, an integer (1 x 1) and model handles (1 x n); `texts` for a choice (one) and tokens. A
+// matrix, an integer (1 x 1) and model handles (1 x n); `texts` for a choice or a text (one) and
+// tokens. A
 // field not given takes its default.
 struct GivenInputs {
   std::vector<std::pair<std::string, Matrix<double>>> numbers;

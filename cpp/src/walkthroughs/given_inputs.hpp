@@ -57,7 +57,7 @@ template <class Values, class NameOf> Labels names_of(const Values &values, Name
 }
 
 inline InputField sample_sentence() {
-  return texts_field("sentence", InputKind::tokens, {"the", "red", "car", "is", "small"});
+  return texts_field("sentence", InputKind::text, {"the red car is small"});
 }
 
 template <class Value>
@@ -102,11 +102,9 @@ inline std::size_t size(const GivenInputs &given, const char *name,
   const auto *value = find(given.numbers, name);
   return static_cast<std::size_t>((value ? *value : field_of(fields, name).numbers)(0, 0));
 }
+// The sentence as typed (a text field: the model's tokenizer reads it).
 inline std::string sentence(const GivenInputs &given, const std::vector<InputField> &fields) {
-  std::string joined;
-  for (const auto &token : texts(given, "sentence", fields))
-    joined += (joined.empty() ? "" : " ") + token;
-  return joined;
+  return texts(given, "sentence", fields).at(0);
 }
 inline std::vector<int> handles(const GivenInputs &given, const char *name) {
   std::vector<int> out;

@@ -241,8 +241,7 @@ std::vector<InputField> sentiment_inputs() {
       texts_field("language", InputKind::choice, Labels(1, languages.front()), languages),
       texts_field("encoder", InputKind::choice, Labels(1, encoder_names().front()),
                   encoder_names()),
-      texts_field("sentence", InputKind::tokens,
-                  {"the", "food", "was", "not", "good", "but", "the", "staff", "was", "lovely"}),
+      texts_field("sentence", InputKind::text, {"the food was not good but the staff was lovely"}),
       model_field("model", InputKind::model),
       model_field("uniform", InputKind::model, true)};
 }

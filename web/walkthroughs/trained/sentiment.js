@@ -14,8 +14,8 @@ const KIND = 'classifier';
 // A sentence each language opens on: a contrast whose first clause is negated, so that the
 // weights have something to decide.
 const SAMPLE_SENTENCES = {
-  en: ['the', 'food', 'was', 'not', 'good', 'but', 'the', 'staff', 'was', 'lovely'],
-  zh: ['菜', '不', '好', '但是', '服务员', '非常', '棒'],
+  en: 'the food was not good but the staff was lovely',
+  zh: '菜 不 好 但是 服务员 非常 棒',
 };
 
 // The model the form picks (learned attention, the default) and the baseline beside it (uniform
@@ -122,7 +122,7 @@ export default {
         },
       ],
       // each evaluation shows the weights over the sentence on screen as the model classifies it
-      probe: ({ sentence }) => ({ sentence: sentence.join(' ') }),
+      probe: ({ sentence }) => ({ sentence }),
       vocabulary: {
         field: 'sentence',
         words: (model) => model.task.vocab.filter((word) => !word.startsWith('<')),
