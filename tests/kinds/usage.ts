@@ -8,7 +8,7 @@ const alias: ToyModel<'float64'> = attn.createToy({ task: 'reviews', precision: 
 const kind: ModelKind = 'toy';
 const accuracy: number = toy.evaluate().accuracy;
 const walkthroughs: readonly string[] = MODEL_KINDS.toy.walkthroughs;
-const trace = attn.walkthrough('toy', { model: toy, sentence: ['the', 'food'] });
+const trace = attn.walkthrough('toy', { model: toy, sentence: 'the food' });
 const run = trainModel({
   kind: 'toy',
   model: { task: 'reviews' },
