@@ -236,8 +236,9 @@ const TEMPLATES = {
   'errors.${error.key}': () => fieldErrorKeys.map((key) => `errors.${key}`), // session.setTexts
   'files.notFit.${input.kind}': () => ['vector', 'matrix'].map((kind) => `files.notFit.${kind}`), // file-panel.js
   // a model's origin (components/model-store.js), as the model panel says it
-  'model.${origin}': () => ['untrained', 'loading', 'shipped', 'trained'].map((origin) => `model.${origin}`),
-  'model.idle.${origin}': () => ['untrained', 'loading', 'shipped', 'trained'].map((origin) => `model.idle.${origin}`),
+  'model.${origin}': () => ['untrained', 'loading', 'shipped', 'trained', 'none'].map((origin) => `model.${origin}`),
+  'model.idle.${origin}': () =>
+    ['untrained', 'loading', 'shipped', 'trained', 'none'].map((origin) => `model.idle.${origin}`),
   // a panel's structured labels, as labelText in format.js words them
   'labels.metric.${label.metric}': () =>
     unique([

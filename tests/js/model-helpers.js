@@ -1,4 +1,4 @@
-// Helpers of the model kinds' tests (transformer.test.js, captioner.test.js).
+// Helpers of the model kinds' tests (transformer.test.js, captioner.test.js, the recipe's).
 import assert from 'node:assert/strict';
 
 /** The `argument` of the Error `f` throws, or '(no error)'. */
@@ -40,4 +40,28 @@ export function finiteDifference(model, name, index, loss, h = 1e-6) {
   const numeric = (at(h) - at(-h)) / (2 * h);
   model.setParameters(parameters);
   return numeric;
+}
+
+/**
+ * A safetensors file as another program writes it (no metadata): an 8-byte header length, the
+ * JSON header, the tensors' float32 data; `tensors` [[name, shape, Float32Array]].
+ */
+export function writeStateDict(tensors) {
+  let offset = 0;
+  const header = {};
+  for (const [name, shape, data] of tensors) {
+    header[name] = { dtype: 'F32', shape, data_offsets: [offset, offset + data.byteLength] };
+    offset += data.byteLength;
+  }
+  let json = JSON.stringify(header);
+  json += ' '.repeat((8 - (json.length % 8)) % 8);
+  const bytes = new Uint8Array(8 + json.length + offset);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(json.length), true);
+  bytes.set(new TextEncoder().encode(json), 8);
+  let at = 8 + json.length;
+  for (const [, , data] of tensors) {
+    bytes.set(new Uint8Array(data.buffer), at);
+    at += data.byteLength;
+  }
+  return bytes;
 }

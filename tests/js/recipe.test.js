@@ -8,6 +8,8 @@ import { test } from 'node:test';
 
 import { MODEL_KINDS as PACKAGED } from 'attention-stepper';
 
+import { writeStateDict } from './model-helpers.js';
+
 const root = new URL('../../', import.meta.url);
 const built = new URL('build/test-kinds/', root);
 const { loadAttention, MODEL_KINDS, trainModel } = await import(new URL('dist/engine/index.node.js', built));
@@ -80,28 +82,6 @@ test('the toy is made, trained, saved, loaded, labelled and walked through as ev
   for (const model of [made, alias, loaded]) model.dispose();
 });
 
-// A safetensors file as another program writes it (no metadata): an 8-byte header length, the
-// JSON header, the tensors' float32 data.
-function stateDict(tensors) {
-  let offset = 0;
-  const header = {};
-  for (const [name, shape, data] of tensors) {
-    header[name] = { dtype: 'F32', shape, data_offsets: [offset, offset + data.byteLength] };
-    offset += data.byteLength;
-  }
-  let json = JSON.stringify(header);
-  json += ' '.repeat((8 - (json.length % 8)) % 8);
-  const bytes = new Uint8Array(8 + json.length + offset);
-  new DataView(bytes.buffer).setBigUint64(0, BigInt(json.length), true);
-  bytes.set(new TextEncoder().encode(json), 8);
-  let at = 8 + json.length;
-  for (const [, , data] of tensors) {
-    bytes.set(new Uint8Array(data.buffer), at);
-    at += data.byteLength;
-  }
-  return bytes;
-}
-
 test('a kind that only loads and runs is loaded from its tensors, labelled and walked through, and refuses the rest', async () => {
   const facts = attn.modelFacts('frozen');
   assert.deepEqual(facts.abilities, { creates: false, trains: false, saves: false });
@@ -109,7 +89,7 @@ test('a kind that only loads and runs is loaded from its tensors, labelled and w
   const vocabulary = attn.classificationTasks().find((task) => task.language === 'en').vocab;
   const table = Float32Array.from({ length: vocabulary.length * 2 }, (_, i) => (i % 7) / 7);
   const model = attn.loadModel(
-    stateDict([
+    writeStateDict([
       ['frozen.embedding.weight', [vocabulary.length, 2], table],
       ['frozen.query', [2], Float32Array.of(1, -1)],
     ]),

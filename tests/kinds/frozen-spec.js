@@ -11,10 +11,12 @@ export default {
   models: {
     kind: KIND,
     compares: false,
-    compared: ({ task = 'reviews', language }) => [{ task, language }],
-    // a model the reader loaded: none is made here, as none trains
-    context: ({ task = 'reviews', language }, models) =>
-      models.trained(KIND, [{ task, language }]).length ? { model: models.model(KIND, { task, language }) } : {},
+    compared: ({ task, language }) => [{ task, language }],
+    // the model the reader loaded, or null until then: none is made here, as none trains
+    context: ({ task, language }, models) => {
+      const model = models.model(KIND, { task, language });
+      return model ? { model } : null;
+    },
     label: ({ language = 'en' }, t) => t('frozen.model', { language }),
   },
   params: ({ trace }) => ({ sentence: trace.labels.tokens.join(' ') }),

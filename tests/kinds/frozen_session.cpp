@@ -119,7 +119,9 @@ using namespace trace_parts;
 
 std::vector<InputField> frozen_inputs() {
   const auto &languages = tasks::classification_languages();
-  return {texts_field("language", InputKind::choice, Labels(1, languages.front()), languages),
+  // the identity's fields (task, language), as the page asks for the model of them
+  return {texts_field("task", InputKind::choice, Labels(1, "reviews"), Labels(1, "reviews")),
+          texts_field("language", InputKind::choice, Labels(1, languages.front()), languages),
           texts_field("sentence", InputKind::text, {"the food was good"}),
           model_field("model", InputKind::model)};
 }

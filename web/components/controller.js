@@ -190,8 +190,9 @@ export class StepperController extends EventTarget {
     return this.session().trace;
   }
 
+  /** The trace's stages: none while the walkthrough awaits a model the reader loads (session().awaitsModel). */
   get stages() {
-    return this.trace.stages;
+    return this.trace?.stages ?? [];
   }
 
   get index() {
@@ -326,9 +327,9 @@ export class StepperController extends EventTarget {
 
   // ---- what is on screen --------------------------------------------------------------------------
 
-  /** The title of a stage of the walkthrough on screen, in the current language. */
+  /** The title of a stage of the walkthrough on screen, in the current language ('' for none: it awaits a model). */
   stageTitle(stage = this.stage) {
-    return stageTitle(this.trace, stage, this.session().traceInputs, this.t);
+    return stage ? stageTitle(this.trace, stage, this.session().traceInputs, this.t) : '';
   }
 
   /** "Stage 2 of 9". */
@@ -338,7 +339,7 @@ export class StepperController extends EventTarget {
 
   /** "Stage 2 of 9: One annotation", what assistive technology announces for the stage on screen. */
   stageLabel() {
-    return `${this.stageCount()}: ${this.stageTitle()}`;
+    return this.stage ? `${this.stageCount()}: ${this.stageTitle()}` : this.t('model.idle.none');
   }
 
   /**
@@ -397,11 +398,12 @@ export class StepperController extends EventTarget {
     return stage;
   }
 
-  // A stage of the walkthrough on screen: `stageId` if it has one, else its first (or last).
+  // A stage of the walkthrough on screen: `stageId` if it has one, else its first (or last); null
+  // while it has none (it awaits a model).
   #validStage(stageId, fallback = 'first') {
     const stages = this.stages;
     if (stages.some((stage) => stage.id === stageId)) return stageId;
-    return (fallback === 'last' && stageId ? stages.at(-1) : stages[0]).id;
+    return (fallback === 'last' && stageId ? stages.at(-1) : stages[0])?.id ?? null;
   }
 
   #question(stage) {

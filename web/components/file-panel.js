@@ -276,6 +276,8 @@ export function createFilePanel(controller) {
 
   function update() {
     const t = controller.t;
+    // no matrices to open into or save while the walkthrough awaits a model
+    panel.hidden = !controller.trace;
     setText(open, t('files.open'));
     setText(save, t('files.save'));
     panel.setAttribute('aria-label', t('files.title'));

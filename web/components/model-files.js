@@ -48,6 +48,8 @@ export function modelFiles(controller, shown, { onOpen, onFail }) {
   }
 
   function draw() {
+    // nothing to download before a model is loaded, nor of a kind whose models are not saved
+    download.hidden = shown.origin() === 'none' || !shown.abilities().saves;
     setText(loadLabel.firstChild, controller.t('model.load'));
     setText(download, controller.t('model.download'));
   }

@@ -95,14 +95,16 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     setText(heading, compares ? t('model.headingCompared') : t('model.heading'));
     setText(status, message || statusText(controller, shown, runs, { compares, absent, origin }));
     status.classList.toggle('as-error', Boolean(message));
-    choices.draw(models.training);
+    // a kind whose models are only loaded has no training (its spec's models.training)
+    const { training } = models;
+    if (training) choices.draw(training);
     files.draw();
     setText(train, running ? t('model.restart') : t('model.train'));
     setText(pause, runs.state === 'paused' ? t('model.resume') : t('model.pause'));
     setText(stop, t('model.stop'));
     // the words of the model on screen (of the comparison's first model)
     vocabulary.draw(
-      editable() && models.training.vocabulary,
+      editable() && training?.vocabulary,
       controller.models.model(shown.kind(), compares ? compared[0] : shown.inputs()),
     );
     pause.hidden = stop.hidden = !running;
@@ -113,7 +115,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     // the reader's own pairs, for models that learn them
     data.element.hidden = compares || !editable() || !models.data;
     if (!data.element.hidden) data.draw();
-    controls.hidden = !editable();
+    controls.hidden = !editable() || !training;
     setText(others, t('model.trainOthers', { count: absent.length }));
     others.hidden = running || absent.length === 0;
     runView.draw(compares);
@@ -214,6 +216,8 @@ function shownModels(controller) {
     job: (identity = inputs()) => ({ identity, inputs: inputs(), models: models() }),
     // the steps the shipped model on screen trained for (the engine's SHIPPED_MODELS)
     shippedSteps: () => controller.models.shipped(kind(), inputs())?.steps,
-    waiting: () => Boolean(models()) && !models().compares && ['untrained', 'loading'].includes(origin()),
+    waiting: () => Boolean(models()) && !models().compares && ['untrained', 'loading', 'none'].includes(origin()),
+    // what the kind's models can do besides load and run: { creates, trains, saves }
+    abilities: () => controller.attn.modelFacts(kind()).abilities,
   };
 }

@@ -73,7 +73,7 @@ export function modelRunView(controller, shown, runs, { id, editable, onTrain, o
             : shown.waiting()
               ? t('model.runWaiting', { measure: t(`model.measure.${measureKey()}.rises`) })
               : t('model.runReader')
-          : !compares && !shown.waiting() && !history.length
+          : !compares && (origin === 'none' || !shown.waiting()) && !history.length
             ? t(`model.idle.${origin}`, { steps: shown.shippedSteps() })
             : '',
     );

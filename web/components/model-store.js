@@ -1,7 +1,8 @@
 // The trained models the walkthroughs show, of any kind the engine makes, one per identity (the
 // fields the engine's modelFacts(kind) marks `identity`, each completed with the engine's defaults,
 // so that the inputs' 'default' encoder and a model's 'bidirectional' are one): the one the reader trained, else the trained one the package ships,
-// else an untrained one (seed 0) until either arrives.
+// else an untrained one (seed 0) until either arrives; for a kind whose models are only loaded
+// (its facts' abilities: not creates), none until the reader loads one (origin 'none').
 // model() answers at once, so a trace can always be drawn; a shipped model loads in the background
 // and `change` fires when it (or a model the reader trained) takes over.
 import { fieldsThat, modelIdentity, SHIPPED_MODELS } from 'attention-stepper';
@@ -21,7 +22,7 @@ export class ModelStore extends EventTarget {
     return this.#entry(kind, identity).model;
   }
 
-  /** Where that model comes from: 'untrained', 'loading' (untrained, the shipped one on its way), 'shipped' or 'trained'. */
+  /** Where that model comes from: 'untrained', 'loading' (untrained, the shipped one on its way), 'shipped', 'trained', or 'none' (a kind only loaded, none loaded yet: model() is null). */
   origin(kind, identity) {
     return this.#entry(kind, identity).origin;
   }
@@ -95,7 +96,7 @@ export class ModelStore extends EventTarget {
   #place(model, origin, identity) {
     const key = this.#key(model.kind, identity);
     const entry = this.#entries.get(key);
-    if (entry && entry.model !== model) entry.model.dispose();
+    if (entry?.model && entry.model !== model) entry.model.dispose();
     this.#entries.set(key, Object.assign(entry ?? {}, { model, origin, error: null }));
   }
 
@@ -104,8 +105,14 @@ export class ModelStore extends EventTarget {
     let entry = this.#entries.get(key);
     if (entry) return entry;
     const whole = this.identity(kind, identity);
+    const facts = this.#attn.modelFacts(kind);
+    if (!facts.abilities.creates) {
+      entry = { model: null, origin: 'none', error: null };
+      this.#entries.set(key, entry);
+      return entry;
+    }
     // the create function's options: the identity but what training gives
-    const trained = fieldsThat(this.#attn.modelFacts(kind), 'trained');
+    const trained = fieldsThat(facts, 'trained');
     const made = Object.fromEntries(Object.entries(whole).filter(([name]) => !trained.includes(name)));
     entry = { model: this.#attn.createModel({ kind, ...made }), origin: 'untrained', error: null };
     this.#entries.set(key, entry);

@@ -12,7 +12,9 @@ const ENGINE_ERRORS = { scene: sceneFaultText };
 export class WalkthroughSession {
   /**
    * `context(inputs)`: inputs the engine needs besides the form's (the trained models it shows), added at
-   * each computation. `defaults`: the edition's own, over the engine's.
+   * each computation, or null while there is none to show (a kind whose models are only loaded,
+   * before the reader loads one: the session then has no trace, and `awaitsModel`). `defaults`:
+   * the edition's own, over the engine's.
    */
   constructor(attn, walkthrough, { context, defaults } = {}) {
     this.attn = attn;
@@ -70,10 +72,11 @@ export class WalkthroughSession {
   }
 
   #computeFrom(inputs) {
-    const context = this.context?.(inputs) ?? {};
-    this.trace = this.attn.walkthrough(this.walkthrough, { ...inputs, ...context });
+    const context = this.context?.(inputs);
+    this.awaitsModel = context === null;
+    this.trace = this.awaitsModel ? null : this.attn.walkthrough(this.walkthrough, { ...inputs, ...context });
     this.traceInputs = structuredClone(inputs);
-    this.traceContext = context;
+    this.traceContext = context ?? {};
   }
 
   /** The user typed `text` into field `name`: parse it, and recompute when it parses. */

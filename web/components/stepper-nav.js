@@ -30,16 +30,17 @@ export function createNav(controller) {
     setText(next, `${t('next')} →`);
     // a button about to be disabled hands keyboard focus to the other one
     const focused = nav.getRootNode().activeElement;
+    // no stage (a walkthrough awaiting a model): nowhere to go
     previous.disabled = index === 0;
-    next.disabled = index === total - 1;
+    next.disabled = index >= total - 1;
     if (focused === next && next.disabled) previous.focus();
     if (focused === previous && previous.disabled) next.focus();
     progress.setAttribute('aria-label', t('progress'));
     progress.setAttribute('aria-valuemax', String(total));
     progress.setAttribute('aria-valuenow', String(index + 1));
     progress.setAttribute('aria-valuetext', controller.stageLabel());
-    bar.style.width = `${((index + 1) / total) * 100}%`;
-    setText(count, controller.stageCount());
+    bar.style.width = total ? `${((index + 1) / total) * 100}%` : '0';
+    setText(count, total ? controller.stageCount() : controller.stageLabel());
   }
   update();
   return { element: nav, update };
