@@ -1,6 +1,7 @@
 // The choice lists the public types spell out (Seq2seqScoring, ClassifierEncoder, Comparison, …)
 // are the engine's: each kind's create options whose field has choices (modelFacts(kind).fields),
-// and each walkthrough input of kind choice (walkthroughInputs(name)), read from the package's
+// each walkthrough input of kind choice (walkthroughInputs(name)), and each list of names a
+// kind's facts give (CaptionLanguage[], the scene's shapes and colours…), read from the package's
 // types by TypeScript's checker. A field typed `string` mirrors nothing; one typed as a union of
 // names must name exactly the engine's choices, so that the types cannot drift from the engine.
 import assert from 'node:assert/strict';
@@ -57,4 +58,27 @@ test("each walkthrough's inputs spell out their choices as the engine lists them
     }
   }
   assert.ok(spelled >= 7, `${spelled} spelled out`);
+});
+
+test("each kind's facts spell out their lists of names as the engine gives them, where they spell any", () => {
+  const kinds = exported('ModelKinds');
+  const checked = [];
+  for (const kind of Object.keys(MODEL_KINDS)) {
+    const factsType = checker.getTypeOfSymbol(
+      checker.getPropertyOfType(checker.getTypeOfSymbol(kinds.getProperty(kind)), 'facts'),
+    );
+    const facts = attn.modelFacts(kind);
+    for (const symbol of factsType.getProperties()) {
+      const value = facts[symbol.name];
+      if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) continue;
+      // readonly CaptionLanguage[]: the union its items are typed by
+      const [item] = checker.getTypeArguments(checker.getNonNullableType(checker.getTypeOfSymbol(symbol)));
+      const parts = item?.isUnion() ? item.types : [item];
+      if (!item || !parts.every((part) => part.isStringLiteral())) continue; // string[]: nothing mirrored
+      assert.deepEqual(parts.map((part) => part.value).sort(), [...value].sort(), `${kind}: ${symbol.name}`);
+      checked.push(`${kind}.${symbol.name}`);
+    }
+  }
+  // the captioner's and the classifier's languages at least (CaptionLanguage, ClassificationLanguage)
+  assert.ok(checked.includes('captioner.languages') && checked.includes('classifier.languages'), checked.join());
 });
