@@ -4,16 +4,7 @@
 // labels, tokens, gradients, classifications and the checks of its attention as an explanation.
 import { deepFreeze, describe, fail, options, sharedOnce, toMask } from './checks.js';
 import { numberOption } from './models.js';
-import {
-  READING_OPTIONS,
-  UNITS,
-  givenOnly,
-  readingOptions,
-  taskBase,
-  taskBytes,
-  textBytes,
-  textOf,
-} from './text-tasks.js';
+import { READING_OPTIONS, UNITS, givenOnly, readingOptions, taskObjects, textBytes, textOf } from './text-tasks.js';
 
 const sentenceOf = (value) =>
   typeof value === 'string' ? value : fail(`sentence must be a string, got ${describe(value)}`, 'sentence');
@@ -29,14 +20,16 @@ function sentencesOptions(o) {
 
 /** The classifier kind's part over `call` and the store of the reader's tasks, as seq2seq.js has it. */
 export function classifierParts({ call, tasks: store }) {
-  function taskObject(info) {
-    const { live, split, common } = taskBase(call, info, {
-      saveExport: 'classificationTaskSave',
-      splitExport: 'classificationTaskExamples',
-      forgetExport: 'classificationTaskForget',
-    });
-    const task = Object.freeze({
-      ...common,
+  const tasks = taskObjects(
+    call,
+    store,
+    {
+      load: 'classificationTaskLoad',
+      save: 'classificationTaskSave',
+      split: 'classificationTaskExamples',
+      forget: 'classificationTaskForget',
+    },
+    (info, { live, split }) => ({
       labels: deepFreeze(info.labels),
       settings: deepFreeze({ unit: info.unit, lowercase: info.lowercase, maxLength: info.maxLength }),
       vocabulary: deepFreeze(info.vocabulary),
@@ -54,10 +47,8 @@ export function classifierParts({ call, tasks: store }) {
       },
       /** The tokens a model of the task reads `text` as (before <unk>). */
       tokenize: (text) => call('classificationTaskTokenize', live(), textOf(text)),
-    });
-    store?.keep(task, live);
-    return task;
-  }
+    }),
+  );
   return {
     api: {
       classificationTasks: sharedOnce(call, 'classificationTasks'),
@@ -77,10 +68,10 @@ export function classifierParts({ call, tasks: store }) {
       createClassificationTask(opts) {
         if (opts === undefined) fail('options must be an object with text', 'text');
         const o = options(opts, 'options', [...READING_OPTIONS, 'labelColumn']);
-        return taskObject(call('classificationTaskCreate', textBytes(o.text, 'text'), sentencesOptions(o)));
+        return tasks.make(call('classificationTaskCreate', textBytes(o.text, 'text'), sentencesOptions(o)));
       },
       /** The task of a task's bytes (its save()), without reading its sentences again. */
-      loadClassificationTask: (bytes) => taskObject(call('classificationTaskLoad', taskBytes(bytes))),
+      loadClassificationTask: tasks.load,
     },
     methods: (info, live) => {
       const labels = deepFreeze(info.labels);

@@ -76,7 +76,7 @@ export function taskStore() {
 }
 
 /** A task's bytes (a task's save()), checked for type. */
-export function taskBytes(bytes) {
+function taskBytes(bytes) {
   if (bytes instanceof Uint8Array) return bytes;
   if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
   return fail(
@@ -88,31 +88,49 @@ export function taskBytes(bytes) {
 /**
  * What every task object over the engine's `info` has: live() (its id, or an error once disposed),
  * split(name): a held-out or training split's rows as given, fetched once by the export
- * `splitExport`, save(), its bytes by the export `saveExport`, and dispose(), by the export
- * `forgetExport`.
+ * `exports.split`, save(), its bytes by the export `exports.save`, and dispose(), by the export
+ * `exports.forget`.
  */
-export function taskBase(call, info, { saveExport, splitExport, forgetExport }) {
+function taskBase(call, info, exports) {
   const { id } = info;
   let disposed = false;
   const live = () => (disposed ? fail(`the task ${id} was disposed`, 'task') : id);
   const held = {};
   return {
     live,
-    split: (name) => (held[name] ??= deepFreeze(info.stats[name] ? call(splitExport, live(), name) : [])),
+    split: (name) => (held[name] ??= deepFreeze(info.stats[name] ? call(exports.split, live(), name) : [])),
     common: {
       id,
       name: info.name,
       hash: info.hash,
       stats: deepFreeze(info.stats),
       /** The task as bytes, every split and vocabulary as read: the load function of its kind makes it again without reading its text. */
-      save: () => call(saveExport, live()),
+      save: () => call(exports.save, live()),
       /** Lets the engine forget the text; models made of the task keep what they need. */
       dispose() {
-        if (!disposed) call(forgetExport, id);
+        if (!disposed) call(exports.forget, id);
         disposed = true;
       },
     },
   };
+}
+
+/**
+ * The task objects of one kind of task from text over `call`: { make(info), load(bytes) }. Each is
+ * what every task has (taskBase's, by the exports { save, split, forget }) and the kind's own,
+ * own(info, { live, split }) (its getters stay getters), frozen and kept in `store`; load(bytes)
+ * makes one of a task's bytes (its save()) by the export `exports.load`.
+ */
+export function taskObjects(call, store, exports, own) {
+  const make = (info) => {
+    const { live, split, common } = taskBase(call, info, exports);
+    const task = Object.freeze(
+      Object.defineProperties({ ...common }, Object.getOwnPropertyDescriptors(own(info, { live, split }))),
+    );
+    store?.keep(task, live);
+    return task;
+  };
+  return { make, load: (bytes) => make(call(exports.load, taskBytes(bytes))) };
 }
 
 /** A sentence to tokenize, checked for type. */

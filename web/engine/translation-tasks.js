@@ -2,16 +2,7 @@
 // Transformer, learn besides the grammars' tasks): the engine reads, splits and keeps them; a task
 // object here holds its id, which createModel({ task }) takes as it takes a grammar's id.
 import { deepFreeze, describe, fail, options } from './checks.js';
-import {
-  READING_OPTIONS,
-  UNITS,
-  givenOnly,
-  readingOptions,
-  taskBase,
-  taskBytes,
-  textBytes,
-  textOf,
-} from './text-tasks.js';
+import { READING_OPTIONS, UNITS, givenOnly, readingOptions, taskObjects, textBytes, textOf } from './text-tasks.js';
 
 const OPTIONS = [...READING_OPTIONS, 'pairs', 'sourceColumn', 'alignmentColumn'];
 
@@ -67,35 +58,16 @@ function engineOptions(o) {
  * knows its id.
  */
 export function translationTasksApi(call, store) {
-  const api = {
-    /**
-     * A grammar's task (its id) as the text of its pairs with their gold links, and the options
-     * that read it all: { name, text, unit, maxLength }, which createTranslationTask takes.
-     */
-    translationTaskSample(task) {
-      if (typeof task !== 'string') fail(`task must be a task id, got ${describe(task)}`, 'task');
-      return { name: task, ...call('translationTaskSample', task) };
+  const tasks = taskObjects(
+    call,
+    store,
+    {
+      load: 'translationTaskLoad',
+      save: 'translationTaskSave',
+      split: 'translationTaskPairs',
+      forget: 'translationTaskForget',
     },
-    /** What tasks from text take when not told, and their limits. */
-    translationTaskFacts: () => deepFreeze(call('translationTaskFacts')),
-    /** A translation task of the reader's pairs, kept by the engine until dispose(). */
-    createTranslationTask(opts) {
-      if (opts === undefined) fail('options must be an object with text or pairs', 'pairs');
-      const o = options(opts, 'options', OPTIONS);
-      return taskObject(call('translationTaskCreate', bytesOf(o), engineOptions(o)));
-    },
-    /** The task of a task's bytes (its save()), without reading its pairs again. */
-    loadTranslationTask: (bytes) => taskObject(call('translationTaskLoad', taskBytes(bytes))),
-  };
-
-  function taskObject(info) {
-    const { live, split, common } = taskBase(call, info, {
-      saveExport: 'translationTaskSave',
-      splitExport: 'translationTaskPairs',
-      forgetExport: 'translationTaskForget',
-    });
-    const task = Object.freeze({
-      ...common,
+    (info, { live, split }) => ({
       settings: deepFreeze({
         unit: info.unit,
         lowercase: info.lowercase,
@@ -121,10 +93,29 @@ export function translationTasksApi(call, store) {
           fail(`side must be source or target, got ${describe(side)}`, 'side');
         return call('translationTaskTokenize', live(), text, side);
       },
-    });
-    store?.keep(task, live);
-    return task;
-  }
+    }),
+  );
+  const api = {
+    /**
+     * A grammar's task (its id) as the text of its pairs with their gold links, and the options
+     * that read it all: { name, text, unit, maxLength }, which createTranslationTask takes.
+     */
+    translationTaskSample(task) {
+      if (typeof task !== 'string') fail(`task must be a task id, got ${describe(task)}`, 'task');
+      return { name: task, ...call('translationTaskSample', task) };
+    },
+    /** What tasks from text take when not told, and their limits. */
+    translationTaskFacts: () => deepFreeze(call('translationTaskFacts')),
+    /** A translation task of the reader's pairs, kept by the engine until dispose(). */
+    createTranslationTask(opts) {
+      if (opts === undefined) fail('options must be an object with text or pairs', 'pairs');
+      const o = options(opts, 'options', OPTIONS);
+      return tasks.make(call('translationTaskCreate', bytesOf(o), engineOptions(o)));
+    },
+    /** The task of a task's bytes (its save()), without reading its pairs again. */
+    loadTranslationTask: tasks.load,
+  };
+
   return { api };
 }
 
