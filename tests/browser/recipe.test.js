@@ -78,5 +78,7 @@ test('a kind that only loads and runs waits for its file, then is drawn and labe
   const stage = page.locator(`[data-stage="${ids.at(-1)}"]`);
   await stage.locator('.hm-col-label').first().waitFor();
   assert.deepEqual(await stage.locator('.hm-col-label').allTextContents(), ['the', 'food', 'was', 'good']);
+  // a loaded model of it has nothing to train: no train button above the stage either
+  assert.equal(await page.locator('.model-run-actions button:visible').count(), 0);
   assert.equal(await page.locator('.model-status.as-error').count(), 0);
 });

@@ -85,7 +85,8 @@ export function modelRunView(controller, shown, runs, { id, editable, onTrain, o
       running ? t(`model.goal.${measureKey()}`, { target: percent(target), steps, patience, evaluateEvery }) : '',
     );
     goal.hidden = !running;
-    actions.hidden = compares || running || shown.waiting() || !editable();
+    // a kind whose models are only loaded has nothing to train
+    actions.hidden = compares || running || shown.waiting() || !editable() || !shown.abilities().trains;
     setText(train, t('model.train'));
     setText(choices, t('model.choices'));
   }
