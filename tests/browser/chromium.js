@@ -75,8 +75,8 @@ export async function openPage(session, t, path, contextOptions = { viewport: { 
 /**
  * The longest task of a page's main thread while `run()` runs, in ms of that thread's own time
  * (a trace's `tdur`): the page's work, which other processes on a busy machine do not lengthen
- * as they lengthen its wall-clock time. `browser` traces every renderer: the test's page is the
- * one open.
+ * as they lengthen its wall-clock time (for the tiny tasks Chromium writes without it, their
+ * wall-clock time). `browser` traces every renderer: the test's page is the one open.
  */
 export async function longestMainThreadTask(browser, page, run) {
   await browser.startTracing(page, { categories: ['toplevel', '__metadata'] });
@@ -96,9 +96,8 @@ export async function longestMainThreadTask(browser, page, run) {
     (event) =>
       event.ph === 'X' && event.name === 'ThreadControllerImpl::RunTask' && main.has(`${event.pid}:${event.tid}`),
   );
-  assert.ok(
-    tasks.length > 0 && tasks.every((event) => event.tdur !== undefined),
-    "the trace has the main thread's tasks and their thread time",
-  );
-  return Math.max(...tasks.map((event) => event.tdur / 1000));
+  assert.ok(tasks.length > 0, "the trace has the main thread's tasks");
+  // a task of a microsecond or two comes without its thread time (tdur): its wall time stands in,
+  // which is never shorter
+  return Math.max(...tasks.map((event) => (event.tdur ?? event.dur) / 1000));
 }

@@ -53,6 +53,14 @@ template <class Examples> bool same_splits(const Examples &a, const Examples &b)
   return true;
 }
 
+// What both kinds of task from text hold alike: their three splits and the share of unknown words.
+template <class Task> void check_same_splits_and_stats(const Task &back, const Task &task) {
+  CHECK(same_splits(back.train, task.train));
+  CHECK(same_splits(back.validation, task.validation));
+  CHECK(same_splits(back.test, task.test));
+  CHECK(back.stats.unknown_share == task.stats.unknown_share);
+}
+
 template <class Load>
 void check_refused(const std::vector<std::uint8_t> &bytes, Load load, const std::string &why) {
   try {
@@ -82,13 +90,10 @@ TEST_CASE("task files: a translation task from text comes back field for field")
   CHECK(back.target.tokens == task.target.tokens);
   CHECK(back.max_source_length == task.max_source_length);
   CHECK(back.max_target_length == task.max_target_length);
-  CHECK(same_splits(back.train, task.train));
-  CHECK(same_splits(back.validation, task.validation));
-  CHECK(same_splits(back.test, task.test));
+  check_same_splits_and_stats(back, task);
   CHECK(back.gold_links == task.gold_links);
   CHECK(back.stats.pairs == task.stats.pairs);
   CHECK(back.stats.dropped == task.stats.dropped);
-  CHECK(back.stats.unknown_share == task.stats.unknown_share);
   // the bytes say nothing but the task: saved again they are the same
   CHECK(save_text_task(back) == bytes);
 }
@@ -103,10 +108,7 @@ TEST_CASE("task files: a classification task from text comes back field for fiel
   CHECK(back.vocabulary.tokens == task.vocabulary.tokens);
   CHECK(back.max_length == task.max_length);
   CHECK(back.rationales == task.rationales);
-  CHECK(same_splits(back.train, task.train));
-  CHECK(same_splits(back.validation, task.validation));
-  CHECK(same_splits(back.test, task.test));
-  CHECK(back.stats.unknown_share == task.stats.unknown_share);
+  check_same_splits_and_stats(back, task);
   CHECK(save_classification_text_task(back) == bytes);
   // each kind's bytes are its own
   check_refused(bytes, load_text_task, "begin with \"attention-stepper/classification-task\"");

@@ -11,8 +11,13 @@
 // vocabulary and labels, and each task saved as bytes and loaded back to the same bytes; for
 // inputs that start with "TB" or "TL", the bytes after it as a saved translation or classification
 // task (tasks::load_text_task, load_classification_text_task), checked as those read from text
-// are. Bad input must end in InputError; anything else that returns must keep
-// the invariants below. Built natively with clang: -fsanitize=fuzzer,address,undefined.
+// are; for inputs that start with "PC", the bytes after it as a checkpoint's config.json
+// (pretrained::read_config) and its estimate; for inputs that start with "PH", the bytes after it
+// as a checkpoint's model.safetensors of a tiny GPT-2 (the fixtures' config): its header read
+// from the file's first bytes, planned against the config, its tensors written a slice at a time
+// and, when all are in, a forward pass over two tokens. Bad input must end in InputError; anything
+// else that returns must keep the invariants below. Built natively with clang:
+// -fsanitize=fuzzer,address,undefined.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
@@ -23,6 +28,7 @@
 #include "attention/attention.hpp"
 #include "attention/classification_tasks.hpp"
 #include "attention/model_store.hpp"
+#include "attention/pretrained.hpp"
 #include "attention/scoring.hpp"
 #include "attention/tensor_files.hpp"
 #include "attention/translation_tasks.hpp"
@@ -261,7 +267,50 @@ void exercise_classification_text(const std::uint8_t *data, std::size_t size) {
               tasks::load_classification_text_task(bytes.data(), bytes.size())) == bytes);
 }
 
+void exercise_pretrained_config(const std::uint8_t *data, std::size_t size) {
+  const pretrained::Config c =
+      pretrained::read_config(std::string(reinterpret_cast<const char *>(data), size));
+  require(c.layers >= 1 && c.heads >= 1 && c.kv_heads >= 1 && c.head_dim >= 1);
+  require(c.heads % c.kv_heads == 0 && c.hidden >= 1 && c.vocabulary >= 1);
+  require(pretrained::estimate(c, 4).parameters >= 1);
+}
+
+// The fixtures' tiny GPT-2 (tests/fixtures/pretrained/gpt2/config.json, its sizes).
+const char *const tiny_gpt2 = R"({"model_type": "gpt2", "vocab_size": 304, "n_positions": 32,
+  "n_embd": 16, "n_layer": 2, "n_head": 4})";
+
+void exercise_pretrained_file(const std::uint8_t *data, std::size_t size) {
+  const pretrained::Config config = pretrained::read_config(tiny_gpt2);
+  // the header from the first bytes it needs, as a page reads a Blob
+  const pretrained::CheckpointFile file =
+      pretrained::read_checkpoint_header("model.safetensors", data, size, size, "weights");
+  const pretrained::Plan plan = pretrained::plan_checkpoint(config, {file}, "");
+  pretrained::Model<float> model(plan);
+  for (std::size_t i = 0; i < plan.sources.size(); ++i) {
+    const pretrained::TensorSource &source = plan.sources[i];
+    require(source.begin <= source.end && source.end <= size);
+    model.write(i, 0, data + source.begin, source.end - source.begin);
+  }
+  require(model.loaded());
+  pretrained::RunInput input;
+  input.ids = {0, 1};
+  const auto out = model.run(input, true, true, pretrained::Logits::all);
+  for (const auto &layer : out.attentions)
+    for (const auto &head : layer)
+      require_weights(head);
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
+  if (size >= 2 && data[0] == 'P' && (data[1] == 'C' || data[1] == 'H')) {
+    try {
+      if (data[1] == 'C')
+        exercise_pretrained_config(data + 2, size - 2);
+      else
+        exercise_pretrained_file(data + 2, size - 2);
+    } catch (const InputError &) {
+    }
+    return 0;
+  }
   if (size >= 2 && data[0] == 'T' && data[1] == 'C') {
     try {
       exercise_classification_text(data + 2, size - 2);

@@ -478,13 +478,13 @@ const cases = [
   [
     'shipped model of no kind',
     () => attn.loadShippedModel({ kind: 'gpt', task: 'en-fr' }),
-    /options.kind must be one of seq2seq, captioner, transformer, classifier, got the string "gpt"/,
+    /options.kind must be one of seq2seq, captioner, transformer, classifier, pretrained, got the string "gpt"/,
     'kind',
   ],
   [
     'model of no kind',
     () => attn.createModel({ kind: 'gpt', task: 'en-fr' }),
-    /options.kind must be one of seq2seq, captioner, transformer, classifier, got the string "gpt"/,
+    /options.kind must be one of seq2seq, captioner, transformer, classifier, pretrained, got the string "gpt"/,
     'kind',
   ],
   [

@@ -204,7 +204,7 @@ test('trainModel: bad options fail the run with an Error naming the option', asy
     [
       { kind: 'gpt', model: { task: 'en-fr' } },
       'kind',
-      /options.kind must be one of seq2seq, captioner, transformer, classifier, got the string "gpt"/,
+      /options.kind must be one of seq2seq, captioner, transformer, classifier, pretrained, got the string "gpt"/,
     ],
     [{ kind: 'seq2seq', model: { task: 'en-fr' }, probe: {} }, 'sentence', /sentence must be a string/],
     [{ kind: 'seq2seq', model: { task: 'en-fr' }, chunk: 0 }, 'chunk', /options.chunk must be an integer from 1/],

@@ -40,7 +40,7 @@ export function createNav(controller) {
     progress.setAttribute('aria-valuenow', String(index + 1));
     progress.setAttribute('aria-valuetext', controller.stageLabel());
     bar.style.width = total ? `${((index + 1) / total) * 100}%` : '0';
-    setText(count, total ? controller.stageCount() : controller.stageLabel());
+    setText(count, total ? controller.stageCount() : '');
   }
   update();
   return { element: nav, update };

@@ -19,13 +19,16 @@
 //   shipped        the trained models the package ships in models/ (web/models/shipped.js says
 //                  how they are made), by the fields of their identity that are not the
 //                  defaults, each with the steps it trained for
-//   parts({ call, facts, tasks })  → { api, methods(info, live) }: its own functions and model
-//                  methods (tasks: the store of the reader's task objects, text-tasks.js)
+//   parts({ call, facts, tasks, modelOf })  → { api, methods(info, live, own) }: its own functions
+//                  and model methods (tasks: the store of the reader's task objects, text-tasks.js;
+//                  modelOf(info, own): the model object of a model its own functions made, whose
+//                  methods get `own`, what the part keeps beside the engine's model)
 import { deepFreeze, describe, fail } from './checks.js';
 import { seq2seqKind } from './seq2seq.js';
 import { captionerKind } from './captioner.js';
 import { transformerKind } from './transformer.js';
 import { classifierKind } from './classifier.js';
+import { pretrainedKind } from './pretrained.js';
 
 /** The kinds' entries, as the engine composes them (engine.js). */
 export const KINDS = deepFreeze({
@@ -33,6 +36,7 @@ export const KINDS = deepFreeze({
   captioner: captionerKind,
   transformer: transformerKind,
   classifier: classifierKind,
+  pretrained: pretrainedKind,
 });
 
 /** Each kind's create and facts function names, its walkthroughs, its training runs' probe, the measure their target is of and its reader's tasks. */

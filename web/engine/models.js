@@ -78,13 +78,17 @@ export function modelsApi(module, call, platform, { kinds: table, shipped: shipp
     call('modelKinds').map((kind) => [kind, deepFreeze({ ...call('modelFacts', kind), maxSeed: module.maxSeed })]),
   );
   const kinds = Object.fromEntries(
-    Object.entries(table).map(([kind, { parts }]) => [kind, parts({ call, facts: factsOf[kind], tasks })]),
+    Object.entries(table).map(([kind, { parts }]) => [
+      kind,
+      parts({ call, facts: factsOf[kind], tasks, modelOf: (info, own) => wrap(info, own) }),
+    ]),
   );
   const factsFor = (kind, where) =>
     factsOf[kind] ?? fail(`${where} must be one of ${Object.keys(factsOf).join(', ')}, got ${describe(kind)}`, where);
 
-  // A model object over the engine's info: what every kind has, then its kind's own methods.
-  const wrap = (info) => {
+  // A model object over the engine's info: what every kind has, then its kind's own methods (given
+  // `own`, what the kind's part keeps beside the engine's model, such as its tokenizer).
+  const wrap = (info, own = {}) => {
     const facts = factsOf[info.kind];
     const { live, methods } = modelBase(call, info, facts.abilities);
     const keys = [...facts.fields.map((field) => field.name), 'precision'];
@@ -105,7 +109,7 @@ export function modelsApi(module, call, platform, { kinds: table, shipped: shipp
       get config() {
         return config;
       },
-      ...kinds[info.kind].methods(info, live),
+      ...kinds[info.kind].methods(info, live, own),
       ...training,
       ...(facts.abilities.trains && fieldsThat(facts, 'trained').length ? { train: trainAndRefresh } : {}),
     });

@@ -5,6 +5,7 @@
 
 #include "captioner_session.hpp"
 #include "classifier_session.hpp"
+#include "pretrained_session.hpp"
 #include "seq2seq_session.hpp"
 #include "transformer_session.hpp"
 
@@ -19,7 +20,7 @@
 
 namespace attention {
 
-using ModelKinds = KindList<Seq2seqSession, CaptionerSession, TransformerSession,
-                            ClassifierSession ATTENTION_TEST_KIND_SESSIONS>;
+using ModelKinds = KindList<Seq2seqSession, CaptionerSession, TransformerSession, ClassifierSession,
+                            PretrainedSession ATTENTION_TEST_KIND_SESSIONS>;
 
 } // namespace attention

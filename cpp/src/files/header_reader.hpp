@@ -1,6 +1,7 @@
 // What the readers of a tensor file's text header share (safetensors' JSON, .npy's Python dict
-// literal): a cursor over the header's bytes that never reads past their end, its punctuation,
-// lists, dicts, words and integers, and the refusal of the file, an InputError blaming "bytes".
+// literal; and the JSON of a checkpoint's config.json): a cursor over the header's bytes that never
+// reads past their end, its punctuation, lists, dicts, words and integers, and the refusal of the
+// file, an InputError blaming the syntax's argument ("bytes" for a tensor file).
 #pragma once
 
 #include <cstddef>
@@ -17,6 +18,8 @@ struct HeaderSyntax {
   const char *not_a;    // what bytes it refuses are not ("a safetensors file")
   const char *name;     // its name in "the header's <name> is malformed"
   bool trailing_commas; // whether a list may end in a comma (Python's literals; JSON's may not)
+  const char *argument = "bytes";  // the argument a refusal blames
+  const char *part = "the header"; // the part of the file read ("the header's JSON is malformed")
 };
 
 // Reader, the reader of one syntax (CRTP), gives string(), the keys of its dicts, and its
@@ -25,10 +28,13 @@ template <class Reader> class HeaderReader {
 public:
   HeaderReader(const char *begin, const char *end) : at_(begin), end_(end) {}
 
-  // The file refused, by the reader or by what reads the rest of the file: "bytes are not
-  // <not_a>: <parts…>", blaming "bytes".
+  // The file refused, by the reader or by what reads the rest of the file: "<argument> is not
+  // <not_a>: <parts…>" ("bytes are not" for bytes), blaming the syntax's argument.
   template <class... Parts> [[noreturn]] static void refuse(const Parts &...parts) {
-    detail::fail(detail::Argument("bytes"), "bytes are not ", Reader::syntax.not_a, ": ", parts...);
+    const char *argument = Reader::syntax.argument;
+    detail::fail(detail::Argument(argument), argument,
+                 std::strcmp(argument, "bytes") == 0 ? " are not " : " is not ",
+                 Reader::syntax.not_a, ": ", parts...);
   }
 
   // open item, item, … close: item() reads each.
@@ -76,7 +82,7 @@ protected:
 
   void expect(char c) {
     if (!consume(c))
-      refuse("the header's ", Reader::syntax.name, " is malformed (expected '", c, "')");
+      refuse(Reader::syntax.part, "'s ", Reader::syntax.name, " is malformed (expected '", c, "')");
   }
 
   // `word` next, read if it is.

@@ -5,156 +5,17 @@
 #include <limits>
 
 #include "attention/errors.hpp"
-#include "files/header_reader.hpp"
+#include "files/json_reader.hpp"
 
 namespace attention::safetensors {
 
 namespace {
 
-// A strict reader of the JSON the header holds: objects, arrays, strings, non-negative integers
-// (and, inside values it skips, the rest of JSON), with a bounded depth, so no input can make it
-// read out of bounds or recurse without end.
-class Json : public files::HeaderReader<Json> {
-public:
+// The safetensors header's JSON (json_reader.hpp), refused as "bytes are not a safetensors file".
+struct HeaderJson {
   static constexpr files::HeaderSyntax syntax{"a safetensors file", "JSON", false};
-  using HeaderReader::HeaderReader;
-
-  // Calls member(key) for each member of an object; member reads the value.
-  template <class Member> void object(Member &&member) { dict(member); }
-
-  template <class Element> void array(Element &&element) { list('[', ']', element); }
-
-  std::string string() {
-    expect('"');
-    std::string out;
-    while (true) {
-      if (at_ == end_)
-        refuse("a string in the header does not end");
-      const char c = *at_++;
-      if (c == '"')
-        return out;
-      if (static_cast<unsigned char>(c) < 0x20)
-        refuse("a control character in a header string");
-      if (c != '\\') {
-        out += c;
-        continue;
-      }
-      if (at_ == end_)
-        refuse("a string in the header does not end");
-      const char escaped = *at_++;
-      const char *simple = std::strchr("\"\\/bfnrt", escaped);
-      if (escaped != '\0' && simple) {
-        out += "\"\\/\b\f\n\r\t"[simple - "\"\\/bfnrt"];
-        continue;
-      }
-      if (escaped != 'u')
-        refuse("an unknown escape \\", escaped, " in a header string");
-      append_utf8(out, code_point());
-    }
-  }
-
-  // A non-negative integer below 2^53 (offsets and sizes; JSON readers hold numbers as doubles).
-  std::size_t integer() {
-    skip_space();
-    if (end_ - at_ >= 2 && at_[0] == '0' && at_[1] >= '0' && at_[1] <= '9')
-      refuse("a number in the header has a leading zero");
-    const std::size_t value = digits("a number in the header is not a non-negative integer",
-                                     "a number in the header is too large");
-    if (at_ < end_ && (*at_ == '.' || *at_ == 'e' || *at_ == 'E'))
-      refuse("a number in the header is not an integer");
-    return value;
-  }
-
-  // Any JSON value, read and dropped (a member this reader does not use).
-  void skip(int depth = 0) {
-    if (depth > 64)
-      refuse("the header nests deeper than 64 levels");
-    skip_space();
-    if (at_ == end_)
-      refuse("the header ends inside a value");
-    switch (*at_) {
-    case '{':
-      return object([&](const std::string &) { skip(depth + 1); });
-    case '[':
-      return array([&] { skip(depth + 1); });
-    case '"':
-      string();
-      return;
-    default:
-      for (const char *literal : {"true", "false", "null"})
-        if (word(literal))
-          return;
-      number();
-    }
-  }
-
-  void finish() {
-    skip_space();
-    if (at_ != end_)
-      refuse("the header has text after its JSON object");
-  }
-
-private:
-  // Any JSON number (in a value that is skipped).
-  void number() {
-    const char *start = at_;
-    if (at_ < end_ && *at_ == '-')
-      ++at_;
-    while (at_ < end_ && *at_ != '\0' && std::strchr("0123456789.eE+-", *at_))
-      ++at_;
-    if (at_ == start)
-      refuse("the header's JSON is malformed (expected a value)");
-  }
-
-  unsigned hex4() {
-    if (end_ - at_ < 4)
-      refuse("a \\u escape in the header is cut short");
-    unsigned value = 0;
-    for (int i = 0; i < 4; ++i) {
-      const char c = *at_++;
-      const unsigned digit = c >= '0' && c <= '9'   ? unsigned(c - '0')
-                             : c >= 'a' && c <= 'f' ? unsigned(c - 'a' + 10)
-                             : c >= 'A' && c <= 'F' ? unsigned(c - 'A' + 10)
-                                                    : 16;
-      if (digit == 16)
-        refuse("a \\u escape in the header is not hexadecimal");
-      value = value * 16 + digit;
-    }
-    return value;
-  }
-
-  // The code point of a \u escape (its "\u" read), joining a surrogate pair.
-  unsigned code_point() {
-    const unsigned first = hex4();
-    if (first < 0xD800 || first > 0xDFFF)
-      return first;
-    if (first > 0xDBFF || end_ - at_ < 2 || at_[0] != '\\' || at_[1] != 'u')
-      refuse("a \\u escape in the header is half a surrogate pair");
-    at_ += 2;
-    const unsigned second = hex4();
-    if (second < 0xDC00 || second > 0xDFFF)
-      refuse("a \\u escape in the header is half a surrogate pair");
-    return 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
-  }
-
-  static void append_utf8(std::string &out, unsigned point) {
-    if (point < 0x80) {
-      out += static_cast<char>(point);
-    } else if (point < 0x800) {
-      out += static_cast<char>(0xC0 | (point >> 6));
-      out += static_cast<char>(0x80 | (point & 0x3F));
-    } else if (point < 0x10000) {
-      out += static_cast<char>(0xE0 | (point >> 12));
-      out += static_cast<char>(0x80 | ((point >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (point & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (point >> 18));
-      out += static_cast<char>(0x80 | ((point >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((point >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (point & 0x3F));
-    }
-  }
 };
+using Json = files::JsonReader<HeaderJson>;
 
 // The rest of the file refused as its header's reader refuses it.
 template <class... Parts> [[noreturn]] void refuse(const Parts &...parts) {
@@ -246,37 +107,40 @@ std::size_t dtype_size(const std::string &dtype) {
   return 0;
 }
 
-File parse(const std::uint8_t *bytes, std::size_t size) {
-  if (size < 8)
-    refuse("it has ", size, " bytes, fewer than the 8 of its header length");
-  std::uint64_t header = 0;
+Header parse_header(const std::uint8_t *bytes, std::size_t available, std::size_t file_size) {
+  if (file_size < 8 || available < 8)
+    refuse("it has ", file_size, " bytes, fewer than the 8 of its header length");
+  std::uint64_t length = 0;
   for (int i = 7; i >= 0; --i)
-    header = header << 8 | bytes[i];
-  if (header > max_header_bytes)
-    refuse("its header would be ", header, " bytes, more than ", max_header_bytes);
-  if (header > size - 8)
-    refuse("its header would be ", header, " bytes but only ", size - 8, " follow");
+    length = length << 8 | bytes[i];
+  if (length > max_header_bytes)
+    refuse("its header would be ", length, " bytes, more than ", max_header_bytes);
+  if (length > file_size - 8)
+    refuse("its header would be ", length, " bytes but only ", file_size - 8, " follow");
+  if (length > available - 8)
+    detail::fail(detail::Argument("bytes"), "the first ", available,
+                 " bytes of the file are not all of its header: it needs ", 8 + length);
   const char *text = reinterpret_cast<const char *>(bytes + 8);
 
-  File file;
-  file.data = bytes + 8 + header;
-  file.data_size = size - 8 - static_cast<std::size_t>(header);
-  Json json(text, text + header);
+  Header header;
+  header.data_begin = 8 + static_cast<std::size_t>(length);
+  Json json(text, text + length);
   json.object([&](const std::string &key) {
     if (key == "__metadata__") {
       json.object(
-          [&](const std::string &name) { file.metadata.emplace_back(name, json.string()); });
+          [&](const std::string &name) { header.metadata.emplace_back(name, json.string()); });
       return;
     }
-    if (file.find(key))
-      refuse("tensor \"", key, "\" appears twice");
-    file.tensors.push_back(read_tensor(json, key));
+    for (const auto &tensor : header.tensors)
+      if (tensor.name == key)
+        refuse("tensor \"", key, "\" appears twice");
+    header.tensors.push_back(read_tensor(json, key));
   });
   json.finish();
 
   // The tensors cover the data exactly: sorted by offset, each starts where the last ended.
   std::vector<const TensorInfo *> by_offset;
-  for (const auto &tensor : file.tensors)
+  for (const auto &tensor : header.tensors)
     by_offset.push_back(&tensor);
   std::sort(by_offset.begin(), by_offset.end(),
             [](const TensorInfo *a, const TensorInfo *b) { return a->begin < b->begin; });
@@ -287,8 +151,19 @@ File parse(const std::uint8_t *bytes, std::size_t size) {
              " where the data before it ends");
     covered = tensor->end;
   }
-  if (covered != file.data_size)
-    refuse("the tensors hold ", covered, " bytes but ", file.data_size, " follow the header");
+  if (covered != file_size - header.data_begin)
+    refuse("the tensors hold ", covered, " bytes but ", file_size - header.data_begin,
+           " follow the header");
+  return header;
+}
+
+File parse(const std::uint8_t *bytes, std::size_t size) {
+  Header header = parse_header(bytes, size, size);
+  File file;
+  file.tensors = std::move(header.tensors);
+  file.metadata = std::move(header.metadata);
+  file.data = bytes + header.data_begin;
+  file.data_size = size - header.data_begin;
   return file;
 }
 

@@ -36,6 +36,16 @@ struct File {
 // Bytes per element of a dtype, 0 for one the format does not define.
 std::size_t dtype_size(const std::string &dtype);
 
+// A file's header read from its first `available` bytes (which must hold all of it; InputError
+// blames "bytes" otherwise) and the file's whole size, against which every offset is checked: a
+// file read a slice at a time.
+struct Header {
+  std::vector<TensorInfo> tensors; // in the header's order
+  std::vector<std::pair<std::string, std::string>> metadata;
+  std::size_t data_begin = 0; // where the data starts in the file: 8 + the header's length
+};
+Header parse_header(const std::uint8_t *bytes, std::size_t available, std::size_t file_size);
+
 // Reads a file held in `bytes` (which must outlive the result, as it points into them). The tensors
 // must cover the data exactly, without gaps or overlaps, with as many bytes as their shape and
 // dtype say, as the format requires.

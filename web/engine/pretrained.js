@@ -1,0 +1,139 @@
+// Pretrained checkpoints' own part (models.js serves what every kind has): a checkpoint read from
+// the files Hugging Face writes (config.json, model.safetensors or its shards and index,
+// tokenizer.json), its weights a slice at a time from the reader's bytes or files into the
+// engine's model, and its forward pass, one head's steps and its key/value cache.
+import { describe, fail, options } from './checks.js';
+
+// The model's methods and the tokenizers (pretrained-model.js, with @huggingface/tokenizers inside:
+// scripts/build.sh) are a module of its own, which a page without a checkpoint never loads: named
+// by its URL, so that bundlers copy the file rather than split it (a training worker, bundled as
+// one file, then bundles alike).
+const MODEL_MODULE = new URL('./pretrained-model.js', import.meta.url).href;
+
+// The bytes read and written at once: a slice of a tensor, whole values of any dtype.
+const CHUNK_BYTES = 8 << 20;
+
+// JSON given as text or as a parsed object, as the engine reads it (text).
+const jsonText = (value, name) => {
+  if (typeof value === 'string') return value;
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return JSON.stringify(value);
+  return fail(`${name} must be JSON text or an object, got ${describe(value)}`, name);
+};
+
+// The bytes of a file given as an ArrayBuffer, a Uint8Array or a Blob (a File): its size and
+// read(begin, end) → a promise of a Uint8Array, read slice by slice from a Blob.
+function fileBytes(value, name) {
+  if (value instanceof ArrayBuffer) value = new Uint8Array(value);
+  if (value instanceof Uint8Array)
+    return { size: value.length, read: async (begin, end) => value.subarray(begin, end) };
+  if (typeof Blob !== 'undefined' && value instanceof Blob)
+    return {
+      size: value.size,
+      read: async (begin, end) => new Uint8Array(await value.slice(begin, end).arrayBuffer()),
+    };
+  return fail(`${name} must be an ArrayBuffer, a Uint8Array or a Blob, got ${describe(value)}`, name);
+}
+
+// A safetensors file's first bytes that hold all its header: its 8-byte length, then that many
+// (the engine checks the length against the file and its own limit).
+async function headerOf(file) {
+  const first = await file.read(0, Math.min(8, file.size));
+  if (first.length < 8) return first;
+  const length = new DataView(first.buffer, first.byteOffset, 8).getBigUint64(0, true);
+  return file.read(0, Math.min(file.size, 8 + Number(length > 2n ** 40n ? 2n ** 40n : length)));
+}
+
+const abortError = () => new DOMException('the load was aborted', 'AbortError');
+
+/** The pretrained kind's part over `call`, and `modelOf(info)`, the model object of an engine's model. */
+export function pretrainedParts({ call, modelOf }) {
+  // The files of `weights` in the order the engine takes them: the one file, or the index's shards.
+  function weightFiles(weights, indexText) {
+    if (indexText === undefined) {
+      if (weights !== null && typeof weights === 'object' && Object.getPrototypeOf(weights) === Object.prototype)
+        fail('weights is an object of shards: give the index (model.safetensors.index.json) too', 'index');
+      return [{ name: 'model.safetensors', bytes: fileBytes(weights, 'weights') }];
+    }
+    if (weights === null || typeof weights !== 'object' || Object.getPrototypeOf(weights) !== Object.prototype)
+      fail(`weights must be an object of the index's shards by file name, got ${describe(weights)}`, 'weights');
+    return call('pretrainedIndexFiles', indexText).map((name) =>
+      Object.hasOwn(weights, name)
+        ? { name, bytes: fileBytes(weights[name], `weights["${name}"]`) }
+        : fail(`the index names ${name}, which weights lacks (it has ${Object.keys(weights).join(', ')})`, 'weights'),
+    );
+  }
+
+  async function loadPretrained(opts) {
+    const o = options(opts, 'options', [
+      'config',
+      'weights',
+      'index',
+      'tokenizer',
+      'tokenizerConfig',
+      'precision',
+      'onProgress',
+      'signal',
+    ]);
+    const configText = jsonText(o.config, 'config');
+    const indexText = o.index === undefined ? undefined : jsonText(o.index, 'index');
+    const precision = o.precision ?? 'float32';
+    if (o.onProgress !== undefined && typeof o.onProgress !== 'function')
+      fail(`onProgress must be a function, got ${describe(o.onProgress)}`, 'onProgress');
+    const { signal } = o;
+    if (signal !== undefined && typeof signal?.aborted !== 'boolean')
+      fail(`signal must be an AbortSignal, got ${describe(signal)}`, 'signal');
+    const estimate = pretrainedEstimate(configText, precision);
+    if (!estimate.fits)
+      fail(
+        `a ${estimate.family} model of ${estimate.parameters} parameters needs ${estimate.bytes} bytes at ${precision} and room to run, more than the engine's memory (at most ${estimate.limit} bytes, other models included) can take`,
+        'config',
+      );
+    const { createPretrainedTokenizer, pretrainedMethods } = await import(/* @vite-ignore */ MODEL_MODULE);
+    const tokenizer =
+      o.tokenizer === undefined ? null : await createPretrainedTokenizer(o.tokenizer, o.tokenizerConfig);
+    const files = weightFiles(o.weights, indexText);
+    const headers = [];
+    for (const { name, bytes } of files) headers.push({ name, header: await headerOf(bytes), size: bytes.size });
+    if (signal?.aborted) throw abortError();
+    const info = call('pretrainedCreate', configText, headers, indexText ?? '', precision);
+    try {
+      const sources = call('pretrainedSources', info.handle);
+      const totalBytes = sources.reduce((sum, source) => sum + source.end - source.begin, 0);
+      let bytesRead = 0;
+      for (const [tensor, source] of sources.entries())
+        for (let at = source.begin; at < source.end; at += CHUNK_BYTES) {
+          const bytes = await files[source.file].bytes.read(at, Math.min(source.end, at + CHUNK_BYTES));
+          if (signal?.aborted) throw abortError();
+          call('pretrainedWrite', info.handle, tensor, at - source.begin, bytes);
+          bytesRead += bytes.length;
+          o.onProgress?.({ bytesRead, totalBytes });
+        }
+      return modelOf(info, {
+        methods: (engineInfo, live) => pretrainedMethods(call, engineInfo, live, tokenizer),
+      });
+    } catch (error) {
+      call('modelDispose', info.handle);
+      throw error;
+    }
+  }
+
+  // fits: the parameters and a forward pass's working memory within what the module can still take
+  function pretrainedEstimate(config, precision = 'float32') {
+    const { inUse, working, ...estimate } = call('pretrainedEstimate', jsonText(config, 'config'), precision);
+    return Object.freeze({ ...estimate, fits: estimate.bytes + working <= estimate.limit - inUse });
+  }
+
+  return {
+    api: { loadPretrained, pretrainedEstimate },
+    // the model's methods, from the module loadPretrained imported, with its tokenizer
+    methods: (info, live, { methods }) => methods(info, live),
+  };
+}
+
+/** The pretrained kind's entry in the kinds' table (kinds.js): models only loaded, by loadPretrained. */
+export const pretrainedKind = {
+  facts: 'pretrainedFacts',
+  walkthroughs: [],
+  shipped: [],
+  parts: pretrainedParts,
+};
