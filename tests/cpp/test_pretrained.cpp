@@ -409,6 +409,12 @@ TEST_CASE("pretrained: a model's inputs are checked against its limits") {
   check_refused([&] { empty.write(0, 4, bytes, 4); }, "bytes", "4 bytes at 4 after 0");
   check_refused([&] { empty.run(input, false, false, pt::Logits::none); }, "model",
                 "not all loaded: wte.weight lacks some");
+  // finite weights as large as a float holds overflow the forward pass: refused, not NaN weights
+  pt::Model<float> huge = load<float>("gpt2");
+  float *table = huge.parameters().values("wte.weight");
+  std::fill(table, table + 304 * 16, 3e38f);
+  check_refused([&] { huge.run(input, true, false, pt::Logits::all); }, "weights",
+                "the model's values overflow at layer 0");
 }
 
 TEST_CASE(

@@ -145,6 +145,15 @@ void rotate(std::size_t rows, std::size_t heads, std::size_t head_dim, std::size
     }
 }
 
+// Weights a file may hold (finite, but as large as a float holds) can make a model's values
+// overflow: the forward pass refuses them where they do rather than give NaN weights.
+template <class T> void require_finite(const T *values, std::size_t size, const char *where) {
+  for (std::size_t i = 0; i < size; ++i)
+    if (!std::isfinite(values[i]))
+      fail(Argument("weights"), "the model's values overflow ", where, ": its weights make them ",
+           "larger than ", sizeof(T) == 4 ? "float32" : "float64", " holds");
+}
+
 template <class T>
 Matrix<T> matrix_of(std::size_t rows, std::size_t cols, const T *data, std::size_t ld) {
   auto out = Matrix<T>::from_shape({rows, cols});
@@ -285,10 +294,11 @@ RunOutput<T> Model<T>::forward(const RunInput &input, Cache *cache, bool keep_at
         x[i * H + d] += types[type * H + d];
     }
   }
-  if (post_norm) {
+  if (post_norm)
     norm("embeddings.LayerNorm", x.data(), n);
+  require_finite(x.data(), x.size(), "in the embeddings");
+  if (post_norm)
     keep_hidden_state();
-  }
 
   const std::vector<double> frequencies = llama ? rotary_frequencies(c) : std::vector<double>{};
   std::vector<T> a(n * H), q(n * qd), k_new(n * kvd), v_new(n * kvd), context(n * qd);
@@ -426,8 +436,10 @@ RunOutput<T> Model<T>::forward(const RunInput &input, Cache *cache, bool keep_at
       if (this_head)
         trace->output = matrix_of(n, hd, context.data() + h * hd, qd);
     }
-    if (traced)
+    if (traced) {
+      require_finite(trace->output.data(), trace->output.size(), "in the traced head");
       return out; // a trace needs no more
+    }
 
     // the output projection, the residuals and norms, and the feed-forward layer
     const auto add_into = [&](std::vector<T> &to, const std::vector<T> &from) {
@@ -476,8 +488,10 @@ RunOutput<T> Model<T>::forward(const RunInput &input, Cache *cache, bool keep_at
       linear(n, I, H, f.data(), weight(back + ".weight"), weight(back + ".bias"), projected.data());
       add_into(x, projected);
       norm(bert ? at + "output.LayerNorm" : at + "output_layer_norm", x.data(), n);
-      keep_hidden_state();
     }
+    require_finite(x.data(), x.size(), ("at layer " + layer).c_str());
+    if (post_norm)
+      keep_hidden_state();
   }
   if (cache)
     cache->length_ = total;
@@ -514,6 +528,7 @@ RunOutput<T> Model<T>::forward(const RunInput &input, Cache *cache, bool keep_at
   }
   out.logits = Matrix<T>::from_shape({rows, V});
   linear(rows, H, V, rows_in, decoder, bias, out.logits.data());
+  require_finite(out.logits.data(), out.logits.size(), "in the head's logits");
   return out;
 }
 
