@@ -59,6 +59,32 @@ TEST_CASE("packed float kernels match the plain loop") { check_shapes<float>(1e-
 
 TEST_CASE("packed double kernels match the plain loop") { check_shapes<double>(1e-12); }
 
+// gemv_abt: a few rows times B^T as dot products, B read where it lies (a decoding step's product
+// with a weight stored outputs x inputs), against the plain loop and gemm_abt.
+template <class T> void check_gemv(double tolerance) {
+  std::mt19937 rng(11);
+  const std::size_t shapes[][3] = {{1, 1, 1}, {1, 7, 3}, {2, 33, 17}, {3, 64, 768}, {1, 1030, 513}};
+  for (const auto &shape : shapes) {
+    const std::size_t m = shape[0], n = shape[1], k = shape[2]; // no structured binding: clang 14
+                                                                // cannot capture one
+    const Matrix<T> a = random_matrix<T>(m, k, rng), b = random_matrix<T>(n, k, rng);
+    const Matrix<T> expected = reference_product<T>(a, xt::transpose(b));
+    Matrix<T> c = xt::zeros<T>({m, n}), packed = xt::zeros<T>({m, n});
+    kernels::gemv_abt<T>(m, n, k, a.data(), k, b.data(), k, c.data(), n);
+    kernels::gemm_abt<T>(m, n, k, a.data(), k, b.data(), k, packed.data(), n);
+    CAPTURE(m);
+    CAPTURE(n);
+    CAPTURE(k);
+    check_close(c, expected, tolerance * std::sqrt(double(k)));
+    check_close(c, packed, tolerance * std::sqrt(double(k)));
+  }
+}
+
+TEST_CASE("gemv_abt's dot products match the plain loop and gemm_abt, in float and double") {
+  check_gemv<float>(1e-6);
+  check_gemv<double>(1e-14);
+}
+
 TEST_CASE("a product over k = 0 is zero, or leaves C as it was when accumulating") {
   Matrix<double> c = {{5}};
   kernels::gemm<double>(1, 1, 0, {nullptr, 0}, {nullptr, 1}, c.data(), 1, true);

@@ -35,10 +35,21 @@ constexpr std::size_t kc_block = 256, mc_block = 64, nc_block = 512;
 
 // Per-thread working memory that only grows, so repeated calls allocate nothing. Each user has
 // its own slot; the contents are whatever the slot's last user left.
-enum class Slot { packed_a, packed_b, scores, running_max, running_sum, mask, packed_k, packed_v };
+enum class Slot {
+  packed_a,
+  packed_b,
+  scores,
+  running_max,
+  running_sum,
+  mask,
+  packed_k,
+  packed_v,
+  few_rows,
+  count // how many slots
+};
 
 template <class T> T *working_memory(Slot slot, std::size_t n) {
-  thread_local std::vector<T> buffers[8];
+  thread_local std::vector<T> buffers[static_cast<int>(Slot::count)];
   auto &buffer = buffers[static_cast<int>(slot)];
   if (buffer.size() < n)
     buffer.resize(n);
@@ -207,45 +218,45 @@ void split_product(std::size_t m, std::size_t n, std::size_t k, bool by_columns,
     });
 }
 
-// A few rows of C from a row-major B (B(p, j) = b[p * ldb + j]) read where it lies: packing B
-// would cost as much as the product (an attention's weights times one item's values). Sums in
-// gemm_blocked's order, so either path gives the same bits.
+// A few rows of C from a row-major B (B(p, j) = b[p * ldb + j]) read where it lies, a row of B
+// after another, as it is stored: packing B would cost as much as the product (an attention's
+// weights times one item's values, a decoder's step times a weight). Each value sums over a KC
+// block from zero and is then added to C, as gemm_blocked sums, so either path gives the same
+// bits; ranges of columns go to the core's threads when the product is large enough to pay (each
+// value summed by one thread, so the bits do not depend on the thread count).
 template <class T>
 void gemm_few_rows(std::size_t m, std::size_t n, std::size_t k, const Operand<T> &a, const T *b,
                    std::size_t ldb, T *c, std::size_t ldc, bool accumulate) {
   using V = typename Simd<T>::Vector;
   constexpr std::size_t lanes = Simd<T>::lanes;
-  const std::size_t vector_end = n - n % lanes;
-  for (std::size_t pc = 0; pc < k; pc += kc_block) {
-    const std::size_t kc = std::min(kc_block, k - pc);
-    const bool add = accumulate || pc > 0;
-    for (std::size_t i = 0; i < m; ++i) {
-      T *row = c + i * ldc;
-      std::size_t j = 0;
-      for (; j + 2 * lanes <= vector_end; j += 2 * lanes) { // two vectors: two chains of adds
-        V acc0 = {}, acc1 = {};
-        for (std::size_t p = pc; p < pc + kc; ++p) {
+  const double flops = 2.0 * double(m) * double(n) * double(k);
+  parallel::for_ranges(n, 2 * lanes, flops, [&](std::size_t j0, std::size_t j1) {
+    const std::size_t width = j1 - j0, vector_width = width - width % lanes;
+    T *sums = working_memory<T>(Slot::few_rows, m * width); // this thread's: one row of C's each
+    for (std::size_t pc = 0; pc < k; pc += kc_block) {
+      const std::size_t kc = std::min(kc_block, k - pc);
+      std::fill(sums, sums + m * width, T(0));
+      for (std::size_t p = pc; p < pc + kc; ++p) {
+        const T *row_of_b = b + p * ldb + j0;
+        for (std::size_t i = 0; i < m; ++i) {
           const T ai = a(i, p);
-          acc0 += load<V>(b + p * ldb + j) * ai;
-          acc1 += load<V>(b + p * ldb + j + lanes) * ai;
+          T *sum = sums + i * width;
+          std::size_t j = 0;
+          for (; j < vector_width; j += lanes)
+            store(sum + j, load<V>(sum + j) + load<V>(row_of_b + j) * ai);
+          for (; j < width; ++j)
+            sum[j] += row_of_b[j] * ai;
         }
-        store(row + j, add ? acc0 + load<V>(row + j) : acc0);
-        store(row + j + lanes, add ? acc1 + load<V>(row + j + lanes) : acc1);
       }
-      for (; j < vector_end; j += lanes) {
-        V acc = {};
-        for (std::size_t p = pc; p < pc + kc; ++p)
-          acc += load<V>(b + p * ldb + j) * a(i, p);
-        store(row + j, add ? acc + load<V>(row + j) : acc);
-      }
-      for (; j < n; ++j) {
-        T acc = 0;
-        for (std::size_t p = pc; p < pc + kc; ++p)
-          acc += b[p * ldb + j] * a(i, p);
-        row[j] = add ? row[j] + acc : acc;
+      const bool add = accumulate || pc > 0;
+      for (std::size_t i = 0; i < m; ++i) {
+        T *row = c + i * ldc + j0;
+        const T *sum = sums + i * width;
+        for (std::size_t j = 0; j < width; ++j)
+          row[j] = add ? row[j] + sum[j] : sum[j];
       }
     }
-  }
+  });
 }
 
 } // namespace detail
@@ -343,6 +354,41 @@ template <class T>
 void gemm_abt(std::size_t m, std::size_t n, std::size_t k, const T *a, std::size_t lda, const T *b,
               std::size_t ldb, T *c, std::size_t ldc, bool accumulate = false) {
   gemm<T>(m, n, k, {a, lda}, {b, ldb, true}, c, ldc, accumulate);
+}
+
+// C (m x n) = A (m x k) B^T for B (n x k), a few rows of A (a decoder's step): each value one dot
+// product of a row of A and a row of B, four lanes at a time, B read once where it lies (packing
+// it, as gemm does, would cost more than the product). Not gemm's order of sums: its bits may
+// differ from gemm_abt's in the last place. Ranges of B's rows go to the core's threads when the
+// product is large enough to pay; each value is summed by one thread.
+template <class T>
+void gemv_abt(std::size_t m, std::size_t n, std::size_t k, const T *a, std::size_t lda, const T *b,
+              std::size_t ldb, T *c, std::size_t ldc) {
+  using V = typename Simd<T>::Vector;
+  constexpr std::size_t lanes = Simd<T>::lanes;
+  const std::size_t vector_end = k - k % (2 * lanes);
+  const double flops = 2.0 * double(m) * double(n) * double(k);
+  parallel::for_ranges(n, 16, flops, [&](std::size_t j0, std::size_t j1) {
+    for (std::size_t j = j0; j < j1; ++j) {
+      const T *w = b + j * ldb;
+      for (std::size_t i = 0; i < m; ++i) {
+        const T *x = a + i * lda;
+        V acc0 = {}, acc1 = {}; // two chains of adds
+        std::size_t p = 0;
+        for (; p < vector_end; p += 2 * lanes) {
+          acc0 += detail::load<V>(x + p) * detail::load<V>(w + p);
+          acc1 += detail::load<V>(x + p + lanes) * detail::load<V>(w + p + lanes);
+        }
+        const V acc = acc0 + acc1;
+        T sum = 0;
+        for (std::size_t l = 0; l < lanes; ++l)
+          sum += acc[l];
+        for (; p < k; ++p)
+          sum += x[p] * w[p];
+        c[i * ldc + j] = sum;
+      }
+    }
+  });
 }
 
 // C (m x n) = A (m x k) B (k x n): a layer's input gradients dY W.

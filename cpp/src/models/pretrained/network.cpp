@@ -20,11 +20,21 @@ using detail::fail;
 
 namespace {
 
+// C = A B^T: a few rows (a decoding step's) as dot products over B where it lies, more by gemm.
+template <class T>
+void product_abt(std::size_t m, std::size_t n, std::size_t k, const T *a, std::size_t lda,
+                 const T *b, std::size_t ldb, T *c, std::size_t ldc) {
+  if (m < kernels::Simd<T>::mr)
+    kernels::gemv_abt<T>(m, n, k, a, lda, b, ldb, c, ldc);
+  else
+    kernels::gemm_abt<T>(m, n, k, a, lda, b, ldb, c, ldc);
+}
+
 // y (rows x outputs) = x W^T + b for nn.Linear's W (outputs x inputs); b may be null.
 template <class T>
 void linear(std::size_t rows, std::size_t inputs, std::size_t outputs, const T *x, const T *w,
             const T *b, T *y) {
-  kernels::gemm_abt<T>(rows, outputs, inputs, x, inputs, w, inputs, y, outputs);
+  product_abt<T>(rows, outputs, inputs, x, inputs, w, inputs, y, outputs);
   if (b)
     for (std::size_t r = 0; r < rows; ++r)
       for (std::size_t o = 0; o < outputs; ++o)
@@ -384,7 +394,7 @@ RunOutput<T> Model<T>::forward(const RunInput &input, Cache *cache, bool keep_at
       const T *qh = q.data() + h * hd, *kh = keys.data() + kv_head * hd;
       const T *vh = values.data() + kv_head * hd;
       const bool this_head = traced && h == trace_head;
-      kernels::gemm_abt<T>(n, total, hd, qh, qd, kh, kvd, scores.data(), total);
+      product_abt<T>(n, total, hd, qh, qd, kh, kvd, scores.data(), total);
       if (this_head) {
         if (llama) {
           trace->q_rotated = matrix_of(n, hd, qh, qd);
@@ -392,8 +402,8 @@ RunOutput<T> Model<T>::forward(const RunInput &input, Cache *cache, bool keep_at
         }
         if (c.family == Family::distilbert) {
           std::vector<T> unscaled(n * total);
-          kernels::gemm_abt<T>(n, total, hd, q_unscaled.data() + h * hd, qd, kh, kvd,
-                               unscaled.data(), total);
+          product_abt<T>(n, total, hd, q_unscaled.data() + h * hd, qd, kh, kvd, unscaled.data(),
+                         total);
           trace->scores = matrix_of(n, total, unscaled.data(), total);
         } else {
           trace->scores = matrix_of(n, total, scores.data(), total);
