@@ -18,11 +18,10 @@ inline std::vector<ParameterSpec> layer_norm_parameters(std::size_t width) {
 }
 
 // y (rows x width) from x; keeps x̂ = (x - mean) / σ (rows x width) and 1 / σ (rows) for the
-// backward pass. y may be x. `eps` is nn.LayerNorm's (a pretrained model's config may say another).
+// backward pass. y may be x.
 template <class T>
 void layer_norm_forward(std::size_t rows, std::size_t width, const T *x, const T *weight,
-                        const T *bias, T *normalised, T *inverse_std, T *y,
-                        double eps = layer_norm_eps) {
+                        const T *bias, T *normalised, T *inverse_std, T *y) {
   for (std::size_t r = 0; r < rows; ++r) {
     const T *row = x + r * width;
     T *xhat = normalised + r * width;
@@ -36,7 +35,7 @@ void layer_norm_forward(std::size_t rows, std::size_t width, const T *x, const T
       variance += xhat[i] * xhat[i];
     }
     variance /= static_cast<T>(width);
-    const T inverse = T(1) / std::sqrt(variance + static_cast<T>(eps));
+    const T inverse = T(1) / std::sqrt(variance + static_cast<T>(layer_norm_eps));
     inverse_std[r] = inverse;
     T *out = y + r * width;
     for (std::size_t i = 0; i < width; ++i) {

@@ -12,7 +12,6 @@
 #include "attention/pretrained.hpp"
 #include "core/precision.hpp"
 #include "files/safetensors.hpp"
-#include "nn/layer_norm.hpp"
 
 namespace attention::pretrained {
 
@@ -52,14 +51,24 @@ void conv1d(std::size_t rows, std::size_t inputs, std::size_t outputs, const T *
       y[r * outputs + o] += b[o];
 }
 
-// nn.LayerNorm over rows, in place, with the config's eps (nn/'s forward; what it keeps for a
-// backward pass is dropped).
+// nn.LayerNorm over rows, in place.
 template <class T>
 void layer_norm(std::size_t rows, std::size_t width, T *x, const T *weight, const T *bias,
                 double eps) {
-  std::vector<T> normalised(rows * width), inverse_std(rows);
-  nn::layer_norm_forward(rows, width, x, weight, bias, normalised.data(), inverse_std.data(), x,
-                         eps);
+  for (std::size_t r = 0; r < rows; ++r) {
+    T *row = x + r * width;
+    T mean = 0;
+    for (std::size_t i = 0; i < width; ++i)
+      mean += row[i];
+    mean /= static_cast<T>(width);
+    T variance = 0;
+    for (std::size_t i = 0; i < width; ++i)
+      variance += (row[i] - mean) * (row[i] - mean);
+    variance /= static_cast<T>(width);
+    const T inverse = T(1) / std::sqrt(variance + static_cast<T>(eps));
+    for (std::size_t i = 0; i < width; ++i)
+      row[i] = (row[i] - mean) * inverse * weight[i] + bias[i];
+  }
 }
 
 // LlamaRMSNorm: x / sqrt(mean(x²) + eps) * weight, from x into y.
