@@ -29,12 +29,12 @@ const kinds = [...new Set(SHIPPED_MODELS.map(({ kind }) => kind))];
 /** the package's entries: a name for the table and the files it counts */
 export const entries = () => [
   {
-    entry: "`attention-stepper`: the engine JS (`index.js` and the modules it imports, the core's loader)",
+    entry: '`attention-stepper`: the engine JS (`index.js` and the modules it imports)',
     files: moduleGraph('dist/engine/index.js'),
   },
   {
-    entry: 'the core module: `attention-core.wasm` (no models), loaded first',
-    files: ['dist/engine/wasm/attention-core.wasm'],
+    entry: 'the core module: `attention-core.wasm` and its loader (no models), loaded by `loadAttention()`',
+    files: ['dist/engine/wasm/attention-core.mjs', 'dist/engine/wasm/attention-core.wasm'],
   },
   {
     entry: '`attention-stepper/wasm`: `attention-engine.wasm` and its loader, loaded by `loadModels()`',

@@ -12,22 +12,31 @@ function embed(json) {
   const kb = fixed(1);
   const table = markdownTable(
     ['what', 'first figure (median)', 'before it: gzip', 'raw', 'requests', 'largest'],
-    Object.entries(json.results).map(([name, r]) => {
-      const largest = r.requests
-        .slice()
-        .sort((a, b) => b.gzip - a.gzip)
-        .slice(0, 3);
-      return [
-        name,
-        `${fixed(0)(r.medianMs)} ms`,
-        `${kb(r.gzipKB)} KB`,
-        `${kb(r.rawKB)} KB`,
-        String(r.requests.length),
-        largest.map((q) => `${fileName(q.url)} ${kb(q.gzip / 1024)}`).join(', '),
-      ];
-    }),
+    Object.entries(json.results)
+      .filter(([, r]) => r.requests)
+      .map(([name, r]) => {
+        const largest = r.requests
+          .slice()
+          .sort((a, b) => b.gzip - a.gzip)
+          .slice(0, 3);
+        return [
+          name,
+          `${fixed(0)(r.medianMs)} ms`,
+          `${kb(r.gzipKB)} KB`,
+          `${kb(r.rawKB)} KB`,
+          String(r.requests.length),
+          largest.map((q) => `${fileName(q.url)} ${kb(q.gzip / 1024)}`).join(', '),
+        ];
+      }),
   );
-  return `${source('embed.json', `headless Chromium, ${json.cpu}, ${json.cores} cores, cache off, ${json.loads} cold loads each, ${day(json.date)}`)}${table}`;
+  const draws = Object.entries(json.results).filter(([, r]) => !r.requests);
+  const drawn = draws.length
+    ? `\n${markdownTable(
+        ['drawn from data already in the page', 'to the next frame (median)', 'each'],
+        draws.map(([name, r]) => [name, `${fixed(0)(r.medianMs)} ms`, r.ms.join(', ')]),
+      )}`
+    : '';
+  return `${source('embed.json', `headless Chromium, ${json.cpu}, ${json.cores} cores, cache off, ${json.loads} cold loads each, ${day(json.date)}`)}${table}${drawn}`;
 }
 
 /** Its tables, by the name of their blocks in the docs. */

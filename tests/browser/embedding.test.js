@@ -168,6 +168,36 @@ test("the README's basics embed transfers at most 200 KB gzip before its first f
   assert.deepEqual(errors, []);
 });
 
+// Issue 45's goal for a model view fed JSON, from a CDN: bench/embed.js times it.
+const MODEL_VIEW_EMBED_BUDGET = 80 * 1024; // bytes, gzip, before the first figure
+
+test('a model view fed JSON from a CDN loads no WebAssembly and at most 80 KB gzip before its first figure', async (t) => {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  t.after(() => context.close());
+  await routeCdn(context);
+  const data = readFileSync(join(root, 'tests/fixtures/tensors/attentions.json'), 'utf8');
+  const url = await routeTutorial(
+    context,
+    `<attention-model-view><script type="application/json">${data}</script></attention-model-view>`,
+  );
+  await context.addInitScript(FIRST_FIGURE);
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  await page.goto(url);
+  const { requests } = await firstFigure(page);
+  const gzip = requests.reduce((sum, request) => sum + request.gzip, 0);
+  const list = requests.map((r) => `${(r.gzip / 1024).toFixed(1)} KB ${r.url}`).join('\n');
+  assert.ok(gzip <= MODEL_VIEW_EMBED_BUDGET, `${(gzip / 1024).toFixed(1)} KB gzip before the first figure:\n${list}`);
+  const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name));
+  assert.deepEqual(
+    loaded.filter((file) => /\.wasm$|attention-core|katex/.test(file)),
+    [],
+    list,
+  );
+  assert.equal(await page.locator('attention-model-view .mv-head').count(), 12);
+  assert.deepEqual(errors, []);
+});
+
 test('<attention-stepper walkthrough="seq2seq" task=… sentence=…> shows the shipped model\'s translation; walkthrough="scoring" takes sentence and step', async (t) => {
   const { page, wasm } = await open(t, `${base}tests/browser/seq2seq-element.html`);
   const stepper = page.locator('#translation');
@@ -246,7 +276,7 @@ test("the README's embedding snippets work verbatim", async (t) => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const section = readme.split('## Embed it in your tutorial')[1].split('\n## ')[0];
   const snippets = [...section.matchAll(/```html\n([\s\S]*?)```/g)].map((match) => match[1]);
-  assert.equal(snippets.length, 5);
+  assert.equal(snippets.length, 6);
   const host = await serve(root, 0, {});
   servers.push(host);
   const hostBase = `http://127.0.0.1:${host.address().port}/`;
@@ -282,6 +312,10 @@ test("the README's embedding snippets work verbatim", async (t) => {
   assert.equal(await page.locator('#mine [data-stage="self-attention/word-weights"] .hm-cell').count(), 3);
   assert.equal(await page.locator('attention-heatmap .hm-cell').count(), 4);
   assert.equal(await page.locator('attention-heatmap .hm-cell').first().textContent(), '0.119');
+  // the model view of two layers of two heads, layer 1's head 0 open
+  assert.equal(await page.locator('attention-model-view .mv-head').count(), 4);
+  assert.equal(await page.locator('attention-model-view .av-opened-title').textContent(), 'Layer 1, head 0');
+  assert.equal(await page.locator('attention-model-view .av-opened .hm-cell').nth(3).getAttribute('data-value'), '0.5');
   // the iframe fits its content: its height changes from 640px to what the page reports
   const frame = page.locator('iframe');
   await frame.scrollIntoViewIfNeeded(); // the snippet's iframe loads lazily, as a reader scrolls to it

@@ -44,12 +44,16 @@ export async function routeTutorial(context, body, url = `${HOST}embed.html`) {
 /**
  * An init script recording, in window.firstFigure, when the first figure whose values the engine
  * computed is on screen (through the elements' shadow roots too): the first animation frame that
- * finds a heatmap's cell with a value, or a picture it drew (the captioning tab's scene).
+ * finds a heatmap's cell with a value, a picture it drew (the captioning tab's scene), or a model
+ * or head view's drawing.
  */
 export const FIRST_FIGURE = () => {
+  const ELEMENTS = 'attention-stepper, attention-model-view, attention-head-view';
   const find = () => {
-    const roots = [document, ...[...document.querySelectorAll('attention-stepper')].map((e) => e.shadowRoot)];
-    return roots.some((r) => r?.querySelector('.hm-cell[data-value], canvas.picture-image'));
+    const roots = [document, ...[...document.querySelectorAll(ELEMENTS)].map((e) => e.shadowRoot)];
+    return roots.some((r) =>
+      r?.querySelector('.hm-cell[data-value], canvas.picture-image, canvas.mv-thumb, .hv-lines line'),
+    );
   };
   const look = () => (find() ? (window.firstFigure = performance.now()) : requestAnimationFrame(look));
   requestAnimationFrame(look);

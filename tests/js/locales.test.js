@@ -327,7 +327,11 @@ const TEMPLATES = {
     attn.captionerFacts().languages.map((language) => `field.captionLanguages.${language}`),
   // the head view's token buttons, and the model view's attentions (head-view.js, model-view.js)
   'headView.${kind}': () => ['query', 'key'].map((kind) => `headView.${kind}`),
-  'modelView.${attention}': () => ['encoder', 'decoder', 'cross'].map((attention) => `modelView.${attention}`),
+  'modelView.${attention}': () =>
+    ['encoder', 'decoder', 'cross', 'attention'].map((attention) => `modelView.${attention}`),
+  // the views of attention computed elsewhere (attention-views.js): their sentence pairs
+  'attentionViews.sentences.${filter}': () =>
+    ['all', 'aa', 'ab', 'ba', 'bb'].map((filter) => `attentionViews.sentences.${filter}`),
   'labels.scale.${end}': () => ['labels.scale.best', 'labels.scale.worst'], // a panel of measures' legend
 };
 

@@ -37,6 +37,9 @@ export async function loadLanguage(lang, walkthroughs = []) {
   );
 }
 
+/** Whether the words of `lang` are in (English always; another once loadLanguage has read them). */
+export const hasLanguage = (lang) => Boolean(LOCALES[known(lang)]);
+
 /** Whether the texts of `walkthrough` in `lang` are in (loadLanguage). */
 export const hasTexts = (lang, walkthrough) => loadedTexts.has(`${known(lang)}/${walkthrough}`);
 

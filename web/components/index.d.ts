@@ -1,7 +1,8 @@
 // Types of attention-stepper/components. Checked by tests/types.
 
 /**
- * The custom elements `<attention-stepper>` and `<attention-heatmap>`, and `renderHeatmap`.
+ * The custom elements `<attention-stepper>`, `<attention-heatmap>`, `<attention-model-view>` and
+ * `<attention-head-view>`, and `renderHeatmap`, `renderModelView` and `renderHeadView`.
  *
  * @module attention-stepper/components
  */
@@ -38,6 +39,84 @@ export interface HeatmapOptions {
 
 /** Draws an annotated heatmap into `element` (light DOM), linking the stylesheet it needs. */
 export function renderHeatmap(element: Element, matrix: HeatmapMatrix, options?: HeatmapOptions): HTMLElement;
+
+/** One tensor: its shape and its values in C order (as the engine's readTensors gives them). */
+export interface AttentionTensor {
+  shape: number[];
+  data: ArrayLike<number>;
+}
+
+/**
+ * Attention computed anywhere, in BertViz's contract (layers and heads count from 0): a list per
+ * layer of [1, heads, T, T] or [heads, T, T] (nested arrays or tensors: Hugging Face's
+ * `outputs.attentions` as lists), one tensor of every layer ([layers, 1, heads, T, T] or
+ * [layers, heads, T, T]), or a file's named tensors (`layer_0`, `layer_1`, … or `attentions`).
+ */
+export type Attentions =
+  | ReadonlyArray<
+      | ReadonlyArray<ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>>>
+      | ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>>
+      | AttentionTensor
+    >
+  | AttentionTensor
+  | Readonly<Record<string, AttentionTensor>>;
+
+export interface AttentionViewOptions {
+  /** from 0: the model view opens this layer's `head`; the head view shows this layer (default 0) */
+  layer?: number;
+  /** from 0: the head open (model view) or shown alone (head view) at first */
+  head?: number;
+  /** the index of the token where a second sentence starts: the views offer its pairs (A → B, …) */
+  sentenceB?: number;
+  palette?: PaletteName;
+  /** the language of the views' words: 'en' (default) or 'zh' */
+  lang?: string;
+}
+
+/** What renderModelView and renderHeadView return. */
+export interface AttentionView {
+  /** draws new data, keeping the layer and head chosen where the new data has them */
+  update(attentions: Attentions, tokens: readonly string[], options?: AttentionViewOptions): void;
+  /** removes the view */
+  dispose(): void;
+}
+
+/**
+ * Draws the model view (every layer × head as a small heatmap, each opening its head's annotated
+ * heatmap) of `attentions` over `tokens` into `element`. Throws an Error naming the argument
+ * (`attentions`, `tokens`, `sentenceB`, `layer`, `head`, `palette`) for data that does not fit.
+ */
+export function renderModelView(
+  element: Element,
+  attentions: Attentions,
+  tokens: readonly string[],
+  options?: AttentionViewOptions,
+): AttentionView;
+
+/** Draws the head view (a layer's heads as lines between the tokens, with a menu of the layers). */
+export function renderHeadView(
+  element: Element,
+  attentions: Attentions,
+  tokens: readonly string[],
+  options?: AttentionViewOptions,
+): AttentionView;
+
+/**
+ * <attention-model-view src tokens-src tokens layer head sentence-b-start palette lang>: data from
+ * the properties, a <script type="application/json"> child ({ tokens, attentions, sentenceBStart? }),
+ * or files: src (that JSON, or the attentions alone; .npy, .npz, safetensors) and tokens-src (a
+ * JSON array) or tokens (the array as an attribute).
+ */
+export class AttentionModelViewElement extends HTMLElement {
+  attentions: Attentions | null;
+  tokens: readonly string[] | null;
+}
+
+/** <attention-head-view>, with the attributes and properties of <attention-model-view>. */
+export class AttentionHeadViewElement extends HTMLElement {
+  attentions: Attentions | null;
+  tokens: readonly string[] | null;
+}
 
 export interface StageChangeDetail {
   walkthrough: WalkthroughName;
@@ -77,6 +156,8 @@ declare global {
   interface HTMLElementTagNameMap {
     'attention-stepper': AttentionStepperElement;
     'attention-heatmap': AttentionHeatmapElement;
+    'attention-model-view': AttentionModelViewElement;
+    'attention-head-view': AttentionHeadViewElement;
   }
   interface HTMLElementEventMap {
     stagechange: CustomEvent<StageChangeDetail>;

@@ -1,19 +1,23 @@
-// The model view (BertViz's, drawn from our traces): every layer × head of each attention as a
-// small heatmap, coloured as the stages' heatmaps are (heatmap-layout.js), grouped by attention
-// and laid out a layer per row, a head per column. Each is a button: choosing it (click, Enter)
-// opens that head (`open`, given the panel's name).
-import { el } from './dom.js';
-import { computeLayout } from './heatmap-layout.js';
+// The model view (BertViz's): every layer × head of each attention as a small heatmap, coloured
+// as the stages' heatmaps are (heatmap-layout.js), grouped by attention and laid out a layer per
+// row, a head per column. Each is a button: choosing it (click, Enter) opens that head (`open`,
+// given the panel's name). One of them is in the Tab order and the arrow keys move between them
+// (Home and End to a row's ends), so a grid of 144 heads is one Tab stop. Drawn from our traces
+// (stage-view.js) and from attention computed elsewhere (attention-views.js).
+import { rgb } from 'd3-color';
 
-const SVG = 'http://www.w3.org/2000/svg';
+import { el } from './dom.js';
+import { computeLayout, offScale } from './heatmap-layout.js';
+
 const THUMB = 84; // px: the widest side of a small heatmap
+const LEVELS = 256; // colours a small heatmap's scale is drawn with, as an 8-bit image holds
 let drawn = 0; // model views drawn: their headings' ids
 
 /**
- * Draws `panels` (named "<attention>-<layer>-<head>", layer and head from 1) into `element`;
- * `open(name)` opens one.
+ * Draws `panels` (named "<attention>-<layer>-<head>") into `element`; `open(name)` opens one, and
+ * `current` names the one open (pressed).
  */
-export function renderModelView(element, panels, { t, palette, open }) {
+export function drawModelView(element, panels, { t, palette, open, current = null }) {
   const view = el('div', 'model-view');
   drawn += 1;
   const groups = new Map();
@@ -28,7 +32,10 @@ export function renderModelView(element, panels, { t, palette, open }) {
     title.id = `mv${drawn}-${attention}`;
     section.setAttribute('aria-labelledby', title.id);
     const grid = el('div', 'mv-grid');
-    grid.style.gridTemplateColumns = `repeat(${Math.max(...heads.map((each) => each.head))}, max-content)`;
+    grid.setAttribute('role', 'group');
+    grid.setAttribute('aria-labelledby', title.id);
+    const columns = new Set(heads.map((each) => each.head)).size;
+    grid.style.gridTemplateColumns = `repeat(${columns}, max-content)`;
     for (const { panel, layer, head } of heads) {
       const button = el('button', 'mv-head');
       button.type = 'button';
@@ -43,31 +50,77 @@ export function renderModelView(element, panels, { t, palette, open }) {
       button.addEventListener('click', () => open(panel.name));
       grid.append(button);
     }
+    grid.addEventListener('keydown', (event) => moveFocus(event, grid, columns));
     section.append(title, grid);
     view.append(section);
   }
+  markOpen(view, current);
   element.replaceChildren(view);
 }
 
-// A heatmap of `panel` without labels or numbers, at most THUMB px on its longer side.
+/**
+ * Marks the head named `current` in the model view `root` holds as the one open (pressed); each
+ * grid's Tab stop is that head, or the grid's first where it is not in it.
+ */
+export function markOpen(root, current) {
+  for (const grid of root.querySelectorAll('.mv-grid')) {
+    const buttons = [...grid.children];
+    const stop = buttons.find((button) => button.dataset.name === current) ?? buttons[0];
+    for (const button of buttons) {
+      if (current !== null) button.setAttribute('aria-pressed', String(button.dataset.name === current));
+      button.tabIndex = button === stop ? 0 : -1;
+    }
+  }
+}
+
+// The arrow keys move the focus a head (left, right) or a layer (up, down) within a grid; Home
+// and End to the first and last head of the layer.
+function moveFocus(event, grid, columns) {
+  const buttons = [...grid.children];
+  const from = buttons.indexOf(document.activeElement ?? event.target);
+  const at = from < 0 ? buttons.indexOf(event.target) : from;
+  const row = at - (at % columns);
+  const to = {
+    ArrowLeft: at - 1,
+    ArrowRight: at + 1,
+    ArrowUp: at - columns,
+    ArrowDown: at + columns,
+    Home: row,
+    End: row + columns - 1,
+  }[event.key];
+  if (to === undefined || at < 0) return;
+  event.preventDefault();
+  // past the grid's edge the focus stays
+  const target = buttons[to] ?? buttons[at];
+  for (const button of buttons) button.tabIndex = button === target ? 0 : -1;
+  target.focus();
+}
+
+// A heatmap of `panel` without labels or numbers, at most THUMB px on its longer side: an image
+// of a pixel per cell, scaled up without smoothing (a canvas: 144 heads of 128 × 128 tokens are
+// 2.4 million cells, which no page draws as elements in time).
 function thumbnail(panel, palette) {
   const layout = computeLayout(panel, { palette, annotate: false, cellSize: 1 });
   const cell = Math.max(3, Math.floor(THUMB / Math.max(panel.rows, panel.cols)));
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('width', String(panel.cols * cell));
-  svg.setAttribute('height', String(panel.rows * cell));
-  svg.setAttribute('aria-hidden', 'true');
+  const canvas = document.createElement('canvas');
+  canvas.className = 'mv-thumb';
+  canvas.width = panel.cols;
+  canvas.height = panel.rows;
+  canvas.style.width = `${panel.cols * cell}px`;
+  canvas.style.height = `${panel.rows * cell}px`;
+  canvas.setAttribute('aria-hidden', 'true');
+  const scale = Array.from({ length: LEVELS }, (_, k) => rgb(layout.colour(k / (LEVELS - 1))));
+  const image = new ImageData(panel.cols, panel.rows);
+  const pixels = image.data;
   for (let i = 0; i < panel.rows * panel.cols; i++) {
-    const rect = document.createElementNS(SVG, 'rect');
-    for (const [name, value] of [
-      ['x', (i % panel.cols) * cell],
-      ['y', Math.floor(i / panel.cols) * cell],
-      ['width', cell],
-      ['height', cell],
-      ['fill', layout.cellAt(i).fill],
-    ])
-      rect.setAttribute(name, String(value));
-    svg.append(rect);
+    const value = panel.data[i];
+    const off = offScale(value);
+    const colour = off ? rgb(off) : scale[Math.round(layout.position(value, i) * (LEVELS - 1))];
+    pixels[4 * i] = colour.r;
+    pixels[4 * i + 1] = colour.g;
+    pixels[4 * i + 2] = colour.b;
+    pixels[4 * i + 3] = 255;
   }
-  return svg;
+  canvas.getContext('2d').putImageData(image, 0, 0);
+  return canvas;
 }

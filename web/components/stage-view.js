@@ -9,8 +9,8 @@ import { activeCell, focusCell, renderHeatmap, textMeasure } from './heatmap.js'
 import { computeLayout } from './heatmap-layout.js';
 import { renderPicture } from './scene-image.js';
 import { renderHighlight } from './sentence-highlight.js';
-import { renderHeadView } from './head-view.js';
-import { renderModelView } from './model-view.js';
+import { drawHeadView } from './head-view.js';
+import { drawModelView } from './model-view.js';
 
 const HEATMAP_TEXT = [
   'bitsSign',
@@ -35,7 +35,7 @@ const HEATMAP_TEXT = [
 
 // The drawings a spec may give a stage kind instead of a heatmap per panel (its `view`): each
 // draws all of the stage's panels into one holder.
-const DRAWINGS = { heads: renderHeadView, layers: renderModelView };
+const DRAWINGS = { heads: drawHeadView, layers: drawModelView };
 
 // The drawings a spec may give the panels of a colour role instead of a heatmap (its `drawings`,
 // by palette): a picture (an image, maps over it) and a sentence with its words' weights.

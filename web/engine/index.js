@@ -1,6 +1,6 @@
-// Browsers and bundlers (browser.js says how a module loads there): the core at once, the
-// engine's loader when loadModels() first needs it.
-import createCoreModule from './wasm/attention-core.mjs';
+// Browsers and bundlers (browser.js says how a module loads there): the core's loader when
+// loadAttention() is first called (a page that draws attention it was given, such as a model view
+// fed JSON, never loads it), the engine's when loadModels() first needs it.
 import { browserPlatform } from './browser.js';
 import { makeLoader } from './engine.js';
 import { ModelTrainer, runOptions } from './training.js';
@@ -14,7 +14,7 @@ export { writeNpy, writeNpz } from './tensors.js';
 /** Loads the engine: `const attn = await loadAttention()` (then `await attn.loadModels()` for models). */
 export const loadAttention = makeLoader(
   browserPlatform({
-    core: async () => createCoreModule,
+    core: async () => (await import('./wasm/attention-core.mjs')).default,
     engine: async () => (await import('./wasm/attention-engine.mjs')).default,
   }),
 );
