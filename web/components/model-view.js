@@ -96,6 +96,21 @@ function moveFocus(event, grid, columns) {
   target.focus();
 }
 
+// A pixel's bytes (r, g, b, opaque) as one number of an image's Uint32Array (little-endian, as
+// every browser's typed arrays are where the web runs).
+const packed = ({ r, g, b }) => ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
+
+// The LEVELS colours of a colour scale, packed: made once per scale, not per heatmap.
+const scales = new WeakMap();
+function scaleOf(colour) {
+  if (!scales.has(colour))
+    scales.set(
+      colour,
+      Uint32Array.from({ length: LEVELS }, (_, k) => packed(rgb(colour(k / (LEVELS - 1))))),
+    );
+  return scales.get(colour);
+}
+
 // A heatmap of `panel` without labels or numbers, at most THUMB px on its longer side: an image
 // of a pixel per cell, scaled up without smoothing (a canvas: 144 heads of 128 × 128 tokens are
 // 2.4 million cells, which no page draws as elements in time).
@@ -109,17 +124,15 @@ function thumbnail(panel, palette) {
   canvas.style.width = `${panel.cols * cell}px`;
   canvas.style.height = `${panel.rows * cell}px`;
   canvas.setAttribute('aria-hidden', 'true');
-  const scale = Array.from({ length: LEVELS }, (_, k) => rgb(layout.colour(k / (LEVELS - 1))));
+  const scale = scaleOf(layout.colour);
   const image = new ImageData(panel.cols, panel.rows);
-  const pixels = image.data;
-  for (let i = 0; i < panel.rows * panel.cols; i++) {
+  const pixels = new Uint32Array(image.data.buffer);
+  for (let i = 0; i < pixels.length; i++) {
     const value = panel.data[i];
-    const off = offScale(value);
-    const colour = off ? rgb(off) : scale[Math.round(layout.position(value, i) * (LEVELS - 1))];
-    pixels[4 * i] = colour.r;
-    pixels[4 * i + 1] = colour.g;
-    pixels[4 * i + 2] = colour.b;
-    pixels[4 * i + 3] = 255;
+    pixels[i] =
+      value > -Infinity // neither NaN nor −∞, which are off the scale
+        ? scale[Math.round(layout.position(value, i) * (LEVELS - 1))]
+        : packed(rgb(offScale(value)));
   }
   canvas.getContext('2d').putImageData(image, 0, 0);
   return canvas;
