@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { chromiumServing, collectErrors, openPage, SCREENSHOTS } from './chromium.js';
+import { chromiumServing, openPage, SCREENSHOTS } from './chromium.js';
 
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -160,19 +160,8 @@ test('renderModelView and renderHeadView: errors name the argument, update keeps
 });
 
 test("from numpy's files: .npz and tokens-src, safetensors, one 5-D tensor in Chinese, and errors", async (t) => {
-  const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  const errors = collectErrors(page);
-  t.after(async () => {
-    // the missing file's 404 is the one error the page asks for
-    assert.deepEqual(
-      errors.filter((error) => !error.includes('404')),
-      [],
-      'console errors',
-    );
-    await context.close();
-  });
-  await page.goto(`${session.base}tests/browser/attention-views-files.html`);
+  // the missing file's 404 is the one error the page asks for
+  const page = await openPage(session, t, 'tests/browser/attention-views-files.html', undefined, /404/);
   const npz = page.locator('#npz');
   await npz.locator('.av-opened .hm-cell').first().waitFor();
   assert.equal(await npz.locator('.mv-head').count(), 12);

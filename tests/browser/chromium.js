@@ -58,14 +58,25 @@ export function chromiumServing(root) {
 
 /**
  * A page of `session` (chromiumServing's) at `path`, in a context of its own that closes after the
- * test `t`, which fails if the page logged an error.
+ * test `t`, which fails if the page logged an error (but those `expected` matches: a missing
+ * file's 404 that the test asks for).
  */
-export async function openPage(session, t, path, contextOptions = { viewport: { width: 1280, height: 900 } }) {
+export async function openPage(
+  session,
+  t,
+  path,
+  contextOptions = { viewport: { width: 1280, height: 900 } },
+  expected = null,
+) {
   const context = await session.browser.newContext(contextOptions);
   const page = await context.newPage();
   const errors = collectErrors(page);
   t.after(async () => {
-    assert.deepEqual(errors, [], 'console errors');
+    assert.deepEqual(
+      errors.filter((error) => !expected?.test(error)),
+      [],
+      'console errors',
+    );
     await context.close();
   });
   await page.goto(session.base + path);
