@@ -77,8 +77,7 @@ export function markOpen(root, current) {
 // and End to the first and last head of the layer.
 function moveFocus(event, grid, columns) {
   const buttons = [...grid.children];
-  const from = buttons.indexOf(document.activeElement ?? event.target);
-  const at = from < 0 ? buttons.indexOf(event.target) : from;
+  const at = buttons.indexOf(event.target); // the focused head: keys go to what has the focus
   const row = at - (at % columns);
   const to = {
     ArrowLeft: at - 1,
