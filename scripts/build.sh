@@ -62,6 +62,11 @@ package_engine() {
   # the trained models a page can show at once (scripts/make-models.js writes them)
   mkdir -p "$out/models"
   cp "$web"/models/*.safetensors "$out/models/"
+  # the checkpoints shipped as Hugging Face's files, a folder each (its model card stays behind)
+  for folder in "$web"/models/*/; do
+    mkdir -p "$out/models/$(basename "$folder")"
+    cp "$folder"config.json "$folder"model.safetensors "$folder"tokenizer*.json "$out/models/$(basename "$folder")/"
+  done
   # tensors.js takes fflate (the .npz container) in with it, so the engine still imports without
   # a bundler or an import map, and the package has no runtime dependency.
   npx esbuild "$web/engine/tensors.js" --bundle --minify --format=esm --target=es2020 \

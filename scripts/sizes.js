@@ -86,7 +86,9 @@ export const entries = () => [
   },
   { entry: '`attention-stepper/styles.css`', files: ['dist/components/styles.css'] },
   ...kinds.map((kind) => {
-    const files = SHIPPED_MODELS.filter((entry) => entry.kind === kind).map((entry) => modelFile(entry));
+    const files = SHIPPED_MODELS.filter((entry) => entry.kind === kind).flatMap(
+      (entry) => entry.files ?? [modelFile(entry)],
+    );
     return {
       entry: `\`attention-stepper/models/\`: ${kind} (${files.map((file) => `\`${file}\``).join(', ')})`,
       files: files.map((file) => `dist/engine/models/${file}`),

@@ -149,6 +149,18 @@ val write(int handle, std::size_t tensor, double offset, val bytes) {
   });
 }
 
+// Each id's token as the caller's tokenizer shows it (an array of strings), for a walkthrough's
+// labels.
+val set_token_texts(int handle, val texts) {
+  return guarded([&] {
+    std::vector<std::string> values = emscripten::vecFromJSArray<std::string>(texts);
+    return with_session<at::PretrainedSession>(handle, [&](auto &session) {
+      session.set_token_texts(values);
+      return val::undefined();
+    });
+  });
+}
+
 // The forward pass → { attentions, hiddenStates, logits, top: the `top` likeliest tokens of the
 // logits' row `top_row` (-1: none) }.
 val run(int handle, val ids, val token_types, val mask, bool attentions, bool hidden_states,
@@ -240,6 +252,7 @@ EMSCRIPTEN_BINDINGS(pretrained) {
   emscripten::function("pretrainedCreate", &create);
   emscripten::function("pretrainedSources", &sources);
   emscripten::function("pretrainedWrite", &write);
+  emscripten::function("pretrainedSetTokenTexts", &set_token_texts);
   emscripten::function("pretrainedRun", &run);
   emscripten::function("pretrainedTrace", &trace);
   emscripten::function("pretrainedGenerateStep", &generate_step);

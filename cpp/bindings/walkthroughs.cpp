@@ -81,12 +81,12 @@ val trace_to_js(const at::Trace &trace) {
   return out;
 }
 
-const char *const kind_names[] = {"vector", "matrix", "integer", "choice",
-                                  "tokens", "text",   "model",   "models"};
+const char *const kind_names[] = {"vector", "matrix", "integer", "choice", "tokens",
+                                  "text",   "model",  "models",  "ids"};
 
 // inputs: { name: value } as the wrapper converted them for the fields' kinds: a vector a
 // Float64Array, a matrix { rows, cols, data }, an integer a number, a choice or a text a string,
-// tokens an array of strings, models an array of handles.
+// tokens an array of strings, models an array of handles, ids an Int32Array.
 val walkthrough(std::string name, val inputs) {
   return guarded([&] {
     at::GivenInputs given;
@@ -109,7 +109,8 @@ val walkthrough(std::string name, val inputs) {
       case at::InputKind::model:
         given.numbers.emplace_back(field.name, at::Matrix<double>{{value.as<double>()}});
         break;
-      case at::InputKind::models: {
+      case at::InputKind::models:
+      case at::InputKind::ids: {
         const auto handles = emscripten::convertJSArrayToNumberVector<double>(value);
         auto row = at::Matrix<double>::from_shape({1, handles.size()});
         std::copy(handles.begin(), handles.end(), row.data());
@@ -164,6 +165,7 @@ val walkthrough_inputs(std::string name) {
         break;
       case at::InputKind::model:
       case at::InputKind::models:
+      case at::InputKind::ids:
         break;
       }
       fields.call<void>("push", f);

@@ -17,123 +17,14 @@
 #include "attention/pretrained.hpp"
 #include "files/json.hpp"
 #include "files/safetensors.hpp"
+#include "pretrained_fixtures.hpp"
 
 using namespace attention;
 namespace pt = attention::pretrained;
 
 namespace {
 
-const std::string root = std::string(TENSOR_FIXTURES) + "../pretrained/";
-
-std::vector<std::uint8_t> read_file(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE_MESSAGE(in, path);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
-std::string read_text(const std::string &path) {
-  const auto bytes = read_file(path);
-  return {bytes.begin(), bytes.end()};
-}
-
-struct Case {
-  std::string name;
-  files::JsonValue json;
-};
-
-std::vector<Case> cases() {
-  const files::JsonValue all =
-      files::parse_json(read_text(root + "cases.json"), files::JsonDocument::index);
-  std::vector<Case> out;
-  for (const auto &entry : all.items)
-    out.push_back({entry.find("name")->string, entry});
-  return out;
-}
-
-// A case's model with all its weights, from its files as a page reads them: headers, then slices.
-template <class T> pt::Model<T> load(const std::string &name) {
-  const std::string dir = root + name + "/";
-  const pt::Config config = pt::read_config(read_text(dir + "config.json"));
-  std::string index;
-  std::vector<std::string> names{"model.safetensors"};
-  if (std::ifstream(dir + "model.safetensors.index.json")) {
-    index = read_text(dir + "model.safetensors.index.json");
-    names = pt::index_files(index);
-  }
-  std::vector<std::vector<std::uint8_t>> bytes;
-  std::vector<pt::CheckpointFile> files;
-  for (const auto &file : names) {
-    bytes.push_back(read_file(dir + file));
-    files.push_back(pt::read_checkpoint_header(file, bytes.back().data(), bytes.back().size(),
-                                               bytes.back().size(), "weights"));
-  }
-  const pt::Plan plan = pt::plan_checkpoint(config, files, index);
-  pt::Model<T> model(plan);
-  for (std::size_t i = 0; i < plan.sources.size(); ++i) {
-    const pt::TensorSource &source = plan.sources[i];
-    // in two slices, as a page reads a large tensor
-    const std::size_t element = safetensors::dtype_size(source.dtype);
-    const std::size_t half = (source.end - source.begin) / element / 2 * element;
-    model.write(i, 0, bytes[source.file].data() + source.begin, half);
-    model.write(i, half, bytes[source.file].data() + source.begin + half,
-                source.end - source.begin - half);
-  }
-  REQUIRE(model.loaded());
-  return model;
-}
-
-struct Reference {
-  std::vector<std::uint8_t> bytes;
-  safetensors::File file;
-
-  explicit Reference(const std::string &name)
-      : bytes(read_file(root + name + "/reference.safetensors")),
-        file(safetensors::parse(bytes.data(), bytes.size())) {}
-
-  bool has(const std::string &name) const { return file.find(name) != nullptr; }
-
-  std::vector<double> values(const std::string &name) const {
-    const safetensors::TensorInfo *tensor = file.find(name);
-    REQUIRE_MESSAGE(tensor, name);
-    std::vector<double> out((tensor->end - tensor->begin) / 8);
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      if (tensor->dtype == "I64") {
-        std::int64_t v;
-        std::memcpy(&v, file.data + tensor->begin + 8 * i, 8);
-        out[i] = static_cast<double>(v);
-      } else {
-        std::memcpy(&out[i], file.data + tensor->begin + 8 * i, 8);
-      }
-    }
-    return out;
-  }
-
-  std::vector<TokenId> ids(const std::string &name) const {
-    std::vector<TokenId> out;
-    for (const double v : values(name))
-      out.push_back(static_cast<TokenId>(v));
-    return out;
-  }
-};
-
-// The largest difference relative to the largest reference value (-inf cells must match).
-template <class T>
-double relative_error(const T *ours, std::size_t size, const std::vector<double> &expected) {
-  REQUIRE(size == expected.size());
-  double largest = 0, worst = 0;
-  for (const double e : expected)
-    if (std::isfinite(e))
-      largest = std::max(largest, std::abs(e));
-  for (std::size_t i = 0; i < size; ++i) {
-    if (!std::isfinite(expected[i])) {
-      if (static_cast<double>(ours[i]) != expected[i])
-        return INFINITY;
-      continue;
-    }
-    worst = std::max(worst, std::abs(static_cast<double>(ours[i]) - expected[i]));
-  }
-  return largest > 0 ? worst / largest : worst;
-}
+using namespace pretrained_fixtures;
 
 template <class T> void check_case(const Case &c, double tolerance) {
   const std::string name = c.name;

@@ -259,8 +259,8 @@ TEST_CASE("numerics walkthrough: labels are names and numbers, which the page wo
 TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs use them") {
   // (the test build's kinds, tests/kinds/, add their walkthroughs after the packaged kinds')
   CHECK(walkthrough_names() == Labels{"basics", "self-attention", "scoring", "seq2seq",
-                                      "captioning", "transformer", "sentiment", "toy", "frozen",
-                                      "numerics"});
+                                      "captioning", "transformer", "sentiment", "pretrained", "toy",
+                                      "frozen", "numerics"});
   for (const auto &name : walkthrough_names()) {
     CAPTURE(name);
     for (const auto &field : walkthrough_inputs(name)) {
@@ -273,7 +273,9 @@ TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs us
         CHECK(std::count(field.choices.begin(), field.choices.end(), field.texts.at(0)) == 1);
       if (field.kind == InputKind::text) // a sentence as typed, one string
         CHECK(field.texts.size() == 1);
-      const bool model = field.kind == InputKind::model || field.kind == InputKind::models;
+      // the caller's: models, and the ids a model's tokenizer made
+      const bool model = field.kind == InputKind::model || field.kind == InputKind::models ||
+                         field.kind == InputKind::ids;
       CHECK((field.optional || model || field.kind == InputKind::tokens ||
              field.numbers.size() > 0 || !field.texts.empty()));
     }
@@ -295,8 +297,8 @@ TEST_CASE("walkthrough inputs: names, limits and defaults as the walkthroughs us
   CHECK(named("comparison").choices == Labels{"scoring", "encoder", "guide"});
   check_input_error([] { walkthrough_inputs("captions"); },
                     "walkthrough name (\"captions\") must be one of basics, self-attention, "
-                    "scoring, seq2seq, captioning, transformer, sentiment, toy, frozen, "
-                    "numerics",
+                    "scoring, seq2seq, captioning, transformer, sentiment, pretrained, toy, "
+                    "frozen, numerics",
                     "walkthrough");
 }
 

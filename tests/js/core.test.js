@@ -33,7 +33,7 @@ test('loadModels brings every kind and walkthrough, once; numbers and earlier re
   stream.rand(1, 3);
   await Promise.all([attn.loadModels(), attn.loadModels()]);
   assert.equal(attn.modelsLoaded, true);
-  assert.equal(attn.walkthroughNames.length, 8);
+  assert.equal(attn.walkthroughNames.length, 9);
   assert.deepEqual(basics(), before);
   const model = attn.createModel({ kind: 'seq2seq', task: 'dates', embedding: 4, hidden: 8 });
   assert.equal(model.kind, 'seq2seq');

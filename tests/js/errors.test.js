@@ -351,7 +351,7 @@ const cases = [
   [
     'unknown walkthrough',
     () => attn.walkthrough('reformer'),
-    /walkthrough name must be one of basics, self-attention, scoring, seq2seq, captioning, transformer, sentiment, numerics, got the string "reformer"/,
+    /walkthrough name must be one of basics, self-attention, scoring, seq2seq, captioning, transformer, sentiment, pretrained, numerics, got the string "reformer"/,
     'walkthrough',
   ],
   [
@@ -409,7 +409,7 @@ const cases = [
   [
     'walkthroughInputs of no walkthrough',
     () => attn.walkthroughInputs('reformer'),
-    /walkthrough name must be one of basics, self-attention, scoring, seq2seq, captioning, transformer, sentiment, numerics/,
+    /walkthrough name must be one of basics, self-attention, scoring, seq2seq, captioning, transformer, sentiment, pretrained, numerics/,
     'walkthrough',
   ],
   // walkthrough inputs: the argument is the form field to mark

@@ -14,6 +14,7 @@ import { loadAttention, MODEL_KINDS } from 'attention-stepper';
 
 import { loadTexts } from '../../web/locales/texts.js';
 import { loadSpec, SPECS, WALKTHROUGHS } from '../../web/walkthroughs/index.js';
+import { loadFixture } from './pretrained-fixtures.js';
 
 await Promise.all(WALKTHROUGHS.map(loadSpec)); // every spec, as a page that shows every walkthrough has them
 
@@ -161,10 +162,12 @@ const captioner = attn.createCaptioner({
 });
 const transformer = attn.createTransformer({ task: 'en-fr', model: 8, feedforward: 16 });
 const classifier = attn.createClassifier({ task: 'reviews', embedding: 4, hidden: 8 });
+const checkpoint = await loadFixture(attn, 'gpt2');
 const traceOf = (name) =>
   attn.walkthrough(
     name,
     {
+      pretrained: { model: checkpoint, ids: checkpoint.tokenize('the fox').ids },
       seq2seq: { model, compare: [model] },
       scoring: { models: [model] },
       captioning: { model: captioner },
@@ -341,7 +344,7 @@ const NAMED = {
   'field.label': () =>
     Object.values(SPECS).flatMap((spec) => [
       ...spec.fields.map((field) => field.label),
-      ...(spec.models?.training.fields.flatMap((field) => [
+      ...(spec.models?.training?.fields.flatMap((field) => [
         field.label,
         ...(field.choiceLabel ? field.choices.map(field.choiceLabel) : []),
       ]) ?? []),

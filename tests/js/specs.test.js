@@ -11,6 +11,7 @@ import { translator } from '../../web/components/i18n.js';
 import { DRAWING_NAMES } from '../../web/components/stage-view.js';
 import { describeStage, hasModels, inputAttributes, SPECS, WALKTHROUGHS } from '../../web/walkthroughs/index.js';
 import { loadAllWalkthroughs } from './all-walkthroughs.js';
+import { loadFixture } from './pretrained-fixtures.js';
 
 await loadAllWalkthroughs(); // chunks of their own, as the page loads them
 
@@ -36,8 +37,25 @@ const captioner = (language) =>
 
 const classifier = (options) => attn.createClassifier({ task: 'reviews', embedding: 4, hidden: 8, ...options });
 
+// A checkpoint of each family, reading a text (its tokenizer's ids) at a layer and head.
+const checkpoints = Object.fromEntries(
+  await Promise.all(['gpt2', 'llama', 'bert', 'distilbert'].map(async (name) => [name, await loadFixture(attn, name)])),
+);
+const reading = (name, sentence, options = {}) => ({
+  model: checkpoints[name],
+  ids: checkpoints[name].tokenize(sentence).ids,
+  sentence,
+  ...options,
+});
+
 // The inputs each walkthrough is described for: the notebook's ({}) and edited ones.
 const VARIANTS = {
+  pretrained: [
+    reading('gpt2', 'the fox'),
+    reading('llama', 'the fox jumps', { layer: 1, head: 3 }),
+    reading('bert', 'the fox', { layer: 1 }),
+    reading('distilbert', 'the fox', { head: 1 }),
+  ],
   sentiment: [
     { model: classifier() },
     { model: classifier(), uniform: classifier({ attention: 'uniform' }), sentence: 'the food was good'.split(' ') },

@@ -8,6 +8,7 @@ import { loadAttention } from 'attention-stepper';
 import { loadTexts } from '../../web/locales/texts.js';
 import { assertSeedNumbers, SEEDS } from '../seeds.js';
 import { assertClose, assertMatrixClose, fixtures as f } from './helpers.js';
+import { loadFixture } from './pretrained-fixtures.js';
 
 const attn = await loadAttention({ models: true });
 const stage = (trace, id) => trace.stages.find((s) => s.id === id);
@@ -27,8 +28,13 @@ const transformer = attn.createTransformer({ task: 'en-fr', model: 8, feedforwar
 const classifier = attn.createClassifier({ task: 'reviews', embedding: 8, hidden: 16, seed: 2 });
 classifier.train({ steps: 30 });
 const uniform = attn.createClassifier({ task: 'reviews', attention: 'uniform', embedding: 8, hidden: 16, seed: 2 });
+// a pretrained checkpoint reads a text's ids, as its tokenizer makes them (the default sentence is
+// longer than the tiny checkpoint's 32 positions)
+const checkpoint = await loadFixture(attn, 'gpt2');
+const sentence = 'the fox';
 const needs = (name) =>
   ({
+    pretrained: { model: checkpoint, ids: checkpoint.tokenize(sentence).ids },
     seq2seq: { model },
     scoring: { models: [additive, model] },
     captioning: { model: captioner },
@@ -36,7 +42,7 @@ const needs = (name) =>
     sentiment: { model: classifier },
   })[name] ?? {};
 
-test('eight walkthroughs, every stage well formed', () => {
+test('nine walkthroughs, every stage well formed', () => {
   assert.deepEqual(attn.walkthroughNames, [
     'basics',
     'self-attention',
@@ -45,6 +51,7 @@ test('eight walkthroughs, every stage well formed', () => {
     'captioning',
     'transformer',
     'sentiment',
+    'pretrained',
     'numerics',
   ]);
   for (const name of attn.walkthroughNames) {

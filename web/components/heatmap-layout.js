@@ -243,6 +243,9 @@ function ticks(labels, extent) {
  * (bfloat16's 928 beside float16's 927, where '.2g' prints 9.3e+02 for both).
  */
 export function panelDigits(matrix) {
+  // a neutral panel of whole numbers (a text's token ids) prints them whole
+  if (matrix.palette === 'neutral' && matrix.data.every((value) => Number.isInteger(value) && Math.abs(value) < 1e9))
+    return Math.max(2, ...Array.from(matrix.data, (value) => String(Math.abs(value)).length));
   if (!matrix.rowLabels?.some((label) => label?.precision)) return 2;
   const { rows, cols } = matrix;
   for (let digits = 2; digits < MAX_DIGITS; digits++) {

@@ -111,7 +111,8 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     // one model's controls: the comparison has no model of its own to train, save or replace (the
     // choices are the runs' that train the missing ones)
     train.hidden = compares;
-    files.element.hidden = compares || !editable();
+    // (a checkpoint of a kind only loaded is not one file: its files are loaded elsewhere)
+    files.element.hidden = compares || !editable() || !shown.abilities().creates;
     // the reader's own pairs, for models that learn them
     data.element.hidden = compares || !editable() || !models.data;
     if (!data.element.hidden) data.draw();
@@ -183,7 +184,7 @@ function statusText(controller, shown, runs, { compares, absent, origin }) {
   const failed = !compares && controller.models.error(shown.kind(), shown.inputs());
   if (failed) return t('model.shippedFailed', { error: failed });
   if (compares) return absent.length ? t('model.comparedMissing', { count: absent.length }) : t('model.comparedReady');
-  return t(`model.${origin}`, { steps: shown.shippedSteps() });
+  return shown.ownStatus(origin, t) ?? t(`model.${origin}`, { steps: shown.shippedSteps() });
 }
 
 // The models of the walkthrough on screen (its spec's `models` and the inputs of its trace), as the
@@ -210,12 +211,15 @@ function shownModels(controller) {
     fileOf: (object) => modelFile({ kind: kind(), ...named(object) }),
     origin,
     // the identities the comparison on screen sets side by side
-    compared: () => models().compared(inputs(), controller.attn),
+    compared: () => models().compared?.(inputs(), controller.attn) ?? [],
     // a run of the model of `identity` (the one on screen by default): the inputs its probe shows
     // and the spec's models it is for stay those on screen as the job is made
     job: (identity = inputs()) => ({ identity, inputs: inputs(), models: models() }),
     // the steps the shipped model on screen trained for (the engine's SHIPPED_MODELS)
     shippedSteps: () => controller.models.shipped(kind(), inputs())?.steps,
+    // where the model on screen comes from, where the spec says it itself (a checkpoint trained
+    // elsewhere: its `status`), else null
+    ownStatus: (origin, t) => models().status?.(origin, t) ?? null,
     waiting: () => Boolean(models()) && !models().compares && ['untrained', 'loading', 'none'].includes(origin()),
     // what the kind's models can do besides load and run: { creates, trains, saves }
     abilities: () => controller.attn.modelFacts(kind()).abilities,

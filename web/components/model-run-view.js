@@ -74,7 +74,7 @@ export function modelRunView(controller, shown, runs, { id, editable, onTrain, o
               ? t('model.runWaiting', { measure: t(`model.measure.${measureKey()}.rises`) })
               : t('model.runReader')
           : !compares && (origin === 'none' || !shown.waiting()) && !history.length
-            ? t(`model.idle.${origin}`, { steps: shown.shippedSteps() })
+            ? (shown.ownStatus(origin, t) ?? t(`model.idle.${origin}`, { steps: shown.shippedSteps() }))
             : '',
     );
     text.hidden = !text.textContent;

@@ -2,7 +2,8 @@
 // fields the engine's modelFacts(kind) marks `identity`, each completed with the engine's defaults,
 // so that the inputs' 'default' encoder and a model's 'bidirectional' are one): the one the reader trained, else the trained one the package ships,
 // else an untrained one (seed 0) until either arrives; for a kind whose models are only loaded
-// (its facts' abilities: not creates), none until the reader loads one (origin 'none').
+// (its facts' abilities: not creates), the one it ships, else none until the reader loads one
+// (origin 'none').
 // model() answers at once, so a trace can always be drawn; a shipped model loads in the background
 // and `change` fires when it (or a model the reader trained) takes over.
 import { fieldsThat, modelIdentity, SHIPPED_MODELS } from 'attention-stepper';
@@ -106,24 +107,25 @@ export class ModelStore extends EventTarget {
     if (entry) return entry;
     const whole = this.identity(kind, identity);
     const facts = this.#attn.modelFacts(kind);
-    if (!facts.abilities.creates) {
-      entry = { model: null, origin: 'none', error: null };
-      this.#entries.set(key, entry);
-      return entry;
+    // a kind only loaded has no model until one loads; the others an untrained one meanwhile
+    let model = null;
+    if (facts.abilities.creates) {
+      // the create function's options: the identity but what training gives
+      const trained = fieldsThat(facts, 'trained');
+      const made = Object.fromEntries(Object.entries(whole).filter(([name]) => !trained.includes(name)));
+      model = this.#attn.createModel({ kind, ...made });
     }
-    // the create function's options: the identity but what training gives
-    const trained = fieldsThat(facts, 'trained');
-    const made = Object.fromEntries(Object.entries(whole).filter(([name]) => !trained.includes(name)));
-    entry = { model: this.#attn.createModel({ kind, ...made }), origin: 'untrained', error: null };
+    const without = model ? 'untrained' : 'none';
+    entry = { model, origin: without, error: null };
     this.#entries.set(key, entry);
     if (this.shipped(kind, identity)) {
       entry.origin = 'loading';
       this.#attn.loadShippedModel({ kind, ...whole }).then(
-        (model) =>
-          entry.origin === 'loading' ? this.adopt(model, { origin: 'shipped', identity: whole }) : model.dispose(),
+        (shipped) =>
+          entry.origin === 'loading' ? this.adopt(shipped, { origin: 'shipped', identity: whole }) : shipped.dispose(),
         (error) => {
           if (entry.origin !== 'loading') return;
-          Object.assign(entry, { origin: 'untrained', error: error.message });
+          Object.assign(entry, { origin: without, error: error.message });
           this.#changed(kind, identity);
         },
       );

@@ -68,8 +68,9 @@ export function renderStage(section, controller, width, font) {
     // the image a stage's maps are drawn over: the trace's picture of palette "image"
     image: controller.trace.stages.flatMap((stage) => stage.panels).find((panel) => panel.palette === 'image'),
     // the spec's drawing of the stage's kind, and where choosing one of its panels leads (open:
-    // the inputs and the stage the spec says)
+    // the inputs and the stage the spec says); heads numbered as the spec counts them
     drawing: DRAWINGS[controller.spec.stages[view.stage.kind].view],
+    countFrom: controller.spec.countFrom ?? 1,
     // the spec's drawing of a panel, by its colour role, if not a heatmap
     panelDrawing: (panel) => PANEL_DRAWINGS[controller.spec.drawings?.[panel.palette]],
     open: (name) => {

@@ -21,9 +21,14 @@ const threadedFiles = {
  * needs it; the training worker, which always trains, has it from the start).
  */
 export const browserPlatform = (single) => ({
-  async readModel(file) {
-    const response = await fetch(new URL(`./models/${file}`, import.meta.url));
-    if (!response.ok) throw new Error(`the shipped model ${file} could not be fetched (HTTP ${response.status})`);
+  async readModel(path) {
+    // a shipped checkpoint's file is in its folder: each pattern a bundler can list (models/*, models/*/*)
+    const [folder, file] = path.includes('/') ? path.split('/') : [null, path];
+    const url = folder
+      ? new URL(`./models/${folder}/${file}`, import.meta.url)
+      : new URL(`./models/${file}`, import.meta.url);
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`the shipped model ${path} could not be fetched (HTTP ${response.status})`);
     return new Uint8Array(await response.arrayBuffer());
   },
   canThread: () => globalThis.crossOriginIsolated === true,

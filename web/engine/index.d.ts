@@ -419,8 +419,8 @@ export type InputField =
   | { name: string; kind: 'matrix'; optional: boolean; default: number[][] | null }
   | { name: string; kind: 'choice'; optional: false; choices: string[]; default: string }
   | { name: string; kind: 'tokens'; optional: false; default: string[] }
-  /** Trained models the caller passes (one, or a list); they have no default. */
-  | { name: string; kind: 'model' | 'models'; optional: boolean };
+  /** Trained models the caller passes (one, or a list), and a text's token ids from its model's tokenizer; they have no default. */
+  | { name: string; kind: 'model' | 'models' | 'ids'; optional: boolean };
 
 /** Bad input: every Error the engine throws for it names the argument at fault. */
 export interface InputError extends Error {

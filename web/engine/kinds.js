@@ -18,11 +18,14 @@
 //                  task's splits give them) as { source, output, reference }, a run's samples
 //   shipped        the trained models the package ships in models/ (web/models/shipped.js says
 //                  how they are made), by the fields of their identity that are not the
-//                  defaults, each with the steps it trained for
-//   parts({ call, facts, tasks, modelOf })  → { api, methods(info, live, own) }: its own functions
-//                  and model methods (tasks: the store of the reader's task objects, text-tasks.js;
-//                  modelOf(info, own): the model object of a model its own functions made, whose
-//                  methods get `own`, what the part keeps beside the engine's model)
+//                  defaults, each with the steps it trained for, and where a model is not one
+//                  file (modelFile(entry)), its `files` under models/
+//   parts({ call, platform, facts, tasks, modelOf })  → { api, methods(info, live, own),
+//                  loadShipped? }: its own functions and model methods (tasks: the store of the
+//                  reader's task objects, text-tasks.js; modelOf(info, own): the model object of a
+//                  model its own functions made, whose methods get `own`, what the part keeps
+//                  beside the engine's model), and for a kind whose shipped models are not one
+//                  file each, loadShipped(entry), which reads one with platform.readModel(path)
 import { deepFreeze, describe, fail } from './checks.js';
 import { seq2seqKind } from './seq2seq.js';
 import { captionerKind } from './captioner.js';

@@ -80,7 +80,7 @@ export function modelsApi(module, call, platform, { kinds: table, shipped: shipp
   const kinds = Object.fromEntries(
     Object.entries(table).map(([kind, { parts }]) => [
       kind,
-      parts({ call, facts: factsOf[kind], tasks, modelOf: (info, own) => wrap(info, own) }),
+      parts({ call, platform, facts: factsOf[kind], tasks, modelOf: (info, own) => wrap(info, own) }),
     ]),
   );
   const factsFor = (kind, where) =>
@@ -171,6 +171,8 @@ export function modelsApi(module, call, platform, { kinds: table, shipped: shipp
           `no trained model ships for ${identity.map((key) => `${key} ${describe(o[key])}`).join(' and ')}; shipped: ${shippedModels.map(modelFile).join(', ')}`,
           `options.${identity[0]}`,
         );
+      // a kind whose models are not one file reads its own (its part's loadShipped)
+      if (kinds[o.kind].loadShipped) return kinds[o.kind].loadShipped(shipped);
       return platform.readModel(modelFile(shipped)).then((bytes) => api.loadModel(bytes));
     },
   };

@@ -283,7 +283,7 @@ function charsOfBytes(text) {
  * @returns {Promise<{
  *   tokenize(text: string, pair?: string): { ids: Int32Array, tokens: string[], offsets: [number, number][],
  *     special: boolean[], tokenTypes: Int32Array, sequence: Int8Array },
- *   decode(ids: ArrayLike<number>): string, tokensOf(ids: ArrayLike<number>): string[],
+ *   decode(ids: ArrayLike<number>): string, tokensOf(ids: ArrayLike<number>): string[], everyToken(): string[],
  *   vocabularySize: number, maxId: number, specialIds: Record<string, number | null>,
  *   maskId: number | undefined, endIds: readonly number[],
  * }>}
@@ -536,6 +536,12 @@ function wrap(library, json, config) {
     });
   }
 
+  /** Every id's token from 0 to maxId as tokensOf shows it ("#id" for an id of no token). */
+  const everyToken = () =>
+    Array.from({ length: maxId + 1 }, (_, id) =>
+      library.id_to_token(id) === undefined ? `#${id}` : tokensOf([id])[0],
+    );
+
   const roles = {};
   for (const [role, names] of Object.entries(ROLES)) {
     const key = `${role}_token`;
@@ -551,6 +557,7 @@ function wrap(library, json, config) {
     tokenize,
     decode,
     tokensOf,
+    everyToken,
     vocabularySize,
     maxId,
     specialIds: Object.freeze(roles),

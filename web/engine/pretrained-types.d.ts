@@ -193,7 +193,27 @@ export interface PretrainedModel<P extends ModelPrecision = ModelPrecision> {
   dispose(): void;
 }
 
+/** A checkpoint's reading of a text, stage by stage: the tokens, their embeddings (and learned
+ * positions), one head's every step, every head of the model (model view) and of the layer (head
+ * view), attention to the first token with and without the values' norms, attention rollout, and
+ * the LM head's next tokens. */
+export interface PretrainedWalkthroughInputs {
+  /** the model that reads the text (required) */
+  model: PretrainedModel;
+  /** the text's token ids, from the model's tokenizer: model.tokenize(sentence).ids (required) */
+  ids: Int32Array | readonly number[];
+  /** the text as typed, which those ids are of (default "In the beginning, God created the heavens and the earth.") */
+  sentence?: string;
+  /** the layer the detailed stages and the head view show, from 0 (default 0) */
+  layer?: number;
+  /** the head the detailed stages show, from 0 (default 0) */
+  head?: number;
+}
+
 declare module './index.js' {
+  interface ModelWalkthroughInputs {
+    pretrained: PretrainedWalkthroughInputs;
+  }
   interface ModelKinds {
     pretrained: {
       model: PretrainedModel;

@@ -45,8 +45,14 @@ async function headerOf(file) {
 
 const abortError = () => new DOMException('the load was aborted', 'AbortError');
 
-/** The pretrained kind's part over `call`, and `modelOf(info)`, the model object of an engine's model. */
-export function pretrainedParts({ call, modelOf }) {
+// The files of a checkpoint the package ships (models/<name>/), as Hugging Face writes them.
+const SHIPPED_FILES = ['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json'];
+
+/**
+ * The pretrained kind's part over `call`, `platform` (reads the files of a shipped checkpoint) and
+ * `modelOf(info)`, the model object of an engine's model.
+ */
+export function pretrainedParts({ call, platform, modelOf }) {
   // The files of `weights` in the order the engine takes them: the one file, or the index's shards.
   function weightFiles(weights, indexText) {
     if (indexText === undefined) {
@@ -108,6 +114,8 @@ export function pretrainedParts({ call, modelOf }) {
           bytesRead += bytes.length;
           o.onProgress?.({ bytesRead, totalBytes });
         }
+      // the tokens as the tokenizer shows them, which a walkthrough labels its panels with
+      if (tokenizer) call('pretrainedSetTokenTexts', info.handle, tokenizer.everyToken());
       return modelOf(info, {
         methods: (engineInfo, live) => pretrainedMethods(call, engineInfo, live, tokenizer),
       });
@@ -123,17 +131,30 @@ export function pretrainedParts({ call, modelOf }) {
     return Object.freeze({ ...estimate, fits: estimate.bytes + working <= estimate.limit - inUse });
   }
 
+  // a checkpoint the package ships: its folder's files, read as the platform reads shipped models
+  async function loadShipped({ files }) {
+    const [config, weights, tokenizer, tokenizerConfig] = await Promise.all(files.map(platform.readModel));
+    const text = (bytes) => new TextDecoder().decode(bytes);
+    return loadPretrained({ config: text(config), weights, tokenizer, tokenizerConfig: text(tokenizerConfig) });
+  }
+
   return {
     api: { loadPretrained, pretrainedEstimate },
+    loadShipped,
     // the model's methods, from the module loadPretrained imported, with its tokenizer
     methods: (info, live, { methods }) => methods(info, live),
   };
 }
 
-/** The pretrained kind's entry in the kinds' table (kinds.js): models only loaded, by loadPretrained. */
+/**
+ * The pretrained kind's entry in the kinds' table (kinds.js): models only loaded, by loadPretrained;
+ * the package ships, as the default identity's model (a GPT-2 of no name), a small GPT-2 trained by
+ * scripts/train_demo_checkpoint.py: Hugging Face's files in models/demo-gpt2/ (config, weights,
+ * tokenizer and its config, in that order), the script's steps.
+ */
 export const pretrainedKind = {
   facts: 'pretrainedFacts',
-  walkthroughs: [],
-  shipped: [],
+  walkthroughs: ['pretrained'],
+  shipped: [{ files: SHIPPED_FILES.map((file) => `demo-gpt2/${file}`), steps: 4000 }],
   parts: pretrainedParts,
 };

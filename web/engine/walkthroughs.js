@@ -37,6 +37,13 @@ export function walkthroughApi(call, handleOf, elsewhere = '') {
           ? value.join(' ')
           : fail(`${name} must be a string (or an array of words), got ${describe(value)}`, name),
     model: (field, value, name) => modelHandle(value, name),
+    // a text's token ids, from the model's tokenizer
+    ids: (field, value, name) =>
+      value instanceof Int32Array
+        ? value
+        : Array.isArray(value) && value.every((id) => Number.isInteger(id) && id >= 0 && id < 2 ** 31)
+          ? Int32Array.from(value)
+          : fail(`${name} must be an Int32Array or an array of token ids, got ${describe(value)}`, name),
     models: (field, value, name) =>
       Array.isArray(value)
         ? value.map((model, i) => modelHandle(model, `${name}[${i}]`))

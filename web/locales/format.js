@@ -102,8 +102,14 @@ export function taskName(id, t) {
  * { category, count } ('noun (612)'), { category, count,
  * instead } ('article (400) · instead: is').
  */
+// The characters a token may be that would show as nothing, as the signs that stand for them.
+const INVISIBLE = { '\n': '↵', '\r': '␍', '\t': '⇥' };
+
+/** Text as a label shows it: a line break or tab (a tokenizer's piece) as a visible sign. */
+export const visibleText = (text) => text.replace(/[\n\r\t]/g, (c) => INVISIBLE[c]);
+
 export function labelText(label, t) {
-  if (typeof label === 'string') return label;
+  if (typeof label === 'string') return visibleText(label);
   if (label.total) return t('labels.total');
   if (label.metric) return t(`labels.metric.${label.metric}`);
   const model = modelParts(label, t);

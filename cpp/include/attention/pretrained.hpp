@@ -126,6 +126,8 @@ template <class T> struct RunOutput {
   std::vector<std::vector<Matrix<T>>> attentions; // [layer][head]: new tokens x all tokens
   std::vector<Matrix<T>> hidden_states;           // [layers + 1]: new tokens x hidden
   Matrix<T> logits;                               // rows of the head's output, or none
+  // with the attentions: [layer]: each key/value head's value norms ‖v_j‖, kv_heads x all tokens
+  std::vector<Matrix<T>> value_norms;
 };
 
 // One head of one layer, step by step (Plan's names): q, k, v (T x headDim; k and v of the

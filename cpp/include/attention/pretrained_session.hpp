@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "model_kind.hpp"
@@ -31,8 +32,17 @@ public:
   }
   typename pretrained::Model<T>::Cache &cache() { return cache_; }
   NumpyRandomState &random() { return random_; }
+  // Each id's token as its tokenizer shows it (the caller's: the tokenizer is not the core's), for
+  // the labels of a walkthrough; empty for a model loaded without one.
+  void set_token_texts(std::vector<std::string> texts) { token_texts_ = std::move(texts); }
+  // id's text, or "#id" for an id the texts lack
+  std::string token_text(TokenId id) const {
+    const auto i = static_cast<std::size_t>(id);
+    return i < token_texts_.size() ? token_texts_[i] : "#" + std::to_string(id);
+  }
 
 private:
+  std::vector<std::string> token_texts_;
   pretrained::Model<T> model_;
   typename pretrained::Model<T>::Cache cache_;
   NumpyRandomState random_{0};

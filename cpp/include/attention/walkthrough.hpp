@@ -138,8 +138,9 @@ Trace numerics_walkthrough(const NumericsInputs &inputs = {});
 // the one source the engine, the page's form and the element all obey. A model input holds the
 // handles of stored models (model_store.hpp): one (`model`) or a list (`models`); it has no
 // default. Tokens are labels as given (a row's words); a text is a sentence as typed, which the
-// walkthrough's model reads with its own tokenizer, the only one it goes through.
-enum class InputKind { vector, matrix, integer, choice, tokens, text, model, models };
+// walkthrough's model reads with its own tokenizer, the only one it goes through; ids are a
+// text's token ids from a tokenizer the core has not got (the caller's), without a default.
+enum class InputKind { vector, matrix, integer, choice, tokens, text, model, models, ids };
 
 struct InputField {
   std::string name; // "decoderState"
@@ -152,9 +153,8 @@ struct InputField {
 };
 
 // A walkthrough's inputs as a caller gives them, by field name: `numbers` for a vector (1 x n), a
-// matrix, an integer (1 x 1) and model handles (1 x n); `texts` for a choice or a text (one) and
-// tokens. A
-// field not given takes its default.
+// matrix, an integer (1 x 1), model handles and token ids (1 x n); `texts` for a choice or a text
+// (one) and tokens. A field not given takes its default.
 struct GivenInputs {
   std::vector<std::pair<std::string, Matrix<double>>> numbers;
   std::vector<std::pair<std::string, Labels>> texts;

@@ -387,8 +387,19 @@ RunOutput<T> Model<T>::forward(const RunInput &input, Cache *cache, bool keep_at
     keys.insert(keys.end(), k_new.begin(), k_new.end());
     values.insert(values.end(), v_new.begin(), v_new.end());
 
-    if (keep_attentions)
+    if (keep_attentions) {
       out.attentions.emplace_back();
+      auto norms = Matrix<T>::from_shape({kv, total});
+      for (std::size_t g = 0; g < kv; ++g)
+        for (std::size_t j = 0; j < total; ++j) {
+          const T *v = values.data() + j * kvd + g * hd;
+          T sum = 0;
+          for (std::size_t d = 0; d < hd; ++d)
+            sum += v[d] * v[d];
+          norms(g, j) = std::sqrt(sum);
+        }
+      out.value_norms.push_back(std::move(norms));
+    }
     for (std::size_t h = 0; h < heads; ++h) {
       const std::size_t kv_head = h / group;
       const T *qh = q.data() + h * hd, *kh = keys.data() + kv_head * hd;
