@@ -136,10 +136,14 @@ Trace pretrained_walkthrough(PretrainedSession<T> &session, const std::vector<To
   const Labels width = numbered("", c.hidden), head_width = numbered("", c.head_dim);
   Trace trace;
   trace.walkthrough = "pretrained";
-  // the family, which the spec names the model's modules by, and the key/value head the traced
-  // head reads (its own, but under grouped attention)
+  // the family, which the spec names the model's modules by, how it sees positions and which keys
+  // a token may see, and the key/value head the traced head reads (its own, but under grouped
+  // attention)
+  const bool rotary = c.family == pt::Family::llama || c.family == pt::Family::qwen2;
   trace.labels = {{"tokens", tokens},
                   {"family", Labels(1, pt::family_name(c.family))},
+                  {"positions", Labels(1, rotary ? "rotary" : "learned")},
+                  {"mask", Labels(1, c.causal ? "causal" : "padding")},
                   {"kvHead", Labels(1, std::to_string(steps.kv_head))}};
   const auto stage = [&](const char *id, std::vector<Panel> panels) {
     add_stage(trace, id, std::move(panels));
@@ -151,7 +155,6 @@ Trace pretrained_walkthrough(PretrainedSession<T> &session, const std::vector<To
   stage("tokens", {panel("input_ids", "neutral", std::move(id_row), Labels(1, "id"), tokens)});
 
   const bool gpt2 = c.family == pt::Family::gpt2;
-  const bool rotary = c.family == pt::Family::llama || c.family == pt::Family::qwen2;
   const ParameterSet<T> &parameters = model.parameters();
   std::vector<Panel> embeddings{panel("inputs_embeds", "annotation",
                                       table_rows(parameters,

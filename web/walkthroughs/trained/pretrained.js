@@ -26,8 +26,9 @@ const MODULES = {
 
 const familyOf = (trace) => trace.labels.family[0];
 const modulesOf = (trace) => MODULES[familyOf(trace)];
-const rotary = (trace) => !modulesOf(trace).positions;
-const causal = (trace) => ['gpt2', 'llama', 'qwen2'].includes(familyOf(trace));
+// the engine's words for the model: positions learned or rotary, a causal mask or padding only
+const rotary = (trace) => trace.labels.positions[0] === 'rotary';
+const causal = (trace) => trace.labels.mask[0] === 'causal';
 
 // The lines that give one head's q, k and v of layer `layer`, head `head` (d: the head's width).
 function headProjections(trace, { layer, head }, d) {
@@ -106,7 +107,7 @@ export default {
         ].join('\n'),
     },
     embeddings: {
-      texts: ({ trace }) => [rotary(trace) ? 'rotary' : 'learned'],
+      texts: ({ trace }) => [trace.labels.positions[0]],
       formula: ({ trace }) =>
         rotary(trace)
           ? 'h^{(0)}_i = E_{t_i}\\quad\\text{(positions enter later, as rotations of } q \\text{ and } k\\text{)}'
@@ -155,7 +156,7 @@ export default {
         ].join('\n'),
     },
     mask: {
-      texts: ({ trace }) => [causal(trace) ? 'causal' : 'padding'],
+      texts: ({ trace }) => [trace.labels.mask[0]],
       formula: ({ trace }) =>
         causal(trace)
           ? 'M_{ij} = \\begin{cases} 0 & j \\le i \\\\ -\\infty & j > i \\end{cases}'
