@@ -199,3 +199,21 @@ test('page: everything Tab reaches scrolls into view above the sticky footer', a
     assert.ok(reached.includes(name), `${name} in ${reached.join(' | ')}`);
   assert.deepEqual(hidden, []);
 });
+
+// "Skip to the stage", the page's first Tab stop (issue 46, 3.1): its #stages is no walkthrough, so
+// it must move focus to the stage and change nothing else, in the page's language.
+for (const [lang, hash, text] of [
+  ['en', '#self-attention/word-weights', 'Skip to the stage'],
+  ['zh', '#basics/context', '跳到当前阶段'],
+])
+  test(`the skip link (${lang}) moves focus to the stage and keeps the walkthrough, stage and URL`, async (t) => {
+    const { page, stage } = await openPage(t, `?lang=${lang}${hash}`);
+    const before = { stage: await stage(), url: page.url() };
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.className), 'skip-link');
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), text);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.id === 'stages');
+    assert.deepEqual({ stage: await stage(), url: page.url() }, before);
+    assert.equal(before.stage, hash.slice(1));
+  });

@@ -238,6 +238,8 @@ const TEMPLATES = {
   'errors.${parseError.key}': () => fieldErrorKeys.map((key) => `errors.${key}`), // session.fieldError
   'errors.${error.key}': () => fieldErrorKeys.map((key) => `errors.${key}`), // session.setTexts
   'files.notFit.${input.kind}': () => ['vector', 'matrix'].map((kind) => `files.notFit.${kind}`), // file-panel.js
+  // a checkpoint's load under way (components/model-checkpoint.js): its phase, as loadPretrained reports it
+  'checkpoint.${phase}': () => ['checkpoint.download', 'checkpoint.read'],
   // a model's origin (components/model-store.js), as the model panel says it
   'model.${origin}': () => ['untrained', 'loading', 'shipped', 'trained', 'none'].map((origin) => `model.${origin}`),
   'model.idle.${origin}': () =>

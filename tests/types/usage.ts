@@ -477,3 +477,27 @@ trainModel({
 sentences.dispose();
 export { sentenceLabels, heldSentences, sentenceTokens, sentenceCount, sentencesAccuracy, noNegation };
 export { maxTextLabels, sentencesRun };
+
+// A pretrained checkpoint: its files one by one, a folder's files, or a folder's URL; one of them.
+declare const folderInput: HTMLInputElement;
+const fromFiles = await attn.loadPretrained({
+  config: '{}',
+  weights: new Uint8Array(8),
+  onProgress: ({ phase, bytesRead, totalBytes }) => console.log(phase, bytesRead, totalBytes ?? '?'),
+});
+const fromFolder = await attn.loadPretrained({
+  files: folderInput.files ?? [],
+  onEstimate: (estimate) => {
+    if (estimate.bytes > 2 ** 30) throw new Error('too big');
+  },
+});
+const fetched = await attn.fetchCheckpoint('https://example.org/gpt2/', { onConfig: (text) => JSON.parse(text) });
+const fromUrl = await attn.loadPretrained({ files: fetched, signal: new AbortController().signal });
+await attn.loadPretrained({ url: 'https://example.org/gpt2/', precision: 'float64' });
+// @ts-expect-error a folder's files give the config: not both
+await attn.loadPretrained({ files: fetched, config: '{}' });
+// @ts-expect-error the files given one by one need their weights
+await attn.loadPretrained({ config: '{}' });
+// @ts-expect-error a URL is text
+await attn.loadPretrained({ url: new URL('https://example.org/') });
+export { fromFiles, fromFolder, fromUrl };

@@ -57,6 +57,7 @@ function writeUrl(push) {
   if (options.palette !== 'notebook') params.set('palette', options.palette);
   if (options.exercise) params.set('exercise', '1');
   if (embedded) params.set('embed', '1');
+  if (query.has('model-src')) params.set('model-src', query.get('model-src'));
   const changed = controller.changedInputs();
   if (Object.keys(changed).length) params.set('inputs', JSON.stringify(changed));
   const url = `?${params}#${controller.walkthrough}/${controller.stageId}`;
@@ -121,6 +122,7 @@ function renderChrome() {
     ['#keyboard-hint', 'keyboardHint'],
     ['#copy-link', 'copyLink'],
     ['#copy-embed', 'copyEmbed'],
+    ['#skip-link', 'skipLink'],
   ]) {
     setText($(id), t(key));
   }
@@ -325,6 +327,11 @@ function wire() {
   controller.addEventListener('change', onChange);
   // typed URLs and Back/Forward
   // the hash navigated to, which a pending writeUrl may have replaced before the event came
+  // the skip link moves focus to the stage; its #stages is no walkthrough for the router to read
+  $('#skip-link').addEventListener('click', (event) => {
+    event.preventDefault();
+    $('#stages').focus();
+  });
   addEventListener('hashchange', ({ newURL }) => controller.setWalkthrough(...hashParts(new URL(newURL).hash)));
   document.addEventListener('click', (event) => {
     const link = event.target.closest?.('a.stage-link, a.walkthrough-tab');
@@ -387,7 +394,8 @@ async function start() {
   }
   status.hidden = true;
   nav = createNav(controller);
-  modelPanel = modelPanelSlot(controller);
+  // a checkpoint's folder the link gives (?model-src=…): only the URL the reader gave, fetched here
+  modelPanel = modelPanelSlot(controller, { modelSource: () => query.get('model-src') });
   $('#stepper').prepend(nav.element);
   // a tensor file dropped anywhere but on a field opens in the files panel, under the stage
   files = createFilePanel(controller);

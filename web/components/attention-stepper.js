@@ -29,6 +29,7 @@ export class AttentionStepperElement extends HTMLElement {
     'compact',
     'inputs',
     'pairs-src',
+    'model-src',
     ...OPTION_ATTRIBUTES,
   ];
 
@@ -80,7 +81,7 @@ export class AttentionStepperElement extends HTMLElement {
     const controller = this.#controller;
     if (!controller || previous === value) return;
     if (name === 'stage') return value !== controller.stageId && this.goTo(value);
-    if (name === 'walkthrough' || name === 'inputs' || name === 'pairs-src')
+    if (['walkthrough', 'inputs', 'pairs-src', 'model-src'].includes(name))
       return this.#startWith(Promise.resolve(controller.attn));
     if (OPTION_ATTRIBUTES.includes(name)) {
       const options = this.#options();
@@ -238,7 +239,11 @@ export class AttentionStepperElement extends HTMLElement {
       header: el('div', 'as-header'),
       banner: el('p', 'as-error'),
       nav: createNav(controller),
-      model: modelPanelSlot(controller, { editable: () => this.hasAttribute('editable') }),
+      model: modelPanelSlot(controller, {
+        editable: () => this.hasAttribute('editable'),
+        // a checkpoint's folder (a server that lets this page read it: CORS), loaded in place of the shipped one
+        modelSource: () => this.getAttribute('model-src'),
+      }),
       files: createFilePanel(controller),
     };
     const { header, banner, nav, files } = this.#parts;
@@ -254,8 +259,13 @@ export class AttentionStepperElement extends HTMLElement {
       this.#section.dataset.stage = key;
       this.#section.setAttribute('aria-current', 'step');
     }
+    // what trains, above the stage; while the model on screen is not trained yet (or, for models
+    // only loaded, not in yet: no trace), no stage
+    const { model } = this.#parts;
+    model.update();
+    const waiting = model.waiting() || controller.trace === null;
     const width = (this.clientWidth || 640) - FRAME; // the stage's, inside the stepper's padding and border
-    renderStage(this.#section, controller, width, getComputedStyle(this.#root).fontFamily);
+    if (!waiting) renderStage(this.#section, controller, width, getComputedStyle(this.#root).fontFamily);
 
     banner.setAttribute('role', 'alert');
     // Without the form on screen, the banner itself says which input is wrong and why.
@@ -263,11 +273,8 @@ export class AttentionStepperElement extends HTMLElement {
     updateProblems(banner, controller, { withFields: !editable, extra: [this.#inputsProblem] });
     nav.update();
 
-    // what trains, above the stage; while the model on screen is not trained yet, no stage
-    const { model } = this.#parts;
-    model.update();
     const children = [header, ...(!model.runView || model.runView.hidden ? [] : [model.runView])];
-    children.push(...(model.waiting() ? [] : [this.#section]), banner);
+    children.push(...(waiting ? [] : [this.#section]), banner);
     if (editable) {
       files.update();
       children.push(this.#inputsForm(controller), files.element);
@@ -284,7 +291,7 @@ export class AttentionStepperElement extends HTMLElement {
     restoreFocus(this.#section);
     // ready: a stage is on screen, its formula too (not the wait for a model that is still
     // loading or training)
-    if (!model.waiting()) formulasDrawn().then(this.#drawn);
+    if (!waiting) formulasDrawn().then(this.#drawn);
   }
 
   // The inputs form survives redraws (it keeps the caret and what the user typed).

@@ -93,7 +93,7 @@ function filePicker(onFile) {
   return input;
 }
 
-/** Calls onFile(file) for a file dropped on `target`, marking it while a file is dragged over. */
+/** Calls onFile(file, dataTransfer) for a file (or folder) dropped on `target`, marking it while a file is dragged over. */
 export function acceptDrops(target, onFile, { stop = false, when = () => true } = {}) {
   const dragging = (event) => when() && event.dataTransfer?.types?.includes('Files');
   target.addEventListener('dragover', (event) => {
@@ -109,7 +109,7 @@ export function acceptDrops(target, onFile, { stop = false, when = () => true } 
     if (!file) return;
     event.preventDefault();
     if (stop) event.stopPropagation();
-    onFile(file);
+    onFile(file, event.dataTransfer);
   });
 }
 

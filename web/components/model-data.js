@@ -8,7 +8,7 @@
 // reader's machine: they are kept, with the models trained on them, in this browser
 // (reader-store.js), listed with their size.
 import { button, el, setText } from './dom.js';
-import { taskName } from '../locales/format.js';
+import { byteSize, taskName } from '../locales/format.js';
 import { readerStore } from './reader-store.js';
 
 const PREVIEW = 3; // lines shown as tokens
@@ -257,7 +257,7 @@ function readerData(controller, data, reader, store) {
         setText(use, t('data.use'));
         setText(remove, t('data.delete'));
         remove.setAttribute('aria-label', t('data.deleteNamed', { name: taskName(entry.id, t) }));
-        const size = `${(entry.size / 1024).toFixed(entry.size < 10240 ? 1 : 0)} KB`;
+        const size = byteSize(entry.size);
         item.append(
           el('span', '', say('keptTask', { name: taskName(entry.id, t), lines: entry.lines, size })),
           use,

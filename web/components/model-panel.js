@@ -6,12 +6,14 @@
 // load again. A walkthrough that compares models has the panel train the missing ones by itself,
 // one after the other, while it is on screen.
 // Its parts: the choices (model-choices.js), the runs (model-runs.js), the reader's own data
-// (model-data.js, for models that learn it), the files (model-files.js), the vocabulary (model-words.js) and the run view (model-run-view.js), each the
+// (model-data.js, for models that learn it), the files (model-files.js), a checkpoint's files
+// (model-checkpoint.js, for models loaded from them), the vocabulary (model-words.js) and the run view (model-run-view.js), each the
 // owner of its own state; the panel holds the message they share and draws them all.
 import { identityDefaults, modelFile } from 'attention-stepper';
 
 import { button, el, setText } from './dom.js';
 import { trainingChoices } from './model-choices.js';
+import { modelCheckpoint } from './model-checkpoint.js';
 import { modelData } from './model-data.js';
 import { modelFiles } from './model-files.js';
 import { modelRunView } from './model-run-view.js';
@@ -27,9 +29,10 @@ import { vocabularyChips } from './model-words.js';
  * training updates the panel by itself, and a finished run hands its model to controller.models,
  * which redraws the stages.
  * editable(): whether the reader may train, load and save models (an embed without `editable`
- * shows only where its models come from and the runs that train them).
+ * shows only where its models come from and the runs that train them). modelSource(): the URL of a
+ * checkpoint's folder the page or the element was given (model-src), or null.
  */
-export function createModelPanel(controller, { editable = () => true } = {}) {
+export function createModelPanel(controller, { editable = () => true, modelSource = () => null } = {}) {
   const shown = shownModels(controller);
   let message = ''; // the last error (of a run or a file), or ''
   const choices = trainingChoices(controller);
@@ -41,6 +44,14 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     onFail: (error) => ((message = error.message), update()),
   });
   const files = modelFiles(controller, shown, {
+    onOpen: () => (message = ''),
+    onFail: (text) => ((message = text), update()),
+  });
+  // a checkpoint's files, for models loaded from them (the URL given to the page or the element
+  // loads whether or not the reader may edit)
+  const checkpoint = modelCheckpoint(controller, shown, {
+    source: modelSource,
+    editable,
     onOpen: () => (message = ''),
     onFail: (text) => ((message = text), update()),
   });
@@ -63,6 +74,7 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     choices,
     data,
     files,
+    checkpoint,
     runs,
     trainShown: inView(trainShown),
     trainOthers: inView(trainOthers),
@@ -113,6 +125,8 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
     train.hidden = compares;
     // (a checkpoint of a kind only loaded is not one file: its files are loaded elsewhere)
     files.element.hidden = compares || !editable() || !shown.abilities().creates;
+    checkpoint.element.hidden = !models.checkpoint;
+    if (models.checkpoint) checkpoint.draw();
     // the reader's own pairs, for models that learn them
     data.element.hidden = compares || !editable() || !models.data;
     if (!data.element.hidden) data.draw();
@@ -130,8 +144,8 @@ export function createModelPanel(controller, { editable = () => true } = {}) {
 let panels = 0;
 
 // The panel's sidebar part: its heading, status, the vocabulary, the controls (the choices, train,
-// pause, stop, train the others), the reader's data and the files.
-function sidebar(id, { vocabulary, choices, data, files, runs, trainShown, trainOthers }) {
+// pause, stop, train the others), the reader's data, the files and a checkpoint's files.
+function sidebar(id, { vocabulary, choices, data, files, checkpoint, runs, trainShown, trainOthers }) {
   const element = el('section', 'model-panel');
   const heading = el('h2', 'sidebar-heading');
   heading.id = `model-heading-${id}`;
@@ -144,7 +158,7 @@ function sidebar(id, { vocabulary, choices, data, files, runs, trainShown, train
   const stop = button('model-stop', () => runs.stop());
   const controls = el('div', 'model-controls');
   controls.append(choices.element, train, pause, stop, others);
-  element.append(heading, status, vocabulary.element, controls, data.element, files.element);
+  element.append(heading, status, vocabulary.element, controls, data.element, files.element, checkpoint.element);
   return { element, heading, status, controls, train, pause, stop, others };
 }
 
@@ -219,7 +233,7 @@ function shownModels(controller) {
     shippedSteps: () => controller.models.shipped(kind(), inputs())?.steps,
     // where the model on screen comes from, where the spec says it itself (a checkpoint trained
     // elsewhere: its `status`), else null
-    ownStatus: (origin, t) => models().status?.(origin, t) ?? null,
+    ownStatus: (origin, t) => models().status?.(origin, t, controller.models.model(kind(), inputs())) ?? null,
     waiting: () => Boolean(models()) && !models().compares && ['untrained', 'loading', 'none'].includes(origin()),
     // what the kind's models can do besides load and run: { creates, trains, saves }
     abilities: () => controller.attn.modelFacts(kind()).abilities,

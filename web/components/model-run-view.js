@@ -49,8 +49,9 @@ export function modelRunView(controller, shown, runs, { id, editable, onTrain, o
   function draw(compares) {
     const { t } = controller;
     const { running, history } = runs;
-    const label = (identity) => shown.models().label(shown.named(identity), t);
     const origin = shown.origin();
+    // a model's label; the one on screen's knows where it comes from (a checkpoint: the page's or the reader's)
+    const label = (identity, from) => shown.models().label(shown.named(identity), t, from);
     element.hidden = compares && !running && !history.length;
     element.dataset.state = running ? runs.state : shown.waiting() ? 'waiting' : history.length ? 'done' : 'idle';
     setText(
@@ -61,7 +62,9 @@ export function modelRunView(controller, shown, runs, { id, editable, onTrain, o
           ? t('model.loading')
           : history.length
             ? t('model.runDone', { model: label(runs.job.identity) })
-            : t('model.runIdle', { model: label(shown.inputs()) }),
+            : t('model.runIdle', {
+                model: label(controller.models.model(shown.kind(), shown.inputs())?.config ?? shown.inputs(), origin),
+              }),
     );
     setText(
       text,

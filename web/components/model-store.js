@@ -94,6 +94,14 @@ export class ModelStore extends EventTarget {
     if (last) this.#changed(last.kind, last.config);
   }
 
+  /** The reader's model of `kind` with `identity` let go: the one the package ships (or none) takes its place again. */
+  forget(kind, identity) {
+    const key = this.#key(kind, identity);
+    this.#entries.get(key)?.model?.dispose();
+    this.#entries.delete(key);
+    this.#changed(kind, identity);
+  }
+
   #place(model, origin, identity) {
     const key = this.#key(model.kind, identity);
     const entry = this.#entries.get(key);

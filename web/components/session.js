@@ -60,14 +60,36 @@ export class WalkthroughSession {
     try {
       this.#computeFrom(this.inputs);
     } catch (error) {
-      if (this.fields.some((field) => field.name === error.argument)) this.engineErrors[error.argument] = error.message;
-      else this.formError = error.message;
+      this.#blame(error);
       if (!this.trace) throw error; // the notebook's inputs always compute: nothing to fall back on
       // The last valid inputs again when what the engine needs besides them has changed since (the
-      // trained model arrived): the stages they keep show the model the page shows.
+      // trained model arrived): the stages they keep show the model the page shows. Where the new
+      // model takes neither them nor the defaults, the stages stay and the field says why.
       const context = this.context?.(this.traceInputs) ?? {};
       if (Object.keys(context).some((name) => context[name] !== this.traceContext[name]))
-        this.#computeFrom(this.traceInputs);
+        try {
+          this.#computeAgain(this.traceInputs);
+        } catch (again) {
+          this.#blame(again);
+        }
+    }
+  }
+
+  // An engine error on the field its argument names, or on the form.
+  #blame(error) {
+    if (this.fields.some((field) => field.name === error.argument)) this.engineErrors[error.argument] = error.message;
+    else this.formError = error.message;
+  }
+
+  // The last valid inputs for a new model; where it takes them not (a layer past its own), the
+  // defaults of the fields the engine blames, each once.
+  #computeAgain(inputs, blamed = new Set()) {
+    try {
+      this.#computeFrom(inputs);
+    } catch (error) {
+      const field = error.argument;
+      if (blamed.has(field) || !(field in this.defaults) || !this.fields.some((f) => f.name === field)) throw error;
+      this.#computeAgain({ ...inputs, [field]: this.defaults[field] }, blamed.add(field));
     }
   }
 

@@ -56,7 +56,8 @@ export interface PretrainedConfig {
   head: PretrainedHead | null;
 }
 
-export interface LoadPretrainedOptions {
+/** A checkpoint's files given one by one. */
+export interface PretrainedFileOptions {
   /** config.json */
   config: JsonInput;
   /** model.safetensors; for shards, each file by the name the index gives it */
@@ -67,11 +68,41 @@ export interface LoadPretrainedOptions {
   tokenizer?: JsonInput;
   /** tokenizer_config.json */
   tokenizerConfig?: JsonInput;
+}
+
+/** A file of a checkpoint's folder: a File (a picked folder's keep webkitRelativePath), or a dropped one with its path. */
+export type CheckpointFile = File | { path: string; file: Blob };
+
+/** What a load reports: 'download' while a URL's weights arrive (totalBytes null where the server does not say), 'read' while they are read into the engine. */
+export interface PretrainedProgress {
+  phase: 'download' | 'read';
+  bytesRead: number;
+  totalBytes: number | null;
+}
+
+interface PretrainedLoadCommon {
   precision?: ModelPrecision;
-  onProgress?: (progress: { bytesRead: number; totalBytes: number }) => void;
+  /** the memory the config asks for, before any weights are read: throw to refuse it */
+  onEstimate?: (estimate: PretrainedEstimate) => void;
+  onProgress?: (progress: PretrainedProgress) => void;
   /** aborting rejects the load with an AbortError and frees what was read */
   signal?: AbortSignal;
 }
+
+type NoFileOptions = { [K in keyof PretrainedFileOptions]?: never };
+
+export type LoadPretrainedOptions = PretrainedLoadCommon &
+  (
+    | PretrainedFileOptions
+    | (NoFileOptions & {
+        /** a folder's files (picked, dropped): those beside its config.json, by Hugging Face's names */
+        files: Iterable<CheckpointFile> | ArrayLike<CheckpointFile>;
+      })
+    | (NoFileOptions & {
+        /** a folder's URL on a server that lets this page read it (CORS): config.json, then model.safetensors.index.json or model.safetensors, then tokenizer.json */
+        url: string;
+      })
+  );
 
 /** A text as the model's tokenizer reads it. */
 export interface PretrainedTokens {
@@ -232,5 +263,14 @@ declare module './index.js' {
     pretrainedEstimate(config: JsonInput, precision?: ModelPrecision): PretrainedEstimate;
     /** A checkpoint from the files Hugging Face writes; its weights read a tensor at a time. */
     loadPretrained(options: LoadPretrainedOptions): Promise<PretrainedModel>;
+    /** A folder's files from its URL (a server that lets this page read it: CORS), to load or keep: config.json first, then the weights (onConfig may refuse them by throwing), then the tokenizer's files it has. */
+    fetchCheckpoint(
+      url: string,
+      options?: {
+        onConfig?: (configText: string) => void;
+        onProgress?: (progress: PretrainedProgress) => void;
+        signal?: AbortSignal;
+      },
+    ): Promise<{ path: string; file: Blob }[]>;
   }
 }

@@ -2,6 +2,7 @@
 // the files Hugging Face writes (config.json, model.safetensors or its shards and index,
 // tokenizer.json), its weights a slice at a time from the reader's bytes or files into the
 // engine's model, and its forward pass, one head's steps and its key/value cache.
+import { checkpointFromFiles, checkpointFromUrl } from './pretrained-files.js';
 import { describe, fail, options } from './checks.js';
 
 // The model's methods and the tokenizers (pretrained-model.js, with @huggingface/tokenizers inside:
@@ -43,6 +44,9 @@ async function headerOf(file) {
   return file.read(0, Math.min(file.size, 8 + Number(length > 2n ** 40n ? 2n ** 40n : length)));
 }
 
+// The options that give a checkpoint's files one by one (else files or url gives them all).
+const FILE_OPTIONS = ['config', 'weights', 'index', 'tokenizer', 'tokenizerConfig'];
+
 const abortError = () => new DOMException('the load was aborted', 'AbortError');
 
 // The files of a checkpoint the package ships (models/<name>/), as Hugging Face writes them.
@@ -71,35 +75,55 @@ export function pretrainedParts({ call, platform, modelOf }) {
 
   async function loadPretrained(opts) {
     const o = options(opts, 'options', [
-      'config',
-      'weights',
-      'index',
-      'tokenizer',
-      'tokenizerConfig',
+      ...FILE_OPTIONS,
+      'files',
+      'url',
       'precision',
+      'onEstimate',
       'onProgress',
       'signal',
     ]);
-    const configText = jsonText(o.config, 'config');
-    const indexText = o.index === undefined ? undefined : jsonText(o.index, 'index');
     const precision = o.precision ?? 'float32';
-    if (o.onProgress !== undefined && typeof o.onProgress !== 'function')
-      fail(`onProgress must be a function, got ${describe(o.onProgress)}`, 'onProgress');
+    for (const name of ['onEstimate', 'onProgress'])
+      if (o[name] !== undefined && typeof o[name] !== 'function')
+        fail(`${name} must be a function, got ${describe(o[name])}`, name);
     const { signal } = o;
     if (signal !== undefined && typeof signal?.aborted !== 'boolean')
       fail(`signal must be an AbortSignal, got ${describe(signal)}`, 'signal');
-    const estimate = pretrainedEstimate(configText, precision);
-    if (!estimate.fits)
-      fail(
-        `a ${estimate.family} model of ${estimate.parameters} parameters needs ${estimate.bytes} bytes at ${precision} and room to run, more than the engine's memory (at most ${estimate.limit} bytes, other models included) can take`,
-        'config',
-      );
+    const givenBy = ['files', 'url', 'config'].filter((name) => o[name] !== undefined);
+    if (givenBy.length > 1)
+      fail(`options give ${givenBy.join(' and ')}: give one of config (with weights), files or url`, givenBy[1]);
+    if (givenBy[0] !== 'config' && givenBy.length) {
+      const given = FILE_OPTIONS.filter((name) => o[name] !== undefined);
+      if (given.length) fail(`${given[0]} is read from ${givenBy[0]}: give one or the other`, given[0]);
+    }
+    // the memory the config asks for, told (onEstimate may refuse it by throwing) and checked
+    // before any weights are read
+    const checkFits = (config) => {
+      const estimate = pretrainedEstimate(config, precision);
+      o.onEstimate?.(estimate);
+      if (!estimate.fits)
+        fail(
+          `a ${estimate.family} model of ${estimate.parameters} parameters needs ${estimate.bytes} bytes at ${precision} and room to run, more than the engine's memory (at most ${estimate.limit} bytes, other models included) can take`,
+          'config',
+        );
+    };
+    const progress = (phase) => (report) => o.onProgress?.({ phase, ...report });
+    const files =
+      givenBy[0] === 'config'
+        ? o
+        : await checkpointFromFiles(
+            o.files ?? (await checkpointFromUrl(o.url, { onConfig: checkFits, onBytes: progress('download'), signal })),
+          );
+    const configText = jsonText(files.config, 'config');
+    const indexText = files.index === undefined ? undefined : jsonText(files.index, 'index');
+    if (o.url === undefined) checkFits(configText);
     const { createPretrainedTokenizer, pretrainedMethods } = await import(/* @vite-ignore */ MODEL_MODULE);
     const tokenizer =
-      o.tokenizer === undefined ? null : await createPretrainedTokenizer(o.tokenizer, o.tokenizerConfig);
-    const files = weightFiles(o.weights, indexText);
+      files.tokenizer === undefined ? null : await createPretrainedTokenizer(files.tokenizer, files.tokenizerConfig);
+    const weights = weightFiles(files.weights, indexText);
     const headers = [];
-    for (const { name, bytes } of files) headers.push({ name, header: await headerOf(bytes), size: bytes.size });
+    for (const { name, bytes } of weights) headers.push({ name, header: await headerOf(bytes), size: bytes.size });
     if (signal?.aborted) throw abortError();
     const info = call('pretrainedCreate', configText, headers, indexText ?? '', precision);
     try {
@@ -108,11 +132,11 @@ export function pretrainedParts({ call, platform, modelOf }) {
       let bytesRead = 0;
       for (const [tensor, source] of sources.entries())
         for (let at = source.begin; at < source.end; at += CHUNK_BYTES) {
-          const bytes = await files[source.file].bytes.read(at, Math.min(source.end, at + CHUNK_BYTES));
+          const bytes = await weights[source.file].bytes.read(at, Math.min(source.end, at + CHUNK_BYTES));
           if (signal?.aborted) throw abortError();
           call('pretrainedWrite', info.handle, tensor, at - source.begin, bytes);
           bytesRead += bytes.length;
-          o.onProgress?.({ bytesRead, totalBytes });
+          progress('read')({ bytesRead, totalBytes });
         }
       // the tokens as the tokenizer shows them, which a walkthrough labels its panels with
       if (tokenizer) call('pretrainedSetTokenTexts', info.handle, tokenizer.everyToken());
@@ -131,6 +155,17 @@ export function pretrainedParts({ call, platform, modelOf }) {
     return Object.freeze({ ...estimate, fits: estimate.bytes + working <= estimate.limit - inUse });
   }
 
+  // a folder's files from its URL (to keep them, or load them later): onConfig(text) may refuse
+  // the weights before they are asked for
+  function fetchCheckpoint(url, opts) {
+    const o = options(opts, 'options', ['onConfig', 'onProgress', 'signal']);
+    for (const name of ['onConfig', 'onProgress'])
+      if (o[name] !== undefined && typeof o[name] !== 'function')
+        fail(`${name} must be a function, got ${describe(o[name])}`, name);
+    const onBytes = (report) => o.onProgress?.({ phase: 'download', ...report });
+    return checkpointFromUrl(url, { onConfig: o.onConfig, onBytes, signal: o.signal });
+  }
+
   // a checkpoint the package ships: its folder's files, read as the platform reads shipped models
   async function loadShipped({ files }) {
     const [config, weights, tokenizer, tokenizerConfig] = await Promise.all(files.map(platform.readModel));
@@ -139,7 +174,7 @@ export function pretrainedParts({ call, platform, modelOf }) {
   }
 
   return {
-    api: { loadPretrained, pretrainedEstimate },
+    api: { loadPretrained, pretrainedEstimate, fetchCheckpoint },
     loadShipped,
     // the model's methods, from the module loadPretrained imported, with its tokenizer
     methods: (info, live, { methods }) => methods(info, live),

@@ -144,3 +144,15 @@ export function cellText(panel, index, precision = 2) {
   const exact = panel.exact?.[index];
   return exact ? pythonGFromText(exact, precision) : pythonG(panel.data[index], precision);
 }
+
+/** A size in bytes as people read it, in decimal units: 980 B, 2.7 KB, 12 KB, 548 MB, 3.9 GB. */
+export function byteSize(bytes) {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 999.5 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${unit > 0 && value < 9.95 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}

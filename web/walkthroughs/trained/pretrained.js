@@ -81,9 +81,19 @@ export default {
   models: {
     kind: 'pretrained',
     compares: false,
-    label: (identity, t) => identity.name || t('pretrained.model'),
-    // the shipped checkpoint was trained by a script, not by this engine
-    status: (origin, t) => (origin === 'shipped' ? t('pretrained.shipped') : null),
+    // the page's small GPT-2, or the reader's checkpoint (origin 'trained'): its name, or its family
+    // (a name or family left unsaid is the kind's default: none, gpt2)
+    label: (identity, t, origin) =>
+      identity.name || (origin === 'trained' ? (identity.family ?? 'gpt2') : t('pretrained.model')),
+    // the shipped checkpoint was trained by a script, not by this engine; the reader's is theirs
+    status: (origin, t, model) => {
+      if (origin === 'shipped') return t('pretrained.shipped');
+      if (origin !== 'trained' || !model) return null;
+      const { layers, heads, hidden, vocabulary } = model.config;
+      return t('pretrained.own', { family: model.family, layers, heads, hidden, vocabulary });
+    },
+    // the reader's checkpoint: its files (or a folder's URL) read by these engine functions
+    checkpoint: { load: 'loadPretrained', estimate: 'pretrainedEstimate', fetch: 'fetchCheckpoint' },
     context(inputs, models) {
       const model = models.model('pretrained', inputs);
       return model && { model, ids: model.tokenize(inputs.sentence).ids };

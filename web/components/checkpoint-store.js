@@ -1,0 +1,39 @@
+// The checkpoints a reader chose to keep on this device, in this origin's IndexedDB: each its
+// files as Blobs (which the browser keeps on disk), its name and size. Nothing leaves the machine.
+const NAME = 'attention-stepper-checkpoints';
+
+/**
+ * The store, or null where the browser has no IndexedDB: { list(), put(entry), get(id),
+ * delete(id) }, each a promise. An entry is { id, name, family, size, files: [{ path, file }] };
+ * list() gives them without their files, newest first.
+ */
+export function checkpointStore(indexedDB = globalThis.indexedDB) {
+  if (!indexedDB) return null;
+  let opened = null;
+  const open = () =>
+    (opened ??= new Promise((resolve, reject) => {
+      const request = indexedDB.open(NAME, 1);
+      request.onupgradeneeded = () =>
+        request.result.createObjectStore('checkpoints', { keyPath: 'id', autoIncrement: true });
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    }));
+  const transaction = async (mode, action) => {
+    const db = await open();
+    return new Promise((resolve, reject) => {
+      const tx = db.transaction(['checkpoints'], mode);
+      const request = action(tx.objectStore('checkpoints'));
+      tx.oncomplete = () => resolve(request.result);
+      tx.onerror = tx.onabort = () => reject(tx.error);
+    });
+  };
+  return {
+    list: () =>
+      transaction('readonly', (store) => store.getAll()).then((entries) =>
+        entries.reverse().map(({ files, ...entry }) => entry),
+      ),
+    put: (entry) => transaction('readwrite', (store) => store.put(entry)),
+    get: (id) => transaction('readonly', (store) => store.get(id)),
+    delete: (id) => transaction('readwrite', (store) => store.delete(id)),
+  };
+}
