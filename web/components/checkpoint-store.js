@@ -1,5 +1,7 @@
 // The checkpoints a reader chose to keep on this device, in this origin's IndexedDB: each its
 // files as Blobs (which the browser keeps on disk), its name and size. Nothing leaves the machine.
+import { indexedDatabase } from './indexed-db.js';
+
 const NAME = 'attention-stepper-checkpoints';
 
 /**
@@ -9,24 +11,10 @@ const NAME = 'attention-stepper-checkpoints';
  */
 export function checkpointStore(indexedDB = globalThis.indexedDB) {
   if (!indexedDB) return null;
-  let opened = null;
-  const open = () =>
-    (opened ??= new Promise((resolve, reject) => {
-      const request = indexedDB.open(NAME, 1);
-      request.onupgradeneeded = () =>
-        request.result.createObjectStore('checkpoints', { keyPath: 'id', autoIncrement: true });
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    }));
-  const transaction = async (mode, action) => {
-    const db = await open();
-    return new Promise((resolve, reject) => {
-      const tx = db.transaction(['checkpoints'], mode);
-      const request = action(tx.objectStore('checkpoints'));
-      tx.oncomplete = () => resolve(request.result);
-      tx.onerror = tx.onabort = () => reject(tx.error);
-    });
-  };
+  const checkpoints = indexedDatabase(indexedDB, NAME, (db) =>
+    db.createObjectStore('checkpoints', { keyPath: 'id', autoIncrement: true }),
+  );
+  const transaction = (mode, action) => checkpoints(['checkpoints'], mode, action);
   return {
     list: () =>
       transaction('readonly', (store) => store.getAll()).then((entries) =>

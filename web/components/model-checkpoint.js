@@ -124,7 +124,8 @@ export function modelCheckpoint(controller, shown, { source, editable, onOpen, o
     }
   }
 
-  const loadFiles = (files, opts) => engine('load')({ files, onEstimate: checkFits, ...opts });
+  // files given here are checked against this device as they load; a URL's, before they are fetched
+  const loadFiles = (files, opts) => engine('load')({ files, ...opts });
 
   function openFiles(files) {
     if (files.length === 0) return;
@@ -133,7 +134,7 @@ export function modelCheckpoint(controller, shown, { source, editable, onOpen, o
     const name = path.includes('/') ? path.split('/').at(-2) : t('checkpoint.yours');
     const keepIt = keep.checked;
     read(name, async (opts) => {
-      const model = await loadFiles(files, opts);
+      const model = await loadFiles(files, { ...opts, onEstimate: checkFits });
       if (keepIt) await keepFiles(name, model, files);
       return model;
     });
@@ -154,9 +155,7 @@ export function modelCheckpoint(controller, shown, { source, editable, onOpen, o
 
   async function keepFiles(name, model, files) {
     if (!store) return;
-    const entry = files.map((item) =>
-      item instanceof Blob ? { path: item.webkitRelativePath || item.name, file: item } : item,
-    );
+    const entry = files.map((item) => (item instanceof Blob ? { path: pathOf(item), file: item } : item));
     const size = entry.reduce((sum, { file }) => sum + file.size, 0);
     await store.put({ name, family: model.family, size, files: entry });
     kept = await store.list();
@@ -164,7 +163,7 @@ export function modelCheckpoint(controller, shown, { source, editable, onOpen, o
 
   async function openKept(id) {
     const entry = await store.get(id);
-    if (entry) read(entry.name, (opts) => loadFiles(entry.files, opts));
+    if (entry) read(entry.name, (opts) => loadFiles(entry.files, { ...opts, onEstimate: checkFits }));
   }
 
   async function deleteKept(id) {

@@ -1,5 +1,7 @@
 // The reader's own data kept between visits, in this origin's IndexedDB: the tasks of the texts
 // they read, as the tasks' bytes, and the models trained on them. Nothing leaves the machine.
+import { indexedDatabase } from './indexed-db.js';
+
 const NAME = 'attention-stepper-reader';
 
 /**
@@ -12,27 +14,10 @@ const NAME = 'attention-stepper-reader';
  */
 export function readerStore(indexedDB = globalThis.indexedDB) {
   if (!indexedDB) return null;
-  let opened = null;
-  const open = () =>
-    (opened ??= new Promise((resolve, reject) => {
-      const request = indexedDB.open(NAME, 1);
-      request.onupgradeneeded = () => {
-        request.result.createObjectStore('tasks', { keyPath: 'id' });
-        request.result.createObjectStore('models', { keyPath: 'key' }).createIndex('task', 'task');
-      };
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    }));
-  // `action(stores)` inside one transaction over `names`; resolves to its request's result
-  const transaction = async (names, mode, action) => {
-    const db = await open();
-    return new Promise((resolve, reject) => {
-      const tx = db.transaction(names, mode);
-      const request = action(...names.map((name) => tx.objectStore(name)));
-      tx.oncomplete = () => resolve(request?.result);
-      tx.onerror = tx.onabort = () => reject(tx.error);
-    });
-  };
+  const transaction = indexedDatabase(indexedDB, NAME, (db) => {
+    db.createObjectStore('tasks', { keyPath: 'id' });
+    db.createObjectStore('models', { keyPath: 'key' }).createIndex('task', 'task');
+  });
   return {
     // entries kept before labelled sentences were read are all sentence pairs, counted as `pairs`
     tasks: () =>

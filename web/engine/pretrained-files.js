@@ -29,6 +29,9 @@ const unreadWeights = (names, where) => {
   );
 };
 
+/** The error an aborted load rejects with. */
+export const abortError = () => new DOMException('the load was aborted', 'AbortError');
+
 const baseName = (path) => path.slice(path.lastIndexOf('/') + 1);
 const folderOf = (path) => path.slice(0, path.lastIndexOf('/') + 1);
 const text = (blob) => blob.text();
@@ -90,7 +93,7 @@ async function blobOf(response, onBytes, signal) {
     const { done, value } = await reader.read();
     if (signal?.aborted) {
       reader.cancel();
-      throw new DOMException('the load was aborted', 'AbortError');
+      throw abortError();
     }
     if (done) break;
     parts.push(value);

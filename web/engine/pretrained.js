@@ -2,7 +2,7 @@
 // the files Hugging Face writes (config.json, model.safetensors or its shards and index,
 // tokenizer.json), its weights a slice at a time from the reader's bytes or files into the
 // engine's model, and its forward pass, one head's steps and its key/value cache.
-import { checkpointFromFiles, checkpointFromUrl } from './pretrained-files.js';
+import { abortError, checkpointFromFiles, checkpointFromUrl } from './pretrained-files.js';
 import { describe, fail, options } from './checks.js';
 
 // The model's methods and the tokenizers (pretrained-model.js, with @huggingface/tokenizers inside:
@@ -46,8 +46,6 @@ async function headerOf(file) {
 
 // The options that give a checkpoint's files one by one (else files or url gives them all).
 const FILE_OPTIONS = ['config', 'weights', 'index', 'tokenizer', 'tokenizerConfig'];
-
-const abortError = () => new DOMException('the load was aborted', 'AbortError');
 
 // The files of a checkpoint the package ships (models/<name>/), as Hugging Face writes them.
 const SHIPPED_FILES = ['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json'];
