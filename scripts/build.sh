@@ -71,11 +71,12 @@ package_engine() {
   # a bundler or an import map, and the package has no runtime dependency.
   npx esbuild "$web/engine/tensors.js" --bundle --minify --format=esm --target=es2020 \
     --allow-overwrite --outfile="$out/tensors.js" --log-level=warning
-  # A pretrained model's methods and its tokenizer, with @huggingface/tokenizers, are one module of
-  # their own, which only loadPretrained imports (pretrained.js): its parts are inside it.
+  # A pretrained model's methods and its tokenizer, with @huggingface/tokenizers, and the finding
+  # of a folder's files are one module of their own, which only loadPretrained imports
+  # (pretrained.js): its parts are inside it.
   npx esbuild "$web/engine/pretrained-model.js" --bundle --minify --format=esm --target=es2020 \
     --allow-overwrite --outfile="$out/pretrained-model.js" --log-level=warning
-  rm "$out/pretrained-tokenizer.js"
+  rm "$out/pretrained-tokenizer.js" "$out/pretrained-files.js"
   # The browsers' entry as one minified module, its own modules (and fflate) inside: a CDN serves
   # one file instead of seventeen, half the bytes. The modules' loaders (wasm/) stay files of their
   # own, loaded as before; Node's entry and the training worker import the modules beside it.

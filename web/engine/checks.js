@@ -15,6 +15,9 @@ export function argumentOf(name) {
   return name.replace(/^(options|inputs|params)\./, '').split(/[.[]/)[0];
 }
 
+/** The error an aborted load rejects with (as fetch's does). */
+export const abortError = () => new DOMException('the load was aborted', 'AbortError');
+
 /** Bad input: a TypeError whose `argument` names the argument, as the engine's own errors do. */
 export function fail(message, name) {
   throw Object.assign(new TypeError(message), { argument: argumentOf(name) });

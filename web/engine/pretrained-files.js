@@ -1,7 +1,7 @@
 // A checkpoint's files as Hugging Face writes them, fetched from a folder's URL, or found among the
 // files a reader gives (a folder picked or dropped, or files picked one by one): the options
 // loadPretrained reads (config, weights or the index and its shards, tokenizer and its config).
-import { describe, fail } from './checks.js';
+import { abortError, describe, fail } from './checks.js';
 
 const CONFIG = 'config.json';
 const WEIGHTS = 'model.safetensors';
@@ -28,9 +28,6 @@ const unreadWeights = (names, where) => {
     where,
   );
 };
-
-/** The error an aborted load rejects with. */
-export const abortError = () => new DOMException('the load was aborted', 'AbortError');
 
 const baseName = (path) => path.slice(path.lastIndexOf('/') + 1);
 const folderOf = (path) => path.slice(0, path.lastIndexOf('/') + 1);

@@ -6,6 +6,8 @@
 import { deepFreeze, describe, fail, integer, options } from './checks.js';
 
 export { createPretrainedTokenizer } from './pretrained-tokenizer.js';
+// a checkpoint's files found in a folder or fetched from its URL (only loadPretrained needs them)
+export { checkpointFromFiles, checkpointFromUrl } from './pretrained-files.js';
 
 // What run() and trace() read besides the input: BERT's second text or token types, and the mask.
 const INPUT_OPTIONS = ['pair', 'tokenTypes', 'attentionMask'];

@@ -2,14 +2,14 @@
 // the files Hugging Face writes (config.json, model.safetensors or its shards and index,
 // tokenizer.json), its weights a slice at a time from the reader's bytes or files into the
 // engine's model, and its forward pass, one head's steps and its key/value cache.
-import { abortError, checkpointFromFiles, checkpointFromUrl } from './pretrained-files.js';
-import { describe, fail, options } from './checks.js';
+import { abortError, describe, fail, options } from './checks.js';
 
-// The model's methods and the tokenizers (pretrained-model.js, with @huggingface/tokenizers inside:
-// scripts/build.sh) are a module of its own, which a page without a checkpoint never loads: named
+// The model's methods, the tokenizers and the finding of a folder's files (pretrained-model.js, with
+// @huggingface/tokenizers and pretrained-files.js inside: scripts/build.sh) are a module of its own, which a page without a checkpoint never loads: named
 // by its URL, so that bundlers copy the file rather than split it (a training worker, bundled as
 // one file, then bundles alike).
 const MODEL_MODULE = new URL('./pretrained-model.js', import.meta.url).href;
+const modelModule = () => import(/* @vite-ignore */ MODEL_MODULE);
 
 // The bytes read and written at once: a slice of a tensor, whole values of any dtype.
 const CHUNK_BYTES = 8 << 20;
@@ -42,6 +42,13 @@ async function headerOf(file) {
   if (first.length < 8) return first;
   const length = new DataView(first.buffer, first.byteOffset, 8).getBigUint64(0, true);
   return file.read(0, Math.min(file.size, 8 + Number(length > 2n ** 40n ? 2n ** 40n : length)));
+}
+
+// The options `names` of `o` that are functions where given.
+function callbacks(o, names) {
+  for (const name of names)
+    if (o[name] !== undefined && typeof o[name] !== 'function')
+      fail(`${name} must be a function, got ${describe(o[name])}`, name);
 }
 
 // The options that give a checkpoint's files one by one (else files or url gives them all).
@@ -82,9 +89,7 @@ export function pretrainedParts({ call, platform, modelOf }) {
       'signal',
     ]);
     const precision = o.precision ?? 'float32';
-    for (const name of ['onEstimate', 'onProgress'])
-      if (o[name] !== undefined && typeof o[name] !== 'function')
-        fail(`${name} must be a function, got ${describe(o[name])}`, name);
+    callbacks(o, ['onEstimate', 'onProgress']);
     const { signal } = o;
     if (signal !== undefined && typeof signal?.aborted !== 'boolean')
       fail(`signal must be an AbortSignal, got ${describe(signal)}`, 'signal');
@@ -107,16 +112,17 @@ export function pretrainedParts({ call, platform, modelOf }) {
         );
     };
     const progress = (phase) => (report) => o.onProgress?.({ phase, ...report });
-    const files =
-      givenBy[0] === 'config'
-        ? o
-        : await checkpointFromFiles(
-            o.files ?? (await checkpointFromUrl(o.url, { onConfig: checkFits, onBytes: progress('download'), signal })),
-          );
+    const module = givenBy[0] === 'config' ? null : await modelModule();
+    const files = module
+      ? await module.checkpointFromFiles(
+          o.files ??
+            (await module.checkpointFromUrl(o.url, { onConfig: checkFits, onBytes: progress('download'), signal })),
+        )
+      : o;
     const configText = jsonText(files.config, 'config');
     const indexText = files.index === undefined ? undefined : jsonText(files.index, 'index');
     if (o.url === undefined) checkFits(configText);
-    const { createPretrainedTokenizer, pretrainedMethods } = await import(/* @vite-ignore */ MODEL_MODULE);
+    const { createPretrainedTokenizer, pretrainedMethods } = module ?? (await modelModule());
     const tokenizer =
       files.tokenizer === undefined ? null : await createPretrainedTokenizer(files.tokenizer, files.tokenizerConfig);
     const weights = weightFiles(files.weights, indexText);
@@ -155,13 +161,11 @@ export function pretrainedParts({ call, platform, modelOf }) {
 
   // a folder's files from its URL (to keep them, or load them later): onConfig(text) may refuse
   // the weights before they are asked for
-  function fetchCheckpoint(url, opts) {
+  async function fetchCheckpoint(url, opts) {
     const o = options(opts, 'options', ['onConfig', 'onProgress', 'signal']);
-    for (const name of ['onConfig', 'onProgress'])
-      if (o[name] !== undefined && typeof o[name] !== 'function')
-        fail(`${name} must be a function, got ${describe(o[name])}`, name);
+    callbacks(o, ['onConfig', 'onProgress']);
     const onBytes = (report) => o.onProgress?.({ phase: 'download', ...report });
-    return checkpointFromUrl(url, { onConfig: o.onConfig, onBytes, signal: o.signal });
+    return (await modelModule()).checkpointFromUrl(url, { onConfig: o.onConfig, onBytes, signal: o.signal });
   }
 
   // a checkpoint the package ships: its folder's files, read as the platform reads shipped models
