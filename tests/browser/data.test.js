@@ -2,6 +2,8 @@
 // into a task with the engine's message next to the text when they cannot be, and a model of them
 // trained in the tab and stepped through.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -35,15 +37,31 @@ test('pairs that cannot be read say why next to the text, which stays; a file is
   assert.equal(await text.getAttribute('aria-invalid'), 'true');
   assert.equal(await text.inputValue(), 'Go.\tVa !\nno tab on this line\n');
   assert.equal(await page.locator('#input-task').inputValue(), 'en-fr');
-  // a file as eng-fra.txt holds its lines: English, French, attribution
-  const lines = ['Go.\tVa !', 'Run!\tCours !', 'Wait!\tAttends !', 'Go on.\tPoursuis.', 'I see.\tJe comprends.'];
-  const file = [...lines, ...lines, ...lines].map((line, i) => `${line}\tCC-BY 2.0 (France) #${i}`).join('\r\n');
+  // a file as eng-fra.txt holds its lines: English, French, attribution; one pair twice, one
+  // without its English
+  const lines = [
+    ...['Go.\tVa !', 'Run!\tCours !', 'Wait!\tAttends !', 'Go on.\tPoursuis.', 'I see.\tJe comprends.'],
+    ...['Hello!\tBonjour !', 'I won!\tJ’ai gagné !', 'Stop!\tArrête-toi !', 'Jump.\tSaute.', 'Thanks.\tMerci.'],
+    ...[
+      'Relax.\tDétends-toi.',
+      'Get up.\tLève-toi.',
+      'Sit down.\tAssieds-toi !',
+      'Hurry!\tDépêche-toi !',
+      'Help!\tÀ l’aide !',
+    ],
+    'Go.\tVa !',
+    '\tVide.',
+  ];
+  const file = lines.map((line, i) => `${line}\tCC-BY 2.0 (France) #${i}`).join('\r\n');
   await data
     .locator('input[type=file]')
     .setInputFiles({ name: 'eng-fra.txt', mimeType: 'text/plain', buffer: Buffer.from(file) });
   await page.waitForFunction(() => /pairs kept/.test(document.querySelector('.model-data-stats').textContent));
   assert.equal(await text.getAttribute('aria-invalid'), 'false');
-  assert.match(await data.locator('.model-data-stats').textContent(), /^eng-fra-[0-9a-f]{8}: 15 pairs kept/);
+  assert.match(
+    await data.locator('.model-data-stats').textContent(),
+    /^eng-fra-[0-9a-f]{8}: 15 pairs kept .* Dropped: 1 repeating an earlier pair, 1 with an empty side\.$/,
+  );
   assert.match(await data.locator('.model-data-preview li').first().textContent(), / · |→/);
   assert.match(await page.locator('#input-task').inputValue(), /^eng-fra-[0-9a-f]{8}$/);
   await data.screenshot({ path: `${SCREENSHOTS}/data--phone--file.png` });
@@ -110,6 +128,13 @@ test('a sample read as pairs trains in the tab, and the walkthrough steps throug
   assert.match(await page.locator('.training-chart').textContent(), /BLEU \(validation\)/);
   await page.locator('.model-run').screenshot({ path: `${SCREENSHOTS}/data--desktop--training.png` });
   await page.waitForSelector('.model-panel[data-origin="trained"]', { timeout: 150_000 });
+  // a run that ended says how, its bar full: no time left to promise
+  await page.waitForFunction(() => /· finished/.test(document.querySelector('.model-numbers').textContent));
+  assert.match(
+    await page.locator('.model-numbers').textContent(),
+    /· finished (at step \d+ of \d+: the validation loss had stopped improving|at step \d+: it reached the goal|: every one of its \d+ steps)$/,
+  );
+  assert.equal(await page.locator('.model-progress').evaluate((bar) => bar.value), 1);
   // after a reload the model trained on the reader's pairs is there again, not trained anew
   await page.waitForFunction(() =>
     /with its models/.test(document.querySelector('.model-data-saved')?.textContent ?? ''),
@@ -196,4 +221,50 @@ test('<attention-stepper pairs-src> reads the pairs (or labelled sentences) of a
       document.querySelector('#unlabelled').shadowRoot.textContent,
     ),
   );
+});
+
+test('<attention-stepper pairs-src> on a server that does not allow the page says so (CORS), and names an HTTP error', async (t) => {
+  // another origin (localhost; the page is on 127.0.0.1) that sends its file without
+  // Access-Control-Allow-Origin, and its 404 with it (a 404 without it the page could not read)
+  const pairs = readFileSync(fileURLToPath(new URL('pairs.tsv', import.meta.url)));
+  const server = createServer((request, response) =>
+    request.url === '/pairs.tsv'
+      ? response.writeHead(200).end(pairs)
+      : response.writeHead(404, { 'access-control-allow-origin': '*' }).end(),
+  );
+  await new Promise((resolve) => server.listen(0, 'localhost', resolve));
+  t.after(() => server.close());
+  const elsewhere = `http://localhost:${server.address().port}`;
+  // the browser logs the blocked request and the 404 itself
+  const page = await openPage(
+    session,
+    t,
+    'tests/browser/components-page.html',
+    { viewport: { width: 1280, height: 900 } },
+    /CORS policy|Failed to load resource|net::ERR_FAILED/,
+  );
+  await page.evaluate((origin) => {
+    for (const [id, file, lang] of [
+      ['blocked', 'pairs.tsv', 'en'],
+      ['absent', 'gone.tsv', 'en'],
+      ['blocked-zh', 'pairs.tsv', 'zh'],
+    ]) {
+      const stepper = document.createElement('attention-stepper');
+      Object.entries({ id, walkthrough: 'seq2seq', lang, 'pairs-src': `${origin}/${file}` }).forEach(([name, value]) =>
+        stepper.setAttribute(name, value),
+      );
+      document.body.append(stepper);
+    }
+  }, elsewhere);
+  const said = (id, pattern) =>
+    page.waitForFunction(
+      ([id, source]) => new RegExp(source).test(document.getElementById(id).shadowRoot.textContent),
+      [id, pattern.source],
+    );
+  await said(
+    'blocked',
+    /The sentence pairs of http:\/\/localhost:\d+\/pairs\.tsv cannot be read: the server is not there, or it does not let this page read the file: it must send Access-Control-Allow-Origin \(CORS\)/,
+  );
+  await said('absent', /gone\.tsv cannot be read: the server answered 404 Not Found/);
+  await said('blocked-zh', /Access-Control-Allow-Origin（CORS）/);
 });

@@ -194,6 +194,48 @@ test('deep links open their stage and survive a reload', async (t) => {
   assert.equal(new URL(page.url()).hash, '#scoring/compare-weights');
 });
 
+test('a link to a stage or walkthrough that is not there says so; the last stage leads on to the next walkthrough', async (t) => {
+  const page = await open(t, '#self-attention/attention-heads');
+  assert.equal(await current(page), 'self-attention/embeddings');
+  assert.equal(
+    await page.textContent('#stale:not([hidden])'),
+    'Self-attention from scratch has no stage “attention-heads”: its first stage is shown instead.',
+  );
+  // moving on clears it; the last stage links to the next walkthrough, and only the last
+  assert.ok(await page.isHidden('#next-walkthrough'));
+  await page.keyboard.press('End');
+  await page.waitForSelector('#stale', { state: 'hidden' });
+  const next = page.locator('#next-walkthrough');
+  assert.equal(
+    await next.textContent(),
+    'Next walkthrough: Scoring functions: Bahdanau and Luong attention, trained →',
+  );
+  await next.focus();
+  await page.keyboard.press('Enter');
+  await shippedModel(page, 'scoring');
+  assert.match(await current(page), /^scoring\//);
+  assert.ok(await page.isHidden('#next-walkthrough'));
+  const zh = await open(t, '?lang=zh#reformer');
+  assert.equal(await current(zh), 'basics/decoder-state');
+  assert.equal(await zh.textContent('#stale:not([hidden])'), '没有名为“reformer”的演练：改为显示注意力基础知识。');
+});
+
+test('the stage count fits its bar: in words where there is room, as "8 / 9" on a phone', async (t) => {
+  const shownCount = (page) =>
+    page.$eval('.as-progress', (bar) => {
+      const visible = [...bar.querySelectorAll('.as-progress-text > span')].find((span) => span.offsetWidth > 0);
+      return { text: visible.textContent, fits: visible.getBoundingClientRect().width <= bar.clientWidth };
+    });
+  const desktop = await open(t, '?lang=zh#basics/context');
+  assert.deepEqual(await shownCount(desktop), { text: '第 8 阶段，共 9 个阶段', fits: true });
+  const phone = await open(t, '?lang=zh#seq2seq/step-3', { width: 390, height: 844 });
+  await shippedModel(phone);
+  const { text, fits } = await shownCount(phone);
+  assert.match(text, /^\d+ \/ \d+$/);
+  assert.ok(fits);
+  assert.match(await phone.getAttribute('.as-progress', 'aria-valuetext'), /^第 \d+ 阶段，共 \d+ 个阶段：/);
+});
+
 test('editing an input recomputes downstream stages; a bad entry is marked and nothing else is lost', async (t) => {
   const page = await open(t, '#basics/scores');
   await page.fill('#input-decoderState', '1, 0, 0');

@@ -18,7 +18,8 @@ using namespace attention::tasks;
 namespace {
 
 // n lines of an easy, separable toy set: a word of the label's own (an animal, a vehicle, a food)
-// among words every label shares, with punctuation.
+// among words every label shares, with punctuation; each line different up to 72 (a line that
+// repeats one is dropped).
 std::string toy(std::size_t n) {
   const char *fillers[] = {"i", "saw", "a", "the", "today", "really"};
   const char *words[3][4] = {{"cat", "dog", "horse", "cow"},
@@ -28,7 +29,7 @@ std::string toy(std::size_t n) {
   std::string text;
   for (std::size_t i = 0; i < n; ++i)
     text += std::string(fillers[i % 6]) + " " + words[i % 3][(i / 3) % 4] + ", " +
-            fillers[(i / 7) % 6] + "!\t" + labels[i % 3] + "\n";
+            fillers[(i / 12) % 6] + "!\t" + labels[i % 3] + "\n";
   return text;
 }
 
@@ -153,6 +154,12 @@ TEST_CASE("classification text: long and empty sentences are dropped; the vocabu
   CHECK(task.stats.pairs == 3);
   CHECK(task.stats.dropped ==
         std::vector<std::pair<std::string, std::size_t>>{{"empty", 1}, {"tooLong", 2}});
+  // a sentence with its label again is dropped; with another label it is another line
+  const ClassificationTask repeated =
+      make_classification_text_task("a b\tx\na b\tx\na b\ty\nc\tx\nd\ty\n", options(0, 0));
+  CHECK(repeated.stats.pairs == 4);
+  CHECK(repeated.stats.dropped ==
+        std::vector<std::pair<std::string, std::size_t>>{{"duplicate", 1}});
   // "a" and "b" twice in the sentences kept; "c" and "!" once
   CHECK(task.vocabulary.tokens == std::vector<std::string>{"<sos>", "<eos>", "<unk>", "a", "b"});
 }

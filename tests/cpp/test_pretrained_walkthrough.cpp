@@ -84,8 +84,8 @@ TEST_CASE("pretrained walkthrough: every stage of GPT-2 and Llama checkpoints eq
     for (const auto &stage : trace.stages)
       stages.push_back(stage.id);
     const std::vector<std::string> expected_stages{
-        "tokens", "embeddings", "qkv",       "scores", "mask",    "softmax",
-        "output", "model-view", "head-view", "sinks",  "rollout", "prediction"};
+        "tokens",     "embeddings", "qkv",   "scores",  "mask",       "softmax",   "output",
+        "model-view", "head-view",  "sinks", "rollout", "prediction", "generation"};
     CHECK(stages == expected_stages);
 
     // the tokens are the texts given for their ids
@@ -198,6 +198,75 @@ TEST_CASE("pretrained walkthrough: every stage of GPT-2 and Llama checkpoints eq
     for (std::size_t k = 0; k < 10; ++k) {
       CHECK(top.row_labels[k].text == "t" + std::to_string(order[k]));
       CHECK(top.values(k, 0) == doctest::Approx(last[order[k]] / total).epsilon(1e-12));
+    }
+    dispose_model(handle);
+  }
+}
+
+TEST_CASE("pretrained walkthrough: generation over the key/value cache is the full pass's") {
+  for (const char *name : {"gpt2", "llama"}) {
+    CAPTURE(name);
+    const Reference ref(name);
+    const std::vector<TokenId> prompt = ref.ids("input_ids"), greedy = ref.ids("generate.ids");
+    const int handle = stored(name, true);
+    const std::size_t layer = 1, head = 1, n = prompt.size(), m = greedy.size();
+    GivenInputs given = inputs(handle, prompt, layer, head);
+    given.numbers.emplace_back("maxTokens", Matrix<double>{{double(m)}});
+    const Trace trace = walkthrough("pretrained", given);
+
+    // greedy by default: the tokens PyTorch's greedy decoding appends, each with its probability
+    const Panel &chosen = panel_of(trace, "generation", "chosen");
+    REQUIRE(chosen.values.shape()[0] == m);
+    for (std::size_t s = 0; s < m; ++s)
+      CHECK(chosen.row_labels[s].text == "t" + std::to_string(greedy[s]));
+    CHECK(chosen.values(0, 0) == panel_of(trace, "prediction", "top").values(0, 0));
+    CHECK(trace.labels.back().second.front() == "tokens");
+
+    // each step's row, and the cache when it ends, are those of one pass over the whole text:
+    // the rows of its last m queries, and its keys and values (the last token chosen is not read)
+    std::vector<TokenId> read = prompt;
+    read.insert(read.end(), greedy.begin(), greedy.end() - 1);
+    const Trace whole = walkthrough("pretrained", inputs(handle, read, layer, head));
+    const Panel &full = panel_of(whole, "softmax", "weights");
+    const Panel &steps = panel_of(trace, "generation", "step_attention");
+    REQUIRE(steps.values.shape()[0] == m);
+    REQUIRE(steps.values.shape()[1] == read.size());
+    for (std::size_t s = 0; s < m; ++s) {
+      CHECK(steps.row_labels[s].text == "t" + std::to_string(read[n - 1 + s]));
+      for (std::size_t j = 0; j < read.size(); ++j)
+        CHECK(steps.values(s, j) == doctest::Approx(full.values(n - 1 + s, j)).epsilon(1e-12));
+    }
+    const bool rotary = std::string(name) == "llama";
+    const Panel &keys = panel_of(whole, "qkv", rotary ? "k_rotated" : "k");
+    const Panel &values = panel_of(whole, "qkv", "v");
+    CHECK(worst(panel_of(trace, "generation", "key_cache"),
+                std::vector<double>(keys.values.begin(), keys.values.end())) < 1e-12);
+    CHECK(worst(panel_of(trace, "generation", "value_cache"),
+                std::vector<double>(values.values.begin(), values.values.end())) < 1e-12);
+
+    // a draw: the same seed draws the same tokens, each among the top k of its step
+    given.texts.emplace_back("temperature", Labels{"1"});
+    given.numbers.emplace_back("topK", Matrix<double>{{3}});
+    given.numbers.emplace_back("seed", Matrix<double>{{7}});
+    const Trace drawn = walkthrough("pretrained", given), again = walkthrough("pretrained", given);
+    const Panel &first = panel_of(drawn, "generation", "chosen");
+    CHECK(first.row_labels == panel_of(again, "generation", "chosen").row_labels);
+    const Panel &top = panel_of(drawn, "prediction", "top");
+    CHECK(std::any_of(top.row_labels.begin(), top.row_labels.begin() + 3,
+                      [&](const Label &label) { return label == first.row_labels[0]; }));
+
+    // it stops at the model's last position
+    GivenInputs long_prompt = inputs(handle, std::vector<TokenId>(30, prompt[0]), 0, 0);
+    const Trace last = walkthrough("pretrained", long_prompt);
+    CHECK(panel_of(last, "generation", "chosen").values.shape()[0] == 2); // 32 positions
+    CHECK(last.labels.back().second.front() == "positions");
+
+    given.texts.back().second = {"2"};
+    try {
+      walkthrough("pretrained", given);
+      FAIL("a temperature not among the choices was taken");
+    } catch (const InputError &error) {
+      CHECK(error.argument() == "temperature");
     }
     dispose_model(handle);
   }

@@ -29,12 +29,15 @@ std::vector<std::string> texts(const Vocabulary &vocabulary, const std::vector<s
   return out;
 }
 
-// n lines "a{i % 7} b{i % 5}\tx{i % 7} y{i % 5} .": every word seen often, each pair different.
+// n lines "a{i % 7} b{i % 5} a{i / 35 % 7}\tx{i % 7} y{i % 5} x{i / 35 % 7} .": every word
+// seen often, each pair different (up to 245).
 std::string corpus(std::size_t n) {
   std::string text;
-  for (std::size_t i = 0; i < n; ++i)
-    text += "a" + std::to_string(i % 7) + " b" + std::to_string(i % 5) + "\tx" +
-            std::to_string(i % 7) + " y" + std::to_string(i % 5) + " .\n";
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string a = std::to_string(i % 7), b = std::to_string(i % 5),
+                      c = std::to_string(i / 35 % 7);
+    text += "a" + a + " b" + b + " a" + c + "\tx" + a + " y" + b + " x" + c + " .\n";
+  }
   return text;
 }
 
@@ -52,7 +55,7 @@ TEST_CASE("text tasks: lines, columns, CRLF, a BOM and blank lines are read as p
                            "\r\n"
                            "Run!\tCours !\r\n"
                            "  \t \n"
-                           "Go.\tVa !\n"
+                           "Go.\tAllez !\n"
                            "Hi.\tSalut !\n";
   TextTaskOptions o = options(0, 1);
   o.min_count = 1;
@@ -73,7 +76,7 @@ TEST_CASE("text tasks: lines, columns, CRLF, a BOM and blank lines are read as p
       CHECK(example.target.back() == Vocabulary::eos);
       CHECK(example.reference.size() + 1 == example.target.size());
     }
-  CHECK(given == std::set<std::string>{"Go.|Va !", "Run!|Cours !", "Hi.|Salut !"});
+  CHECK(given == std::set<std::string>{"Go.|Va !", "Run!|Cours !", "Go.|Allez !", "Hi.|Salut !"});
   CHECK(task.id == "pairs-" + task.hash.substr(0, 8));
   CHECK(task.hash.size() == 16);
 
@@ -110,7 +113,10 @@ TEST_CASE("text tasks: splits are held out from the seed, and the same text make
   CHECK(reseeded.test.front().source_text != task.test.front().source_text);
   CHECK(make_text_task(text, options(3, 4)).validation.size() == 3);
   CHECK(make_text_task(text, options(3, 4)).test.size() == 4);
-  CHECK(make_text_task(corpus(5000), options(0.4, 0.4)).test.size() == max_held_out);
+  std::string many; // 5000 different pairs
+  for (std::size_t i = 0; i < 5000; ++i)
+    many += "w" + std::to_string(i) + "\tv" + std::to_string(i) + "\n";
+  CHECK(make_text_task(many, options(0.4, 0.4)).test.size() == max_held_out);
 }
 
 TEST_CASE(
@@ -188,6 +194,16 @@ TEST_CASE("text tasks: pairs longer than maxLength are dropped and counted") {
   CHECK(task.max_source_length == 3);
 }
 
+TEST_CASE(
+    "text tasks: a pair that repeats an earlier one is dropped, so no test pair is trained on") {
+  TextTaskOptions o = options(1, 1);
+  // the same tokens (spaces and case as the tokenizer reads them) twice, and a pair whose sides
+  // differ only in where one token ends
+  const Task task = make_text_task("a b\tx\nA  b\tx\nc\td\nab\tx\na\tb x\ne\tf\n", o);
+  CHECK(task.stats.pairs == 5);
+  CHECK(task.stats.dropped == std::vector<std::pair<std::string, std::size_t>>{{"duplicate", 1}});
+}
+
 TEST_CASE("text tasks: a Pharaoh column gives gold links, in the sentences' direction") {
   TextTaskOptions o = options(0, 0);
   o.min_count = 1;
@@ -214,6 +230,11 @@ TEST_CASE("text tasks: bad text and options name the argument and the lines at f
   check_input_error([&] { make_text_task("a\tb\nno tab\nc\td\nnone\n", o); },
                     "lines 2, 4 without a tab", "pairs");
   check_input_error([&] { make_text_task("a\tb\nc\xff\td\n", o); }, "line 2 holds bytes", "pairs");
+  // UTF-16, with its byte order mark or without, is named as what it is
+  const std::string marked{'\xff', '\xfe', 'a', '\0', '\t', '\0', 'b', '\0'};
+  const std::string unmarked{'\0', 'a', '\0', '\t', '\0', 'b'};
+  for (const std::string &utf16 : {marked, unmarked})
+    check_input_error([&] { make_text_task(utf16, o); }, "is UTF-16 text, not UTF-8", "pairs");
   check_input_error([&] { make_text_task(std::string("a\tb\nc\td\0e\n", 11), o); },
                     "NUL character on line 2", "pairs");
   check_input_error([&] { make_text_task("a b\tc\t0-0\nd\te\t0-5\nf\tg\tx\n", o); },

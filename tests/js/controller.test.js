@@ -96,6 +96,26 @@ describe('initial state', () => {
     // a stage of another walkthrough is no stage of this one
     assert.equal(make({ walkthrough: 'scoring', stage: 'softmax' }).controller.stageId, 'encoder-states');
   });
+
+  test('the problems banner names the walkthrough or stage a link asked for that is not here, until the reader moves', () => {
+    const { controller } = make({ walkthrough: 'reformer' });
+    assert.equal(controller.problems(), 'There is no walkthrough “reformer”: Attention Basics is shown instead.');
+    controller.setWalkthrough('self-attention', 'attention-heads');
+    assert.equal(controller.walkthrough, 'self-attention');
+    assert.equal(controller.stageId, controller.stages[0].id);
+    assert.equal(
+      controller.problems(),
+      'Self-attention from scratch has no stage “attention-heads”: its first stage is shown instead.',
+    );
+    controller.setOptions({ lang: 'zh' });
+    assert.match(controller.problems(), /没有“attention-heads”这一阶段/);
+    controller.next();
+    assert.equal(controller.problems(), '');
+    // a link without a walkthrough or a stage asks for nothing
+    controller.setWalkthrough('', undefined);
+    assert.equal(controller.problems(), '');
+    assert.equal(make({ walkthrough: 'basics', stage: 'softmax' }).controller.problems(), '');
+  });
 });
 
 describe('moves', () => {

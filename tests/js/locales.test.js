@@ -222,6 +222,10 @@ const TEMPLATES = {
   '${name}.tab': () => attn.walkthroughNames.map((name) => `${name}.tab`),
   '${controller.walkthrough}.summary': () => attn.walkthroughNames.map((name) => `${name}.summary`),
   '${loading}.title': () => attn.walkthroughNames.map((name) => `${name}.title`), // main.js, a tab loading
+  'model.ended.${ended.reason}': () =>
+    ['steps', 'target', 'plateau', 'stopped'].map((reason) => `model.ended.${reason}`),
+  '${following}.title': () => attn.walkthroughNames.map((name) => `${name}.title`), // main.js, the next walkthrough
+  '${this.walkthrough}.title': () => attn.walkthroughNames.map((name) => `${name}.title`), // a link's unknown stage
   // describeStage: a part's title where it has one (a part that only adds a paragraph has none)
   '${keys[0]}.title': () =>
     stageTexts()
@@ -267,8 +271,8 @@ const TEMPLATES = {
         (key) => `${texts}.${key}`,
       ),
     ),
-    ...['empty', 'sourceTooLong', 'targetTooLong'].map((reason) => `data.pairs.dropped.${reason}`),
-    ...['empty', 'tooLong'].map((reason) => `data.sentences.dropped.${reason}`),
+    ...['empty', 'sourceTooLong', 'targetTooLong', 'duplicate'].map((reason) => `data.pairs.dropped.${reason}`),
+    ...['empty', 'tooLong', 'duplicate'].map((reason) => `data.sentences.dropped.${reason}`),
   ],
   '${controller.spec.models.data.texts}.sourceFailed': () => ['data.pairs.sourceFailed', 'data.sentences.sourceFailed'],
   '${texts}.pace': () => ['data.pairs.pace', 'data.sentences.pace'], // model-run-view.js

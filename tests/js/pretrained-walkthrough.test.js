@@ -33,6 +33,7 @@ test('a GPT-2 checkpoint: the tokenizer’s pieces, and every head as the model 
       'sinks',
       'rollout',
       'prediction',
+      'generation',
     ],
   );
   // the labels are the tokenizer's pieces as tokenize() shows them
@@ -62,6 +63,53 @@ test('a GPT-2 checkpoint: the tokenizer’s pieces, and every head as the model 
     run.top.slice(0, 10).map((choice) => choice.token ?? `#${choice.id}`),
   );
   assert.deepEqual(trace.labels.predicted, [run.top[0].token]);
+  model.dispose();
+});
+
+test('the generation stage writes what generate() writes, with each step’s attention row', async () => {
+  const model = await fixture('gpt2');
+  const sentence = 'the fox jumps';
+  const { ids } = model.tokenize(sentence);
+  for (const draw of [{}, { temperature: 1.5, topK: 5, seed: 11 }]) {
+    const rows = [];
+    const written = await model.generate(sentence, {
+      maxTokens: 6,
+      ...draw,
+      stopAtEnd: false,
+      onStep: (step) => rows.push(step.attentions[1][2]),
+    });
+    const trace = attn.walkthrough('pretrained', {
+      model,
+      ids,
+      sentence,
+      layer: 1,
+      head: 2,
+      maxTokens: 6,
+      ...(draw.temperature ? { temperature: String(draw.temperature), topK: draw.topK, seed: draw.seed } : {}),
+    });
+    const chosen = panel(trace, 'generation', 'chosen');
+    // the fixture's config names no end token: it writes every token asked for
+    assert.deepEqual(trace.labels.generationEnd, ['tokens']);
+    assert.deepEqual(trace.labels.generated, written.tokens);
+    assert.deepEqual(chosen.rowLabels, written.tokens);
+    assert.deepEqual(
+      Array.from(chosen.data),
+      written.steps.map((step) => step.probability),
+    );
+    const steps = panel(trace, 'generation', 'step_attention');
+    assert.equal(steps.cols, ids.length + 5);
+    rows.forEach((row, s) => {
+      const shown = steps.data.subarray(s * steps.cols, (s + 1) * steps.cols);
+      assert.deepEqual(Array.from(shown.subarray(0, row.cols)), Array.from(row.data, Math.fround));
+      assert.ok(shown.subarray(row.cols).every((weight) => weight === 0)); // the tokens still to come
+    });
+    assert.equal(panel(trace, 'generation', 'key_cache').rows, ids.length + 5);
+  }
+  // a temperature is one of the menu's, named in the refusal
+  assert.throws(
+    () => attn.walkthrough('pretrained', { model, ids, sentence, temperature: '2' }),
+    (error) => error.argument === 'temperature' && /0, 0\.5, 0\.8, 1, 1\.5/.test(error.message),
+  );
   model.dispose();
 });
 

@@ -104,6 +104,9 @@ test('bad text and options get an Error naming the argument, and the lines at fa
     /line 2 holds bytes that are not UTF-8/,
   );
   error({ text: 'a\tb\n\0\tc\n' }, 'pairs', /NUL character on line 2/);
+  // a file Windows saved as "Unicode": UTF-16 with its byte order mark
+  const utf16 = new Uint8Array([0xff, 0xfe, ...[...'a\tb\n'].flatMap((c) => [c.charCodeAt(0), 0])]);
+  error({ text: utf16 }, 'pairs', /pairs is UTF-16 text, not UTF-8 .*: save the file as UTF-8/);
   error({ text: 'a b\tc d\t0-0 1-1\nc\td\t0-7\n' }, 'pairs', /line 2 of column 2 hold no alignment/);
   error({ text: 'a\tb', pairs: [['a', 'b']] }, 'pairs', /either options.text/);
   error({ pairs: [['a\tb', 'c']] }, 'pairs', /without tabs/);

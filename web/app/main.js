@@ -85,7 +85,19 @@ function render() {
   renderForm();
   files.update();
   nav.update();
+  renderNextWalkthrough();
   updateProblems($('#stale'), controller);
+}
+
+// The last stage leads on: a link to the next walkthrough (none after the last one).
+function renderNextWalkthrough() {
+  const link = $('#next-walkthrough');
+  const following = WALKTHROUGHS[WALKTHROUGHS.indexOf(controller.walkthrough) + 1];
+  const { stages, index } = controller;
+  link.hidden = !following || stages.length === 0 || index !== stages.length - 1;
+  if (link.hidden) return;
+  setText(link, `${controller.t('nextWalkthrough', { title: controller.t(`${following}.title`) })} →`);
+  link.href = `#${following}`;
 }
 
 // Everything around the stage. It is drawn on every edit too, so it writes only what changed: a

@@ -60,7 +60,8 @@ export class AttentionStepperElement extends HTMLElement {
     new MutationObserver((records) => {
       const inputs = inputAttributes(this.#controller?.walkthrough);
       const changed = ({ attributeName: name, oldValue }) =>
-        inputs.includes(name) && oldValue !== this.getAttribute(name);
+        // an HTML attribute's name comes lower-cased (topK is topk)
+        inputs.some((input) => input.toLowerCase() === name) && oldValue !== this.getAttribute(name);
       if (records.some(changed)) this.#startWith(Promise.resolve(this.#controller.attn));
     }).observe(this, { attributes: true, attributeOldValue: true });
   }
@@ -181,8 +182,12 @@ export class AttentionStepperElement extends HTMLElement {
   async #readLines(controller, source) {
     try {
       const url = new URL(source, document.baseURI);
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+      // fetch says only "Failed to fetch" when the server is down or its file not ours to read
+      const response = await fetch(url).catch(() => {
+        throw new Error(controller.t('fetchBlocked'));
+      });
+      if (!response.ok)
+        throw new Error(controller.t('fetchStatus', { status: `${response.status} ${response.statusText}`.trim() }));
       const text = new Uint8Array(await response.arrayBuffer());
       if (controller !== this.#controller) return; // the stepper started again meanwhile
       // the task named after the file ("eng-fra.txt" -> "eng-fra", the engine's rule)

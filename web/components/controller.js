@@ -19,6 +19,8 @@ const THEMES = ['light', 'dark'];
 const MOVES = { ArrowLeft: -1, ArrowRight: 1, PageUp: -1, PageDown: 1, Home: -Infinity, End: Infinity };
 
 const pick = (value, allowed, fallback) => (allowed.includes(value) ? value : fallback);
+// A walkthrough's name given that is none of them (none given, or '', is no name), cut short.
+const unknownName = (name) => (name && !WALKTHROUGHS.includes(name) ? String(name).slice(0, 40) : null);
 
 // Whether the page lacks what a walkthrough needs before it shows: its texts in `lang`, and for a
 // walkthrough of trained models the models' code (attn.loadModels()), the model panel's and the
@@ -54,6 +56,9 @@ export class StepperController extends EventTarget {
   // trained model is in (the words of a caption it writes): { walkthrough, stage }, until the
   // reader moves.
   #asked = null;
+  // A walkthrough a link or an attribute asked for that there is none of (basics shows instead),
+  // until the reader goes elsewhere.
+  #unknownWalkthrough = null;
   /** The walkthrough whose models' code or texts are on their way (setWalkthrough), or null. */
   loading = null;
   /** Why they did not load, when they did not. */
@@ -70,6 +75,7 @@ export class StepperController extends EventTarget {
     this.options = {};
     this.#setOptions(state);
     this.walkthrough = pick(state.walkthrough, WALKTHROUGHS, 'basics');
+    this.#unknownWalkthrough = unknownName(state.walkthrough);
     if (lacks(attn, this.walkthrough, this.options.lang)) this.walkthrough = 'basics';
     this.stageId = this.#askedStage(state.stage);
   }
@@ -219,6 +225,7 @@ export class StepperController extends EventTarget {
         `goTo: no stage "${stageId}" in ${this.walkthrough}; stages: ${this.stages.map((stage) => stage.id).join(', ')}`,
       );
     this.#asked = null;
+    this.#unknownWalkthrough = null;
     if (stageId === this.stageId) return;
     this.stageId = stageId;
     this.#changed('stage');
@@ -240,6 +247,7 @@ export class StepperController extends EventTarget {
 
   setWalkthrough(walkthrough, stageId) {
     const name = pick(walkthrough, WALKTHROUGHS, 'basics');
+    this.#unknownWalkthrough = unknownName(walkthrough);
     if (lacks(this.#attn, name, this.options.lang)) {
       // the models' code and the texts first (once): the walkthrough opens when they are in
       this.loading = name;
@@ -248,7 +256,7 @@ export class StepperController extends EventTarget {
         () => {
           if (this.loading !== name) return;
           this.loading = null;
-          this.setWalkthrough(name, stageId);
+          this.setWalkthrough(walkthrough, stageId);
         },
         (error) => {
           this.loading = null;
@@ -339,7 +347,9 @@ export class StepperController extends EventTarget {
 
   /** "Stage 2 of 9: One annotation", what assistive technology announces for the stage on screen. */
   stageLabel() {
-    return this.stage ? `${this.stageCount()}: ${this.stageTitle()}` : this.t('model.idle.none');
+    return this.stage
+      ? this.t('stageLabel', { count: this.stageCount(), title: this.stageTitle() })
+      : this.t('model.idle.none');
   }
 
   /**
@@ -373,7 +383,18 @@ export class StepperController extends EventTarget {
           .filter(([, problem]) => problem)
           .map(([label, problem]) => t('fieldProblem', { label, problem }))
       : [];
-    return [...extra, ...fieldProblems, session.formError].filter(Boolean).join(' ');
+    return [this.#unknownLink(), ...extra, ...fieldProblems, session.formError].filter(Boolean).join(' ');
+  }
+
+  // What a link asked for that is not here, or '': a walkthrough there is none of, or a stage the
+  // walkthrough on screen lacks once its stages are in (one of a trained model may come with it).
+  #unknownLink() {
+    const t = this.t;
+    if (this.#unknownWalkthrough)
+      return t('unknownWalkthrough', { name: this.#unknownWalkthrough, shown: t(`${this.walkthrough}.title`) });
+    const asked = this.#asked?.walkthrough === this.walkthrough ? this.#asked.stage : null;
+    if (!asked || !this.stages.length || this.stages.some((stage) => stage.id === asked)) return '';
+    return t('unknownStage', { stage: asked.slice(0, 40), walkthrough: t(`${this.walkthrough}.title`) });
   }
 
   // ---- internals ------------------------------------------------------------------------------------

@@ -22,6 +22,9 @@ const FAINTEST = 1 / 255;
  */
 export function drawHeadView(element, panels, { t, palette, countFrom = 1, pinned = null, onPin = () => {} }) {
   const { rowLabels: queries, colLabels: keys } = labelsOf(panels[0], t);
+  // a pin kept from a drawing of more heads or tokens than these pins nothing
+  const counts = { head: panels.length, query: queries.length, key: keys.length };
+  if (pinned && !(pinned.index < counts[pinned.kind])) pinned = null;
   const figure = el('figure', 'head-view');
   const lines = [];
   const show = (filter) => {

@@ -274,7 +274,7 @@ function readerData(controller, data, reader, store) {
     const s = task.stats;
     const dropped = Object.entries(s.dropped)
       .map(([reason, count]) => say(`dropped.${reason}`, { count }))
-      .join(', ');
+      .join(t('listSeparator'));
     setText(
       stats,
       say('stats', {

@@ -97,12 +97,20 @@ export function modelRunView(controller, shown, runs, { id, editable, onTrain, o
   // the words of the run's data (spec.models.data.texts), on the reader's text
   const textsOf = () => (runs.job?.models ?? shown.models())?.data?.texts;
   const drawReports = () =>
-    drawRun({ progress, numbers, figures, curve, probe, samples }, runs.history, controller, goalOf(), textsOf());
+    drawRun(
+      { progress, numbers, figures, curve, probe, samples },
+      runs.history,
+      runs.ended,
+      controller,
+      goalOf(),
+      textsOf(),
+    );
   return { element, draw, drawReports };
 }
 
-// The run's numbers, curve and probe, from its progress reports.
-function drawRun({ progress, numbers, figures, curve, probe, samples }, history, { t, options }, goal, texts) {
+// The run's numbers, curve and probe, from its progress reports; once it `ended`, why it ended in
+// place of the time left.
+function drawRun({ progress, numbers, figures, curve, probe, samples }, history, ended, { t, options }, goal, texts) {
   const last = history.at(-1);
   const measured = history.findLast((report) => report.evaluation !== undefined);
   progress.hidden = numbers.hidden = figures.hidden = !last;
@@ -110,16 +118,19 @@ function drawRun({ progress, numbers, figures, curve, probe, samples }, history,
   const measure = runMeasure(history, goal);
   const value = measured && measure.of(measured);
   // towards the target of the kind's goal, or through the run's steps (a run on the reader's
-  // pairs rarely reaches an exact match)
+  // pairs rarely reaches an exact match), which a run that ended sooner has done with
   progress.value = !measured
     ? 0
     : measure.toTarget
       ? Math.min(1, value / TRAINING_DEFAULTS.target)
-      : last.step / last.steps;
+      : ended
+        ? 1
+        : last.step / last.steps;
   progress.setAttribute('aria-label', t(`model.measure.${measure.key}.progress`));
   // on the reader's text: the epoch, lines a second and the time left to the run's steps
-  const pace =
-    last.epoch === undefined || !last.seconds
+  const pace = ended
+    ? ` · ${t(`model.ended.${ended.reason}`, { step: ended.step, steps: last.steps })}`
+    : last.epoch === undefined || !last.seconds
       ? ''
       : ` · ${t(`${texts}.pace`, {
           epoch: last.epoch.toFixed(1),

@@ -5,7 +5,7 @@ import { fieldsThat, trainModel } from 'attention-stepper';
 
 /**
  * The runs: { start(job), startAll(jobs), stop(), pauseOrResume(), state, held, running, job, history,
- * left }. A job is { identity, inputs, models }: the model's identity, the inputs its probe shows,
+ * ended, left }. A job is { identity, inputs, models }: the model's identity, the inputs its probe shows,
  * and the spec's models it is for (a queued run may start after the reader has moved to another
  * walkthrough). `options(into)` gives the choices' options of a run ('model' or 'train');
  * onStart() runs as a run starts, onProgress() on each of its reports, onState() when its state
@@ -16,12 +16,14 @@ export function trainingRuns(controller, { options, onStart, onProgress, onState
   let job = null; // the run under way (or the last one)
   let queue = []; // the runs after it
   let history = []; // the run's progress reports
+  let ended = null; // how the run ended: { step, reason } (training.js's done report)
   let held = false; // paused, and its chunk under way finished: it takes no step
 
   function start(next) {
     trainer?.stop();
     job = next;
     history = [];
+    ended = null;
     onStart();
     // the identity's fields go to the create function, but what train() gives (guided alignment)
     const { kind, training } = next.models;
@@ -41,6 +43,7 @@ export function trainingRuns(controller, { options, onStart, onProgress, onState
     run.addEventListener('progress', ({ detail }) => run === trainer && (history.push(detail), onProgress()));
     run.addEventListener('state', () => run === trainer && ((held = false), onState()));
     run.addEventListener('held', () => run === trainer && ((held = true), onState()));
+    run.addEventListener('done', ({ detail }) => run === trainer && ((ended = detail), onProgress()));
     run.finished.then(
       async ({ bytes }) => {
         if (run !== trainer) return;
@@ -80,6 +83,10 @@ export function trainingRuns(controller, { options, onStart, onProgress, onState
     },
     get history() {
       return history;
+    },
+    /** How the run ended ({ step, reason }: 'steps', 'target', 'plateau' or 'stopped'), or null while it runs. */
+    get ended() {
+      return ended;
     },
     /** How many runs wait after this one. */
     get left() {

@@ -56,6 +56,10 @@ export function heatmapText(t) {
  * part that did not change and updates the heatmaps in place: re-inserting the formula's MathML
  * and every heatmap cell would make the browser restyle and lay out all of it.
  */
+// The head view's pressed head or token, kept while its stage is drawn again (an edit, another
+// language or palette): by the stage's section, which stays while its walkthrough is on screen.
+const pinnedIn = new WeakMap();
+
 export function renderStage(section, controller, width, font) {
   const view = controller.view(); // { stage, index, total, title, paragraphs, formula, code, question }
   const { t, walkthrough } = controller;
@@ -71,6 +75,8 @@ export function renderStage(section, controller, width, font) {
     // the inputs and the stage the spec says); heads numbered as the spec counts them
     drawing: DRAWINGS[controller.spec.stages[view.stage.kind].view],
     countFrom: controller.spec.countFrom ?? 1,
+    pinned: pinnedIn.get(section) ?? null,
+    onPin: (filter) => pinnedIn.set(section, filter),
     // the spec's drawing of a panel, by its colour role, if not a heatmap
     panelDrawing: (panel) => PANEL_DRAWINGS[controller.spec.drawings?.[panel.palette]],
     open: (name) => {

@@ -17,7 +17,13 @@ export function createNav(controller) {
   progress.setAttribute('role', 'progressbar');
   progress.setAttribute('aria-valuemin', '1');
   const bar = el('div', 'as-progress-bar');
+  // the count in words, and as "6 / 8" where the bar is too narrow for them (styles.css); the bar's
+  // aria-valuetext says it to screen readers
   const count = el('span', 'as-progress-text');
+  const words = el('span', 'as-progress-words');
+  const short = el('span', 'as-progress-short');
+  count.setAttribute('aria-hidden', 'true');
+  count.append(words, short);
   progress.append(bar, count);
   nav.append(previous, progress, next);
 
@@ -40,7 +46,8 @@ export function createNav(controller) {
     progress.setAttribute('aria-valuenow', String(index + 1));
     progress.setAttribute('aria-valuetext', controller.stageLabel());
     bar.style.width = total ? `${((index + 1) / total) * 100}%` : '0';
-    setText(count, total ? controller.stageCount() : '');
+    setText(words, total ? controller.stageCount() : '');
+    setText(short, total ? `${index + 1} / ${total}` : '');
   }
   update();
   return { element: nav, update };

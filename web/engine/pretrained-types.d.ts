@@ -239,6 +239,14 @@ export interface PretrainedWalkthroughInputs {
   layer?: number;
   /** the head the detailed stages show, from 0 (default 0) */
   head?: number;
+  /** the generation stage's new tokens at most, 1 to 64 (default 8); it stops sooner at an end token or the model's last position */
+  maxTokens?: number;
+  /** the generation's temperature: "0" (the default) takes the likeliest token each step, the others draw */
+  temperature?: '0' | '0.5' | '0.8' | '1' | '1.5';
+  /** a draw's choices: the likeliest topK tokens, 0 (the default) for every token */
+  topK?: number;
+  /** the seed of numpy's random state the draws come from, 0 to 2³² − 1 (default 0) */
+  seed?: number;
 }
 
 declare module './index.js' {

@@ -169,6 +169,10 @@ public:
   class Cache {
   public:
     std::size_t length() const { return length_; }
+    // layer l's keys (after rotary positions) and values so far: length() rows of kv_heads x
+    // head_dim each
+    const std::vector<T> &keys_of(std::size_t l) const { return keys.at(l); }
+    const std::vector<T> &values_of(std::size_t l) const { return values.at(l); }
 
   private:
     friend class Model;

@@ -73,6 +73,7 @@ ClassificationTask make_classification_text_task(std::string_view text,
   const Unit unit = options.unit;
   std::vector<ReadSentence> sentences;
   Dropped dropped;
+  SeenLines seen;
   for (const Line &line : lines) {
     ReadSentence sentence{line.columns[text_column], trimmed(line.columns[label_column]), {}};
     sentence.tokens = split_text(sentence.text, unit, options.lowercase);
@@ -80,6 +81,8 @@ ClassificationTask make_classification_text_task(std::string_view text,
       ++dropped["empty"];
     else if (sentence.tokens.size() > options.max_length)
       ++dropped["tooLong"];
+    else if (seen.repeats({&sentence.tokens}, sentence.label))
+      ++dropped["duplicate"];
     else
       sentences.push_back(std::move(sentence));
   }

@@ -111,6 +111,22 @@ std::size_t held_out(double share, std::size_t lines, const char *argument,
   return std::min(count, max_held_out);
 }
 
+// Whether text is UTF-16 rather than UTF-8: its byte order mark (FF FE or FE FF), or text that
+// begins with two characters of ASCII each beside a NUL byte, as UTF-16 without the mark writes
+// them.
+bool is_utf16(std::string_view text) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  if (text.size() < 2)
+    return false;
+  if ((byte(0) == 0xFF && byte(1) == 0xFE) || (byte(0) == 0xFE && byte(1) == 0xFF))
+    return true;
+  if (text.size() < 4)
+    return false;
+  const bool little = byte(1) == 0 && byte(3) == 0 && byte(0) != 0 && byte(2) != 0;
+  const bool big = byte(0) == 0 && byte(2) == 0 && byte(1) != 0 && byte(3) != 0;
+  return (little && byte(0) < 0x80 && byte(2) < 0x80) || (big && byte(1) < 0x80 && byte(3) < 0x80);
+}
+
 } // namespace
 
 std::vector<Line> read_lines(std::string_view text, const TextNames &names) {
@@ -118,6 +134,9 @@ std::vector<Line> read_lines(std::string_view text, const TextNames &names) {
   if (text.size() > max_text_bytes)
     fail(Argument(argument), argument, " holds ", text.size(), " bytes; at most ", max_text_bytes,
          " (20 MB) are read");
+  if (is_utf16(text))
+    fail(Argument(argument), argument,
+         " is UTF-16 text, not UTF-8 (as Windows saves \"Unicode\"): save the file as UTF-8");
   if (const std::size_t at = invalid_utf8_at(text); at != std::string_view::npos)
     fail(Argument(argument), argument, " is not UTF-8 text: line ", line_of_offset(text, at),
          " holds bytes that are not UTF-8 (save the file as UTF-8)");

@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -61,6 +62,27 @@ std::string id_of(const std::string &name, const std::string &hash);
 using Dropped = std::map<std::string, std::size_t>;
 void check_kept(std::size_t kept, std::size_t lines, const Dropped &dropped,
                 const TextReadingOptions &options, const TextNames &names);
+
+// The lines read before, by what a task keeps of each (its tokens, a label): a line that repeats
+// one is dropped as "duplicate", so that no line held out is also one trained on.
+class SeenLines {
+public:
+  // Whether a line of these parts came before (and notes it). Each part is kept with its length,
+  // so that no two lines' parts run together alike.
+  bool repeats(std::initializer_list<const std::vector<std::string> *> token_lists,
+               std::string_view label = {}) {
+    std::string key = std::to_string(label.size()) + ':' + std::string(label);
+    for (const auto *tokens : token_lists) {
+      key += '|';
+      for (const std::string &token : *tokens)
+        key += std::to_string(token.size()) + ':' + token;
+    }
+    return !seen_.insert(std::move(key)).second;
+  }
+
+private:
+  std::set<std::string> seen_;
+};
 
 // The lines held out and trained on, from `count` kept: options.test, then options.validation,
 // drawn by numpy's RandomState(seed).permutation order; the training lines in the text's order.

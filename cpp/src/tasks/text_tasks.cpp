@@ -122,6 +122,7 @@ Task make_text_task(std::string_view text, const TextTaskOptions &options) {
   const std::size_t source_column = options.source_column, target_column = 1 - source_column;
   std::vector<ReadPair> pairs;
   Dropped dropped;
+  SeenLines seen;
   Offenders bad_links;
   for (const Line &line : lines) {
     ReadPair pair{line.number, line.columns[source_column], line.columns[target_column], {}, {},
@@ -151,6 +152,8 @@ Task make_text_task(std::string_view text, const TextTaskOptions &options) {
       ++dropped["sourceTooLong"];
     else if (pair.target.size() > options.max_length)
       ++dropped["targetTooLong"];
+    else if (seen.repeats({&pair.source, &pair.target}))
+      ++dropped["duplicate"];
     else
       pairs.push_back(std::move(pair));
   }

@@ -102,6 +102,20 @@ inline std::size_t size(const GivenInputs &given, const char *name,
   const auto *value = find(given.numbers, name);
   return static_cast<std::size_t>((value ? *value : field_of(fields, name).numbers)(0, 0));
 }
+// A choice input, or its default; InputError blames the field for a text not among its choices.
+inline std::string choice(const GivenInputs &given, const char *name,
+                          const std::vector<InputField> &fields) {
+  const Labels &choices = field_of(fields, name).choices;
+  const std::string value = texts(given, name, fields).at(0);
+  if (std::find(choices.begin(), choices.end(), value) == choices.end()) {
+    std::string names;
+    for (const auto &each : choices)
+      names += (names.empty() ? "" : ", ") + each;
+    detail::fail(detail::Argument(name), name, " (\"", value.substr(0, 40), "\") must be one of ",
+                 names);
+  }
+  return value;
+}
 // The sentence as typed (a text field: the model's tokenizer reads it).
 inline std::string sentence(const GivenInputs &given, const std::vector<InputField> &fields) {
   return texts(given, "sentence", fields).at(0);

@@ -3,6 +3,7 @@
 // view) and of a layer (the head view), each head's attention to the first token with and without
 // the values' norms, attention rollout, and the next tokens the LM head predicts. The text is
 // tokenized by the model's own tokenizer, which is the caller's: the trace reads its ids.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -26,6 +27,9 @@ namespace pt = pretrained;
 constexpr std::size_t shown_choices = 10;
 // The form's bounds of a layer and a head (from 0); a model's own are checked with its trace.
 constexpr std::int64_t max_index = 1023;
+// The generation stage's bounds: its new tokens (a step each, drawn on screen) and the top-k
+// choices (0: every token; past the largest vocabularies is all of them too).
+constexpr std::int64_t max_new_tokens = 64, max_top_k = 1 << 20;
 
 template <class T> Matrix<double> doubles(const Matrix<T> &m) {
   return rows_of(m, 0, m.shape()[0]);
@@ -102,9 +106,90 @@ template <class T> Matrix<double> rollout(const pt::RunOutput<T> &run) {
   return total;
 }
 
+// What the generation stage asks for: at most `tokens` new tokens, each the likeliest at
+// temperature 0, else drawn at `temperature` among the `top_k` likeliest (0: all) with numpy's
+// random state of `seed`.
+struct Generation {
+  std::size_t tokens = 0, top_k = 0;
+  double temperature = 0;
+  std::int64_t seed = 0;
+};
+
+// Generation a token at a time over a key/value cache, as model.generate does: the prompt read
+// once, then each chosen token alone, its keys and values appended to the cache. The stage: each
+// step's attention row of the layer's head (the query whose logits chose the next token, over
+// every token so far; 0 on those still to come), each chosen token's probability under the
+// model's softmax, and the head's keys and values cached when it ends. It stops at `asked.tokens`,
+// at an end token of the config, or at the model's last position; labels "generated" (the new
+// tokens) and "generationEnd" ("tokens", "end" or "positions") say what it made and why it
+// stopped.
+template <class T>
+void add_generation(Trace &trace, const PretrainedSession<T> &session,
+                    const std::vector<TokenId> &prompt, std::size_t layer, std::size_t head,
+                    const Generation &asked) {
+  const pt::Config &c = session.config();
+  const pt::Model<T> &model = session.model();
+  typename pt::Model<T>::Cache cache;
+  NumpyRandomState random(asked.seed);
+  std::vector<TokenId> all = prompt, read = prompt;
+  std::vector<std::vector<T>> rows; // each step's row over the tokens read so far
+  Labels queries, chosen;
+  std::vector<double> probabilities;
+  std::string end = "tokens";
+  while (chosen.size() < asked.tokens) {
+    if (all.size() >= c.positions) {
+      end = "positions";
+      break;
+    }
+    const pt::RunOutput<T> step = model.extend(cache, read, true);
+    const Matrix<T> &weights = step.attentions[layer][head];
+    const std::size_t last = weights.shape()[0] - 1;
+    rows.emplace_back(&weights(last, 0), &weights(last, 0) + weights.shape()[1]);
+    queries.push_back(session.token_text(all.back()));
+    const pt::TokenChoice next =
+        pt::next_token(step.logits.data(), c.vocabulary, asked.temperature, asked.top_k, random);
+    chosen.push_back(session.token_text(next.id));
+    probabilities.push_back(next.probability);
+    all.push_back(next.id);
+    read = {next.id};
+    if (std::find(c.end_tokens.begin(), c.end_tokens.end(), next.id) != c.end_tokens.end()) {
+      end = "end";
+      break;
+    }
+  }
+  const std::size_t keys = cache.length();
+  Labels columns;
+  for (std::size_t j = 0; j < keys; ++j)
+    columns.push_back(session.token_text(all[j]));
+  Matrix<double> attention = filled(rows.size(), keys, 0.0);
+  for (std::size_t s = 0; s < rows.size(); ++s)
+    for (std::size_t j = 0; j < rows[s].size(); ++j)
+      attention(s, j) = static_cast<double>(rows[s][j]);
+  auto p = Matrix<double>::from_shape({probabilities.size(), 1});
+  std::copy(probabilities.begin(), probabilities.end(), p.data());
+  // the traced head's key/value head: its slice of each cached row
+  const std::size_t width = c.head_dim, stride = c.kv_heads * width;
+  const std::size_t offset = head / (c.heads / c.kv_heads) * width;
+  const auto cached = [&](const std::vector<T> &values) {
+    Matrix<double> out = filled(keys, width, 0.0);
+    for (std::size_t j = 0; j < keys; ++j)
+      for (std::size_t d = 0; d < width; ++d)
+        out(j, d) = static_cast<double>(values[j * stride + offset + d]);
+    return out;
+  };
+  const Labels head_width = numbered("", width);
+  trace.labels.push_back({"generated", chosen});
+  trace.labels.push_back({"generationEnd", Labels(1, end)});
+  add_stage(trace, "generation",
+            {panel("step_attention", "weights", std::move(attention), queries, columns),
+             panel("chosen", "weights", std::move(p), chosen, Labels(1, "p")),
+             panel("key_cache", "annotation", cached(cache.keys_of(layer)), columns, head_width),
+             panel("value_cache", "context", cached(cache.values_of(layer)), columns, head_width)});
+}
+
 template <class T>
 Trace pretrained_walkthrough(PretrainedSession<T> &session, const std::vector<TokenId> &ids,
-                             std::size_t layer, std::size_t head) {
+                             std::size_t layer, std::size_t head, const Generation &generation) {
   const pt::Config &c = session.config();
   const pt::Model<T> &model = session.model();
   if (ids.empty())
@@ -228,6 +313,8 @@ Trace pretrained_walkthrough(PretrainedSession<T> &session, const std::vector<To
     }
     trace.labels.push_back({"predicted", Labels(1, next.front())});
     stage("prediction", {panel("top", "weights", std::move(probabilities), next, Labels(1, "p"))});
+    if (c.causal)
+      add_generation(trace, session, ids, layer, head, generation);
   }
   trace.output = doubles(run.attentions[layer][head]);
   return trace;
@@ -243,8 +330,14 @@ using namespace inputs;
 std::vector<InputField> pretrained_inputs() {
   return {texts_field("sentence", InputKind::text,
                       {"In the beginning, God created the heavens and the earth."}),
-          integer_field("layer", 0, 0, max_index), integer_field("head", 0, 0, max_index),
-          model_field("model", InputKind::model), model_field("ids", InputKind::ids)};
+          integer_field("layer", 0, 0, max_index),
+          integer_field("head", 0, 0, max_index),
+          integer_field("maxTokens", 8, 1, max_new_tokens),
+          texts_field("temperature", InputKind::choice, {"0"}, {"0", "0.5", "0.8", "1", "1.5"}),
+          integer_field("topK", 0, 0, max_top_k),
+          integer_field("seed", 0, 0, max_seed),
+          model_field("model", InputKind::model),
+          model_field("ids", InputKind::ids)};
 }
 
 Trace pretrained_from(const GivenInputs &given) {
@@ -256,8 +349,13 @@ Trace pretrained_from(const GivenInputs &given) {
       ids.push_back(static_cast<TokenId>(numbers->data()[i]));
   return stored_model(handle).as<PretrainedSession>().visit([&](auto &session) {
     try {
+      Generation generation;
+      generation.tokens = size(given, "maxTokens", fields);
+      generation.temperature = std::stod(choice(given, "temperature", fields));
+      generation.top_k = size(given, "topK", fields);
+      generation.seed = static_cast<std::int64_t>(size(given, "seed", fields));
       return pretrained_walkthrough(session, ids, size(given, "layer", fields),
-                                    size(given, "head", fields));
+                                    size(given, "head", fields), generation);
     } catch (const InputError &error) {
       // the ids the model cannot take (more than its positions) are the text's
       if (error.argument() == "input")

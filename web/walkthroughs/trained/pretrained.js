@@ -67,6 +67,45 @@ const LOAD = [
 ];
 const RUN = 'out = model(ids, output_attentions=True, output_hidden_states=True)';
 
+// Temperature 0 (the default, so that a link shows the same tokens): the likeliest token each step.
+const greedy = (inputs) => Number(inputs.temperature) === 0;
+
+// Generation as the engine computes it, a token at a time over transformers' key/value cache; a
+// draw as the engine's: numpy's random state of the seed, the first token of the top k (all for 0)
+// whose cumulative probability at the temperature passes np.random.rand().
+function generationCode(trace, { maxTokens, temperature, topK, seed, layer, head }) {
+  const choose = greedy({ temperature })
+    ? ['    next_id = logits.argmax()  # greedy: the likeliest']
+    : [
+        `    pool = logits.argsort(descending=True, stable=True)${topK > 0 ? `[:${topK}]` : ''}`,
+        `    p = (logits[pool] / ${temperature}).softmax(-1)`,
+        '    next_id = pool[np.searchsorted(p.cumsum(0).numpy(), random.rand(), side="right")]',
+      ];
+  return [
+    ...(greedy({ temperature }) ? [] : ['import numpy as np', `random = np.random.RandomState(${seed})`]),
+    'past, read, rows, chosen = None, ids, [], []',
+    `for step in range(${maxTokens}):`,
+    '    if ids.shape[1] + len(chosen) >= model.config.max_position_embeddings:',
+    '        break',
+    '    out = model(read, past_key_values=past, use_cache=True, output_attentions=True)',
+    "    past = out.past_key_values  # every layer's keys and values so far: one row more a token",
+    `    rows.append(out.attentions[${layer}][0, ${head}, -1])  # the new query's row over them`,
+    '    logits = out.logits[0, -1].double()',
+    ...choose,
+    '    chosen.append(next_id.item())',
+    '    if next_id.item() == model.config.eos_token_id:',
+    '        break',
+    '    read = next_id.view(1, 1)  # only the new token: the others are in the cache',
+    ...(familyOf(trace) === 'gpt2'
+      ? [`g = ${head}`]
+      : [
+          `g = ${head} // (model.config.num_attention_heads // model.config.num_key_value_heads)  # its key/value head`,
+        ]),
+    `key_cache, value_cache = past[${layer}][0][0, g], past[${layer}][1][0, g]`,
+    'tokenizer.decode(chosen)',
+  ].join('\n');
+}
+
 export default {
   name: 'pretrained',
   // layers and heads are transformers' indices, on screen too
@@ -75,6 +114,10 @@ export default {
     { name: 'layer', label: 'field.layer' },
     { name: 'head', label: 'field.head' },
     { name: 'sentence', label: 'field.text' },
+    { name: 'maxTokens', label: 'field.maxTokens' },
+    { name: 'temperature', label: 'field.temperature' },
+    { name: 'topK', label: 'field.topK' },
+    { name: 'seed', label: 'field.sampleSeed' },
   ],
   // the checkpoint on screen (the small GPT-2 the page ships), and the ids its tokenizer makes of
   // the text; none while it loads
@@ -99,12 +142,18 @@ export default {
       return model && { model, ids: model.tokenize(inputs.sentence).ids };
     },
   },
-  params: ({ trace, inputs }) => ({
+  params: ({ trace, inputs, t }) => ({
     layer: inputs.layer,
     head: inputs.head,
     kvHead: trace.labels.kvHead[0],
     family: familyOf(trace),
     predicted: visibleText(trace.labels.predicted?.[0] ?? ''),
+    generated: visibleText(trace.labels.generated?.join('') ?? ''),
+    count: trace.labels.generated?.length ?? 0,
+    temperature: inputs.temperature,
+    // the draw's choices: the top k, or every token
+    pool: inputs.topK > 0 ? t('pretrained.poolTop', { topK: inputs.topK }) : t('pretrained.poolAll'),
+    seed: inputs.seed,
   }),
   stages: {
     tokens: {
@@ -242,6 +291,17 @@ export default {
           'top = probabilities.topk(10)',
           'tokenizer.convert_ids_to_tokens(top.indices)',
         ].join('\n'),
+    },
+    generation: {
+      // how each token is chosen, the cache, and why it stopped (tokens, end or positions)
+      texts: ({ trace, inputs }) => [greedy(inputs) ? 'greedy' : 'sampled', 'cache', trace.labels.generationEnd[0]],
+      formula: ({ inputs }) =>
+        `${
+          greedy(inputs)
+            ? 't_{m} = \\arg\\max_t\\, p(t \\mid t_0 \\dots t_{m-1})'
+            : `t_{m} \\sim \\operatorname{softmax}(z${inputs.topK > 0 ? `_{\\operatorname{top} ${inputs.topK}}` : ''} / ${inputs.temperature})`
+        },\\qquad K \\leftarrow \\begin{bmatrix} K \\\\ k_{m-1} \\end{bmatrix},\\ V \\leftarrow \\begin{bmatrix} V \\\\ v_{m-1} \\end{bmatrix}`,
+      code: ({ trace, inputs }) => generationCode(trace, inputs),
     },
   },
 };

@@ -56,6 +56,18 @@ const SENTENCES_DATA = {
 };
 
 const hasPanel = (stage, name) => stage.panels.some((panel) => panel.name === name);
+// How the learned attention's share on the rationale compares with uniform attention's (the rows
+// of rationale_share): far more from 1.5 times it, more above it, else no more.
+function shareComparison(stage) {
+  const [learned, uniform] = panelOf(stage, 'rationale_share').data;
+  return learned >= 1.5 * uniform ? 'farMore' : learned > uniform ? 'more' : 'notMore';
+}
+// Whether uniform attention is right as often as the learned one (within one test sentence in a
+// thousand): the accuracy panel's first column, a row per model.
+function uniformAsGood(stage) {
+  const accuracy = panelOf(stage, 'accuracy');
+  return accuracy.data[accuracy.cols] >= accuracy.data[0] - 1e-3;
+}
 const panelIn = (trace, stageId, name) =>
   trace.stages.find((stage) => stage.id === stageId)?.panels.find((panel) => panel.name === name);
 
@@ -143,6 +155,7 @@ export default {
     const weights = panelIn(trace, 'weights', 'weights');
     const strongest = weights.data.indexOf(Math.max(...weights.data));
     const rationale = panelIn(trace, 'weights', 'rationale');
+    const share = panelIn(trace, 'weights', 'rationale_share');
     const accuracy = panelIn(trace, 'accuracy', 'accuracy');
     const [sentencePermutation, testPermutation] = panelIn(trace, 'permutation', 'permutation').data;
     const tau = panelIn(trace, 'attribution', 'tau').data;
@@ -162,6 +175,8 @@ export default {
             .map((word) => t('quoted', { text: word }))
             .join(t('listSeparator'))
         : '',
+      learnedShare: share ? percent(share.data[0]) : '',
+      uniformShare: share?.rows > 1 ? percent(share.data[1]) : '',
       accuracy: percent(row(0)),
       uniformAccuracy: uniform ? percent(row(1)) : '',
       majority: percent(row(uniform ? 2 : 1)),
@@ -223,7 +238,9 @@ export default {
       // sentences have none
       texts: ({ stage }) => [
         'all',
-        hasPanel(stage, 'rationale') ? 'rationale' : hasPanel(stage, 'rationale_share') ? 'free' : 'unmarked',
+        ...(hasPanel(stage, 'rationale')
+          ? ['rationale', ...(panelOf(stage, 'rationale_share').rows > 1 ? [shareComparison(stage)] : [])]
+          : [hasPanel(stage, 'rationale_share') ? 'free' : 'unmarked']),
       ],
       formula: () => '\\alpha_j = \\frac{\\exp(e_j)}{\\sum_k \\exp(e_k)}',
       code: () => 'alpha = torch.softmax(e, 0)  # one weight per word, summing to 1',
@@ -240,7 +257,7 @@ export default {
       texts: ({ trace, stage }) => [
         'all',
         ...(panelOf(stage, 'accuracy').cols > 1 ? ['kinds'] : []),
-        trace.models.length > 1 ? 'compared' : 'alone',
+        trace.models.length > 1 ? (uniformAsGood(stage) ? 'asGood' : 'worse') : 'alone',
       ],
       formula: () =>
         '\\text{accuracy} = \\frac{1}{N}\\textstyle\\sum_i [\\hat{y}_i = y_i],\\quad \\alpha^{\\text{uniform}}_j = \\frac{1}{n}',
