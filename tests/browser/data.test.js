@@ -83,16 +83,22 @@ test('pairs that cannot be read say why next to the text, which stays; a file is
   await page.waitForFunction(() => /15 pairs/.test(document.querySelector('.model-data-saved')?.textContent ?? ''));
   assert.equal(await page.locator('#input-task').inputValue(), task);
   await page.waitForFunction(() => document.querySelector('#input-task-error')?.textContent === '');
-  // deleted, it is gone from the list
+  // deleted, it is gone from the list, and from the screen: the walkthrough shows its own task again
+  const link = page.url();
   await page.locator('.model-data-delete').first().click();
   await page.waitForFunction(() => document.querySelector('.model-data-saved').childElementCount === 0);
-  // a link to it, opened where its pairs are not kept, says why the task cannot be shown
-  await page.reload();
-  await page.waitForFunction(
+  await page.waitForFunction(() => document.querySelector('#input-task').value === 'en-fr');
+  assert.equal(await page.locator(`#input-task option[value="${task}"]`).count(), 0);
+  assert.equal(await page.locator('#input-task-error').textContent(), '');
+  // a link to it, opened where its pairs are not kept (another browser), says why the task cannot be shown
+  const elsewhere = await openPage(session, t, link.slice(session.base.length), {
+    viewport: { width: 390, height: 844 },
+  });
+  await elsewhere.waitForFunction(
     (id) => document.querySelector('.model-data .field-error')?.textContent.includes(`names “${id}”`),
     task,
   );
-  assert.match(await page.locator('#input-task-error').textContent(), /unknown task/);
+  assert.match(await elsewhere.locator('#input-task-error').textContent(), /unknown task/);
 });
 
 test('a sample read as pairs trains in the tab, and the walkthrough steps through its model', async (t) => {

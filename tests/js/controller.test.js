@@ -311,6 +311,18 @@ describe('edits', () => {
     assert.equal(controller.stageId, 'step-2');
   });
 
+  test("a task of the reader's pairs, forgotten, leaves the walkthrough on its default task", () => {
+    const { controller } = make({ walkthrough: 'seq2seq' });
+    const lines = ['Go.\tVa !', 'Run!\tCours !', 'Wait!\tAttends !', 'Hello!\tBonjour !', 'Thanks.\tMerci.'];
+    const task = attn.createTranslationTask({ text: lines.join('\n'), name: 'mine', validation: 1, test: 1 });
+    assert.equal(controller.addReaderTask(task), '');
+    assert.equal(controller.session().inputs.task, task.id);
+    controller.removeReaderTask(task.id);
+    assert.equal(controller.readerTasks.has(task.id), false);
+    assert.equal(controller.session().inputs.task, 'en-fr');
+    assert.equal(controller.session().fieldError('task', controller.t), '');
+  });
+
   test('a typed sentence reaches the engine as typed: the model reads it, the only tokenizer it meets', () => {
     // the engine the controller computes with, its walkthrough's sentences seen
     const seen = [];

@@ -181,10 +181,18 @@ export class StepperController extends EventTarget {
     return field?.field.choices.includes(task) || this.#readerTasks.has(task) ? '' : task;
   }
 
-  /** Forgets a task of the reader's text (its models stay until replaced). */
+  /**
+   * Forgets a task of the reader's text (its models stay until replaced): a walkthrough that
+   * showed it goes back to its default task.
+   */
   removeReaderTask(id) {
     this.#readerTasks.get(id)?.dispose();
     this.#readerTasks.delete(id);
+    for (const [name, session] of this.#sessions) {
+      if (session.inputs.task !== id) continue;
+      if (name === this.walkthrough) this.edit('task', session.defaults.task);
+      else session.setText('task', session.defaults.task);
+    }
   }
 
   /** The spec of the walkthrough on screen (web/walkthroughs/). */
