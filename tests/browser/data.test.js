@@ -101,6 +101,40 @@ test('pairs that cannot be read say why next to the text, which stays; a file is
   assert.match(await elsewhere.locator('#input-task-error').textContent(), /unknown task/);
 });
 
+test('the same pairs pasted, then opened as a file, are one task, kept once', async (t) => {
+  const page = await openPage(session, t, 'dist/site/#seq2seq', { viewport: { width: 1280, height: 900 } });
+  const data = page.locator('.model-data');
+  await data.waitFor();
+  const lines = [
+    'Go.\tVa !',
+    'Run!\tCours !',
+    'Wait!\tAttends !',
+    'Hello!\tBonjour !',
+    'Thanks.\tMerci.',
+    'Jump.\tSaute.',
+  ];
+  const text = `${lines.join('\n')}\n`;
+  await data.locator('textarea').fill(text);
+  await data.locator('.model-data-read').click();
+  await page.waitForFunction(() =>
+    /with its models|pairs, /.test(document.querySelector('.model-data-saved')?.textContent ?? ''),
+  );
+  const pasted = await page.locator('#input-task').inputValue();
+  assert.match(pasted, /^pairs-[0-9a-f]{8}$/);
+  await data
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'mine.tsv', mimeType: 'text/plain', buffer: Buffer.from(text) });
+  // read once the panel has let the file go
+  await page.waitForFunction(() => document.querySelector('.model-data input[type=file]').value === '');
+  await page.waitForFunction(() => /6 pairs/.test(document.querySelector('.model-data-stats')?.textContent ?? ''));
+  assert.equal(await page.locator('#input-task').inputValue(), pasted);
+  assert.equal(await page.locator('.model-data-saved li').count(), 1);
+  assert.deepEqual(
+    (await keptTasks(page)).map(({ id }) => id),
+    [pasted],
+  );
+});
+
 test('a sample read as pairs trains in the tab, and the walkthrough steps through its model', async (t) => {
   const page = await openPage(session, t, 'dist/site/#seq2seq', { viewport: { width: 1280, height: 900 } });
   // what each run's worker is sent as its task: the page's task as bytes, its text not read again there

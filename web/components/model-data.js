@@ -156,10 +156,16 @@ function readerData(controller, data, reader, store) {
     }
     try {
       const made = attn[reader.create](given);
-      task = made;
+      // the same text read with the same options already (pasted, then opened as a file): that
+      // task, not a second copy of it under another name
+      const twin = [...controller.readerTasks.values()].find(
+        (other) => other.id !== made.id && other.hash === made.hash,
+      );
+      if (twin) made.dispose();
+      task = twin ?? made;
       // the walkthrough on the task: a problem there (the engine refusing its trace) shows here
-      const problem = controller.addReaderTask(made);
-      keep(entryOf(made));
+      const problem = controller.addReaderTask(task);
+      if (!twin) keep(entryOf(made));
       error.textContent = problem;
       text.setAttribute('aria-invalid', String(Boolean(problem)));
       draw();
