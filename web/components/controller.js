@@ -129,7 +129,7 @@ export class StepperController extends EventTarget {
   #recomputeModels() {
     for (const [name, session] of this.#sessions) if (SPECS[name].models) session.compute();
     if (this.spec.models) {
-      const asked = this.#asked?.walkthrough === this.walkthrough ? this.#asked.stage : null;
+      const asked = this.#askedHere();
       this.stageId = asked ? this.#askedStage(asked) : this.#validStage(this.stageId, 'last');
       this.#changed('inputs');
     }
@@ -400,7 +400,7 @@ export class StepperController extends EventTarget {
     const t = this.t;
     if (this.#unknownWalkthrough)
       return t('unknownWalkthrough', { name: this.#unknownWalkthrough, shown: t(`${this.walkthrough}.title`) });
-    const asked = this.#asked?.walkthrough === this.walkthrough ? this.#asked.stage : null;
+    const asked = this.#askedHere();
     if (!asked || !this.stages.length || this.stages.some((stage) => stage.id === asked)) return '';
     return t('unknownStage', { stage: asked.slice(0, 40), walkthrough: t(`${this.walkthrough}.title`) });
   }
@@ -425,6 +425,11 @@ export class StepperController extends EventTarget {
     const stage = this.#validStage(stageId);
     this.#asked = stageId && stage !== stageId ? { walkthrough: this.walkthrough, stage: stageId } : null;
     return stage;
+  }
+
+  // The stage a link or an attribute asked for that the walkthrough on screen still waits for, or null.
+  #askedHere() {
+    return this.#asked?.walkthrough === this.walkthrough ? this.#asked.stage : null;
   }
 
   // A stage of the walkthrough on screen: `stageId` if it has one, else its first (or last); null

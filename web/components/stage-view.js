@@ -49,6 +49,10 @@ export function heatmapText(t) {
   return Object.fromEntries(HEATMAP_TEXT.map((key) => [key, t(key)]));
 }
 
+// The head view's pressed head or token, kept while its stage is drawn again (an edit, another
+// language or palette): by the stage's section, which stays while its walkthrough is on screen.
+const pinnedIn = new WeakMap();
+
 /**
  * Fills `section` with the stage on screen of `controller` (components/controller.js), its
  * heatmaps sized for `width` px in the CSS font family `font` (the stage's, which `section`, not
@@ -56,10 +60,6 @@ export function heatmapText(t) {
  * part that did not change and updates the heatmaps in place: re-inserting the formula's MathML
  * and every heatmap cell would make the browser restyle and lay out all of it.
  */
-// The head view's pressed head or token, kept while its stage is drawn again (an edit, another
-// language or palette): by the stage's section, which stays while its walkthrough is on screen.
-const pinnedIn = new WeakMap();
-
 export function renderStage(section, controller, width, font) {
   const view = controller.view(); // { stage, index, total, title, paragraphs, formula, code, question }
   const { t, walkthrough } = controller;

@@ -126,7 +126,7 @@ struct Generation {
 template <class T>
 void add_generation(Trace &trace, const PretrainedSession<T> &session,
                     const std::vector<TokenId> &prompt, std::size_t layer, std::size_t head,
-                    const Generation &asked) {
+                    std::size_t kv_head, const Generation &asked) {
   const pt::Config &c = session.config();
   const pt::Model<T> &model = session.model();
   typename pt::Model<T>::Cache cache;
@@ -168,8 +168,7 @@ void add_generation(Trace &trace, const PretrainedSession<T> &session,
   auto p = Matrix<double>::from_shape({probabilities.size(), 1});
   std::copy(probabilities.begin(), probabilities.end(), p.data());
   // the traced head's key/value head: its slice of each cached row
-  const std::size_t width = c.head_dim, stride = c.kv_heads * width;
-  const std::size_t offset = head / (c.heads / c.kv_heads) * width;
+  const std::size_t width = c.head_dim, stride = c.kv_heads * width, offset = kv_head * width;
   const auto cached = [&](const std::vector<T> &values) {
     Matrix<double> out = filled(keys, width, 0.0);
     for (std::size_t j = 0; j < keys; ++j)
@@ -314,7 +313,7 @@ Trace pretrained_walkthrough(PretrainedSession<T> &session, const std::vector<To
     trace.labels.push_back({"predicted", Labels(1, next.front())});
     stage("prediction", {panel("top", "weights", std::move(probabilities), next, Labels(1, "p"))});
     if (c.causal)
-      add_generation(trace, session, ids, layer, head, generation);
+      add_generation(trace, session, ids, layer, head, steps.kv_head, generation);
   }
   trace.output = doubles(run.attentions[layer][head]);
   return trace;

@@ -74,7 +74,8 @@ const greedy = (inputs) => Number(inputs.temperature) === 0;
 // draw as the engine's: numpy's random state of the seed, the first token of the top k (all for 0)
 // whose cumulative probability at the temperature passes np.random.rand().
 function generationCode(trace, { maxTokens, temperature, topK, seed, layer, head }) {
-  const choose = greedy({ temperature })
+  const likeliest = greedy({ temperature });
+  const choose = likeliest
     ? ['    next_id = logits.argmax()  # greedy: the likeliest']
     : [
         `    pool = logits.argsort(descending=True, stable=True)${topK > 0 ? `[:${topK}]` : ''}`,
@@ -82,7 +83,7 @@ function generationCode(trace, { maxTokens, temperature, topK, seed, layer, head
         '    next_id = pool[np.searchsorted(p.cumsum(0).numpy(), random.rand(), side="right")]',
       ];
   return [
-    ...(greedy({ temperature }) ? [] : ['import numpy as np', `random = np.random.RandomState(${seed})`]),
+    ...(likeliest ? [] : ['import numpy as np', `random = np.random.RandomState(${seed})`]),
     'past, read, rows, chosen = None, ids, [], []',
     `for step in range(${maxTokens}):`,
     '    if ids.shape[1] + len(chosen) >= model.config.max_position_embeddings:',
